@@ -1,0 +1,48 @@
+# BindSplit developer entry points. `make demo` and `make test` each install what they need first.
+#
+#   TORCH=torch==2.13.0 make test   install that torch build before the package (CPU/CUDA choice)
+#   NLTK_DATA=/path make test       use an existing NLTK data folder (else it is downloaded once)
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+TORCH ?=
+EXTRAS ?= test
+PYTEST_ARGS ?=
+OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_UPDATE_DOWNLOAD_COUNTS=0
+
+.PHONY: install test bench demo lint format reproduce reproduce-offline clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
+	$(if $(TORCH),$(BIN)/python -m pip install --quiet "$(TORCH)")
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m bindsplit_datasets.nltk_data --ensure
+	touch $@
+
+test: install
+	$(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(OFFLINE) $(BIN)/python benchmarks/run.py
+
+demo: install
+	$(OFFLINE) $(BIN)/bindsplit demo --out demo_output
+
+lint: install
+	$(BIN)/python -m pip install --quiet "ruff>=0.5"
+	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests benchmarks
+	$(BIN)/python -m ruff format --check bindsplit_datasets metrics hub_scripts tests benchmarks
+
+format: install
+	$(BIN)/python -m pip install --quiet "ruff>=0.5"
+	$(BIN)/python -m ruff format bindsplit_datasets metrics hub_scripts tests benchmarks
+	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics hub_scripts tests benchmarks
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info demo_output .pytest_cache

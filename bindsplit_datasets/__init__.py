@@ -1,0 +1,54 @@
+"""BindSplit: split compositional vision-language benchmarks by binding familiarity.
+
+Every caption's (attribute, object) bindings are parsed, each binding is labelled seen or unseen
+against a reference caption corpus (COCO train2017 by default, a proxy for a model's training
+data), and each benchmark is split into ``full``/``seen``/``unseen``/``partial`` configurations so
+that generalisation to novel bindings is reported apart from memorised ones.
+
+Heavy dependencies (torch, transformers) are imported only when the names that need them are used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (imported on first access)
+_EXPORTS: dict[str, str] = {
+    "Binding": "bindings",
+    "PARSER_VERSION": "bindings",
+    "parse_bindings": "bindings",
+    "parse_many": "bindings",
+    "ReferenceIndex": "reference",
+    "resolve_reference": "reference",
+    "annotate_sample": "splits",
+    "composition": "splits",
+    "get_benchmark": "benchmarks",
+    "list_benchmarks": "benchmarks",
+    "load_metric": "metric",
+    "evaluate_model": "evaluation",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .benchmarks import get_benchmark, list_benchmarks
+    from .bindings import PARSER_VERSION, Binding, parse_bindings, parse_many
+    from .evaluation import evaluate_model
+    from .metric import load_metric
+    from .reference import ReferenceIndex, resolve_reference
+    from .splits import annotate_sample, composition
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return getattr(importlib.import_module(f".{module_name}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
