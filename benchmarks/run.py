@@ -1,0 +1,43 @@
+"""Run every ``benchmarks/bench_*.py`` in turn (sorted by name), each as its own process.
+
+Each script is run with this interpreter, a header before its table and its wall time after it.
+The exit status is 1 when any script fails (the failures are listed at the end), else 0.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark scripts whose names contain any of ``argv`` (all when empty)."""
+    wanted = sys.argv[1:] if argv is None else argv
+    scripts = [
+        path
+        for path in sorted(HERE.glob("bench_*.py"))
+        if not wanted or any(word in path.name for word in wanted)
+    ]
+    if not scripts:
+        print(f"no benchmark script matches {wanted} in {HERE}", file=sys.stderr)
+        return 1
+    failed = []
+    for script in scripts:
+        print(f"=== {script.name} ===", flush=True)
+        start = time.perf_counter()
+        code = subprocess.run([sys.executable, str(script)], cwd=HERE.parent).returncode
+        print(f"--- {script.name}: exit {code}, {time.perf_counter() - start:.1f} s\n", flush=True)
+        if code:
+            failed.append(script.name)
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

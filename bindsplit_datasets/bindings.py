@@ -1,0 +1,748 @@
+"""(attribute, object) bindings of captions (SPEC section 1).
+
+A caption is lower-cased, tokenised by a regular expression (no NLTK data needed), tagged with
+NLTK's averaged-perceptron tagger and read by the rules below. What counts as a binding:
+
+Attribute words
+    adjectives, every word of the attribute lexicon (:mod:`bindsplit_datasets.lexicon`: colours,
+    materials, patterns, sizes, shapes, textures, states, ages, common qualities and origins)
+    whatever its tag, and participles used as modifiers right after a determiner or adjective
+    ("a parked car", "a smiling man") or, past participles, a preposition ("with sliced apples").
+    A word the tagger calls an adjective that is not in the lexicon and has no adjective ending
+    is read as a noun before another noun ("kitchen/JJ scene" is a compound, not (kitchen,
+    scene)). Multi-word attributes stay whole: shaded colours and other lexicon phrases ("light
+    brown", "stainless steel", "hard boiled") and noun + participle compounds ("snow covered",
+    "tree lined"). "cream colored" / "nice looking" keep only the attribute ("cream", "nice");
+    degree adverbs are dropped ("very large" -> "large").
+Positions
+    *attributive*: the modifiers between a determiner and the object ("a large brown dog" ->
+    (large, dog), (brown, dog)), including *conjoined* ones ("a red and white bus"); a modifier
+    binds to the noun it precedes, not to coordinated nouns after it ("tall trees and buildings"
+    -> (tall, tree)). *Predicative*: adjectives after a copula ("is", "are", "looks", "seems", ...)
+    bind to the subject: the noun before the copula or before "that/which/who is", climbing out of
+    a prepositional phrase ("the dog on the bed is white" -> dog) except after a group or container
+    noun ("a bowl of soup is hot" -> soup); negated predicates ("is not empty") are skipped.
+    Nothing else binds: post-nominal phrases ("a cup full of tea", "a bed covered with clothes"),
+    secondary predicates ("holding the door open") and elliptical phrases ("one grown and one
+    baby") are not attribute slots.
+Objects
+    the head noun with its compound ("teddy bear", "fire hydrant", "tennis racket": a run of nouns
+    is one object; :data:`~bindsplit_datasets.lexicon.COMPOUND_NOUNS` lists compounds whose first
+    word is an adjective or gerund, e.g. "hot dog", "living room"), except lexicon words at its
+    left edge, which are attributes ("glass vase" -> (glass, vase)). The last word is singularised
+    with ``inflect`` ("bananas" -> "banana", "people" -> "person"); singular words ending in "s"
+    and pluralia tantum stay ("bus", "scissors", "jeans"); "glasses" becomes "glass".
+Never attributes
+    numbers, quantifiers, determiners, order words and position words (two, several, many, other,
+    left, top, front, next, ...), possessives, and nouns inside a compound ("teddy" in "teddy
+    bear"). Hyphens inside words are read as spaces, so "red-and-white" is conjoined and
+    "snow-covered" == "snow covered".
+
+The tagger is NLTK's pretrained model, evaluated by a vectorised re-implementation of
+``PerceptronTagger.tag`` (same features, same weights, same additions in the same order, same tie
+break: identical tags, about four times faster; a test checks the equality on real captions).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from . import lexicon as lx
+from .nltk_data import TAGGER_RESOURCE, TaggerDataMissingError, download_command
+
+__all__ = [
+    "NORMALISATION",
+    "PARSER_VERSION",
+    "Binding",
+    "normalise_attribute",
+    "normalise_binding",
+    "normalise_object",
+    "parse_bindings",
+    "parse_many",
+    "singularise",
+    "tokenise",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Version of the rules and word lists; bump it whenever a parse can change (a test enforces this).
+PARSER_VERSION = "1.0"
+
+#: How bindings are normalised; recorded in every reference-index fingerprint.
+NORMALISATION: dict[str, object] = {
+    "case": "lower",
+    "tokeniser": "regex; hyphens inside words read as spaces; possessive 's split off",
+    "tagger": f"nltk averaged perceptron ({TAGGER_RESOURCE})",
+    "object": "head noun with its compound; last word singularised with inflect",
+    "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
+    "compounds": "kept (noun runs and the lexicon's compound list)",
+    "attribute": "as written, lower case; multi-word lexicon phrases kept; adverbs dropped",
+    "colour_suffix": "'X colored' / 'X looking' -> X",
+    "lexicon_size": len(lx.ATTRIBUTES),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Binding:
+    """An (attribute, object) pair stated by a caption, both normalised (SPEC section 1)."""
+
+    attribute: str
+    object: str
+
+    def __str__(self) -> str:
+        return f"{self.attribute} {self.object}"
+
+
+# --- tokenisation ----------------------------------------------------------------------------
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+_INNER_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")
+_TOKEN = re.compile(r"[^\W_]+(?=n't\b)|n't\b|'[^\W\d_]+|[^\W_]+|[^\w\s]")
+
+
+def tokenise(text: str) -> list[str]:
+    """Lower-case word and punctuation tokens, split the way the tagger was trained.
+
+    >>> tokenise("A man's red-and-white T-shirt, isn't it?")
+    ['a', 'man', "'s", 'red', 'and', 'white', 't', 'shirt', ',', 'is', "n't", 'it', '?']
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
+    return _TOKEN.findall(_INNER_HYPHEN.sub(" ", text))
+
+
+# --- normalisation ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _inflect_engine() -> Any:
+    import inflect
+
+    return inflect.engine()
+
+
+@lru_cache(maxsize=1 << 16)
+def singularise(word: str) -> str:
+    """The singular of a lower-case noun; words that are not plural come back unchanged.
+
+    >>> [singularise(w) for w in ("bananas", "bus", "buses", "people", "scissors", "cactus")]
+    ['banana', 'bus', 'bus', 'person', 'scissors', 'cactus']
+    """
+    if (
+        len(word) < 3
+        or word in lx.INVARIANT_NOUNS
+        or word.endswith("ss")
+        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
+    ):
+        return word
+    singular = _inflect_engine().singular_noun(word)
+    return singular if isinstance(singular, str) and singular else word
+
+
+def _words(text: str) -> list[str]:
+    return " ".join(tokenise(text)).replace(" '", "'").split()
+
+
+def normalise_object(noun_phrase: str) -> str:
+    """The object form of a noun phrase: lower case, compound kept, last word singular.
+
+    >>> normalise_object("Teddy Bears"), normalise_object("fire-hydrants"), normalise_object("bus")
+    ('teddy bear', 'fire hydrant', 'bus')
+    """
+    return _object_of(_words(noun_phrase))
+
+
+def _object_of(words: Sequence[str]) -> str:
+    """Normalised words of a noun phrase -> its object form (last word singular)."""
+    if not words:
+        return ""
+    return " ".join([*words[:-1], singularise(words[-1])])
+
+
+def normalise_attribute(attribute: str) -> str:
+    """The attribute form of a modifier: lower case, hyphens read as spaces, spaces collapsed.
+
+    >>> normalise_attribute(" Light-Brown ")
+    'light brown'
+    """
+    return " ".join(_words(attribute))
+
+
+def normalise_binding(attribute: str, object: str) -> Binding:
+    """A :class:`Binding` from structured fields (e.g. ARO's ``attributes`` / ``obj1_name``),
+    normalised exactly as the parser normalises what it reads in captions."""
+    return Binding(normalise_attribute(attribute), normalise_object(object))
+
+
+# --- tagger ----------------------------------------------------------------------------------
+
+
+class _Tagger:
+    """NLTK's averaged-perceptron tagger with its weights in a matrix.
+
+    ``PerceptronTagger.tag`` sums, for each of 14 feature strings, a dict of per-tag weights;
+    here each feature is a row of a (features x tags) matrix and the sum is a NumPy reduction over
+    the rows in feature order (float additions in the same order, absent weights adding 0.0), so
+    the scores are bit-identical. Tags are stored in descending order so that ``argmax`` (first
+    maximum) breaks ties towards the larger tag name, as NLTK's ``max((score, tag))`` does.
+    """
+
+    _START = ("-START-", "-START2-")
+    _END = ("-END-", "-END2-")
+
+    def __init__(self) -> None:
+        import numpy as np
+        from nltk.tag.perceptron import PerceptronTagger
+
+        try:
+            tagger = PerceptronTagger()
+        except LookupError:
+            raise TaggerDataMissingError(
+                f"NLTK's tagger data ({TAGGER_RESOURCE}) was not found on NLTK_DATA or NLTK's "
+                f"default paths; run `{download_command()}` (or set NLTK_DATA to a folder that "
+                "has it)"
+            ) from None
+        self._tagdict: dict[str, str] = tagger.tagdict
+        self._tags: list[str] = sorted(tagger.classes, reverse=True)
+        column = {tag: i for i, tag in enumerate(self._tags)}
+        weights = tagger.model.weights
+        self._row: dict[str, int] = {feature: i for i, feature in enumerate(weights)}
+        matrix = np.zeros((len(weights), len(self._tags)))
+        for i, per_tag in enumerate(weights.values()):
+            row = matrix[i]
+            for tag, weight in per_tag.items():
+                row[column[tag]] = weight
+        self._matrix = matrix
+
+    @staticmethod
+    def _normalise(word: str) -> str:
+        # PerceptronTagger.normalize
+        if "-" in word and word[0] != "-":
+            return "!HYPHEN"
+        if word.isdigit() and len(word) == 4:
+            return "!YEAR"
+        if word and word[0].isdigit():
+            return "!DIGITS"
+        return word.lower()
+
+    def tag(self, tokens: Sequence[str]) -> list[str]:
+        """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``."""
+        context = [*self._START, *map(self._normalise, tokens), *self._END]
+        tagdict, row_of, matrix, tags = self._tagdict, self._row.get, self._matrix, self._tags
+        prev, prev2 = self._START
+        out = []
+        for i, word in enumerate(tokens):
+            tag = tagdict.get(word)
+            if not tag:
+                w, before, after = context[i + 2], context[i + 1], context[i + 3]
+                features = (
+                    "bias",
+                    "i suffix " + word[-3:],
+                    "i pref1 " + (word[0] if word else ""),
+                    "i-1 tag " + prev,
+                    "i-2 tag " + prev2,
+                    "i tag+i-2 tag " + prev + " " + prev2,
+                    "i word " + w,
+                    "i-1 tag+i word " + prev + " " + w,
+                    "i-1 word " + before,
+                    "i-1 suffix " + before[-3:],
+                    "i-2 word " + context[i],
+                    "i+1 word " + after,
+                    "i+1 suffix " + after[-3:],
+                    "i+2 word " + context[i + 4],
+                )
+                rows = [r for r in map(row_of, features) if r is not None]
+                tag = tags[int(matrix[rows].sum(axis=0).argmax())]
+            out.append(tag)
+            prev2, prev = prev, tag
+        return out
+
+
+_TAGGER: _Tagger | None = None
+
+
+def _tagger() -> _Tagger:
+    """The process-wide tagger, loaded on first use (raises TaggerDataMissingError)."""
+    global _TAGGER
+    if _TAGGER is None:
+        _TAGGER = _Tagger()
+    return _TAGGER
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+# Unit kinds: what a token (or merged phrase) can do in a noun phrase.
+_NOUN = "N"  # noun (or compound)
+_ATTR = "A"  # attribute in any attribute slot (adjective, lexicon word, lexicon phrase)
+_WEAK = "W"  # lexicon word tagged as a verb: an attribute only where a modifier can stand
+_PART = "V"  # past participle: a modifier only where a modifier can stand
+_GERUND = "G"  # present participle: likewise, but never right after a preposition
+_DET = "D"  # determiner, number, quantifier, possessive, non-attribute adjective
+_ADV = "R"  # adverb (skipped)
+_CONJ = "C"  # and / or / comma
+_COPULA = "P"
+_REL = "T"  # that / which / who
+_PREP = "I"
+_NEG = "X"
+_OTHER = "O"
+
+_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+_ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
+_DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
+_ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
+_CONJ_WORDS = frozenset({"and", "or", "&", ","})
+_REL_WORDS = frozenset({"that", "which", "who"})
+_NEGATIONS = frozenset({"not", "n't", "never"})
+_DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
+_MODIFIERS = frozenset({_ATTR, _WEAK, _PART, _GERUND})
+#: What may stand left of a participle that modifies a noun ("a parked car", "with sliced apples").
+_MODIFIER_CONTEXT = frozenset({_DET, _ATTR, _WEAK, _PART, _GERUND, _CONJ, _PREP})
+#: What may stand right of a word the tagger calls an adjective when it really is one.
+_AFTER_ADJECTIVE = frozenset({_NOUN, _ATTR, _WEAK, _PART, _GERUND, _CONJ})
+
+
+def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """First word -> (words, kind) of every multi-word compound / lexicon phrase, longest first."""
+    table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrases, kind in ((lx.COMPOUND_NOUNS, _NOUN), (lx.ATTRIBUTES, _ATTR)):
+        for phrase in phrases:
+            words = tuple(phrase.split())
+            if len(words) > 1:
+                table.setdefault(words[0], []).append((words, kind))
+    for entries in table.values():
+        entries.sort(key=lambda entry: (-len(entry[0]), entry))
+    return table
+
+
+_PHRASES = _phrase_table()
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_adjective(word: str) -> bool:
+    """Whether a word the tagger calls an adjective is one: a lexicon word or a typical ending."""
+    return word in lx.ATTRIBUTES or (
+        len(word) > 4
+        and word.endswith(lx.ADJECTIVE_SUFFIXES)
+        and not word.endswith(lx.NOUN_ENDINGS)
+        and word not in lx.SUFFIX_EXCEPTIONS
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_participle(word: str) -> bool:
+    """Whether a word in -ing is the participle of a verb of :data:`lexicon.VERBS_3SG`
+    ("standing" <- "stands", "sitting" <- "sits", "grazing" <- "grazes"), not a noun
+    ("flooring", "building")."""
+    if not word.endswith("ing") or word in lx.SUFFIX_EXCEPTIONS:
+        return False
+    stem = word[:-3]
+    candidates = {stem + "s", stem + "es", stem + "e" + "s"}
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        candidates.add(stem[:-1] + "s")  # sitting -> sits
+    if stem.endswith("y"):
+        candidates.add(stem[:-1] + "ies")  # lying -> lies
+    return not candidates.isdisjoint(lx.VERBS_3SG)
+
+
+def _kind(word: str, tag: str) -> str:
+    if tag in _NOUN_TAGS:
+        if word in lx.INTENSIFIERS:
+            return _ADV  # "an otherwise/NN dark room", "a well/NN lit room"
+        return _PREP if word in lx.PREPOSITIONS else _NOUN
+    if word in lx.NON_ATTRIBUTES:  # whatever its tag: "left/VBN side", "near/IN"
+        return _PREP if tag in ("IN", "TO") else _DET
+    if word in lx.ATTRIBUTES:
+        return _WEAK if tag.startswith("VB") else _ATTR
+    if tag in _ADJ_TAGS:
+        return _ADV if word in lx.INTENSIFIERS else _ATTR  # "dimly/JJ lit"
+    if word in lx.COPULAS and tag.startswith("VB"):
+        return _COPULA
+    if word in _CONJ_WORDS:
+        return _CONJ
+    if word in _REL_WORDS:
+        return _REL
+    if word in _NEGATIONS:
+        return _NEG
+    if tag in ("VBN", "VBD"):
+        return _PART
+    if tag == "VBG":
+        return _GERUND
+    if tag in _DET_TAGS:
+        return _DET
+    if tag in _ADV_TAGS or word in lx.INTENSIFIERS:
+        return _ADV
+    if tag in ("IN", "TO"):
+        return _PREP
+    return _OTHER
+
+
+def _phrase_matches(tokens: list[str], start: int, words: tuple[str, ...], kind: str) -> bool:
+    last = len(words) - 1
+    for offset, expected in enumerate(words):
+        token = tokens[start + offset]
+        if token != expected and not (
+            offset == last and kind == _NOUN and singularise(token) == expected
+        ):
+            return False
+    return True
+
+
+def _units(tokens: list[str], tags: list[str]) -> tuple[list[str], list[str]]:
+    """Merge multi-word phrases and classify every unit: (unit texts, unit kinds)."""
+    texts: list[str] = []
+    kinds: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        word = tokens[i]
+        for words, kind in _PHRASES.get(word, ()):
+            end = i + len(words)
+            if end <= n and _phrase_matches(tokens, i, words, kind):
+                texts.append(" ".join(tokens[i:end]))
+                kinds.append(kind)
+                i = end
+                break
+        else:
+            texts.append(word)
+            kinds.append(_kind(word, tags[i]))
+            i += 1
+    _correct_tags(texts, kinds)
+    return texts, kinds
+
+
+def _correct_tags(texts: list[str], kinds: list[str]) -> None:
+    """Correct the tagger's usual slips inside noun phrases, in place.
+
+    - "pretty" before an attribute is a degree adverb.
+    - The tagger calls many nouns adjectives: before another noun ("kitchen/JJ scene", "ski/JJ
+      slope"), before a participle ("a lamp/JJ shining"), before "and" + noun, and at the end of a
+      noun phrase ("a couch/JJ behind"). A word it tags as an adjective that is neither in the
+      lexicon nor has an adjective ending is a noun there. Right to left, so that "wii/JJ game/JJ
+      controller" becomes one compound.
+    - A verb after its subject tagged as a plural noun ("a woman sits/NNS on") is a verb, and so
+      is the -ing form of such a verb ending a noun run ("a girl standing/NN by").
+    """
+    n = len(kinds)
+    for i in range(n - 1, -1, -1):
+        if kinds[i] != _ATTR:
+            continue
+        if texts[i] in lx.INTENSIFIERS and i + 1 < n and kinds[i + 1] in (_ATTR, _WEAK):
+            kinds[i] = _ADV  # "a pretty large dog"
+            continue
+        if _is_adjective(texts[i]):
+            continue
+        after = kinds[i + 1] if i + 1 < n else _OTHER
+        before = kinds[i - 1] if i > 0 else _OTHER
+        if (
+            (after in (_NOUN, _GERUND, _PART) and texts[i + 1] not in lx.SUFFIX_WORDS)
+            or (after == _CONJ and i + 2 < n and kinds[i + 2] == _NOUN)
+            or (
+                after not in _AFTER_ADJECTIVE
+                and before in (_DET, _ATTR, _WEAK, _NOUN, _PART, _GERUND)
+            )
+        ):
+            kinds[i] = _NOUN
+    for i in range(1, n):
+        if kinds[i] == _NOUN and kinds[i - 1] == _NOUN:
+            text = texts[i]
+            if text in lx.VERBS_3SG:
+                kinds[i] = _COPULA if text in lx.COPULAS else _OTHER
+            elif (i + 1 == n or kinds[i + 1] != _NOUN) and _is_participle(text):
+                kinds[i] = _GERUND
+
+
+def _noun_runs(kinds: list[str]) -> list[tuple[int, int]]:
+    """(start, end) of every maximal run of nouns, end exclusive."""
+    runs = []
+    i, n = 0, len(kinds)
+    while i < n:
+        if kinds[i] == _NOUN:
+            start = i
+            while i < n and kinds[i] == _NOUN:
+                i += 1
+            runs.append((start, i))
+        else:
+            i += 1
+    return runs
+
+
+def _lone_attribute_noun(
+    texts: list[str], kinds: list[str], i: int, *, predicate: bool = False
+) -> bool:
+    """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN blue
+    sky", "grey/NN and red walls") or, with ``predicate``, after a copula ("the apples look
+    ripe/NN"): an attribute, not an object."""
+    if kinds[i] != _NOUN or texts[i] not in lx.ATTRIBUTES or (i > 0 and kinds[i - 1] == _NOUN):
+        return False
+    n = len(kinds)
+    after = kinds[i + 1] if i + 1 < n else _OTHER
+    if predicate:
+        return after != _NOUN
+    if after == _CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
+        j = i + 2
+        while j < n and kinds[j] == _ADV:
+            j += 1
+        if j >= n or kinds[j] in (_ATTR, _WEAK, _PART):
+            return j < n
+        following = j + 1 < n and (
+            (kinds[j + 1] == _NOUN and texts[j] in lx.ATTRIBUTES)  # "and metal table"
+            or (kinds[j + 1] == _PART and texts[j + 1] in lx.NOUN_PARTICIPLES)  # ", tree lined"
+        )
+        return kinds[j] == _NOUN and following
+    return after in (_ATTR, _WEAK, _PART) or (i + 1 < n and texts[i + 1] in lx.SUFFIX_WORDS)
+
+
+def _is_modifier(texts: list[str], kinds: list[str], i: int) -> bool:
+    return kinds[i] in _MODIFIERS or _lone_attribute_noun(texts, kinds, i)
+
+
+def _previous(kinds: list[str], i: int) -> int:
+    """Index of the unit before ``i`` skipping adverbs (-1 at the start)."""
+    i -= 1
+    while i >= 0 and kinds[i] == _ADV:
+        i -= 1
+    return i
+
+
+def _modifier_ok(texts: list[str], kinds: list[str], i: int) -> bool:
+    """Whether the participle / verb-tagged lexicon word at ``i`` modifies the noun after it:
+    something that opens or continues a noun phrase stands to its left. A present participle
+    needs a determiner or an attribute there ("a sleeping cat"; not "men all eating bananas",
+    "finished chopping onions", "holding and eating bananas", "riding horses" after a noun or
+    preposition)."""
+    j = _previous(kinds, i)
+    if kinds[i] != _GERUND:
+        return j < 0 or kinds[j] in _MODIFIER_CONTEXT or _lone_attribute_noun(texts, kinds, j)
+    if j < 0:
+        return False
+    if kinds[j] == _DET:
+        return texts[j] not in _DISTRIBUTIVES
+    if kinds[j] == _CONJ:
+        k = _previous(kinds, j)
+        return k >= 0 and (kinds[k] in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, k))
+    return kinds[j] in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, j)
+
+
+def _split_object(texts: list[str], start: int, end: int) -> tuple[int, str]:
+    """Lexicon words at the left edge of a noun run are attributes: (object start, object)."""
+    while end - start > 1 and texts[start] in lx.ATTRIBUTES:
+        start += 1
+    return start, _object_of(texts[start:end])
+
+
+def _attributive(
+    texts: list[str], kinds: list[str], start: int, end: int, found: list[tuple[int, Binding]]
+) -> None:
+    """Bindings of the noun run ``[start, end)`` with the modifiers before it. A run that is the
+    noun of a compound attribute ("snow" in "white snow covered slope") takes the modifiers right
+    before it, not conjoined ones ("snowy, tree lined path" says nothing about the tree)."""
+    in_attribute = end < len(kinds) and kinds[end] == _PART and texts[end] in lx.NOUN_PARTICIPLES
+    head, obj = _split_object(texts, start, end)
+    for i in range(start, head):
+        found.append((i, Binding(texts[i], obj)))
+    i = start - 1
+    while i >= 0:
+        kind, text = kinds[i], texts[i]
+        if kind == _ATTR or _lone_attribute_noun(texts, kinds, i):
+            found.append((i, Binding(text, obj)))
+        elif kind == _ADV:
+            pass
+        elif kind == _CONJ:
+            j = _previous(kinds, i)
+            if in_attribute or j < 0 or not _is_modifier(texts, kinds, j):
+                return
+        elif text in lx.SUFFIX_WORDS and i > 0 and _is_modifier(texts, kinds, i - 1):
+            pass  # "cream colored", "nice looking": the attribute before it binds
+        elif (
+            kind == _PART
+            and text in lx.NOUN_PARTICIPLES
+            and i > 0
+            and _noun_like(texts, kinds, i - 1)
+        ):
+            noun = texts[i - 1]
+            if text in lx.SUFFIX_WORDS and noun in lx.ATTRIBUTES:
+                found.append((i - 1, Binding(noun, obj)))  # "cream/NN colored"
+            else:
+                found.append((i - 1, Binding(f"{noun} {text}", obj)))  # "snow covered"
+            if i < 2 or kinds[i - 2] != _CONJ:
+                return  # "white snow covered slope": white snow, not a white slope
+            i -= 1  # "a snowy, tree lined path": on to the conjunction
+        elif kind in (_WEAK, _PART, _GERUND) and _modifier_ok(texts, kinds, i):
+            found.append((i, Binding(text, obj)))
+        else:
+            return
+        i -= 1
+
+
+def _noun_like(texts: list[str], kinds: list[str], i: int) -> bool:
+    """A noun, or a word the tagger calls an adjective that is none ("snow/JJ covered")."""
+    return kinds[i] == _NOUN or (kinds[i] == _ATTR and not _is_adjective(texts[i]))
+
+
+def _subject_runs(
+    texts: list[str], kinds: list[str], copula: int, run_ending: dict[int, tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
+    end = copula - 1
+    climb = True
+    if end >= 0 and kinds[end] == _REL:
+        end -= 1
+        climb = False
+    run = run_ending.get(end)
+    if run is None:
+        return []
+    runs = [run]
+    while True:
+        j = run[0] - 1
+        while j >= 0 and kinds[j] in (_DET, _ATTR, _ADV, _PART, _GERUND, _WEAK):
+            j -= 1
+        earlier = run_ending.get(j - 1)
+        if j < 1 or earlier is None:
+            break
+        if kinds[j] == _CONJ and texts[j] == "and" and len(runs) == 1:
+            runs.append(earlier)  # "the cat and the dog are white"
+            break
+        if not climb or kinds[j] != _PREP or texts[j] not in lx.LOCATIVE_PREPOSITIONS:
+            break
+        if texts[j] == "of" and texts[earlier[1] - 1] in lx.GROUP_NOUNS:
+            break  # "a bowl of soup is hot": the soup
+        runs = [earlier]
+        run = earlier
+    return runs
+
+
+def _predicative(
+    texts: list[str],
+    kinds: list[str],
+    copula: int,
+    run_ending: dict[int, tuple[int, int]],
+    found: list[tuple[int, Binding]],
+) -> None:
+    """Bindings of the adjectives after the copula at ``copula`` with its subject."""
+    attributes: list[int] = []
+    i, n = copula + 1, len(kinds)
+    while i < n:
+        kind = kinds[i]
+        if kind in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, i, predicate=True):
+            attributes.append(i)
+        elif kind == _NEG:
+            return
+        elif kind == _CONJ:
+            if not attributes:
+                return
+        elif kind != _ADV and texts[i] not in lx.INTENSIFIERS:  # "are all white"
+            break
+        i += 1
+    if not attributes or (i < n and kinds[i] == _NOUN):
+        return  # nothing predicated, or the adjectives modify the noun after them
+    for start, end in _subject_runs(texts, kinds, copula, run_ending):
+        obj = _split_object(texts, start, end)[1]
+        found.extend((a, Binding(texts[a], obj)) for a in attributes)
+
+
+def _bindings(tokens: list[str], tags: list[str]) -> list[Binding]:
+    texts, kinds = _units(tokens, tags)
+    runs = _noun_runs(kinds)
+    found: list[tuple[int, Binding]] = []
+    if _COPULA in kinds:
+        run_ending = {end - 1: (start, end) for start, end in runs}
+        for i, kind in enumerate(kinds):
+            if kind == _COPULA:
+                _predicative(texts, kinds, i, run_ending, found)
+    predicated = {i for i, _ in found}
+    for start, end in runs:
+        if end - start == 1 and (start in predicated or _lone_attribute_noun(texts, kinds, start)):
+            continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
+        _attributive(texts, kinds, start, end, found)
+    found.sort(key=lambda item: item[0])
+    return list(dict.fromkeys(binding for _, binding in found))
+
+
+def parse_bindings(text: str) -> list[Binding]:
+    """The bindings ``text`` states, in order of first occurrence, without duplicates.
+
+    Raises ``TypeError`` for anything but a string and
+    :class:`~bindsplit_datasets.nltk_data.TaggerDataMissingError` when NLTK's tagger data is
+    missing. See the module docstring for the rules.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_bindings expects a caption string, got {type(text).__name__}")
+    tokens = tokenise(text)
+    if not tokens:
+        return []
+    return _bindings(tokens, _tagger().tag(tokens))
+
+
+# --- many captions ---------------------------------------------------------------------------
+
+
+def _load_models() -> None:
+    """Load the tagger and ``inflect`` (seconds each): once per process, before any caption."""
+    _tagger()
+    _inflect_engine()
+
+
+def _parse_chunk(texts: list[str]) -> list[list[Binding]]:
+    return [parse_bindings(text) for text in texts]
+
+
+def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(texts), size):
+        yield texts[start : start + size]
+
+
+def parse_many(
+    texts: Iterable[str],
+    *,
+    num_proc: int | None = None,
+    chunksize: int = 512,
+    progress: bool = False,
+) -> list[list[Binding]]:
+    """``[parse_bindings(t) for t in texts]``, computed by ``num_proc`` processes.
+
+    ``num_proc=None`` uses every CPU, ``1`` parses in this process. Captions travel to the workers
+    in chunks of ``chunksize``; each worker loads the tagger and ``inflect`` once (with the
+    ``fork`` start method it inherits this process's, loaded before the workers start). Fewer
+    captions than two chunks are parsed in-process, where starting workers costs more than it
+    saves.
+    """
+    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
+        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
+    if num_proc is not None and num_proc < 1:
+        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    items = list(texts)
+    for position, text in enumerate(items):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"parse_many expects caption strings; item {position} is {type(text).__name__}"
+            )
+    if not items:
+        return []
+    workers = min(num_proc or os.cpu_count() or 1, math.ceil(len(items) / chunksize))
+    _load_models()  # fail early, and let forked workers inherit the loaded models
+
+    from tqdm.auto import tqdm
+
+    results: list[list[Binding]] = []
+    with tqdm(total=len(items), unit=" captions", desc="parsing", disable=not progress) as bar:
+        if workers <= 1:
+            for chunk in _chunks(items, chunksize):
+                results.extend(_parse_chunk(chunk))
+                bar.update(len(chunk))
+            return results
+        import multiprocessing
+
+        logger.debug("parsing %d captions with %d processes", len(items), workers)
+        with multiprocessing.get_context().Pool(workers, initializer=_load_models) as pool:
+            for parsed in pool.imap(_parse_chunk, _chunks(items, chunksize)):
+                results.extend(parsed)
+                bar.update(len(parsed))
+    return results
