@@ -1,0 +1,668 @@
+"""The BindSplit evaluate metric (metrics/bindsplit) and its functional core (SPEC section 5)."""
+
+from __future__ import annotations
+
+import configparser
+import doctest
+import fnmatch
+import json
+import math
+import pickle
+import runpy
+import threading
+import warnings
+from pathlib import Path
+
+import evaluate
+import numpy as np
+import pytest
+import yaml
+
+import bindsplit_datasets
+from bindsplit_datasets import metric as bs_metric
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+REPO_METRIC = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
+CONFIGS = ("full", "seen", "unseen", "partial")
+LABELS = ("seen", "unseen", "partial", "none")
+METRIC_NAMES = ("i2t", "t2i", "group")
+
+# -- helpers -----------------------------------------------------------------------------------
+
+IDENTITY = [[1.0, 0.0], [0.0, 1.0]]  # I2T right, T2I right
+I2T_WRONG = [[0.6, 0.7], [0.1, 0.8]]  # image 0 prefers caption 1; both captions prefer their image
+T2I_TIE = [[0.5, 0.1], [0.5, 0.9]]  # both images right; caption 0 ties between the images
+ALL_TIED = [[0.5, 0.5], [0.5, 0.5]]  # every comparison is a tie: all wrong
+
+
+@pytest.fixture(scope="module")
+def core():
+    return bs_metric.core()
+
+
+@pytest.fixture(scope="module")
+def metric_cache(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("metric_cache"))
+
+
+def load(config_name: str | None = None, **kwargs) -> evaluate.EvaluationModule:
+    return evaluate.load(str(REPO_METRIC), config_name, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def metric(metric_cache):
+    return load(cache_dir=metric_cache)
+
+
+def points(results: dict) -> dict:
+    """Results without the intervals."""
+    return {k: v for k, v in results.items() if not k.endswith("_ci")}
+
+
+def assert_clean(results: dict) -> None:
+    """No NaN, accuracies in [0, 1], gaps in [-1, 1], intervals ordered lists of two floats."""
+    for key, value in results.items():
+        assert key.split("/")[0] in (*CONFIGS, "gap"), key
+        if key.endswith("_ci"):
+            assert isinstance(value, list) and len(value) == 2, key
+            low, high = value
+            assert isinstance(low, float) and isinstance(high, float), key
+            assert math.isfinite(low) and math.isfinite(high) and low <= high, key
+        elif key.endswith("/n") or key.endswith("_n") or key.endswith("_n_groups"):
+            assert isinstance(value, int) and value >= 0, key
+        else:
+            assert isinstance(value, float) and math.isfinite(value), key
+            assert (-1.0 if key.startswith("gap/") else 0.0) <= value <= 1.0, key
+
+
+# -- one sample --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("matrix", "expected"),
+    [
+        (IDENTITY, (True, True)),
+        (I2T_WRONG, (False, True)),
+        (T2I_TIE, (True, False)),
+        (ALL_TIED, (False, False)),
+        ([[0.5, 0.5], [0.1, 0.9]], (False, True)),  # a tie within image 0's row
+        ([[0.9, 0.1], [0.95, 0.8]], (False, False)),
+        ([[0.4, 0.3]], (True, None)),  # 1 x 2: caption 0 is the true caption, no T2I
+        ([[0.3, 0.3]], (False, None)),
+        ([[0.3, 0.4]], (False, None)),
+        ([[0.5, 0.4, 0.6]], (False, None)),  # 1 x 3: every other caption counts
+        ([[0.9, 0.1, 0.2], [0.1, 0.8, 0.85]], (False, True)),  # the extra caption beats image 1's
+        ([[3, 1, 1], [1, 3, 1], [1, 1, 3]], (True, True)),  # integers are fine
+        (np.array([[2.0, 1.0], [1.0, 2.0]], dtype=np.float32), (True, True)),
+    ],
+)
+def test_sample_outcome_exact(core, matrix, expected):
+    assert core.sample_outcome(matrix) == expected
+
+
+# -- exact results on hand-made samples --------------------------------------------------------
+
+MIXED = [
+    (IDENTITY, "seen"),  # (T, T)
+    (I2T_WRONG, "seen"),  # (F, T)
+    (T2I_TIE, "seen"),  # (T, F)
+    (IDENTITY, "unseen"),  # (T, T)
+    (ALL_TIED, "unseen"),  # (F, F)
+    ([[0.4, 0.3]], "partial"),  # (T, -)
+    ([[0.9, 0.1], [0.2, 0.8]], "none"),  # (T, T)
+]
+
+
+def test_mixed_shapes_exact(metric):
+    results = metric.compute(
+        scores=[m for m, _ in MIXED], split=[s for _, s in MIXED], n_bootstrap=0
+    )
+    assert results == {
+        "full/n": 7,
+        "full/i2t": 5 / 7,  # the 1 x 2 partial sample: full has no T2I/group
+        "seen/n": 3,
+        "seen/i2t": 2 / 3,
+        "seen/t2i": 2 / 3,
+        "seen/group": 1 / 3,
+        "unseen/n": 2,
+        "unseen/i2t": 1 / 2,
+        "unseen/t2i": 1 / 2,
+        "unseen/group": 1 / 2,
+        "partial/n": 1,
+        "partial/i2t": 1.0,
+        "gap/i2t": 2 / 3 - 1 / 2,
+        "gap/t2i": 2 / 3 - 1 / 2,
+        "gap/group": 1 / 3 - 1 / 2,
+    }
+
+
+def test_t2i_absent_in_one_split_has_no_gap(core):
+    stats = core.accumulate([IDENTITY, [[0.2, 0.1]], [[0.1, 0.2]]], ["seen", "unseen", "unseen"])
+    results = core.compute_metrics(stats, n_bootstrap=0)
+    assert results == {
+        "full/n": 3,
+        "full/i2t": 2 / 3,
+        "seen/n": 1,
+        "seen/i2t": 1.0,
+        "seen/t2i": 1.0,
+        "seen/group": 1.0,
+        "unseen/n": 2,
+        "unseen/i2t": 0.5,
+        "partial/n": 0,
+        "gap/i2t": 0.5,
+    }
+
+
+def test_empty_configurations_report_n_zero_only(metric):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        only_none = metric.compute(scores=[IDENTITY, ALL_TIED], split=["none", "none"])
+        nothing = metric.compute(scores=[], split=[])
+    assert {k: v for k, v in only_none.items() if not k.startswith("full/")} == {
+        "seen/n": 0,
+        "unseen/n": 0,
+        "partial/n": 0,
+    }
+    assert points(only_none)["full/group"] == 0.5
+    assert nothing == {"full/n": 0, "seen/n": 0, "unseen/n": 0, "partial/n": 0}
+    assert_clean(only_none)
+
+
+def test_category_breakdown_exact(core):
+    stats = core.accumulate(
+        [IDENTITY, I2T_WRONG, ALL_TIED, IDENTITY, T2I_TIE],
+        ["seen", "seen", "unseen", "none", "seen"],
+        categories=["swap/att", "replace/obj", "swap/att", "swap/att", None],
+    )
+    results = core.compute_metrics(stats, n_bootstrap=0)
+    assert {k: v for k, v in results.items() if "/category/" in k} == {
+        "full/category/replace/obj/n": 1,
+        "full/category/replace/obj/i2t": 0.0,
+        "full/category/replace/obj/t2i": 1.0,
+        "full/category/replace/obj/group": 0.0,
+        "full/category/swap/att/n": 3,
+        "full/category/swap/att/i2t": 2 / 3,
+        "full/category/swap/att/t2i": 2 / 3,
+        "full/category/swap/att/group": 2 / 3,
+        "seen/category/replace/obj/n": 1,
+        "seen/category/replace/obj/i2t": 0.0,
+        "seen/category/replace/obj/t2i": 1.0,
+        "seen/category/replace/obj/group": 0.0,
+        "seen/category/swap/att/n": 1,
+        "seen/category/swap/att/i2t": 1.0,
+        "seen/category/swap/att/t2i": 1.0,
+        "seen/category/swap/att/group": 1.0,
+        "unseen/category/replace/obj/n": 0,
+        "unseen/category/swap/att/n": 1,
+        "unseen/category/swap/att/i2t": 0.0,
+        "unseen/category/swap/att/t2i": 0.0,
+        "unseen/category/swap/att/group": 0.0,
+        "partial/category/replace/obj/n": 0,
+        "partial/category/swap/att/n": 0,
+        "gap/category/swap/att/i2t": 1.0,
+        "gap/category/swap/att/t2i": 1.0,
+        "gap/category/swap/att/group": 1.0,
+    }
+    # the uncategorised sample still counts in its configuration
+    assert results["seen/n"] == 3 and results["seen/i2t"] == 2 / 3
+
+
+def test_macro_accuracy_over_groups_with_enough_samples(core):
+    right, wrong = [[0.7, 0.2]], [[0.2, 0.7]]
+    scores, splits, groups = [], [], []
+    for group, n_right, n_wrong, label in [
+        ("red|white", 30, 0, "seen"),  # accuracy 1.0
+        ("brown|black", 5, 20, "seen"),  # accuracy 0.2
+        ("wooden|fluffy", 0, 10, "unseen"),  # 10 samples: below 25, left out
+    ]:
+        scores += [right] * n_right + [wrong] * n_wrong
+        splits += [label] * (n_right + n_wrong)
+        groups += [group] * (n_right + n_wrong)
+    scores.append(right)  # one sample without a group
+    splits.append("seen")
+    groups.append("")
+    results = core.compute_metrics(core.accumulate(scores, splits, macro_groups=groups))
+    assert results["full/macro_n_groups"] == 2
+    assert results["full/macro_n"] == 55
+    assert results["full/macro_i2t"] == pytest.approx(0.6)  # unweighted: (1.0 + 0.2) / 2
+    assert results["full/i2t"] == 36 / 66  # micro accuracy over every sample
+    assert "full/macro_t2i" not in results
+    assert results["seen/macro_i2t"] == pytest.approx(0.6)
+    assert results["unseen/macro_n_groups"] == 0 and "unseen/macro_i2t" not in results
+    assert results["partial/macro_n_groups"] == 0 and results["partial/macro_n"] == 0
+    assert "gap/macro_i2t" not in results
+    low, high = results["full/macro_i2t_ci"]
+    assert low < 0.6 < high
+    with_all = core.compute_metrics(
+        core.accumulate(scores, splits, macro_groups=groups), macro_min_samples=1
+    )
+    assert with_all["full/macro_n_groups"] == 3
+    assert with_all["full/macro_i2t"] == pytest.approx(1.2 / 3)
+    assert with_all["gap/macro_i2t"] == pytest.approx(0.6 - 0.0)
+
+
+# -- equivalence with a naive reference implementation -----------------------------------------
+
+
+def naive_outcome(m):
+    n_images, n_captions = len(m), len(m[0])
+    i2t = all(m[i][i] > m[i][j] for i in range(n_images) for j in range(n_captions) if j != i)
+    if n_images < 2:
+        return i2t, None
+    t2i = all(m[j][j] > m[i][j] for j in range(n_images) for i in range(n_images) if i != j)
+    return i2t, t2i
+
+
+def naive_results(samples, macro_min_samples):
+    """Point estimates and counts, by per-sample loops over (matrix, label, category, group)."""
+    out = {}
+    outcomes = [naive_outcome(m) for m, _, _, _ in samples]
+
+    def accuracies(prefix, picked):
+        if not picked:
+            return {}
+        found = {f"{prefix}i2t": sum(i for i, _ in picked) / len(picked)}
+        if all(t is not None for _, t in picked):
+            found[f"{prefix}t2i"] = sum(t for _, t in picked) / len(picked)
+            found[f"{prefix}group"] = sum(i and t for i, t in picked) / len(picked)
+        return found
+
+    categories = sorted({c for _, _, c, _ in samples if c})
+    groups = sorted({g for _, _, _, g in samples if g})
+    for config in CONFIGS:
+        members = [k for k, (_, label, _, _) in enumerate(samples) if config in ("full", label)]
+        out[f"{config}/n"] = len(members)
+        out.update(accuracies(f"{config}/", [outcomes[k] for k in members]))
+        if groups:
+            kept = []
+            for group in groups:
+                picked = [outcomes[k] for k in members if samples[k][3] == group]
+                if len(picked) >= macro_min_samples:
+                    kept.append(picked)
+            out[f"{config}/macro_n_groups"] = len(kept)
+            out[f"{config}/macro_n"] = sum(len(p) for p in kept)
+            per_group = [accuracies("", p) for p in kept]
+            for name in METRIC_NAMES:
+                if kept and all(name in a for a in per_group):
+                    out[f"{config}/macro_{name}"] = sum(a[name] for a in per_group) / len(kept)
+        for category in categories:
+            picked = [outcomes[k] for k in members if samples[k][2] == category]
+            out[f"{config}/category/{category}/n"] = len(picked)
+            out.update(accuracies(f"{config}/category/{category}/", picked))
+    for key in list(out):
+        suffix = key.removeprefix("seen/")
+        if key.startswith("seen/") and suffix.split("/")[-1].removeprefix("macro_") in METRIC_NAMES:
+            if f"unseen/{suffix}" in out:
+                out[f"gap/{suffix}"] = out[key] - out[f"unseen/{suffix}"]
+    return out
+
+
+SHAPES = [(1, 2), (2, 2), (1, 3), (2, 3), (3, 3)]
+
+
+def random_samples(seed: int, n: int):
+    """Random samples: tied integer or continuous scores; per label, only >= 2 images or mixed."""
+    rng = np.random.default_rng(seed)
+    shape_pools = {
+        label: SHAPES if rng.random() < 0.5 else [s for s in SHAPES if s[0] >= 2]
+        for label in LABELS
+    }
+    tied = seed % 2 == 0
+    samples = []
+    for _ in range(n):
+        label = LABELS[rng.choice(len(LABELS), p=[0.5, 0.2, 0.25, 0.05])]
+        shape = shape_pools[label][rng.integers(len(shape_pools[label]))]
+        matrix = rng.integers(0, 3, size=shape) if tied else rng.normal(size=shape)
+        matrix = matrix + 2 * np.eye(*shape) * rng.random()  # diagonal bias: many right
+        category = ["swap/att", "replace/obj", "add/rel", ""][rng.integers(4)]
+        group = f"g{rng.integers(12)}" if rng.random() < 0.9 else ""
+        samples.append((matrix.tolist(), label, category, group))
+    return samples
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matches_naive_reference(core, seed):
+    samples = random_samples(seed, 800)
+    stats = core.accumulate(
+        [s[0] for s in samples],
+        [s[1] for s in samples],
+        categories=[s[2] for s in samples],
+        macro_groups=[s[3] for s in samples],
+    )
+    results = core.compute_metrics(stats, n_bootstrap=50, macro_min_samples=40)
+    assert_clean(results)
+    expected = naive_results(samples, macro_min_samples=40)
+    got = points(results)
+    assert sorted(got) == sorted(expected)
+    for key, value in expected.items():
+        if isinstance(value, int):
+            assert got[key] == value, key
+        else:
+            assert got[key] == pytest.approx(value, abs=1e-12), key
+    assert {k[: -len("_ci")] for k in results if k.endswith("_ci")} == {
+        k for k in got if k.split("/")[-1].removeprefix("macro_") in METRIC_NAMES
+    }
+
+
+def test_array_input_matches_lists(core):
+    rng = np.random.default_rng(7)
+    stack = rng.integers(0, 2, size=(500, 2, 3)).astype(float)
+    labels = [LABELS[i] for i in rng.integers(0, 4, size=500)]
+    assert core.accumulate(stack, labels) == core.accumulate(stack.tolist(), labels)
+    assert core.accumulate(list(stack), labels) == core.accumulate(stack.tolist(), labels)
+
+
+# -- accumulation, merging, processes ----------------------------------------------------------
+
+
+def test_add_batch_equals_one_shot(metric_cache):
+    samples = random_samples(11, 300)
+    scores, splits = [s[0] for s in samples], [s[1] for s in samples]
+    one_shot = load(cache_dir=metric_cache).compute(scores=scores, split=splits)
+    batched = load(cache_dir=metric_cache)
+    for start in range(0, len(samples), 37):
+        batched.add_batch(scores=scores[start : start + 37], split=splits[start : start + 37])
+    batched.add(scores=IDENTITY, split="seen")
+    expected = load(cache_dir=metric_cache).compute(
+        scores=[*scores, IDENTITY], split=[*splits, "seen"]
+    )
+    assert batched.compute() == expected
+    assert expected != one_shot  # the extra sample counted
+
+
+def test_statistics_merge_and_json_round_trip(core):
+    samples = random_samples(3, 400)
+    parts = [
+        core.accumulate(
+            [s[0] for s in chunk],
+            [s[1] for s in chunk],
+            categories=[s[2] for s in chunk],
+            macro_groups=[s[3] for s in chunk],
+        )
+        for chunk in (samples[:150], samples[150:151], samples[151:])
+    ]
+    whole = core.accumulate(
+        [s[0] for s in samples],
+        [s[1] for s in samples],
+        categories=[s[2] for s in samples],
+        macro_groups=[s[3] for s in samples],
+    )
+    assert parts[0].merge(parts[1]).merge(parts[2]) == whole
+    assert sum(parts) == whole
+    assert parts[2] + parts[0] + parts[1] == whole
+    assert whole.n == 400
+    restored = core.BindsplitStatistics.from_dict(json.loads(json.dumps(whole.to_dict())))
+    assert restored == whole
+    assert core.compute_metrics(restored) == core.compute_metrics(whole)
+    assert pickle.loads(pickle.dumps(whole)) == whole
+    assert core.accumulate([], []) == core.BindsplitStatistics()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"format": "something-else/1", "splits": {}},
+        {"format": "bindsplit-metric-statistics/1", "splits": {"bogus": [0, 0, 0, 0, 1, 0]}},
+        {"format": "bindsplit-metric-statistics/1", "splits": {"seen": [1, 2]}},
+        {"format": "bindsplit-metric-statistics/1", "splits": {"seen": [0, 0, 0, 0, -1, 0]}},
+    ],
+)
+def test_statistics_from_bad_dict(core, data):
+    with pytest.raises(ValueError, match="statistics|format"):
+        core.BindsplitStatistics.from_dict(data)
+
+
+def test_two_processes_equal_one(tmp_path, metric_cache):
+    samples = random_samples(5, 120)
+    scores, splits = [s[0] for s in samples], [s[1] for s in samples]
+    expected = load(cache_dir=metric_cache).compute(scores=scores, split=splits)
+    results, errors = {}, []
+
+    def process(process_id: int) -> None:
+        try:
+            module = load(
+                num_process=2, process_id=process_id, experiment_id="two", cache_dir=str(tmp_path)
+            )
+            part = slice(0, 70) if process_id == 0 else slice(70, None)
+            module.add_batch(scores=scores[part], split=splits[part])
+            results[process_id] = module.compute()
+        except Exception as error:  # surfaced in the main thread below
+            errors.append(error)
+
+    threads = [threading.Thread(target=process, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors
+    assert results == {0: expected, 1: None}
+
+
+# -- bootstrap intervals -----------------------------------------------------------------------
+
+
+def test_intervals_contain_point_and_are_seeded(core):
+    samples = random_samples(2, 600)
+    stats = core.accumulate(
+        [s[0] for s in samples], [s[1] for s in samples], categories=[s[2] for s in samples]
+    )
+    results = core.compute_metrics(stats, n_bootstrap=400, seed=3)
+    assert_clean(results)
+    intervals = {k: v for k, v in results.items() if k.endswith("_ci")}
+    assert len(intervals) > 20
+    for key, (low, high) in intervals.items():
+        assert low <= results[key[: -len("_ci")]] <= high, key
+    assert core.compute_metrics(stats, n_bootstrap=400, seed=3) == results
+    other_seed = core.compute_metrics(stats, n_bootstrap=400, seed=4)
+    assert points(other_seed) == points(results) and other_seed != results
+    # a breakdown does not change the intervals of the configurations
+    plain = core.compute_metrics(
+        core.accumulate([s[0] for s in samples], [s[1] for s in samples]), n_bootstrap=400, seed=3
+    )
+    assert plain == {k: v for k, v in results.items() if "/category/" not in k}
+
+
+def test_intervals_shrink_with_n_and_grow_with_confidence(core):
+    widths = []
+    for scale in (1, 4, 16, 64):
+        cells = tuple(c * scale for c in (3, 5, 0, 4, 12, 0))  # 24 samples per scale unit
+        stats = core.BindsplitStatistics(splits={"seen": cells, "unseen": cells})
+        results = core.compute_metrics(stats, n_bootstrap=2000)
+        widths.append(
+            [results[f"seen/{m}_ci"][1] - results[f"seen/{m}_ci"][0] for m in METRIC_NAMES]
+        )
+        low, high = results["gap/i2t_ci"]
+        assert results["gap/i2t"] == 0.0 and low < 0.0 < high
+    for narrower, wider in zip(widths[1:], widths[:-1], strict=True):
+        assert all(a < b for a, b in zip(narrower, wider, strict=True))
+    stats = core.BindsplitStatistics(splits={"seen": (30, 30, 0, 30, 30, 0)})
+    width = {
+        c: np.diff(core.compute_metrics(stats, confidence=c)["seen/i2t_ci"])[0] for c in (0.5, 0.99)
+    }
+    assert width[0.5] < width[0.99]
+
+
+def test_multinomial_bootstrap_matches_per_sample_bootstrap(core):
+    """Resampling cell counts gives the interval that resampling the samples themselves gives."""
+    rng = np.random.default_rng(0)
+    outcomes = rng.random(400) < 0.7  # I2T outcomes of 400 one-image samples
+    per_sample = [outcomes[rng.integers(0, 400, 400)].mean() for _ in range(4000)]
+    expected = np.quantile(per_sample, [0.025, 0.975])
+    stats = core.accumulate([[[1, 0]] if o else [[0, 1]] for o in outcomes], ["seen"] * 400)
+    low, high = core.compute_metrics(stats, n_bootstrap=4000)["seen/i2t_ci"]
+    assert low == pytest.approx(expected[0], abs=0.01)
+    assert high == pytest.approx(expected[1], abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("n_bootstrap", -1),
+        ("n_bootstrap", 1.5),
+        ("confidence", 1.0),
+        ("confidence", 0),
+        ("seed", -1),
+        ("macro_min_samples", 0),
+    ],
+)
+def test_bad_options(core, option, value):
+    with pytest.raises(ValueError, match=option):
+        core.compute_metrics(core.BindsplitStatistics(), **{option: value})
+
+
+# -- malformed input ---------------------------------------------------------------------------
+
+GOOD = [IDENTITY, [[0.4, 0.3]]]
+
+
+@pytest.mark.parametrize(
+    ("bad", "label", "message"),
+    [
+        (
+            [[0.1, 0.2], [0.3]],
+            "seen",
+            r"sample 2: the scores matrix is ragged \(row lengths \[2, 1\]\)",
+        ),
+        ([[0.1, 0.2], [0.3, 0.1], [0.1, 0.5]], "seen", r"sample 2: .* 3 x 2 \(images x captions\)"),
+        ([[0.1]], "seen", r"sample 2: .* 1 x 1 .*at least two captions"),
+        ([[0.1, float("nan")], [0.3, 0.1]], "seen", r"sample 2: .*nan at \[0, 1\]"),
+        ([[0.1, 0.2], [float("inf"), 0.1]], "seen", r"sample 2: .*inf at \[1, 0\]"),
+        ([], "seen", r"sample 2: .*2-D"),
+        (
+            IDENTITY,
+            "seenish",
+            r"sample 2: unknown split label 'seenish'; valid labels: seen, unseen",
+        ),
+    ],
+)
+def test_malformed_samples_name_the_index(core, bad, label, message):
+    scores, splits = [*GOOD, bad], ["seen", "unseen", label]
+    with pytest.raises(ValueError, match=message):
+        core.accumulate(scores, splits)
+    with pytest.raises(ValueError, match=message):  # in memory: a failed compute holds no lock
+        load(keep_in_memory=True).compute(scores=scores, split=splits)
+
+
+def test_malformed_arrays_and_lengths(core):
+    stack = np.stack([np.eye(2)] * 4)
+    stack[3, 1, 0] = np.nan
+    with pytest.raises(ValueError, match=r"sample 3: .*nan at \[1, 0\]"):
+        core.accumulate(stack, ["seen"] * 4)
+    with pytest.raises(ValueError, match=r"sample 0: .* 3 x 2"):
+        core.accumulate(np.zeros((2, 3, 2)), ["seen"] * 2)
+    with pytest.raises(ValueError, match="2 score matrices but 1 split labels"):
+        core.accumulate(GOOD, ["seen"])
+    with pytest.raises(ValueError, match="2 score matrices but 3 category values"):
+        core.accumulate(GOOD, ["seen", "seen"], categories=["a", "b", "c"])
+    with pytest.raises(ValueError, match="sample 1: macro_group must be a string"):
+        core.accumulate(GOOD, ["seen", "seen"], macro_groups=["a", 3])
+    with pytest.raises(ValueError, match="not a matrix of numbers"):
+        core.sample_outcome([["a", "b"]])
+
+
+def test_configurations_and_missing_inputs(metric_cache):
+    with pytest.raises(ValueError, match="unknown configuration 'nope'.*category\\+macro_group"):
+        load("nope", cache_dir=metric_cache)
+    both = load("category+macro_group", cache_dir=metric_cache)
+    with pytest.raises(ValueError, match="missing: macro_group"):
+        both.compute(scores=GOOD, split=["seen", "none"], category=["a", "b"])
+    results = both.compute(
+        scores=GOOD,
+        split=["seen", "none"],
+        category=["a", ""],
+        macro_group=["x", "x"],
+        macro_min_samples=2,
+        n_bootstrap=0,
+    )
+    assert results["full/macro_i2t"] == 1.0 and results["full/category/a/n"] == 1
+    # the default configuration takes breakdowns as compute arguments in a single call
+    default = load(cache_dir=metric_cache)
+    single = default.compute(
+        scores=GOOD,
+        split=["seen", "none"],
+        category=["a", ""],
+        macro_group=["x", "x"],
+        macro_min_samples=2,
+        n_bootstrap=0,
+    )
+    assert single == results
+
+
+# -- loading, docs, packaging ------------------------------------------------------------------
+
+
+def test_load_from_repository_root_offline(repo_root, monkeypatch, metric_cache):
+    monkeypatch.chdir(repo_root)
+    module = evaluate.load("metrics/bindsplit", cache_dir=metric_cache)
+    assert module.name == "bindsplit"
+    assert module.compute(scores=GOOD, split=["seen", "seen"], n_bootstrap=0)["seen/i2t"] == 1.0
+
+
+def test_load_metric_from_any_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    module = bindsplit_datasets.load_metric("category", cache_dir=str(tmp_path / "cache"))
+    results = module.compute(scores=GOOD, split=["seen", "unseen"], category=["a", "a"])
+    assert results["gap/category/a/i2t"] == 0.0
+    assert bs_metric.METRIC_DIR.resolve() == REPO_METRIC
+    assert bs_metric.accumulate is bs_metric.core().accumulate
+    assert bs_metric.SPLIT_LABELS == LABELS and tuple(bs_metric.CONFIGURATIONS) == CONFIGS
+
+
+def test_module_doctests_run(core, repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)  # the examples load "metrics/bindsplit"
+    failed, attempted = doctest.testmod(core, optionflags=doctest.ELLIPSIS)
+    assert failed == 0 and attempted >= 20
+
+
+def test_readme_examples_run(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
+    # a code fence ends an example's expected output (blank lines keep the line numbers)
+    text = "\n".join("" if line.startswith("```") else line for line in text.splitlines())
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(REPO_METRIC), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 8
+
+
+def test_space_files(metric_cache, tmp_path, monkeypatch):
+    text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert {"title", "emoji", "colorFrom", "colorTo", "sdk_version", "description"} <= set(front)
+    assert front["sdk"] == "gradio" and front["pinned"] is False
+    assert front["tags"] == ["evaluate", "metric"]
+    assert (REPO_METRIC / front["app_file"]).is_file()
+    for section in (
+        "## Metric Description",
+        "## How to Use",
+        "### Inputs",
+        "### Output Values",
+        "#### Values from Popular Papers",
+        "## Limitations and Bias",
+        "## Citation",
+    ):
+        assert section in text
+    requirements = (REPO_METRIC / "requirements.txt").read_text().split()
+    assert {r.split(">")[0].split("=")[0] for r in requirements} == {
+        "evaluate",
+        "datasets",
+        "numpy",
+    }
+    # the Space entry point loads this folder's metric, from whatever directory it runs in
+    launched = []
+    monkeypatch.setattr(evaluate.utils, "launch_gradio_widget", launched.append)
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(REPO_METRIC / "app.py"), run_name="__main__")
+    assert [m.name for m in launched] == ["bindsplit"]
+
+
+def test_package_data_ships_every_metric_file(repo_root):
+    parser = configparser.ConfigParser()
+    parser.read(repo_root / "setup.cfg")
+    patterns = parser["options.package_data"]["bindsplit_datasets"].split()
+    shipped = [p.removeprefix("_metric/bindsplit/") for p in patterns if p.startswith("_metric/")]
+    files = [p.name for p in REPO_METRIC.iterdir() if p.is_file()]
+    assert {"bindsplit.py", "README.md", "app.py", "requirements.txt"} <= set(files)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in shipped), name
