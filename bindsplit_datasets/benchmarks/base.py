@@ -15,6 +15,8 @@ the familiarity statistics.
 from __future__ import annotations
 
 import abc
+import hashlib
+import io
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,10 +24,24 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
+from tqdm.auto import tqdm
 
-from ..bindings import Binding
+from ..bindings import Binding, parse_bindings, parse_many
+from ..errors import BindsplitError, SchemaError
 
-__all__ = ["BenchmarkAdapter", "LoadedSource", "SourceReport"]
+__all__ = [
+    "BenchmarkAdapter",
+    "LoadedSource",
+    "ParsedCaptionsAdapter",
+    "SourceReport",
+    "check_images",
+    "image_problem",
+    "read_dataset_source",
+    "sha256_files",
+]
+
+_HASH_CHUNK = 1 << 20
+_ROW_BATCH = 1000
 
 
 @dataclass
@@ -127,3 +143,239 @@ class BenchmarkAdapter(abc.ABC):
                 f"{where} is not a {self.pretty_name} source: missing column(s) {missing}; "
                 f"expected at least {list(self.required_columns)}."
             )
+
+    # -- shared reading and batch helpers -----------------------------------------------------
+
+    #: Options :meth:`load` accepts besides ``source`` and ``strict`` (``bindsplit build`` passes
+    #: them as ``source_options``); anything else is rejected by :meth:`check_options`.
+    load_options: ClassVar[tuple[str, ...]] = ()
+    #: Whether a build refuses a reference that contains this benchmark's positive captions
+    #: verbatim (SPEC section 2). Off only for benchmarks whose reference is by design their own
+    #: training corpus (the synthetic world).
+    leakage_guard: ClassVar[bool] = True
+
+    @property
+    def positive_caption_columns(self) -> tuple[str, ...]:
+        """Captions that correctly describe one of the sample's images (caption j of image j):
+        the benchmark's own positive captions, which the leakage guard looks for in a reference."""
+        return self.caption_columns[: self.n_images]
+
+    def default_reference(self, source: str | Path | None = None) -> str | Path:
+        """The reference a build of ``source`` uses when none is named: ``"coco2017"`` (COCO
+        train2017 captions, SPEC section 2); a benchmark with its own training corpus returns
+        that."""
+        return "coco2017"
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise a :class:`ValueError` naming any option this adapter's :meth:`load` lacks."""
+        unknown = sorted(set(options) - set(self.load_options))
+        if unknown:
+            accepted = ", ".join(self.load_options) or "none"
+            raise ValueError(
+                f"{self.name} does not accept the source option(s) {unknown}; accepted: {accepted}"
+            )
+
+    def all_caption_bindings(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> list[list[list[Binding]]]:
+        """:meth:`caption_bindings` of every row of ``dataset``, in row order.
+
+        The default calls :meth:`caption_bindings` row by row without decoding any image;
+        adapters that parse caption text override it to parse each distinct caption once.
+        """
+        text = dataset.select_columns(
+            [c for c in dataset.column_names if c not in self.image_columns]
+        ).with_format(None)
+        bindings: list[list[list[Binding]]] = []
+        with tqdm(total=len(text), desc="bindings", unit="row", disable=not progress) as bar:
+            for batch in text.iter(batch_size=_ROW_BATCH):
+                columns = list(batch)
+                for values in zip(*batch.values(), strict=True):
+                    bindings.append(self.caption_bindings(dict(zip(columns, values, strict=True))))
+                bar.update(len(batch[columns[0]]) if columns else 0)
+        return bindings
+
+    def read_rows(self, source: str | Path | None) -> tuple[datasets.Dataset, dict[str, Any]]:
+        """The raw rows and identity of the Hub source (``source=None``), another Hub id or a
+        local Parquet copy with the Hub's columns, read by :func:`read_dataset_source`; required
+        columns are checked and image columns typed ``datasets.Image``."""
+        if source is None:
+            if self.hub_id is None:
+                raise ValueError(f"{self.pretty_name} has no Hub source; pass a local source")
+            source = self.hub_id
+        dataset, identity = read_dataset_source(
+            source, hub_revision=self.hub_revision, split=self.hub_split
+        )
+        self.check_columns(dataset.column_names, str(source))
+        for column in self.image_columns:
+            if not isinstance(dataset.features[column], datasets.Image):
+                dataset = dataset.cast_column(column, datasets.Image())
+        return dataset, identity
+
+    def read_table(
+        self, source: str | Path | None, *, strict: bool, progress: bool = True
+    ) -> LoadedSource:
+        """:meth:`read_rows`, then :func:`check_images` (rows with a bad image are dropped)."""
+        dataset, identity = self.read_rows(source)
+        return self.checked_source(dataset, identity, strict=strict, progress=progress)
+
+    def checked_source(
+        self,
+        dataset: datasets.Dataset,
+        identity: dict[str, Any],
+        *,
+        strict: bool,
+        progress: bool = True,
+    ) -> LoadedSource:
+        """A :class:`LoadedSource` of ``dataset`` after :func:`check_images`."""
+        report = SourceReport()
+        dataset = check_images(
+            dataset, self.image_columns, report, strict=strict, progress=progress
+        )
+        report.n_rows = len(dataset)
+        return LoadedSource(dataset=dataset, report=report, identity=identity)
+
+
+class ParsedCaptionsAdapter(BenchmarkAdapter):
+    """An adapter whose captions are free text: bindings come from the caption parser."""
+
+    def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Binding]]:
+        return [parse_bindings(row[column] or "") for column in self.caption_columns]
+
+    def all_caption_bindings(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> list[list[list[Binding]]]:
+        """Parse each distinct caption once (benchmarks repeat captions across samples)."""
+        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
+        rows = list(zip(*(columns[c] for c in self.caption_columns), strict=True))
+        distinct = list(dict.fromkeys(text or "" for row in rows for text in row))
+        parsed = dict(zip(distinct, parse_many(distinct, progress=progress), strict=True))
+        return [[list(parsed[text or ""]) for text in row] for row in rows]
+
+
+def sha256_files(paths: Sequence[Path]) -> str:
+    """SHA-256 over the contents of ``paths`` in the given order (the identity of local files)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(_HASH_CHUNK):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _looks_like_hub_id(text: str) -> bool:
+    parts = text.split("/")
+    return (
+        len(parts) == 2
+        and all(parts)
+        and not text.startswith((".", "~"))
+        and not text.endswith((".parquet", ".json", ".csv"))
+    )
+
+
+def read_dataset_source(
+    source: str | Path, *, hub_revision: str | None, split: str
+) -> tuple[datasets.Dataset, dict[str, Any]]:
+    """Read ``source`` with :func:`datasets.load_dataset`: a local Parquet file or a folder of
+    Parquet files (found recursively, read in sorted path order), or else a Hub dataset id.
+
+    Returns the ``split`` and the source's identity for the build fingerprint (``{"path",
+    "files", "sha256"}`` for local files, ``{"hub_id", "revision"}`` for the Hub). A Hub
+    dataset with a single split is accepted whatever that split is called.
+    """
+    path = Path(source).expanduser()
+    if path.exists():
+        files = [path] if path.is_file() else sorted(path.rglob("*.parquet"))
+        if not files:
+            raise FileNotFoundError(
+                f"{path} holds no Parquet files; pass a Parquet file, a folder of Parquet files "
+                "or a Hub dataset id"
+            )
+        dataset = datasets.load_dataset(
+            "parquet", data_files={split: [str(f) for f in files]}, split=split
+        )
+        identity: dict[str, Any] = {
+            "path": str(path.resolve()),
+            "files": [f.name if f == path else f.relative_to(path).as_posix() for f in files],
+            "sha256": sha256_files(files),
+        }
+        return dataset, identity
+    if not _looks_like_hub_id(str(source)):
+        raise FileNotFoundError(
+            f"source {str(source)!r} not found: it is neither an existing path nor a Hub dataset "
+            "id of the form 'org/name'"
+        )
+    loaded = datasets.load_dataset(str(source), revision=hub_revision)
+    if split in loaded:
+        dataset = loaded[split]
+    elif len(loaded) == 1:
+        dataset = next(iter(loaded.values()))
+    else:
+        raise SchemaError(f"Hub dataset {source} has no split {split!r} (splits: {list(loaded)})")
+    return dataset, {"hub_id": str(source), "revision": hub_revision or "main"}
+
+
+def image_problem(value: Any) -> str | None:
+    """``None`` if ``value`` (an undecoded ``datasets.Image`` cell: ``{"bytes", "path"}``) holds a
+    decodable image, otherwise the problem: ``"missing_image"`` or ``"unreadable_image"``."""
+    from PIL import Image as PILImage
+
+    if value is None or (not value.get("bytes") and not value.get("path")):
+        return "missing_image"
+    if not value.get("bytes") and not Path(value["path"]).is_file():
+        return "missing_image"
+    try:
+        image = PILImage.open(io.BytesIO(value["bytes"]) if value.get("bytes") else value["path"])
+        with image:
+            image.draft("RGB", (64, 64))  # JPEG: decode at reduced scale, still reads every byte
+            image.load()
+    except Exception:  # PIL raises many types for corrupt data; each means "unreadable"
+        return "unreadable_image"
+    return None
+
+
+def check_images(
+    dataset: datasets.Dataset,
+    columns: Sequence[str],
+    report: SourceReport,
+    *,
+    strict: bool,
+    progress: bool = True,
+) -> datasets.Dataset:
+    """Decode every image of ``columns``; drop the rows with a missing or unreadable image.
+
+    ``progress`` shows a progress bar when the output is a terminal.
+
+    Each dropped row is counted in ``report.problems`` (``missing_image``/``unreadable_image``)
+    and summarised in ``report.notes``; with ``strict=True`` the first one raises
+    :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    """
+    raw = dataset.select_columns(list(columns))
+    for column in columns:
+        raw = raw.cast_column(column, datasets.Image(decode=False))
+    bad: list[int] = []
+    first: str | None = None
+    rows = tqdm(
+        raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
+    )
+    for position, row in enumerate(rows):
+        for column in columns:
+            problem = image_problem(row[column])
+            if problem is None:
+                continue
+            where = f"row {position}, column {column!r}: {problem.replace('_', ' ')}"
+            if strict:
+                raise BindsplitError(
+                    f"{where}; fix the source, or build without --strict to skip such rows"
+                )
+            report.problems[problem] += 1
+            first = first or where
+            bad.append(position)
+            break
+    if not bad:
+        return dataset
+    report.notes.append(
+        f"dropped {len(bad)} row(s) with a missing or unreadable image (first: {first})"
+    )
+    dropped = set(bad)
+    return dataset.select([i for i in range(len(dataset)) if i not in dropped]).flatten_indices()

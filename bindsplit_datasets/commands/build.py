@@ -1,0 +1,117 @@
+"""``bindsplit build``: split a benchmark by binding familiarity into a Hub-ready dataset folder."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..benchmarks import get_benchmark, list_benchmarks
+from ..builder import build_benchmark
+from ..cards import composition_rows
+
+NAME = "build"
+HELP = (
+    "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus and "
+    "write "
+    "DIR: the full/seen/unseen/partial configurations as Parquet, a dataset card and a manifest."
+)
+
+
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments shared by ``build`` and ``stats``: what to read and what to label against."""
+    parser.add_argument(
+        "benchmark", metavar="BENCHMARK", help=f"one of: {', '.join(list_benchmarks())}"
+    )
+    parser.add_argument(
+        "--source",
+        metavar="SRC",
+        help="Hub dataset id or local path (aro_vga: the folder with "
+        "visual_genome_attribution.json "
+        "and images/, or a Parquet copy of the Hub mirror; others: a Parquet file or folder with "
+        "the Hub's columns); default: the benchmark's Hub source",
+    )
+    parser.add_argument(
+        "--reference",
+        metavar="REF",
+        help="coco2017 (COCO train2017 captions), a COCO-format caption JSON, a .txt file with "
+        "one caption per line, or a saved index (.parquet); default: the benchmark's own default "
+        "(coco2017 for the real benchmarks)",
+    )
+    parser.add_argument(
+        "--min-count",
+        type=int,
+        default=1,
+        metavar="N",
+        help="a binding is seen when it occurs in at least N reference captions (default: 1)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on the first bad source row (missing/unreadable image, ARO template mismatch) "
+        "instead of counting and reporting it",
+    )
+    parser.add_argument(
+        "--allow-leakage",
+        action="store_true",
+        help="proceed although the reference contains the benchmark's own positive captions "
+        "(stated on the dataset card)",
+    )
+    parser.add_argument(
+        "--sim-solution",
+        metavar="CSV",
+        help="vismin only: sim_solution.csv of an older release whose image/text pairs are swapped",
+    )
+
+
+def source_options(args: argparse.Namespace) -> dict[str, str]:
+    """Adapter options from the command line (only those given)."""
+    return {"sim_solution": args.sim_solution} if args.sim_solution else {}
+
+
+def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
+    """The composition table as aligned plain text (``what  n  share  paper``)."""
+    header = ("", "n", "share", "paper")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
+    parser.add_argument(
+        "--out", required=True, metavar="DIR", help="output folder (must not exist or be empty)"
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace a non-empty DIR")
+    parser.add_argument(
+        "--repo-id",
+        metavar="ORG/NAME",
+        help="Hub repository the folder is meant for (used in the card's loading instructions)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    result = build_benchmark(
+        args.benchmark,
+        out=args.out,
+        source=args.source,
+        reference=args.reference,
+        min_count=args.min_count,
+        strict=args.strict,
+        allow_leakage=args.allow_leakage,
+        overwrite=args.overwrite,
+        source_options=source_options(args),
+        repo_id=args.repo_id,
+        progress=True,
+    )
+    manifest = result.manifest
+    print(f"wrote {result.path}")
+    print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
+    figures = get_benchmark(manifest["benchmark"]).paper_figures
+    print(format_composition(composition_rows(manifest["composition"], figures)))
+    for note in manifest["source_report"]["notes"]:
+        print(f"note: {note}")
+    if manifest["leakage"]["override"]:
+        print(f"warning: {manifest['leakage']['overlap']:,} positive captions are in the reference")
+    return 0

@@ -1,0 +1,511 @@
+"""Benchmark adapters: registry, each source layout read from fixtures in the exact source schema,
+bindings per caption against hand-computed expectations, bad input, and the real BiVLC captions."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import datasets
+import pytest
+from fixtures_sources import (
+    ARO_BACKGROUND,
+    aro_record,
+    fixture_colour,
+    make_aro_mirror_source,
+    make_aro_source,
+    make_bivlc_source,
+    make_sim_solution,
+    make_vismin_source,
+)
+from PIL import Image
+
+from bindsplit_datasets.benchmarks import get_benchmark, list_benchmarks
+from bindsplit_datasets.benchmarks.aro_vga import split_template
+from bindsplit_datasets.benchmarks.vismin import read_sim_solution
+from bindsplit_datasets.bindings import Binding, parse_bindings
+from bindsplit_datasets.cards import flat_composition
+from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.splits import CompositionStats
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _datasets_cache(tmp_path_factory):
+    """Keep ``datasets``' Arrow cache of the fixture sources out of the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
+        yield
+
+
+def B(attribute: str, obj: str) -> Binding:
+    return Binding(attribute, obj)
+
+
+def decoded_colour(image: Image.Image) -> tuple[int, int, int]:
+    return image.convert("RGB").getpixel((image.width // 2, image.height // 2))
+
+
+def close(a, b, tolerance: int = 6) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+# ---------------------------------------------------------------------------------- registry
+def test_registry_has_the_benchmarks_and_rejects_unknown_names():
+    assert {"aro_vga", "bivlc", "vismin"} <= set(list_benchmarks())
+    with pytest.raises(ValueError, match="unknown benchmark 'winoground'") as error:
+        get_benchmark("winoground")
+    for name in ("aro_vga", "bivlc", "vismin"):
+        assert name in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "hub_id", "license", "n_images", "n_captions"),
+    [
+        ("aro_vga", "gowitheflow/ARO-Visual-Attribution", "mit", 1, 2),
+        ("bivlc", "imirandam/BiVLC", "mit", 2, 2),
+        ("vismin", "mair-lab/vismin-bench", "cc-by-4.0", 2, 2),
+    ],
+)
+def test_adapters_declare_source_licence_citation_and_pairing(
+    name, hub_id, license, n_images, n_captions
+):
+    adapter = get_benchmark(name)
+    assert adapter.name == name
+    assert (adapter.hub_id, adapter.license) == (hub_id, license)
+    assert adapter.hub_split == "test"
+    assert (adapter.n_images, adapter.n_captions) == (n_images, n_captions)
+    assert adapter.citation.startswith("@") and adapter.citation.rstrip().endswith("}")
+    assert set(adapter.required_columns) >= set(adapter.image_columns + adapter.caption_columns)
+    assert adapter.positive_caption_columns == adapter.caption_columns[:n_images]
+    # paper figures use the keys of the flattened composition (plus the paper's split size)
+    stats = CompositionStats(
+        0,
+        dict.fromkeys(["seen", "unseen", "partial", "none"], 0),
+        dict.fromkeys(["seen", "unseen", "partial", "none"]),
+        None,
+        None,
+        None,
+    )
+    assert set(adapter.paper_figures) <= set(flat_composition(stats.to_dict()))
+    assert "unseen_share" in adapter.paper_figures
+
+
+def test_paper_figures_match_the_spec():
+    assert dict(get_benchmark("aro_vga").paper_figures) == {
+        "positive_seen_rate": 0.798,
+        "negative_seen_rate": 0.418,
+        "asymmetric_share": 0.825,
+        "unseen_share": 0.012,
+        "unseen_count": 314,
+    }
+    assert get_benchmark("bivlc").paper_figures["unseen_share"] == 0.018
+    assert get_benchmark("vismin").paper_figures["unseen_share"] == 0.023
+
+
+def test_unsupported_source_option_is_named():
+    with pytest.raises(
+        ValueError, match=r"bivlc does not accept the source option\(s\) \['sim_solution'\]"
+    ):
+        get_benchmark("bivlc").load("unused", sim_solution="x.csv")
+
+
+# ------------------------------------------------------------------------- ARO: template
+@pytest.mark.parametrize(
+    ("true", "false", "expected"),
+    [
+        (
+            "the white dog and the black cat",
+            "the black dog and the white cat",
+            [("white", "dog", "black", "cat")],
+        ),
+        # multi-word object, case and a final period ignored
+        (
+            "The paved tennis court and the red stop sign.",
+            "the red tennis court and the paved stop sign",
+            [("paved", "tennis court", "red", "stop sign")],
+        ),
+        # multi-word attribute
+        (
+            "the light blue shirt and the wooden table",
+            "the wooden shirt and the light blue table",
+            [("light blue", "shirt", "wooden", "table")],
+        ),
+        # both splits fit: shortest attributes first
+        (
+            "the light brown dog and the dark brown cat",
+            "the dark brown dog and the light brown cat",
+            [
+                ("light", "brown dog", "dark", "brown cat"),
+                ("light brown", "dog", "dark brown", "cat"),
+            ],
+        ),
+        ("a white dog next to a black cat", "a black dog next to a white cat", []),
+        ("the white dog and the black cat", "the white cat and the black dog", []),
+    ],
+)
+def test_split_template(true, false, expected):
+    assert split_template(true, false) == expected
+
+
+# ------------------------------------------------------------------- ARO: original layout
+ARO_RECORDS = [
+    aro_record(0, "white", "dog", "black", "cat"),
+    aro_record(1, "wooden", "table", "red", "chair"),
+    aro_record(2, "wooden", "table", "red", "chair"),
+    aro_record(3, "red", "bus", "red", "bus"),  # degenerate: both captions state one binding
+]
+
+
+def test_aro_original_layout_crops_like_aro_and_keeps_every_field(tmp_path):
+    folder = make_aro_source(tmp_path / "aro", records=ARO_RECORDS, image_format="PNG")
+    loaded = get_benchmark("aro_vga").load(folder)
+    dataset = loaded.dataset
+    assert len(dataset) == 4 and loaded.report.n_rows == 4 and not loaded.report.problems
+    assert set(dataset.column_names) == {"image", *ARO_RECORDS[0]}
+    assert isinstance(dataset.features["image"], datasets.Image)
+    for position, (row, record) in enumerate(zip(dataset, ARO_RECORDS, strict=True)):
+        assert {k: row[k] for k in record} == record  # bbox and every field kept, same types
+        image = row["image"]
+        assert image.size == (record["bbox_w"], record["bbox_h"])  # the crop, not the image
+        colours = {colour for _, colour in image.convert("RGB").getcolors()}
+        assert colours == {fixture_colour(position, 0)}  # nothing of the background
+        assert ARO_BACKGROUND not in colours
+    assert loaded.identity["layout"] == "original"
+    assert loaded.identity["n_records"] == 4
+    assert len(loaded.identity["sha256"]) == 64
+    # the JSON file itself is accepted too, and reads the same rows
+    again = get_benchmark("aro_vga").load(folder / "visual_genome_attribution.json")
+    assert again.dataset["true_caption"] == dataset["true_caption"]
+
+
+def test_aro_bindings_come_from_the_structured_fields(tmp_path):
+    adapter = get_benchmark("aro_vga")
+    dataset = adapter.load(make_aro_source(tmp_path / "aro", records=ARO_RECORDS)).dataset
+    rows = list(dataset.remove_columns("image"))
+    assert adapter.caption_bindings(rows[0]) == [
+        [B("white", "dog"), B("black", "cat")],
+        [B("black", "dog"), B("white", "cat")],
+    ]
+    assert adapter.caption_bindings(rows[1]) == [
+        [B("wooden", "table"), B("red", "chair")],
+        [B("red", "table"), B("wooden", "chair")],
+    ]
+    assert adapter.caption_bindings(rows[3]) == [[B("red", "bus")], [B("red", "bus")]]
+    # macro groups: the attribute pair, as ARO's own macro accuracy groups samples
+    assert [adapter.macro_group(r) for r in rows] == [
+        "white_black",
+        "wooden_red",
+        "wooden_red",
+        "red_red",
+    ]
+    assert adapter.all_caption_bindings(dataset) == [adapter.caption_bindings(r) for r in rows]
+    # the JPEG images of the real layout decode to the bbox colour (lossy, so approximately)
+    assert close(decoded_colour(dataset[0]["image"]), fixture_colour(0, 0))
+
+
+def test_aro_missing_and_unreadable_images_are_counted_and_dropped(tmp_path):
+    folder = make_aro_source(tmp_path / "aro", n=6, missing_images={1}, unreadable_images={4})
+    loaded = get_benchmark("aro_vga").load(folder)
+    assert dict(loaded.report.problems) == {"missing_image": 1, "unreadable_image": 1}
+    assert loaded.report.n_rows == len(loaded.dataset) == 4
+    assert loaded.dataset["image_path"] == ["0.jpg", "2.jpg", "3.jpg", "5.jpg"]
+    assert "dropped 2 record(s)" in loaded.report.notes[0] and "'1.jpg'" in loaded.report.notes[0]
+    with pytest.raises(BindsplitError, match=r"record 1 \('1.jpg'.*missing image.*--strict"):
+        get_benchmark("aro_vga").load(folder, strict=True)
+
+
+def test_aro_bad_layouts_are_named(tmp_path):
+    adapter = get_benchmark("aro_vga")
+    folder = make_aro_source(tmp_path / "aro", n=2)
+    records = json.loads((folder / "visual_genome_attribution.json").read_text())
+    del records[1]["obj2_name"]
+    (folder / "visual_genome_attribution.json").write_text(json.dumps(records))
+    with pytest.raises(SchemaError, match=r"record 1 lacks the field\(s\) \['obj2_name'\]"):
+        adapter.load(folder)
+    (folder / "visual_genome_attribution.json").write_text(json.dumps({"not": "a list"}))
+    with pytest.raises(SchemaError, match="JSON list of records"):
+        adapter.load(folder)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="visual_genome_attribution.json"):
+        adapter.load(tmp_path / "empty")
+    lonely = tmp_path / "lonely"
+    lonely.mkdir()
+    (lonely / "visual_genome_attribution.json").write_text(json.dumps(ARO_RECORDS))
+    with pytest.raises(FileNotFoundError, match="image folder"):
+        adapter.load(lonely)
+
+
+# ---------------------------------------------------------------------- ARO: Hub mirror
+MIRROR_CAPTIONS = [
+    ("the white dog and the black cat", "the black dog and the white cat"),
+    ("the wooden stop sign and the red bus", "the red stop sign and the wooden bus"),
+    ("a photo of a white dog", "a photo of a black dog"),  # does not fit the template
+    ("the light brown dog and the dark brown cat", "the dark brown dog and the light brown cat"),
+]
+
+
+def test_aro_mirror_reads_bindings_off_the_template(tmp_path):
+    adapter = get_benchmark("aro_vga")
+    loaded = adapter.load(make_aro_mirror_source(tmp_path / "mirror.parquet", MIRROR_CAPTIONS))
+    assert loaded.dataset.column_names == ["image", "true_caption", "false_caption"]
+    assert loaded.identity["layout"] == "hub-mirror" and len(loaded.identity["sha256"]) == 64
+    rows = list(loaded.dataset.remove_columns("image"))
+    assert adapter.caption_bindings(rows[0]) == [
+        [B("white", "dog"), B("black", "cat")],
+        [B("black", "dog"), B("white", "cat")],
+    ]
+    assert adapter.caption_bindings(rows[1]) == [
+        [B("wooden", "stop sign"), B("red", "bus")],
+        [B("red", "stop sign"), B("wooden", "bus")],
+    ]
+    # the nonconforming row is kept, its bindings come from the parser, and it is reported
+    assert adapter.caption_bindings(rows[2]) == [parse_bindings(c) for c in MIRROR_CAPTIONS[2]]
+    assert dict(loaded.report.problems) == {"template_mismatch": 1, "ambiguous_template": 1}
+    assert "1 row(s) do not fit the template" in loaded.report.notes[0]
+    assert "'a photo of a white dog'" in loaded.report.notes[0]
+    assert [adapter.macro_group(r) for r in rows] == [
+        "white_black",
+        "wooden_red",
+        None,
+        "light_dark",
+    ]
+    assert loaded.report.n_rows == 4
+    with pytest.raises(BindsplitError, match="row 2 does not fit the ARO template"):
+        adapter.load(tmp_path / "mirror.parquet", strict=True)
+
+
+def test_aro_mirror_missing_column_is_named(tmp_path):
+    path = tmp_path / "mirror.parquet"
+    datasets.Dataset.from_dict({"true_caption": ["x"], "caption": ["y"]}).to_parquet(str(path))
+    with pytest.raises(ValueError, match=r"missing column\(s\) \['image', 'false_caption'\]"):
+        get_benchmark("aro_vga").load(path)
+
+
+# ------------------------------------------------------------------------------- BiVLC
+BIVLC_ROWS = [
+    {
+        "caption": "A red car parked on the street.",
+        "negative_caption": "A white car parked on the street.",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "A white dog next to a black cat.",
+        "negative_caption": "A black dog next to a white cat.",
+        "type": "swap",
+        "subtype": "att",
+    },
+    {
+        "caption": "A red car parked on the street.",
+        "negative_caption": "A red car and a bus on the street.",
+        "type": "add",
+        "subtype": "obj",
+    },
+]
+
+
+def test_bivlc_reads_the_hub_columns_and_parses_each_caption(tmp_path):
+    adapter = get_benchmark("bivlc")
+    loaded = adapter.load(make_bivlc_source(tmp_path / "bivlc.parquet", BIVLC_ROWS))
+    dataset = loaded.dataset
+    assert dataset.column_names == [
+        "image",
+        "caption",
+        "negative_caption",
+        "negative_image",
+        "type",
+        "subtype",
+    ]
+    assert loaded.report.n_rows == 3 and not loaded.report.problems
+    assert loaded.identity["path"].endswith("bivlc.parquet")
+    # image pairs with caption, negative_image with negative_caption (fixture colours)
+    assert decoded_colour(dataset[1]["image"]) == fixture_colour(1, 0)
+    assert decoded_colour(dataset[1]["negative_image"]) == fixture_colour(1, 1)
+    rows = list(dataset.remove_columns(["image", "negative_image"]))
+    naive = [[parse_bindings(r["caption"]), parse_bindings(r["negative_caption"])] for r in rows]
+    assert adapter.all_caption_bindings(dataset) == naive
+    assert [adapter.caption_bindings(r) for r in rows] == naive
+    assert naive[1] == [
+        [B("white", "dog"), B("black", "cat")],
+        [B("black", "dog"), B("white", "cat")],
+    ]
+    assert [adapter.category(r) for r in rows] == ["replace/att", "swap/att", "add/obj"]
+
+
+def test_bivlc_folder_source_and_missing_column(tmp_path):
+    adapter = get_benchmark("bivlc")
+    make_bivlc_source(tmp_path / "repo" / "data" / "test-00000-of-00002.parquet", BIVLC_ROWS[:2])
+    make_bivlc_source(tmp_path / "repo" / "data" / "test-00001-of-00002.parquet", BIVLC_ROWS[2:])
+    loaded = adapter.load(tmp_path / "repo")
+    assert len(loaded.dataset) == 3
+    assert loaded.identity["files"] == [
+        "data/test-00000-of-00002.parquet",
+        "data/test-00001-of-00002.parquet",
+    ]
+    make_bivlc_source(
+        tmp_path / "bad.parquet", BIVLC_ROWS, drop_columns={"negative_caption", "subtype"}
+    )
+    with pytest.raises(ValueError, match=r"missing column\(s\) \['negative_caption', 'subtype'\]"):
+        adapter.load(tmp_path / "bad.parquet")
+    with pytest.raises(FileNotFoundError, match="neither an existing path nor a Hub dataset id"):
+        adapter.load(tmp_path / "nowhere.parquet")
+
+
+def test_bivlc_bad_images_are_counted_or_fail_strict(tmp_path):
+    path = make_bivlc_source(
+        tmp_path / "b.parquet", BIVLC_ROWS, missing_images={0}, unreadable_images={2}
+    )
+    loaded = get_benchmark("bivlc").load(path)
+    assert dict(loaded.report.problems) == {"missing_image": 1, "unreadable_image": 1}
+    assert loaded.dataset["caption"] == [BIVLC_ROWS[1]["caption"]]
+    assert "dropped 2 row(s)" in loaded.report.notes[0]
+    with pytest.raises(BindsplitError, match=r"row 0, column 'image': missing image.*--strict"):
+        get_benchmark("bivlc").load(path, strict=True)
+
+
+def _real_bivlc_rows(shared_data: Path) -> list[dict[str, str]]:
+    with open(
+        shared_data / "bivlc" / "bivlc_text_sample.csv", newline="", encoding="utf-8"
+    ) as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_real_bivlc_captions_through_the_bivlc_parsing_path(shared_data):
+    rows = _real_bivlc_rows(shared_data)
+    assert len(rows) == 300
+    text = datasets.Dataset.from_list(
+        [{k: r[k] for k in ("caption", "negative_caption", "type", "subtype")} for r in rows]
+    )
+    adapter = get_benchmark("bivlc")
+    parsed = adapter.all_caption_bindings(text)
+    assert len(parsed) == 300 and all(len(pair) == 2 for pair in parsed)
+
+    with_bindings: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    swaps_checked = swaps_matching = 0
+    for row, (positive, negative) in zip(rows, parsed, strict=True):
+        kind = f"{row['type']}/{row['subtype']}"
+        totals[kind] += 1
+        with_bindings[kind] += bool(positive or negative)
+        for binding in positive + negative:  # normalised: lower case, no empty parts
+            assert binding.attribute == binding.attribute.lower().strip() != ""
+            assert binding.object == binding.object.lower().strip() != ""
+        assert len(set(positive)) == len(positive) and len(set(negative)) == len(negative)
+        if kind == "swap/att" and len(positive) == 2 and len(negative) == 2:
+            (a1, o1), (a2, o2) = ((b.attribute, b.object) for b in positive)
+            if a1 != a2 and o1 != o2 and {o1, o2} == {b.object for b in negative}:
+                swaps_checked += 1
+                swaps_matching += set(negative) == {B(a2, o1), B(a1, o2)}
+    print("\nreal BiVLC pairs yielding bindings, per type/subtype:")
+    for kind in sorted(totals):
+        print(f"  {kind:12s} {with_bindings[kind]:3d} / {totals[kind]:3d}")
+    print(
+        f"  swap/att pairs with two bindings on two objects: {swaps_matching} / "
+        f"{swaps_checked} swapped"
+    )
+    # every attribute swap with two bindings on the same two objects yields the swapped bindings
+    assert swaps_checked >= 5
+    assert swaps_matching == swaps_checked
+    # attribute edits state bindings: the parser finds some in most such pairs
+    att = [k for k in totals if k.endswith("/att")]
+    assert sum(with_bindings[k] for k in att) >= 0.75 * sum(totals[k] for k in att)
+    # parsing a subset gives the same bindings (each distinct caption parsed once, in any batch)
+    assert adapter.all_caption_bindings(text.select(range(20))) == parsed[:20]
+
+
+# ------------------------------------------------------------------------------ VisMin
+VISMIN_ROWS = [
+    {
+        "text_0": "A red car on the road.",
+        "text_1": "A blue car on the road.",
+        "category": "attribute",
+    },
+    {"text_0": "A dog on a sofa.", "text_1": "A cat on a sofa.", "category": "object"},
+    {
+        "text_0": "A green apple on a table.",
+        "text_1": "A yellow apple on a table.",
+        "category": "attribute",
+    },
+    {"text_0": "Two cups.", "text_1": "Three cups.", "category": "counting"},
+    {"text_0": "A bird on a fence.", "text_1": "A bird under a fence.", "category": "relation"},
+    {"text_0": "A white horse.", "text_1": "A brown horse.", "category": "attribute"},
+]
+CATEGORIES = [row["category"] for row in VISMIN_ROWS]
+
+
+def test_vismin_without_solution_assumes_straight_pairs_and_says_so(tmp_path):
+    adapter = get_benchmark("vismin")
+    loaded = adapter.load(make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS))
+    assert "pairing assumed: text_0 describes image_0" in loaded.report.notes[0]
+    assert loaded.identity["pairing"] == "assumed text_i <-> image_i"
+    assert loaded.dataset.column_names == [
+        "id",
+        "image_0",
+        "text_0",
+        "image_1",
+        "text_1",
+        "category",
+    ]
+    assert decoded_colour(loaded.dataset[2]["image_0"]) == fixture_colour(2, 0)
+    assert adapter.all_caption_bindings(loaded.dataset)[0] == [
+        [B("red", "car")],
+        [B("blue", "car")],
+    ]
+    assert adapter.category(loaded.dataset[3]) == "counting"
+
+
+def test_vismin_sim_solution_uncrosses_swapped_pairs(tmp_path):
+    swapped = {0, 3, 5}
+    source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS, swapped=swapped)
+    solution = make_sim_solution(tmp_path / "sim_solution.csv", CATEGORIES, swapped=swapped)
+    loaded = get_benchmark("vismin").load(source, sim_solution=solution)
+    for i, row in enumerate(loaded.dataset):  # text_k describes image_k in every row now
+        assert decoded_colour(row["image_0"]) == fixture_colour(i, 0)
+        assert decoded_colour(row["image_1"]) == fixture_colour(i, 1)
+        assert row["text_0"] == VISMIN_ROWS[i]["text_0"]
+    assert "3 of 6 samples have text_0 matching image_1" in loaded.report.notes[0]
+    assert loaded.identity["pairing"]["swapped"] == 3
+    assert isinstance(loaded.dataset.features["image_0"], datasets.Image)
+
+
+def test_read_sim_solution_groups_by_category_and_checks_consistency(tmp_path):
+    path = make_sim_solution(tmp_path / "s.csv", CATEGORIES, swapped={2, 5})
+    assert read_sim_solution(path) == {
+        "attribute": [False, True, True],
+        "object": [False],
+        "counting": [False],
+        "relation": [False],
+    }
+    lines = path.read_text().splitlines()
+    # a Text relation that contradicts the Image relation
+    text, image = lines[1].split(",")[1], lines[2].split(",")[2]
+    (tmp_path / "bad.csv").write_text("\n".join([lines[0], f"0,{text},{image},object"]) + "\n")
+    with pytest.raises(SchemaError, match="line 2.*do not describe one consistent pairing"):
+        read_sim_solution(tmp_path / "bad.csv")
+    (tmp_path / "cols.csv").write_text("idx,Text,category\n0,x,object\n")
+    with pytest.raises(SchemaError, match=r"missing column\(s\) \['Image'\]"):
+        read_sim_solution(tmp_path / "cols.csv")
+
+
+def test_vismin_solution_of_another_release_is_refused(tmp_path):
+    source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS)
+    solution = make_sim_solution(tmp_path / "s.csv", CATEGORIES[:-1])
+    with pytest.raises(
+        SchemaError, match="does not belong to this source.*'attribute': 2.*'attribute': 3"
+    ):
+        get_benchmark("vismin").load(source, sim_solution=solution)
+
+
+def test_real_sim_solution_is_read(shared_data):
+    solution = read_sim_solution(shared_data / "vismin" / "sim_solution.csv")
+    assert sum(len(flags) for flags in solution.values()) == 2084
+    crossed = sum(sum(flags) for flags in solution.values())
+    assert crossed == 1020  # about half of the older release's pairs are crossed
+    assert set(solution) == {"object", "attribute", "relation", "counting"}
+
+
+def test_png_fixture_colours_are_distinct():
+    colours = {fixture_colour(row, slot) for row in range(600) for slot in (0, 1)}
+    assert len(colours) == 1200

@@ -1,0 +1,271 @@
+"""Dataset cards: YAML parsed back with ``huggingface_hub``, ``configs`` matching the folder, and
+every number on the card equal to the one recomputed from the rows loaded back."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import datasets
+import pytest
+from datasets.utils.metadata import MetadataConfigs
+from fixtures_sources import make_aro_mirror_source, make_bivlc_source
+from huggingface_hub import DatasetCard
+
+from bindsplit_datasets.benchmarks import get_benchmark
+from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.cards import (
+    PAPER_CITATION,
+    composition_rows,
+    flat_composition,
+    format_share,
+    render_card,
+)
+from bindsplit_datasets.splits import composition
+
+REFERENCE = ["a red car on the road", "a white dog on the grass", "a black cat on a mat"]
+ROWS = [
+    {
+        "caption": "a red car",
+        "negative_caption": "a white dog",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "a purple car",
+        "negative_caption": "a golden dog",
+        "type": "swap",
+        "subtype": "att",
+    },
+    {
+        "caption": "a red car",
+        "negative_caption": "a purple dog",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "two people walking",
+        "negative_caption": "three people",
+        "type": "add",
+        "subtype": "obj",
+    },
+    {
+        "caption": "a white dog",
+        "negative_caption": "a black dog",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "a black cat",
+        "negative_caption": "a golden cat",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "a golden cat",
+        "negative_caption": "a black cat",
+        "type": "replace",
+        "subtype": "att",
+    },
+]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _datasets_cache(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
+        yield
+
+
+@pytest.fixture(scope="module")
+def reference_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("ref") / "reference.txt"
+    path.write_text("\n".join(REFERENCE) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory, reference_file):
+    work = tmp_path_factory.mktemp("cards")
+    source = make_bivlc_source(work / "bivlc.parquet", ROWS)
+    return build_benchmark(
+        "bivlc",
+        out=work / "build",
+        source=source,
+        reference=reference_file,
+        repo_id="org/bivlc-split",
+    )
+
+
+@pytest.fixture(scope="module")
+def card(build) -> DatasetCard:
+    return DatasetCard.load(build.path / "README.md")
+
+
+def test_card_yaml_parses_back_with_the_dataset_metadata(card):
+    data = card.data
+    assert data.pretty_name == "BindSplit BiVLC"
+    assert data.license == "mit"  # the source benchmark's licence
+    assert data.task_categories == ["zero-shot-image-classification"]
+    assert {"bindsplit", "compositionality", "bivlc"} <= set(data.tags)
+
+
+def test_card_configs_match_the_folder(card, build):
+    configs = card.data.configs
+    folders = sorted(p.name for p in build.path.iterdir() if p.is_dir())
+    assert sorted(c["config_name"] for c in configs) == folders == sorted(build.manifest["configs"])
+    assert [c["config_name"] for c in configs if c.get("default")] == ["full"]
+    for config in configs:
+        (entry,) = config["data_files"]
+        assert entry["split"] == "test"
+        matched = sorted(
+            p.relative_to(build.path).as_posix() for p in build.path.glob(entry["path"])
+        )
+        present = sorted(
+            p.relative_to(build.path).as_posix()
+            for p in (build.path / config["config_name"]).iterdir()
+        )
+        assert matched == present
+    # datasets reads the same configs and default from the card
+    read = MetadataConfigs.from_dataset_card_data(card.data)
+    assert read.get_default_config_name() == "full" and sorted(read) == folders
+
+
+def test_card_dataset_info_is_what_datasets_loads(card, build):
+    infos = {info["config_name"]: info for info in card.data.dataset_info}
+    assert sorted(infos) == sorted(build.manifest["configs"])
+    for config, info in infos.items():
+        loaded = datasets.load_dataset(str(build.path), config, split="test")
+        assert datasets.Features._from_yaml_list(info["features"]) == loaded.features
+        (split,) = info["splits"]
+        assert (split["name"], split["num_examples"]) == ("test", len(loaded))
+        assert info["download_size"] == sum(
+            p.stat().st_size for p in (build.path / config).iterdir()
+        )
+
+
+def _table_rows(markdown: str, heading: str) -> dict[str, list[str]]:
+    section = markdown.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("| ") and not line.startswith("|---"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_card_numbers_equal_those_recomputed_from_the_rows(card, build):
+    full = datasets.load_dataset(str(build.path), "full", split="test")
+    stats = composition(full.remove_columns(["image", "negative_image"]))
+    assert stats.to_dict() == build.manifest["composition"]
+    table = _table_rows(card.text, "Composition")
+    for label in ("seen", "unseen", "partial", "none"):
+        assert table[label][:2] == [str(stats.counts[label]), format_share(stats.shares[label])]
+    assert table["total"][:2] == [str(stats.n), "100.0%"]
+    assert table["positive-caption bindings seen"][1] == format_share(stats.positive_seen_rate)
+    assert table["negative-caption bindings seen"][1] == format_share(stats.negative_seen_rate)
+    assert table["samples with familiarity asymmetry"][1] == format_share(stats.asymmetric_share)
+    assert table["unseen"][2] == "1.8%"  # the paper's figure beside ours
+    configurations = _table_rows(card.text, "Configurations")
+    for config in build.manifest["configs"]:
+        n = len(datasets.load_dataset(str(build.path), config, split="test"))
+        assert configurations[f"`{config}`"][0] == str(n)
+    # the hand-checkable values against REFERENCE
+    assert stats.counts == {"seen": 1, "unseen": 1, "partial": 4, "none": 1}
+
+
+def test_card_states_reference_parser_loading_and_citations(card, build):
+    text = card.text
+    manifest = build.manifest
+    assert f"digest `{manifest['reference']['digest']}`" in text
+    assert f"parser version `{manifest['parser_version']}`" in text
+    assert manifest["fingerprint"] in text
+    assert 'load_dataset("org/bivlc-split", "unseen", split="test")' in text
+    assert PAPER_CITATION in text and get_benchmark("bivlc").citation in text
+    for heading in ("How to evaluate", "Limitations", "Reference corpus", "Citation"):
+        assert f"## {heading}" in text
+    assert "Leakage override" not in text
+
+
+def test_leakage_override_is_stated(build):
+    manifest = copy.deepcopy(build.manifest)
+    manifest["leakage"] = {"overlap": 12, "override": True}
+    text = render_card(manifest)
+    assert "**Leakage override.** The reference corpus contains 12 of this benchmark's" in text
+    assert "(override: built with `--allow-leakage`)" in text
+
+
+def test_source_problems_and_notes_reach_the_card(tmp_path, reference_file):
+    captions = [
+        ("the white dog and the black cat", "the black dog and the white cat"),
+        ("a dog beside a cat", "a cat beside a dog"),
+    ]
+    source = make_aro_mirror_source(tmp_path / "mirror.parquet", captions)
+    result = build_benchmark(
+        "aro_vga", out=tmp_path / "aro", source=source, reference=reference_file
+    )
+    text = (result.path / "README.md").read_text()
+    assert "template mismatch: 1" in text
+    assert re.search(
+        r"- 1 row\(s\) do not fit the template 'the \{attr\} \{obj\} and the \{attr\} \{obj\}'",
+        text,
+    )
+    assert DatasetCard(text).data.license == "mit"
+    assert "| unseen |" in text and "n = 314" in text  # ARO's paper figures: share and split size
+
+
+def test_composition_rows_and_flat_keys():
+    stats = {
+        "n": 8,
+        "counts": {"seen": 4, "unseen": 1, "partial": 2, "none": 1},
+        "shares": {"seen": 0.5, "unseen": 0.125, "partial": 0.25, "none": 0.125},
+        "positive_seen_rate": 0.75,
+        "negative_seen_rate": None,
+        "asymmetric_share": 0.375,
+    }
+    rows = composition_rows(
+        stats, {"unseen_share": 0.012, "unseen_count": 314, "positive_seen_rate": 0.798}
+    )
+    assert rows == [
+        ("seen", "4", "50.0%", ""),
+        ("unseen", "1", "12.5%", "1.2%, n = 314"),
+        ("partial", "2", "25.0%", ""),
+        ("none", "1", "12.5%", ""),
+        ("total", "8", "100.0%", ""),
+        ("positive-caption bindings seen", "", "75.0%", "79.8%"),
+        ("negative-caption bindings seen", "", "-", ""),
+        ("samples with familiarity asymmetry", "", "37.5%", ""),
+    ]
+    assert flat_composition(stats) == {
+        "n": 8,
+        "seen_count": 4,
+        "seen_share": 0.5,
+        "unseen_count": 1,
+        "unseen_share": 0.125,
+        "partial_count": 2,
+        "partial_share": 0.25,
+        "none_count": 1,
+        "none_share": 0.125,
+        "positive_seen_rate": 0.75,
+        "negative_seen_rate": None,
+        "asymmetric_share": 0.375,
+    }
+
+
+def test_render_card_rejects_an_unknown_benchmark(build):
+    manifest = dict(build.manifest, benchmark="nope")
+    with pytest.raises(ValueError, match="unknown benchmark 'nope'"):
+        render_card(manifest)
+
+
+def test_the_folder_passes_the_publisher_and_loader_checks(build):
+    from bindsplit_datasets.loading import load_bindsplit
+    from bindsplit_datasets.publish import inspect_build
+
+    folder = inspect_build(build.path)
+    assert folder.configs == build.manifest["configs"] and folder.default_config == "full"
+    unseen = load_bindsplit(build.path, "unseen")
+    assert (
+        unseen.benchmark == "bivlc" and len(unseen.dataset) == build.manifest["configs"]["unseen"]
+    )
