@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _command_modules():
-        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        # HELP is %-formatted by argparse in the command list, but not as a description.
+        description = module.HELP.replace("%%", "%")
+        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=description)
         module.add_arguments(sub)
         sub.set_defaults(_run=module.run)
     return parser

@@ -1,0 +1,375 @@
+"""evaluate_model, loading of built datasets and `bindsplit eval`: the record equals the metric
+of a naive per-sample forward, multi-process runs agree, bad input fails clearly."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import datasets
+import numpy as np
+import pytest
+import yaml
+from tiny_models import (
+    AroLikeAdapter,
+    BivlcLikeAdapter,
+    naive_scores,
+    register_test_benchmarks,
+    reset_accelerate,
+    tiny_bivlc_like,
+    tiny_clip,
+)
+from transformers import CLIPVisionConfig, CLIPVisionModel
+
+from bindsplit_datasets import cli, evaluate_model
+from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.evaluation import format_table, parse_configs
+from bindsplit_datasets.loading import BindsplitData, load_bindsplit
+from bindsplit_datasets.metric import accumulate, compute_metrics
+from bindsplit_datasets.scoring import UnsupportedModelError, read_scores
+
+CONFIGS = ("full", "seen", "unseen", "partial")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def test_benchmarks():
+    """The test-only adapters, registered for this module's tests only."""
+    with register_test_benchmarks():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_accelerate_state():
+    reset_accelerate()
+    yield
+    reset_accelerate()
+
+
+def write_fake_build(folder: Path, dataset: datasets.Dataset, benchmark: str) -> Path:
+    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards)."""
+    labels = dataset["bindsplit_label"]
+    sizes = {}
+    for config in CONFIGS:
+        rows = (
+            dataset
+            if config == "full"
+            else dataset.select([i for i, lab in enumerate(labels) if lab == config])
+        )
+        (folder / config).mkdir(parents=True)
+        rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
+        sizes[config] = len(rows)
+    card = {
+        "configs": [
+            {
+                "config_name": config,
+                "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
+                **({"default": True} if config == "full" else {}),
+            }
+            for config in CONFIGS
+        ]
+    }
+    (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# test build\n")
+    manifest = {
+        "format": "bindsplit-build/1",
+        "benchmark": benchmark,
+        "reference": {"corpus": "test"},
+        "configs": sizes,
+        "fingerprint": f"fingerprint-of-{benchmark}",
+    }
+    (folder / "bindsplit.json").write_text(json.dumps(manifest))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def rows() -> datasets.Dataset:
+    return tiny_bivlc_like(12, n_images=5)
+
+
+@pytest.fixture(scope="module")
+def build(rows, tmp_path_factory) -> Path:
+    return write_fake_build(
+        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
+    )
+
+
+@pytest.fixture(scope="module")
+def saved_model(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("model")
+    model, processor = tiny_clip(seed=5)
+    model.save_pretrained(folder)
+    processor.save_pretrained(folder)
+    return folder
+
+
+def expected_metrics(model, processor, rows, adapter, n_bootstrap):
+    scores = naive_scores(model, processor, rows, adapter.image_columns, adapter.caption_columns)
+    categories = [adapter.category(row) for row in rows]
+    groups = [adapter.macro_group(row) for row in rows]
+    stats = accumulate(
+        scores,
+        rows["bindsplit_label"],
+        categories if any(categories) else None,
+        groups if any(groups) else None,
+    )
+    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
+
+
+def test_record_equals_metric_of_naive_forward(build, rows):
+    model, processor = tiny_clip(seed=5)
+    record = evaluate_model(model, build, processor=processor, n_bootstrap=200, batch_size=4)
+    assert set(record) == {
+        "format",
+        "bindsplit_version",
+        "model",
+        "dataset",
+        "metrics",
+        "scoring",
+        "environment",
+        "timings",
+        "created",
+    }
+    assert record["format"] == "bindsplit-results/1"
+    assert record["metrics"] == expected_metrics(model, processor, rows, BivlcLikeAdapter(), 200)
+    assert record["metrics"]["full/n"] == 12 and "gap/i2t_ci" in record["metrics"]
+    assert record["model"] == {"id": None, "revision": None, "class": "CLIPModel"}
+    assert record["dataset"] == {
+        "data": str(build),
+        "benchmark": "_test_bivlc_like",
+        "fingerprint": "fingerprint-of-_test_bivlc_like",
+        "reference": {"corpus": "test"},
+    }
+    assert record["scoring"] == {
+        "n_samples": 12,
+        "n_unique_images": 5,
+        "n_unique_captions": 5,
+        "n_truncated_captions": 0,
+        "batch_size": 4,
+        "mixed_precision": "no",
+        "cache": {"hits": 0, "misses": 0},
+    }
+    assert record["environment"]["device"] == "cpu"
+    assert record["environment"]["num_processes"] == 1
+    assert set(record["timings"]) == {"load_s", "encode_s", "metric_s", "total_s"}
+    assert datetime.datetime.fromisoformat(record["created"]).tzinfo is not None
+    json.dumps(record)  # serialisable as is
+
+
+def test_one_by_two_benchmark_has_no_t2i_and_reports_macro(rows, tmp_path):
+    build = write_fake_build(tmp_path / "aro_like", rows, "_test_aro_like")
+    model, processor = tiny_clip(seed=5)
+    record = evaluate_model(
+        model, build, processor=processor, n_bootstrap=0, configs="full,partial"
+    )
+    metrics = record["metrics"]
+    expected = expected_metrics(model, processor, rows, AroLikeAdapter(), 0)
+    assert metrics == {k: v for k, v in expected.items() if k.split("/")[0] in ("full", "partial")}
+    assert "full/t2i" not in metrics and "full/macro_n_groups" in metrics
+    assert not any(key.startswith(("seen/", "gap/")) for key in metrics)
+    assert record["scoring"]["n_unique_images"] == 5
+
+
+def test_in_memory_data_and_configs_subset(rows):
+    data = BindsplitData(
+        rows, {"format": "bindsplit-build/1", "benchmark": "_test_bivlc_like", "configs": {}}
+    )
+    model, processor = tiny_clip()
+    record = evaluate_model(
+        model, data, processor=processor, n_bootstrap=0, configs=["seen", "unseen"]
+    )
+    prefixes = {key.split("/")[0] for key in record["metrics"]}
+    assert prefixes == {"seen", "unseen", "gap"}
+    assert record["metrics"]["seen/n"] == 4 and record["metrics"]["unseen/n"] == 4
+
+
+def test_unknown_configuration_lists_valid_ones(build):
+    with pytest.raises(
+        ValueError, match="unknown configuration.*'seeen'.*full, seen, unseen, partial"
+    ):
+        parse_configs("full,seeen")
+    with pytest.raises(
+        ValueError, match="unknown configuration 'bogus'; valid configurations: full, seen"
+    ):
+        load_bindsplit(build, "bogus")
+
+
+def test_loads_every_configuration_of_a_build(build):
+    unseen = load_bindsplit(build, "unseen")
+    assert len(unseen.dataset) == 4 and set(unseen.dataset["bindsplit_label"]) == {"unseen"}
+    assert (
+        unseen.benchmark == "_test_bivlc_like"
+        and unseen.fingerprint == "fingerprint-of-_test_bivlc_like"
+    )
+    assert isinstance(unseen.dataset.features["image"], datasets.Image)
+    with pytest.raises(ValueError, match="scores the full configuration"):
+        evaluate_model(tiny_clip()[0], unseen, processor=tiny_clip()[1])
+
+
+def test_not_a_bindsplit_build_is_rejected(build, rows, tmp_path):
+    plain = tmp_path / "plain"
+    shutil.copytree(build, plain)
+    (plain / "bindsplit.json").unlink()
+    with pytest.raises(SchemaError, match="not a BindSplit build: it has no bindsplit.json"):
+        load_bindsplit(plain)
+
+    foreign = tmp_path / "foreign"
+    shutil.copytree(build, foreign)
+    (foreign / "bindsplit.json").write_text(json.dumps({"format": "something-else/1"}))
+    with pytest.raises(SchemaError, match="not a BindSplit build: its bindsplit.json has format"):
+        load_bindsplit(foreign)
+
+    partial_rows = rows.remove_columns(["caption_bindings", "caption_familiarity"])
+    unannotated = write_fake_build(tmp_path / "unannotated", partial_rows, "_test_bivlc_like")
+    missing = r"missing annotation column\(s\) \['caption_bindings', 'caption_familiarity'\]"
+    with pytest.raises(SchemaError, match=missing):
+        load_bindsplit(unannotated)
+
+    with pytest.raises(FileNotFoundError, match="neither a folder nor a Hub dataset id"):
+        load_bindsplit(tmp_path / "missing")
+
+
+def test_hub_dataset_is_loaded_with_its_manifest(build, monkeypatch):
+    calls = []
+
+    def fake_download(repo_id, filename, *, repo_type, revision):
+        calls.append(("manifest", repo_id, filename, repo_type, revision))
+        return str(build / filename)
+
+    real_load = datasets.load_dataset
+
+    def fake_load(path, name, *, split, revision, cache_dir):
+        calls.append(("rows", path, name, split, revision))
+        return real_load(str(build), name, split=split)
+
+    monkeypatch.setattr("huggingface_hub.hf_hub_download", fake_download)
+    monkeypatch.setattr(datasets, "load_dataset", fake_load)
+    data = load_bindsplit("someone/bivlc-bindsplit", "seen", revision="abc123")
+    assert calls == [
+        ("manifest", "someone/bivlc-bindsplit", "bindsplit.json", "dataset", "abc123"),
+        ("rows", "someone/bivlc-bindsplit", "seen", "test", "abc123"),
+    ]
+    assert len(data.dataset) == 4 and data.source == "someone/bivlc-bindsplit"
+
+
+def test_format_table():
+    record = {
+        "model": {"id": "tiny"},
+        "dataset": {"benchmark": "aro_vga", "data": "out/aro"},
+        "metrics": {
+            "full/n": 300,
+            "full/i2t": 0.712,
+            "full/i2t_ci": [0.69, 0.734],
+            "seen/n": 200,
+            "seen/i2t": 0.75,
+            "seen/i2t_ci": [0.7, 0.8],
+            "unseen/n": 0,
+            "gap/i2t": 0.125,
+            "gap/i2t_ci": [-0.05, 0.3],
+        },
+    }
+    assert format_table(record).splitlines() == [
+        "tiny on aro_vga (out/aro)",
+        "configuration        n    I2T                  T2I  group",
+        "-------------------  ---  -------------------  ---  -----",
+        "full                 300  71.2 [69.0, 73.4]    -    -",
+        "seen                 200  75.0 [70.0, 80.0]    -    -",
+        "unseen               0    -                    -    -",
+        "gap (seen - unseen)       +12.5 [-5.0, +30.0]  -    -",
+    ]
+
+
+def test_cli_writes_record_scores_and_table(build, saved_model, tmp_path, capsys):
+    out, scores = tmp_path / "results.json", tmp_path / "scores.parquet"
+    args = ["eval", "--model", str(saved_model), "--data", str(build), "--out", str(out)]
+    args += [
+        "--save-scores",
+        str(scores),
+        "--n-bootstrap",
+        "100",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
+    assert cli.main(args) == 0
+    printed = capsys.readouterr().out
+    record = json.loads(out.read_text())
+    assert record["model"]["id"] == str(saved_model)
+    assert record["scoring"]["cache"] == {"hits": 0, "misses": 10}
+    full = record["metrics"]["full/i2t"]
+    assert f"{100 * full:.1f} [" in printed and "gap (seen - unseen)" in printed
+    # the saved matrices re-aggregate to the same metrics without the model
+    reaggregated = compute_metrics(accumulate(**read_scores(scores)), n_bootstrap=100, seed=0)
+    assert reaggregated == record["metrics"]
+
+    reset_accelerate()
+    assert cli.main(args) == 0  # second run: every embedding comes from the cache
+    assert json.loads(out.read_text())["scoring"]["cache"] == {"hits": 10, "misses": 0}
+    assert json.loads(out.read_text())["metrics"] == record["metrics"]
+
+
+def test_cli_errors_are_clear(build, tmp_path, capsys):
+    vision_only = tmp_path / "vision_only"
+    CLIPVisionModel(
+        CLIPVisionConfig(
+            hidden_size=8,
+            intermediate_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            image_size=16,
+            patch_size=8,
+        )
+    ).save_pretrained(vision_only)
+    tiny_clip()[1].save_pretrained(vision_only)
+    base = ["eval", "--data", str(build), "--out", str(tmp_path / "r.json")]
+    assert cli.main([*base, "--model", str(vision_only)]) == 2
+    assert (
+        "CLIPVisionModel has no get_image_features or get_text_features" in capsys.readouterr().err
+    )
+    assert cli.main([*base, "--model", str(vision_only), "--configs", "full,nope"]) == 2
+    assert "unknown configuration(s) ['nope']" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()
+    with pytest.raises(UnsupportedModelError):
+        evaluate_model(str(vision_only), build)
+
+
+@pytest.mark.slow
+def test_two_processes_give_the_same_results(build, saved_model, tmp_path):
+    """`accelerate launch --num_processes 2` of `bindsplit eval` on CPU equals one process."""
+    script = tmp_path / "bindsplit_with_test_benchmarks.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import tiny_models\nregistered = tiny_models.register_test_benchmarks()\n"
+        "registered.__enter__()\n"
+        "from bindsplit_datasets import cli\nsys.exit(cli.main())\n"
+    )
+    # `--cpu --num_processes 2` runs one process unless MPI is installed; `--multi_gpu` starts two
+    # through torch.distributed.run, and ACCELERATE_USE_CPU makes them CPU processes (gloo)
+    launch = [str(Path(sys.executable).with_name("accelerate")), "launch", "--multi_gpu"]
+    launch += ["--num_processes", "2", "--num_machines", "1", "--dynamo_backend", "no"]
+    launch += ["--mixed_precision", "no", str(script), "eval", "--model", str(saved_model)]
+    launch += ["--data", str(build), "--out", str(tmp_path / "results.json"), "--batch-size", "2"]
+    launch += ["--save-scores", str(tmp_path / "scores.parquet"), "--n-bootstrap", "100"]
+    env = {**os.environ, "ACCELERATE_USE_CPU": "true", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(launch, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    two = json.loads((tmp_path / "results.json").read_text())
+
+    one = evaluate_model(str(saved_model), build, batch_size=2, n_bootstrap=100)
+    assert (one["environment"]["num_processes"], two["environment"]["num_processes"]) == (1, 2)
+    assert two["metrics"] == one["metrics"]
+    assert two["scoring"] == one["scoring"]
+    model, processor = tiny_clip(seed=5)
+    np.testing.assert_allclose(
+        np.array(read_scores(tmp_path / "scores.parquet")["scores"]),
+        naive_scores(
+            model,
+            processor,
+            tiny_bivlc_like(12, n_images=5),
+            BivlcLikeAdapter.image_columns,
+            BivlcLikeAdapter.caption_columns,
+        ),
+        atol=1e-5,
+    )

@@ -1,0 +1,315 @@
+"""Tiny random-init CLIP and SigLIP models with their processors, built offline for tests.
+
+Nothing is downloaded: the tokenizer is a character-level ``tokenizers`` model (every lower-case
+letter, digit, space and common punctuation mark is a token, so distinct captions get distinct
+token sequences) wrapped as a fast tokenizer, and the image processors are constructed from
+arguments. Models are seeded, so two calls with the same arguments give identical weights.
+
+>>> model, processor = tiny_clip()
+>>> type(model).__name__, model.config.text_config.max_position_embeddings
+('CLIPModel', 32)
+>>> processor(text=["a red apple"], return_tensors="pt")["input_ids"].shape
+torch.Size([1, 13])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import string
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+import datasets
+import numpy as np
+import pytest
+import torch
+from PIL import Image
+from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
+from tokenizers.processors import TemplateProcessing
+from transformers import (
+    CLIPConfig,
+    CLIPModel,
+    CLIPProcessor,
+    PreTrainedTokenizerFast,
+    SiglipConfig,
+    SiglipModel,
+    SiglipProcessor,
+)
+
+from bindsplit_datasets import benchmarks
+from bindsplit_datasets.benchmarks import BenchmarkAdapter
+
+try:  # transformers 5.x: the PIL backend, without torchvision
+    from transformers import CLIPImageProcessorPil as CLIPImageProcessor
+    from transformers import SiglipImageProcessorPil as SiglipImageProcessor
+except ImportError:  # transformers 4.x
+    from transformers import CLIPImageProcessor, SiglipImageProcessor
+
+__all__ = [
+    "SPECIAL_TOKENS",
+    "AroLikeAdapter",
+    "BivlcLikeAdapter",
+    "TINY_CAPTIONS",
+    "TINY_LABELS",
+    "VOCABULARY",
+    "char_tokenizer",
+    "naive_scores",
+    "png_bytes",
+    "random_image",
+    "register_test_benchmarks",
+    "reset_accelerate",
+    "tiny_bivlc_like",
+    "tiny_clip",
+    "tiny_siglip",
+]
+
+SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
+VOCABULARY: tuple[str, ...] = (
+    *SPECIAL_TOKENS,
+    *string.ascii_lowercase,
+    *string.digits,
+    *" .,;:'!?-/()&",
+)
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(4)
+
+
+def char_tokenizer(model_max_length: int = 32) -> PreTrainedTokenizerFast:
+    """A character-level fast tokenizer: ``[BOS] c h a r s [EOS]``, lower-cased, ``[PAD]`` = 0."""
+    backend = Tokenizer(
+        models.WordLevel(vocab={tok: i for i, tok in enumerate(VOCABULARY)}, unk_token="[UNK]")
+    )
+    backend.normalizer = normalizers.Lowercase()
+    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    backend.post_processor = TemplateProcessing(
+        single="[BOS] $A [EOS]", special_tokens=[("[BOS]", BOS_ID), ("[EOS]", EOS_ID)]
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend,
+        pad_token="[PAD]",
+        unk_token="[UNK]",
+        bos_token="[BOS]",
+        eos_token="[EOS]",
+        model_max_length=model_max_length,
+    )
+
+
+def _text_config(max_positions: int, width: int) -> dict[str, int]:
+    return {
+        "vocab_size": len(VOCABULARY),
+        "hidden_size": width,
+        "intermediate_size": 2 * width,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "max_position_embeddings": max_positions,
+        "pad_token_id": PAD_ID,
+        "bos_token_id": BOS_ID,
+        "eos_token_id": EOS_ID,
+    }
+
+
+def _vision_config(image_size: int, width: int) -> dict[str, int]:
+    return {
+        "hidden_size": width,
+        "intermediate_size": 2 * width,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "image_size": image_size,
+        "patch_size": image_size // 2,
+    }
+
+
+def tiny_clip(
+    *, seed: int = 0, max_text_positions: int = 32, image_size: int = 16, width: int = 16
+) -> tuple[CLIPModel, CLIPProcessor]:
+    """A seeded random-init ``CLIPModel`` (eval mode) and a matching ``CLIPProcessor``."""
+    config = CLIPConfig(
+        text_config=_text_config(max_text_positions, width),
+        vision_config=_vision_config(image_size, width),
+        projection_dim=8,
+    )
+    torch.manual_seed(seed)
+    model = CLIPModel(config).eval()
+    image_processor = CLIPImageProcessor(
+        size={"shortest_edge": image_size}, crop_size={"height": image_size, "width": image_size}
+    )
+    return model, CLIPProcessor(
+        image_processor=image_processor, tokenizer=char_tokenizer(max_text_positions)
+    )
+
+
+def tiny_siglip(
+    *, seed: int = 0, max_text_positions: int = 32, image_size: int = 16, width: int = 16
+) -> tuple[SiglipModel, SiglipProcessor]:
+    """A seeded random-init ``SiglipModel`` (eval mode, non-trivial logit scale and bias) and a
+    matching ``SiglipProcessor``. SigLIP pools the last text position, so it needs
+    ``padding="max_length"`` (the scorer chooses that from ``model_type``)."""
+    config = SiglipConfig(
+        text_config=_text_config(max_text_positions, width),
+        vision_config=_vision_config(image_size, width),
+    )
+    torch.manual_seed(seed)
+    model = SiglipModel(config).eval()
+    with torch.no_grad():
+        model.logit_scale.fill_(2.0)
+        model.logit_bias.fill_(-1.5)
+    image_processor = SiglipImageProcessor(size={"height": image_size, "width": image_size})
+    return model, SiglipProcessor(
+        image_processor=image_processor, tokenizer=char_tokenizer(max_text_positions)
+    )
+
+
+def random_image(seed: int, size: tuple[int, int] = (24, 20)) -> Image.Image:
+    """A seeded RGB noise image of ``size`` (width, height)."""
+    pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    return Image.fromarray(pixels)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` encoded as PNG (lossless, so decoding gives the same pixels back)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+#: Captions of the tiny BiVLC-like benchmark; rows reuse them, as real benchmarks do.
+TINY_CAPTIONS = (
+    "a red apple on a table",
+    "a green apple on a table",
+    "a blue mug next to a dog",
+    "a dog next to a blue mug",
+    "two white cats",
+)
+TINY_LABELS = ("seen", "unseen", "partial", "seen", "none", "unseen")
+
+
+def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
+    """A BiVLC-shaped dataset (2 images x 2 captions per row) with BindSplit's annotation columns.
+
+    Columns ``image``/``negative_image`` (PNG noise, ``n_images`` distinct), ``caption``/
+    ``negative_caption`` (drawn from :data:`TINY_CAPTIONS`), ``type``/``subtype`` and the
+    annotations of ``features.ANNOTATION_FEATURES``; ``bindsplit_label`` cycles through
+    :data:`TINY_LABELS`. Both images and captions repeat across rows.
+    """
+    from bindsplit_datasets.features import ANNOTATION_FEATURES
+
+    images = [png_bytes(random_image(seed)) for seed in range(n_images)]
+    rows: dict[str, list[Any]] = {name: [] for name in (*_SOURCE_FEATURES, *ANNOTATION_FEATURES)}
+    for r in range(n_rows):
+        label = TINY_LABELS[r % len(TINY_LABELS)]
+        seen = label in ("seen", "partial")
+        rows["image"].append({"bytes": images[r % n_images], "path": None})
+        rows["negative_image"].append({"bytes": images[(r * 2 + 1) % n_images], "path": None})
+        rows["caption"].append(TINY_CAPTIONS[r % len(TINY_CAPTIONS)])
+        rows["negative_caption"].append(TINY_CAPTIONS[(r + 1) % len(TINY_CAPTIONS)])
+        rows["type"].append(("replace", "swap")[r % 2])
+        rows["subtype"].append(("att", "obj", "rel")[r % 3])
+        binding = (
+            []
+            if label == "none"
+            else [{"attribute": "red", "object": "apple", "count": int(seen), "seen": seen}]
+        )
+        rows["caption_bindings"].append([binding, binding])
+        familiarity = None if label == "none" else float(seen)
+        rows["caption_familiarity"].append([familiarity, familiarity])
+        rows["asymmetric"].append(label == "partial")
+        rows["bindsplit_label"].append(label)
+    return datasets.Dataset.from_dict(
+        rows, features=datasets.Features({**_SOURCE_FEATURES, **ANNOTATION_FEATURES})
+    )
+
+
+_SOURCE_FEATURES = {
+    "image": datasets.Image(),
+    "caption": datasets.Value("string"),
+    "negative_image": datasets.Image(),
+    "negative_caption": datasets.Value("string"),
+    "type": datasets.Value("string"),
+    "subtype": datasets.Value("string"),
+}
+
+
+def reset_accelerate() -> None:
+    """Forget Accelerate's per-process configuration, so a test may create a new Accelerator with
+    another mixed precision (Accelerate allows one configuration per process)."""
+    from accelerate.state import AcceleratorState, GradientState
+
+    AcceleratorState._reset_state(reset_partial_state=True)
+    GradientState._reset_state()
+
+
+def naive_scores(
+    model: Any,
+    processor: Any,
+    dataset: datasets.Dataset,
+    image_columns: tuple[str, ...],
+    caption_columns: tuple[str, ...],
+    *,
+    padding: bool | str = True,
+    max_length: int | None = None,
+) -> np.ndarray:
+    """Reference score matrices: one full forward per sample, no deduplication, no batching.
+
+    The cosine similarity is recovered from the model's own logits,
+    ``(logits_per_image - logit_bias) / exp(logit_scale)`` (CLIP has no bias).
+    """
+    matrices = []
+    with torch.no_grad():
+        bias = getattr(model, "logit_bias", torch.zeros(1))
+        for row in dataset:
+            inputs = processor(
+                images=[row[c] for c in image_columns],
+                text=[row[c] for c in caption_columns],
+                padding=padding,
+                truncation=max_length is not None,
+                max_length=max_length,
+                return_tensors="pt",
+            )
+            logits = model(**inputs).logits_per_image
+            matrices.append(((logits - bias) / model.logit_scale.exp()).numpy())
+    return np.stack(matrices)
+
+
+class _TestAdapter(BenchmarkAdapter):
+    """Test-only adapter: rows are made in the test, there is no source to load."""
+
+    pretty_name: ClassVar[str] = "test benchmark"
+    required_columns: ClassVar[tuple[str, ...]] = ()
+    license: ClassVar[str] = "other"
+    citation: ClassVar[str] = ""
+
+    def load(self, source: Any = None, *, strict: bool = False, **options: Any) -> Any:
+        raise NotImplementedError("test adapter: rows are made in the test")
+
+    def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Any]]:
+        return [[] for _ in self.caption_columns]
+
+
+class BivlcLikeAdapter(_TestAdapter):
+    """``_test_bivlc_like``: 2 images x 2 captions, categories ``type/subtype``."""
+
+    name: ClassVar[str] = "_test_bivlc_like"
+    image_columns: ClassVar[tuple[str, ...]] = ("image", "negative_image")
+    caption_columns: ClassVar[tuple[str, ...]] = ("caption", "negative_caption")
+    category_columns: ClassVar[tuple[str, ...]] = ("type", "subtype")
+
+
+class AroLikeAdapter(_TestAdapter):
+    """``_test_aro_like``: 1 image x 2 captions (no T2I), macro group = ``subtype``."""
+
+    name: ClassVar[str] = "_test_aro_like"
+    image_columns: ClassVar[tuple[str, ...]] = ("image",)
+    caption_columns: ClassVar[tuple[str, ...]] = ("caption", "negative_caption")
+
+    def macro_group(self, row: Mapping[str, Any]) -> str | None:
+        return row["subtype"]
+
+
+@contextlib.contextmanager
+def register_test_benchmarks() -> Iterator[None]:
+    """Register the test-only adapters over :func:`tiny_bivlc_like` rows while the context is
+    open, so that they never show up in other tests' registry listings."""
+    with pytest.MonkeyPatch.context() as patch:
+        for adapter in (BivlcLikeAdapter, AroLikeAdapter):
+            patch.setitem(benchmarks._REGISTRY, adapter.name, adapter)
+        yield
