@@ -34,6 +34,16 @@ bench: install
 demo: install
 	$(OFFLINE) $(BIN)/bindsplit demo --out demo_output
 
+# Needs internet (COCO annotations ~250 MB, the three benchmarks ~3 GB, the models) and ideally a GPU.
+MODELS ?= openai/clip-vit-base-patch32,laion/CLIP-ViT-B-32-laion2B-s34B-b79K
+REPRODUCE_ARGS ?=
+reproduce: install
+	$(BIN)/bindsplit reproduce --out reproduce_output --models $(MODELS) $(REPRODUCE_ARGS)
+
+# The same pipeline with every download replaced by local fixtures.
+reproduce-offline: install
+	$(OFFLINE) $(BIN)/python -m pytest tests/test_reproduce.py $(PYTEST_ARGS)
+
 lint: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5"
 	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests benchmarks
@@ -45,4 +55,4 @@ format: install
 	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics hub_scripts tests benchmarks
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info demo_output .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache
