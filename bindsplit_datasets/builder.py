@@ -27,8 +27,6 @@ import json
 import logging
 import math
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +40,7 @@ from datasets.table import InMemoryTable, embed_table_storage
 from datasets.utils.py_utils import convert_file_size_to_int
 
 from . import __version__
+from .atomic import atomic_directory
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark, list_benchmarks
 from .bindings import PARSER_VERSION
 from .cards import render_card
@@ -281,9 +280,7 @@ def write_build(
     """Write ``prepared`` as the folder ``out`` (all configurations, manifest, card)."""
     out = Path(out)
     _check_out(out, overwrite)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
-    try:
+    with atomic_directory(out, overwrite=True) as tmp:  # emptiness checked above
         full = prepared.annotated_dataset()
         if len(full) == 0:
             raise BindsplitError(
@@ -319,10 +316,6 @@ def write_build(
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
-        _move_into_place(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     logger.info("wrote %s (%s)", out, ", ".join(f"{c}: {n}" for c, n in sizes.items()))
     return BuildResult(path=out, manifest=manifest, composition=stats)
 
@@ -370,22 +363,6 @@ def _has_external_files(dataset: datasets.Dataset) -> bool:
         elif require_storage_embed(feature):
             return True
     return False
-
-
-def _move_into_place(tmp: Path, out: Path) -> None:
-    """Rename the finished ``tmp`` to ``out``, replacing what is there (checked by the caller)."""
-    if not out.exists():
-        tmp.rename(out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-    old.rmdir()
-    out.rename(old)
-    try:
-        tmp.rename(out)
-    except BaseException:
-        old.rename(out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as _datetime
 import json
 import logging
-import os
 import platform
 import time
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .atomic import write_text
 from .loading import BindsplitData, load_bindsplit
 from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics
 from .scoring import Scorer, load_model, write_scores
@@ -225,12 +225,7 @@ def evaluate_model(
 
 def write_record(record: dict[str, Any], path: str | Path) -> Path:
     """Write a results record as JSON (temporary sibling, then renamed into place)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
-    return path
+    return write_text(path, json.dumps(record, indent=2) + "\n")
 
 
 def _cell(metrics: dict[str, Any], key: str, *, signed: bool = False) -> str:

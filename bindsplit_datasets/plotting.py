@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic import atomic_file
 from .errors import SchemaError
 
 __all__ = [
@@ -603,10 +604,6 @@ def plot_results(
         fontsize=8,
     )
 
-    temporary = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    try:
+    with atomic_file(out) as temporary:
         figure.savefig(temporary, format=file_format, dpi=dpi)
-        os.replace(temporary, out)
-    finally:
-        temporary.unlink(missing_ok=True)
     return out

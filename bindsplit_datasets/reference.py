@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from .atomic import atomic_file, write_text
 from .bindings import NORMALISATION, PARSER_VERSION, Binding, parse_bindings
 from .errors import BindsplitError, SchemaError
 
@@ -130,19 +131,10 @@ def _file_sha256(path: Path) -> str:
     return sha.hexdigest()
 
 
-def _tmp_sibling(path: Path) -> Path:
-    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
-
-
 def _replace_atomically(path: Path, write: Callable[[Path], None]) -> None:
     """Run ``write(tmp)`` on a temporary sibling of ``path`` and rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _tmp_sibling(path)
-    try:
+    with atomic_file(path) as tmp:
         write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _is_url(spec: str) -> bool:
@@ -909,7 +901,7 @@ def _coco2017_captions(folder: Path, *, progress: bool) -> tuple[Path, str]:
             ) from None
 
     _replace_atomically(json_path, extract)
-    _replace_atomically(sha_path, lambda tmp: tmp.write_text(sha.hexdigest() + "\n", "ascii"))
+    write_text(sha_path, sha.hexdigest() + "\n")
     archive.unlink()  # only the caption file is needed; the archive holds 240 MB of other data
     return json_path, sha.hexdigest()
 

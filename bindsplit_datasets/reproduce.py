@@ -66,12 +66,6 @@ def model_slug(model: str | os.PathLike[str]) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "__", text)
 
 
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def reproduce(
     out: str | Path,
     *,
@@ -103,6 +97,7 @@ def reproduce(
         echo: called with the composition text, then the leaderboard, as soon as each is ready
             (the command line prints them).
     """
+    from .atomic import write_text
     from .benchmarks import get_benchmark
     from .builder import build_benchmark
     from .cards import composition_rows
@@ -139,9 +134,11 @@ def reproduce(
         table = format_composition(
             composition_rows(built.manifest["composition"], adapter.paper_figures)
         )
-        compositions.append(f"{adapter.pretty_name} ({built.manifest['configs']['full']:,} samples)\n{table}")
+        compositions.append(
+            f"{adapter.pretty_name} ({built.manifest['configs']['full']:,} samples)\n{table}"
+        )
     result.composition = "\n\n".join(compositions)
-    _write_text(out / "composition.txt", result.composition + "\n")
+    write_text(out / "composition.txt", result.composition + "\n")
     if echo:
         echo(result.composition)
 
@@ -167,10 +164,10 @@ def reproduce(
         result.figures[name] = plot_results(records, out / "figures" / f"{name}.png")
         all_records.extend(records)
     result.leaderboard = format_comparison(all_records)
-    _write_text(out / "leaderboard.txt", result.leaderboard + "\n")
+    write_text(out / "leaderboard.txt", result.leaderboard + "\n")
     if echo:
         echo(result.leaderboard)
-    _write_text(
+    write_text(
         out / "reproduce.json",
         json.dumps(
             {

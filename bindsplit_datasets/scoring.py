@@ -27,8 +27,6 @@ import inspect
 import io
 import json
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ from PIL import Image
 from torch.utils.data import DataLoader
 from tqdm.auto import tqdm
 
+from .atomic import atomic_file, write_text
 from .errors import BindsplitError, SchemaError
 
 __all__ = [
@@ -232,19 +231,11 @@ class EmbeddingCache:
             return
         merged = {**self.load(kind), **entries}
         self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / "run_key.json").write_text(
-            json.dumps(self.run_key, indent=2, default=str)
-        )
+        write_text(self.directory / "run_key.json", json.dumps(self.run_key, indent=2, default=str))
         keys = np.array(list(merged), dtype=str)
         embeddings = np.stack([np.asarray(v, dtype=np.float32) for v in merged.values()])
-        handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".npz.tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                np.savez(file, keys=keys, embeddings=embeddings)
-            os.replace(temporary, self._path(kind))
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with atomic_file(self._path(kind)) as temporary, open(temporary, "wb") as file:
+            np.savez(file, keys=keys, embeddings=embeddings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -671,10 +662,8 @@ def write_scores(
         },
         schema=_SCORES_SCHEMA,
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    pq.write_table(table, temporary)
-    os.replace(temporary, path)
+    with atomic_file(path) as temporary:
+        pq.write_table(table, temporary)
     return path
 
 
