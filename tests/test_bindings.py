@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bindsplit_datasets import bindings, lexicon
+from bindsplit_datasets import bindings, lexicon, tagger
 from bindsplit_datasets.bindings import (
     NORMALISATION,
     PARSER_VERSION,
@@ -266,13 +266,13 @@ def test_tagger_gives_exactly_nltks_tags_on_hand_made_sentences():
     ]
     for sentence in sentences:
         tokens = tokenise(sentence)
-        assert bindings._tagger().tag(tokens) == _nltk_tags(tokens)
+        assert tagger.get_tagger().tag(tokens) == _nltk_tags(tokens)
 
 
 def test_tagger_gives_exactly_nltks_tags_on_real_captions(coco_captions):
     for caption in coco_captions:
         tokens = tokenise(caption)
-        assert bindings._tagger().tag(tokens) == _nltk_tags(tokens), caption
+        assert tagger.get_tagger().tag(tokens) == _nltk_tags(tokens), caption
 
 
 # ----------------------------------------------------------------------------- parse_many
@@ -290,13 +290,13 @@ def test_parse_many_equals_parse_bindings_with_two_processes():
 def test_parse_many_really_uses_worker_processes(monkeypatch, tmp_path):
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("the spy reaches the workers only through fork")
-    real = bindings._tagger
+    real = tagger.get_tagger
 
     def spy():  # every process that tags leaves its pid behind
         (tmp_path / str(os.getpid())).touch()
         return real()
 
-    monkeypatch.setattr(bindings, "_tagger", spy)
+    monkeypatch.setattr(tagger, "get_tagger", spy)
     assert parse_many(MANY, num_proc=2, chunksize=5) == [parse_bindings(t) for t in MANY]
     workers = {int(path.name) for path in tmp_path.iterdir()} - {os.getpid()}
     assert len(workers) == 2
@@ -323,7 +323,7 @@ def test_missing_tagger_data_names_the_command_to_run(monkeypatch, tmp_path):
     import nltk
 
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
-    monkeypatch.setattr(bindings, "_TAGGER", None)
+    monkeypatch.setattr(tagger, "_TAGGER", None)
     for call in (lambda: parse_bindings("a red car"), lambda: parse_many(["a red car"] * 3)):
         with pytest.raises(TaggerDataMissingError) as error:
             call()
