@@ -1,4 +1,4 @@
-"""(attribute, object) bindings of captions (SPEC section 1).
+"""(attribute, object) bindings of captions (docs/protocol.md, section 1).
 
 A caption is lower-cased, tokenised by a regular expression (no NLTK data needed), tagged with
 NLTK's averaged-perceptron tagger and read by the rules below. What counts as a binding:
@@ -92,7 +92,8 @@ NORMALISATION: dict[str, object] = {
 
 @dataclass(frozen=True, order=True)
 class Binding:
-    """An (attribute, object) pair stated by a caption, both normalised (SPEC section 1)."""
+    """An (attribute, object) pair stated by a caption, both normalised (docs/protocol.md, section
+    1)."""
 
     attribute: str
     object: str

@@ -76,7 +76,8 @@ _FINGERPRINT_BATCH = 1000
 
 
 class LeakageError(BindsplitError):
-    """The reference contains the benchmark's own positive captions (SPEC section 2)."""
+    """The reference contains the benchmark's own positive captions (docs/protocol.md, section
+    2)."""
 
 
 # ------------------------------------------------------------------------------ preparation

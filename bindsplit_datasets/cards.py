@@ -89,7 +89,7 @@ def composition_rows(
 ) -> list[tuple[str, str, str, str]]:
     """Rows ``(what, n, share, paper)`` of the composition table: one per label, the total, then
     the binding seen rates and the asymmetric share; ``paper`` holds the paper's figure where it
-    reports one (SPEC section 6)."""
+    reports one (docs/protocol.md, section 6)."""
     figures = paper_figures or {}
     rows = []
     for label in SPLIT_LABELS:
@@ -205,7 +205,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         ),
         "## Composition",
         (
-            "Samples per label (SPEC: `seen` = every binding seen, `unseen` = none seen, "
+            "Samples per label (`seen` = every binding seen, `unseen` = none seen, "
             "`partial` = some, `none` = no binding found) and binding familiarity, beside the "
             "figures reported in the BindSplit paper where it reports them."
         ),

@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered sub-command."""
     parser = argparse.ArgumentParser(
         prog="bindsplit",
-        description="Split compositional benchmarks into seen and unseen attribute-object bindings.",
+        description="Split compositional benchmarks into seen and unseen attribute-object "
+        "bindings.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")

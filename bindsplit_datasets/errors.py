@@ -1,4 +1,5 @@
-"""Exception types. Every error BindSplit raises on bad input says what is wrong and how to fix it."""
+"""Exception types. Every error BindSplit raises on bad input says what is wrong and how to fix
+it."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ __all__ = ["BindsplitError", "SchemaError"]
 
 
 class BindsplitError(Exception):
-    """Base class for BindSplit's own errors; the command line prints their message, no traceback."""
+    """Base class for BindSplit's own errors; the command line prints their message, no
+    traceback."""
 
 
 class SchemaError(BindsplitError, ValueError):

@@ -9,7 +9,7 @@
 ``asymmetric``
     Whether the positive caption (caption 0) and the negatives differ in familiarity.
 ``bindsplit_label``
-    ``seen`` / ``unseen`` / ``partial`` / ``none`` (SPEC section 3).
+    ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ as the first noun of a compound. So the lexicon covers the visual vocabulary of 
 common descriptive adjectives without a telling ending, not every adjective of English.
 
 Sources and choices. The entries were written for this project from the visual-attribute
-vocabulary that image-caption corpora use: the categories follow the SPEC (colours, materials,
+vocabulary that image-caption corpora use: the categories follow the protocol (colours, materials,
 patterns, sizes, textures, states) plus shapes, ages, other common qualities and origins, which
 captions use just as often; the choice of words was checked against the most frequent Visual
 Genome attributes and COCO captions (which is why e.g. "tan", "khaki", "wicker", "formica" and

@@ -33,7 +33,7 @@ __all__ = [
 
 MANIFEST_NAME = "bindsplit.json"
 BUILD_FORMAT = "bindsplit-build/1"
-#: The configurations of every build, ``full`` first (SPEC section 3).
+#: The configurations of every build, ``full`` first (docs/protocol.md, section 3).
 DEFAULT_CONFIGS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")

@@ -1,4 +1,5 @@
-"""The BindSplit evaluate metric as shipped in the package, and its functional core (SPEC 5).
+"""The BindSplit evaluate metric as shipped in the package, and its functional core (protocol
+section 5).
 
 The metric lives in ``metrics/bindsplit/`` of the repository, a self-contained folder that is
 also published as a Hugging Face Space. The package ships the same folder as package data

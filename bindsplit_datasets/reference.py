@@ -1,4 +1,5 @@
-"""The reference index (SPEC section 2): how often each binding occurs in a caption corpus.
+"""The reference index (docs/protocol.md, section 2): how often each binding occurs in a caption
+corpus.
 
 A :class:`ReferenceIndex` stands for "what the model has seen". It counts every normalised
 (attribute, object) binding of a caption corpus (COCO train2017 by default, or any corpus the user

@@ -1,4 +1,4 @@
-"""Reproduce the paper's real-data analysis (SPEC section 6) end to end.
+"""Reproduce the paper's real-data analysis (docs/protocol.md, section 6) end to end.
 
 :func:`reproduce` builds the reference index (COCO train2017 captions by default), builds ARO
 VG-Attribution, BiVLC and VisMin into BindSplit folders, reports each benchmark's composition

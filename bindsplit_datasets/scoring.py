@@ -1,4 +1,5 @@
-"""Per-sample similarity matrices of any CLIP-like model, computed with Accelerate (SPEC section 5).
+"""Per-sample similarity matrices of any CLIP-like model, computed with Accelerate
+(docs/protocol.md, section 5).
 
 A benchmark sample has images ``image_columns`` and captions ``caption_columns``; its score matrix
 is ``S[i][j] = cos(image_i, caption_j)``. Benchmarks repeat both images and captions across samples,

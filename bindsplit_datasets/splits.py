@@ -1,4 +1,5 @@
-"""Split labelling (SPEC section 3): label each sample seen/unseen/partial/none, and summarise.
+"""Split labelling (docs/protocol.md, section 3): label each sample seen/unseen/partial/none, and
+summarise.
 
 Everything here is a pure function of the bindings of a sample's captions and a reference index,
 so labels can be recomputed (for another ``min_count`` or another corpus) without re-parsing.
@@ -177,7 +178,7 @@ def annotate_sample(
 
 @dataclass(frozen=True)
 class CompositionStats:
-    """How a set of samples is composed (the figures of SPEC section 6).
+    """How a set of samples is composed (the figures of docs/protocol.md, section 6).
 
     ``counts``/``shares``: samples per label (every label present, zeros included); shares are
     fractions of ``n`` (``None`` when ``n == 0``). ``positive_seen_rate``: seen share of the

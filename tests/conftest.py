@@ -16,7 +16,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _shared_dir() -> Path:
-    """Folder with the real reference samples (``data/``): ``$BINDSPLIT_SHARED`` or ``../shared``."""
+    """Folder with the real reference samples (``data/``): ``$BINDSPLIT_SHARED`` or
+    ``../shared``."""
     return Path(os.environ.get("BINDSPLIT_SHARED", REPO_ROOT.parent / "shared"))
 
 

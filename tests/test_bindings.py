@@ -1,4 +1,5 @@
-"""The binding parser: every rule of SPEC section 1 on exact examples, normalisation, the tagger
+"""The binding parser: every rule of docs/protocol.md, section 1 on exact examples, normalisation,
+the tagger
 against NLTK's, parse_many against parse_bindings, missing tagger data, the PARSER_VERSION guard,
 and precision/recall on the hand-labelled gold set (tests/data/bindings_gold.json)."""
 
@@ -56,7 +57,7 @@ def test_binding_is_a_frozen_ordered_hashable_pair():
         binding.attribute = "blue"  # type: ignore[misc]
 
 
-# --------------------------------------------------------------------------- rules (SPEC 1)
+# ----------------------------------------------------------------------- rules (protocol, 1)
 RULE_CASES = {
     # attributive
     "a large brown dog": [("large", "dog"), ("brown", "dog")],

@@ -1,4 +1,5 @@
-"""The BindSplit evaluate metric (metrics/bindsplit) and its functional core (SPEC section 5)."""
+"""The BindSplit evaluate metric (metrics/bindsplit) and its functional core (docs/protocol.md,
+section 5)."""
 
 from __future__ import annotations
 

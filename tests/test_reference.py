@@ -26,7 +26,8 @@ from bindsplit_datasets.reference import (
 )
 from bindsplit_datasets.splits import annotate_sample
 
-# Hand-made corpus; the bindings each caption states are written beside it (SPEC section 1).
+# Hand-made corpus; the bindings each caption states are written beside it (docs/protocol.md,
+# section 1).
 CAPTIONS = [
     "A red apple and a ceramic mug.",  # (red, apple), (ceramic, mug)
     "a large brown dog",  # (large, dog), (brown, dog)

@@ -28,19 +28,38 @@ REFERENCE_CAPTIONS = [
 ]
 
 BIVLC_ROWS = [
-    {"caption": "a red bus near a tree", "negative_caption": "a blue bus near a tree",
-     "type": "replace", "subtype": "att"},
-    {"caption": "a white plate and a wooden table",
-     "negative_caption": "a wooden plate and a white table", "type": "swap", "subtype": "att"},
-    {"caption": "a purple giraffe", "negative_caption": "an orange giraffe",
-     "type": "replace", "subtype": "att"},
-    {"caption": "a man riding a horse", "negative_caption": "a horse riding a man",
-     "type": "swap", "subtype": "rel"},
+    {
+        "caption": "a red bus near a tree",
+        "negative_caption": "a blue bus near a tree",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "a white plate and a wooden table",
+        "negative_caption": "a wooden plate and a white table",
+        "type": "swap",
+        "subtype": "att",
+    },
+    {
+        "caption": "a purple giraffe",
+        "negative_caption": "an orange giraffe",
+        "type": "replace",
+        "subtype": "att",
+    },
+    {
+        "caption": "a man riding a horse",
+        "negative_caption": "a horse riding a man",
+        "type": "swap",
+        "subtype": "rel",
+    },
 ]
 
 VISMIN_ROWS = [
-    {"text_0": "a black dog on the grass", "text_1": "a white dog on the grass",
-     "category": "attribute"},
+    {
+        "text_0": "a black dog on the grass",
+        "text_1": "a white dog on the grass",
+        "category": "attribute",
+    },
     {"text_0": "a striped zebra", "text_1": "a spotted zebra", "category": "attribute"},
     {"text_0": "two cups on a table", "text_1": "three cups on a table", "category": "counting"},
 ]
@@ -118,9 +137,12 @@ def test_reproduce_offline_writes_every_output(
     summary = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
     assert summary["models"] == [str(offline_inputs["model"])]
     # no sample of these tiny sources has every binding in the reference: `seen` is empty
-    assert "seen" not in json.loads(
-        (result.datasets["bivlc"] / "bindsplit.json").read_text(encoding="utf-8")
-    )["configs"]
+    assert (
+        "seen"
+        not in json.loads(
+            (result.datasets["bivlc"] / "bindsplit.json").read_text(encoding="utf-8")
+        )["configs"]
+    )
     with pytest.raises(ValueError, match="'seen' of this build has no samples"):
         load_bindsplit(result.datasets["bivlc"], "seen")
 

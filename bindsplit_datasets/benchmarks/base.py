@@ -6,7 +6,8 @@ pair, how the (attribute, object) bindings of each caption are obtained, and the
 and citation. Everything downstream (builder, cards, scorer, metric) works from this description
 alone, so adding a benchmark means writing one module that defines a subclass and registers it.
 
-Pairing convention (SPEC section 5): ``image_columns[i]`` pairs with ``caption_columns[i]``; captions
+Pairing convention (docs/protocol.md, section 5): ``image_columns[i]`` pairs with
+``caption_columns[i]``; captions
 beyond the number of images are negatives of image 0 (ARO: one image, ``true_caption`` then
 ``false_caption``). Caption 0 is the sample's *positive* caption, all others its *negatives*, for
 the familiarity statistics.
@@ -102,11 +103,14 @@ class BenchmarkAdapter(abc.ABC):
     license: ClassVar[str]
     #: BibTeX of the source benchmark.
     citation: ClassVar[str]
-    #: The paper's figures for this benchmark (SPEC section 6), keyed like the composition stats.
+    #: The paper's figures for this benchmark (docs/protocol.md, section 6), keyed like the
+    #: composition stats.
     paper_figures: ClassVar[Mapping[str, float]] = {}
 
     @abc.abstractmethod
-    def load(self, source: str | Path | None = None, *, strict: bool = False, **options: Any) -> LoadedSource:
+    def load(
+        self, source: str | Path | None = None, *, strict: bool = False, **options: Any
+    ) -> LoadedSource:
         """Read the raw rows from ``source`` (``None``: the pinned Hub source).
 
         ``source`` is a Hub id or a local path in the adapter's documented layout. Problems are
@@ -150,7 +154,8 @@ class BenchmarkAdapter(abc.ABC):
     #: them as ``source_options``); anything else is rejected by :meth:`check_options`.
     load_options: ClassVar[tuple[str, ...]] = ()
     #: Whether a build refuses a reference that contains this benchmark's positive captions
-    #: verbatim (SPEC section 2). Off only for benchmarks whose reference is by design their own
+    #: verbatim (docs/protocol.md, section 2). Off only for benchmarks whose reference is by
+    #: design their own
     #: training corpus (the synthetic world).
     leakage_guard: ClassVar[bool] = True
 
@@ -162,7 +167,8 @@ class BenchmarkAdapter(abc.ABC):
 
     def default_reference(self, source: str | Path | None = None) -> str | Path:
         """The reference a build of ``source`` uses when none is named: ``"coco2017"`` (COCO
-        train2017 captions, SPEC section 2); a benchmark with its own training corpus returns
+        train2017 captions, docs/protocol.md, section 2); a benchmark with its own training corpus
+        returns
         that."""
         return "coco2017"
 

@@ -1,1 +1,2 @@
-"""Sub-commands of the ``bindsplit`` command line, one module each (see :mod:`bindsplit_datasets.cli`)."""
+"""Sub-commands of the ``bindsplit`` command line, one module each (see
+:mod:`bindsplit_datasets.cli`)."""

@@ -1,4 +1,5 @@
-"""``bindsplit reproduce``: the paper's real-data analysis end to end (needs internet, ideally a GPU)."""
+"""``bindsplit reproduce``: the paper's real-data analysis end to end (needs internet, ideally a
+GPU)."""
 
 from __future__ import annotations
 

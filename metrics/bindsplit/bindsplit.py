@@ -256,7 +256,7 @@ def _outcomes(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def sample_outcome(matrix: Any) -> tuple[bool, bool | None]:
-    """(I2T correct, T2I correct) of one n_images x n_captions score matrix (SPEC section 5).
+    """(I2T correct, T2I correct) of one n_images x n_captions matrix (strict >: ties are wrong).
 
     T2I is ``None`` (absent, not wrong) for a sample with one image. Ties are wrong. Raises
     ValueError for a ragged, wrongly shaped or non-finite matrix.
