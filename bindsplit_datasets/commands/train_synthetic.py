@@ -1,0 +1,23 @@
+"""``bindsplit train-synthetic``: retrain the tiny CLIPs of the synthetic world (CPU, seeded)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..synthetic.recipes import add_arguments as _add_arguments
+
+NAME = "train-synthetic"
+HELP = (
+    "Train the synthetic world's tiny CLIP (plain contrastive loss) and NegCLIP (attribute-swap "
+    "hard negatives) from a fixed seed and write Hugging Face checkpoints with training reports."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..synthetic.train import run as train_and_save  # imports torch
+
+    return train_and_save(args)

@@ -1,0 +1,152 @@
+"""The offline demo: BindSplit end to end on the synthetic world, with the two shipped tiny CLIPs.
+
+:func:`run_demo` runs the same code that real benchmarks and real models go through, on data
+where seen and unseen are known exactly (docs/protocol.md, section 7):
+
+1. the default synthetic world and its reference index (the training corpus's bindings);
+2. the test benchmark (attribute-swap samples stratified seen / partial / unseen), built into a
+   Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``);
+3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
+   scored with the Accelerate scorer and the ``bindsplit`` metric (``bindsplit eval``);
+4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``).
+
+The output folder holds ``dataset/`` (the built benchmark), ``results.json`` (a list of results
+records, readable by ``bindsplit compare``/``plot``) and ``accuracy_by_split.png``. It is written
+next to its final place and moved there only when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEMO_MODELS", "DemoResult", "format_demo_report", "run_demo"]
+
+logger = logging.getLogger(__name__)
+
+#: Shipped checkpoints the demo scores, in report order.
+DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
+#: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
+DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen")
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """What :func:`run_demo` wrote, and the records it computed."""
+
+    out: Path
+    dataset: Path
+    results: Path
+    figure: Path
+    records: list[dict[str, Any]]
+
+
+def model_id(name: str) -> str:
+    """The name a shipped checkpoint is reported under."""
+    return f"bindsplit/synthetic-{name}"
+
+
+def run_demo(
+    out: str | Path = "demo_output",
+    *,
+    n_per_stratum: int | None = None,
+    models: Sequence[str] = DEMO_MODELS,
+    batch_size: int = 256,
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+    overwrite: bool = True,
+    progress: bool = True,
+) -> DemoResult:
+    """Generate, build, score and report the synthetic benchmark into ``out``.
+
+    Args:
+        out: output folder; replaced when ``overwrite`` (else it must not exist).
+        n_per_stratum: test samples per label (default: the benchmark's, 500).
+        models: shipped checkpoints to score (``clip``, ``negclip``).
+        batch_size: encoder batch size.
+        n_bootstrap: bootstrap resamples of the intervals.
+        seed: bootstrap seed.
+        progress: show progress bars.
+    """
+    from .atomic import atomic_directory, write_text
+    from .builder import build_benchmark
+    from .evaluation import evaluate_model
+    from .plotting import plot_results
+    from .synthetic import (
+        DEFAULT_N_PER_STRATUM,
+        checkpoint_path,
+        default_world,
+        reference_index,
+        write_test_benchmark,
+    )
+
+    out = Path(out)
+    if out.exists() and not overwrite:
+        raise FileExistsError(f"{out} exists: remove it or choose another --out")
+    checkpoints = {name: checkpoint_path(name) for name in models}  # fail before any work
+    with atomic_directory(out, overwrite=overwrite) as tmp:
+        world = default_world()
+        logger.info("building the reference index of the synthetic world")
+        index = reference_index(world, progress=progress)
+        source = write_test_benchmark(
+            world,
+            tmp / "source",
+            n_per_stratum=DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum,
+            index=index,
+            progress=progress,
+        )
+        dataset = tmp / "dataset"
+        build_benchmark("synthetic", out=dataset, source=source, reference=index, progress=progress)
+        shutil.rmtree(source)
+        records = [
+            _relocated(
+                evaluate_model(
+                    str(path),
+                    dataset,
+                    configs=DEMO_CONFIGS,
+                    batch_size=batch_size,
+                    n_bootstrap=n_bootstrap,
+                    seed=seed,
+                    model_id=model_id(name),
+                ),
+                tmp,
+                out,
+            )
+            for name, path in checkpoints.items()
+        ]
+        write_text(tmp / "results.json", json.dumps(records, indent=2) + "\n")
+        plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+    return DemoResult(
+        out=out,
+        dataset=out / "dataset",
+        results=out / "results.json",
+        figure=out / "accuracy_by_split.png",
+        records=records,
+    )
+
+
+def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
+    """``record`` with its dataset path pointing at the final folder instead of ``tmp``."""
+    dataset = dict(record["dataset"])
+    dataset["data"] = str(dataset["data"]).replace(str(tmp), str(out))
+    return {**record, "dataset": dataset}
+
+
+def format_demo_report(result: DemoResult) -> str:
+    """Per-model tables, then the leaderboards of I2T and group per configuration."""
+    from .evaluation import format_table
+    from .plotting import format_comparison
+
+    parts = [format_table(record) for record in result.records]
+    for metric in ("i2t", "group"):
+        parts.append(format_comparison(result.records, metric, configs=DEMO_CONFIGS))
+    parts.append(
+        f"Wrote {result.dataset} (built benchmark with its card), {result.results} and "
+        f"{result.figure}."
+    )
+    return "\n\n".join(parts)

@@ -1,0 +1,221 @@
+"""Scenes and captions of the synthetic world: the training corpus and attribute-swap pairs.
+
+Every scene is a pure function of ``(world, seed, stream, index)``: its random generator is seeded
+with exactly those numbers, so any row of any corpus can be regenerated alone (shards render in
+parallel and a training run can resume anywhere) and two streams never share randomness.
+
+The **training corpus** holds two-object scenes that use seen bindings only (distinct shapes and
+distinct colours, so each caption states two different bindings); its captions are the world's
+reference corpus (:func:`reference_index`). **Swap pairs** are a scene and its attribute-swapped
+twin (same layout, colours exchanged between the two shapes) whose four bindings are all seen:
+the batches of NegCLIP-style training, where each caption's twin is an in-batch hard negative.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .render import PlacedObject, Scene, sample_layout
+from .world import Pair, SyntheticWorld
+
+if TYPE_CHECKING:
+    from ..bindings import Binding
+    from ..reference import ReferenceIndex
+
+__all__ = [
+    "DEFAULT_REFERENCE_SIZE",
+    "DEFAULT_TRAIN_SEED",
+    "STREAMS",
+    "Quadruple",
+    "SceneSpec",
+    "caption_of",
+    "intent_of",
+    "object_phrase",
+    "quadruples",
+    "reference_index",
+    "scene_bindings",
+    "scene_rng",
+    "seen_swap_pair",
+    "swap_pair",
+    "training_captions",
+    "training_scene",
+    "training_scenes",
+]
+
+DEFAULT_TRAIN_SEED = 0
+#: Number of training captions the default reference index is built from. Every seen pair occurs
+#: hundreds of times in that many captions, so the seen/unseen labels equal those of any larger
+#: corpus of the same world (only the counts grow).
+DEFAULT_REFERENCE_SIZE = 2_000
+
+#: Independent random streams: a scene is seeded with (seed, STREAMS[kind], index).
+STREAMS: dict[str, int] = {"train": 0, "swap": 1, "test": 2}
+
+#: (colour_a, colour_b, shape_a, shape_b): scene (colour_a shape_a, colour_b shape_b) and its
+#: attribute swap (colour_b shape_a, colour_a shape_b).
+Quadruple = tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """A scene with the caption template that describes it (objects named in scene order)."""
+
+    scene: Scene
+    template: str
+
+    @property
+    def caption(self) -> str:
+        return caption_of(self.scene, self.template)
+
+
+def scene_rng(seed: int, stream: str, index: int) -> np.random.Generator:
+    """The generator of scene ``index`` of ``stream`` (see :data:`STREAMS`)."""
+    return np.random.default_rng([seed, STREAMS[stream], index])
+
+
+def object_phrase(colour: str, shape: str) -> str:
+    """``"a red circle"``, ``"an orange star"``."""
+    article = "an" if colour[0] in "aeiou" else "a"
+    return f"{article} {colour} {shape}"
+
+
+def caption_of(scene: Scene, template: str) -> str:
+    """The caption naming the scene's objects in order: ``"a red circle and a blue square"``."""
+    return template.format(*(object_phrase(o.colour, o.shape) for o in scene.objects))
+
+
+def scene_bindings(scene: Scene) -> list[Binding]:
+    """The (colour, shape) bindings a caption of ``scene`` states, in caption order."""
+    from ..bindings import normalise_binding
+
+    return [normalise_binding(o.colour, o.shape) for o in scene.objects]
+
+
+def _place(rng: np.random.Generator, pairs: list[Pair]) -> Scene:
+    layout = sample_layout(rng, len(pairs))
+    return Scene(
+        tuple(PlacedObject(s, c, x, y, r) for (c, s), (x, y, r) in zip(pairs, layout, strict=True))
+    )
+
+
+@lru_cache(maxsize=8)
+def _compatible_seen(world: SyntheticWorld) -> dict[Pair, tuple[Pair, ...]]:
+    """Seen pair -> the seen pairs with another colour and another shape."""
+    seen = world.seen_pairs
+    return {p: tuple(q for q in seen if q[0] != p[0] and q[1] != p[1]) for p in seen}
+
+
+def training_scene(world: SyntheticWorld, seed: int, index: int) -> SceneSpec:
+    """Scene ``index`` of the training corpus: two seen bindings, distinct shapes and colours.
+
+    The first object is uniform over the seen pairs, the second uniform over the seen pairs that
+    differ from it in colour and shape; the caption names them in that order.
+    """
+    rng = scene_rng(seed, "train", index)
+    seen = world.seen_pairs
+    first = seen[int(rng.integers(len(seen)))]
+    partners = _compatible_seen(world)[first]
+    if not partners:
+        raise ValueError(f"seen pair {first} has no seen partner with another colour and shape")
+    second = partners[int(rng.integers(len(partners)))]
+    template = world.templates[int(rng.integers(len(world.templates)))]
+    return SceneSpec(_place(rng, [first, second]), template)
+
+
+def training_scenes(
+    world: SyntheticWorld, n: int, seed: int = DEFAULT_TRAIN_SEED, start: int = 0
+) -> Iterator[SceneSpec]:
+    """Scenes ``start .. start + n - 1`` of the training corpus."""
+    for index in range(start, start + n):
+        yield training_scene(world, seed, index)
+
+
+def training_captions(
+    world: SyntheticWorld, n: int, seed: int = DEFAULT_TRAIN_SEED
+) -> Iterator[str]:
+    """The captions of the first ``n`` training scenes (nothing is rendered)."""
+    for spec in training_scenes(world, n, seed):
+        yield spec.caption
+
+
+def intent_of(world: SyntheticWorld, quadruple: Quadruple) -> str:
+    """The stratum a swap sample is meant for, from the world's held-out set alone.
+
+    ``seen`` when all four bindings of the scene and its swap are seen, ``unseen`` when none is,
+    ``partial`` otherwise.
+    """
+    ca, cb, sa, sb = quadruple
+    flags = [world.is_seen(c, s) for c, s in ((ca, sa), (cb, sb), (cb, sa), (ca, sb))]
+    if all(flags):
+        return "seen"
+    if not any(flags):
+        return "unseen"
+    return "partial"
+
+
+@lru_cache(maxsize=8)
+def quadruples(world: SyntheticWorld) -> dict[str, tuple[Quadruple, ...]]:
+    """Every swap quadruple (two distinct colours, two distinct shapes, ordered) by intent."""
+    by_intent: dict[str, list[Quadruple]] = {"seen": [], "partial": [], "unseen": []}
+    for ca, cb in itertools.permutations(world.colours, 2):
+        for sa, sb in itertools.permutations(world.shapes, 2):
+            quadruple = (ca, cb, sa, sb)
+            by_intent[intent_of(world, quadruple)].append(quadruple)
+    return {k: tuple(v) for k, v in by_intent.items()}
+
+
+def swap_pair(
+    world: SyntheticWorld, rng: np.random.Generator, quadruple: Quadruple
+) -> tuple[SceneSpec, SceneSpec]:
+    """A scene of ``quadruple`` and its attribute swap (same layout, colours swapped)."""
+    ca, cb, sa, sb = quadruple
+    template = world.templates[int(rng.integers(len(world.templates)))]
+    scene = _place(rng, [(ca, sa), (cb, sb)])
+    return SceneSpec(scene, template), SceneSpec(scene.with_colours([cb, ca]), template)
+
+
+def seen_swap_pair(world: SyntheticWorld, seed: int, index: int) -> tuple[SceneSpec, SceneSpec]:
+    """Swap pair ``index`` of the NegCLIP training stream: all four bindings seen."""
+    rng = scene_rng(seed, "swap", index)
+    candidates = quadruples(world)["seen"]
+    if not candidates:
+        raise ValueError("the world has no fully seen 2 x 2 block, so no seen swap pairs exist")
+    return swap_pair(world, rng, candidates[int(rng.integers(len(candidates)))])
+
+
+def reference_index(
+    world: SyntheticWorld,
+    n_captions: int = DEFAULT_REFERENCE_SIZE,
+    seed: int = DEFAULT_TRAIN_SEED,
+    *,
+    num_proc: int | None = None,
+    progress: bool = False,
+) -> ReferenceIndex:
+    """The reference index of the world: the bindings of its first ``n_captions`` training captions.
+
+    Built with the project's own parser (:meth:`ReferenceIndex.from_captions`), exactly as a
+    reference index of any real caption corpus (``num_proc`` parser processes); its fingerprint
+    names the world and the corpus.
+    """
+    from ..reference import ReferenceIndex
+
+    corpus = {
+        "kind": "synthetic",
+        "id": "bindsplit-synthetic",
+        "world": world.fingerprint,
+        "seed": seed,
+        "n_captions": n_captions,
+    }
+    return ReferenceIndex.from_captions(
+        training_captions(world, n_captions, seed),
+        corpus=corpus,
+        total=n_captions,
+        num_proc=num_proc,
+        progress=progress,
+    )

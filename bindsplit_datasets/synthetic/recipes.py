@@ -1,0 +1,67 @@
+"""Recipes of the shipped tiny CLIPs and the options of the training command (no torch needed).
+
+Kept apart from :mod:`.train` so that ``bindsplit --help`` lists ``train-synthetic`` without
+importing torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from .corpus import DEFAULT_TRAIN_SEED
+from .testset import DEFAULT_N_PER_STRATUM
+
+__all__ = ["RECIPES", "Recipe", "add_arguments"]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What distinguishes the shipped models: the batch kind and the default step budget."""
+
+    batches: str
+    steps: int
+    description: str
+
+
+RECIPES: dict[str, Recipe] = {
+    "clip": Recipe("plain", 1000, "CLIP: in-batch contrastive loss on seen training scenes"),
+    "negclip": Recipe(
+        "swap", 1000, "NegCLIP-style: batches of seen scene / attribute-swapped-scene pairs"
+    ),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``bindsplit train-synthetic`` and of ``python -m ...synthetic.train``."""
+    parser.add_argument(
+        "--model",
+        nargs="+",
+        choices=sorted(RECIPES),
+        default=sorted(RECIPES),
+        help="which model(s) to train (default: both)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (one model) or parent folder (several); default: the "
+        "package's checkpoints/<model>, which replaces the shipped checkpoint",
+    )
+    parser.add_argument(
+        "--steps", type=int, default=None, help="optimiser steps (default: the model's recipe)"
+    )
+    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--seed", type=int, default=DEFAULT_TRAIN_SEED)
+    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    parser.add_argument(
+        "--max-minutes", type=float, default=15.0, help="stop a model's training after this long"
+    )
+    parser.add_argument(
+        "--eval-n",
+        type=int,
+        default=DEFAULT_N_PER_STRATUM,
+        help="test samples per label for the report",
+    )

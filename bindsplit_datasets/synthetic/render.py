@@ -1,0 +1,186 @@
+"""Scenes of the synthetic world and their rendering with PIL.
+
+A :class:`Scene` is a list of coloured shapes with positions and sizes in unit coordinates, so the
+same scene renders at any resolution. Layouts are drawn from a caller-supplied
+``numpy.random.Generator``: the same generator state gives the same scene and the same pixels.
+Shapes are drawn at 4x resolution and box-filtered down, which gives clean anti-aliased edges
+without any randomness.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from .world import COLOURS
+
+__all__ = [
+    "BACKGROUND",
+    "DRAWERS",
+    "PlacedObject",
+    "Scene",
+    "render_scene",
+    "sample_layout",
+]
+
+#: Background colour: a mid grey, far from every colour in :data:`~.world.COLOURS`.
+BACKGROUND: tuple[int, int, int] = (128, 128, 128)
+
+_SUPERSAMPLE = 4
+_MIN_RADIUS, _MAX_RADIUS = 0.13, 0.20  # half-size of an object, as a fraction of the image side
+_MARGIN = 0.02  # from the image border
+_GAP = 0.05  # between the bounding circles of two objects
+_MAX_LAYOUT_DRAWS = 1000
+
+
+@dataclass(frozen=True)
+class PlacedObject:
+    """One shape of a scene: centre ``(x, y)`` and ``radius`` in unit coordinates (0..1)."""
+
+    shape: str
+    colour: str
+    x: float
+    y: float
+    radius: float
+
+    def box(self, image_size: int) -> list[float]:
+        """Bounding box ``[x0, y0, x1, y1]`` in pixels of an ``image_size`` image."""
+        r = self.radius * image_size
+        cx, cy = self.x * image_size, self.y * image_size
+        return [cx - r, cy - r, cx + r, cy + r]
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Objects in caption order (the first object is named first)."""
+
+    objects: tuple[PlacedObject, ...]
+
+    def with_colours(self, colours: Sequence[str]) -> Scene:
+        """The same layout and shapes with new colours (an attribute swap keeps everything else)."""
+        if len(colours) != len(self.objects):
+            raise ValueError(f"need {len(self.objects)} colours, got {len(colours)}")
+        return Scene(
+            tuple(
+                PlacedObject(o.shape, c, o.x, o.y, o.radius)
+                for o, c in zip(self.objects, colours, strict=True)
+            )
+        )
+
+    @property
+    def shapes(self) -> list[str]:
+        return [o.shape for o in self.objects]
+
+    @property
+    def colours(self) -> list[str]:
+        return [o.colour for o in self.objects]
+
+
+def sample_layout(rng: np.random.Generator, n_objects: int) -> list[tuple[float, float, float]]:
+    """``n_objects`` non-overlapping ``(x, y, radius)`` placements inside the unit square."""
+    for _ in range(_MAX_LAYOUT_DRAWS):
+        placed: list[tuple[float, float, float]] = []
+        for _ in range(n_objects):
+            r = float(rng.uniform(_MIN_RADIUS, _MAX_RADIUS))
+            x, y = (float(v) for v in rng.uniform(r + _MARGIN, 1.0 - r - _MARGIN, size=2))
+            if all(math.hypot(x - px, y - py) >= r + pr + _GAP for px, py, pr in placed):
+                placed.append((x, y, r))
+            else:
+                break
+        if len(placed) == n_objects:
+            return placed
+    raise ValueError(f"cannot place {n_objects} non-overlapping objects; use fewer objects")
+
+
+# --- shape outlines: unit polygons around (0, 0) with radius <= 1, y pointing down -------------
+
+
+def _regular(n: int, start_deg: float = -90.0) -> list[tuple[float, float]]:
+    return [
+        (
+            math.cos(math.radians(start_deg + 360.0 * k / n)),
+            math.sin(math.radians(start_deg + 360.0 * k / n)),
+        )
+        for k in range(n)
+    ]
+
+
+def _star(points: int = 5, inner: float = 0.45) -> list[tuple[float, float]]:
+    outline = []
+    for k in range(2 * points):
+        radius = 1.0 if k % 2 == 0 else inner
+        angle = math.radians(-90.0 + 180.0 * k / points)
+        outline.append((radius * math.cos(angle), radius * math.sin(angle)))
+    return outline
+
+
+def _cross(arm: float = 0.34) -> list[tuple[float, float]]:
+    a, b = arm, 0.95
+    return [
+        (-a, -b),
+        (a, -b),
+        (a, -a),
+        (b, -a),
+        (b, a),
+        (a, a),
+        (a, b),
+        (-a, b),
+        (-a, a),
+        (-b, a),
+        (-b, -a),
+        (-a, -a),
+    ]
+
+
+_OUTLINES: dict[str, list[tuple[float, float]]] = {
+    "square": [(-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)],
+    "triangle": [(x, y + 0.15) for x, y in _regular(3)],
+    "star": _star(),
+    "cross": _cross(),
+    "diamond": [(0.0, -1.0), (0.7, 0.0), (0.0, 1.0), (-0.7, 0.0)],
+    "hexagon": _regular(6, 0.0),
+    "pentagon": _regular(5),
+}
+
+
+def _draw_circle(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
+) -> None:
+    s = 0.9 * r
+    draw.ellipse([cx - s, cy - s, cx + s, cy + s], fill=fill)
+
+
+def _polygon_drawer(outline: list[tuple[float, float]]) -> Callable[..., None]:
+    def draw_polygon(
+        draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
+    ) -> None:
+        draw.polygon([(cx + r * x, cy + r * y) for x, y in outline], fill=fill)
+
+    return draw_polygon
+
+
+#: shape name -> function drawing it at centre (cx, cy) with radius r (pixels) in a fill colour
+DRAWERS: dict[str, Callable[..., None]] = {
+    "circle": _draw_circle,
+    **{name: _polygon_drawer(outline) for name, outline in _OUTLINES.items()},
+}
+
+
+def render_scene(scene: Scene, image_size: int) -> Image.Image:
+    """The scene as an ``image_size`` x ``image_size`` RGB image."""
+    big = image_size * _SUPERSAMPLE
+    canvas = Image.new("RGB", (big, big), BACKGROUND)
+    draw = ImageDraw.Draw(canvas)
+    for obj in scene.objects:
+        try:
+            drawer = DRAWERS[obj.shape]
+        except KeyError:
+            raise ValueError(
+                f"unknown shape {obj.shape!r}; known shapes: {sorted(DRAWERS)}"
+            ) from None
+        drawer(draw, obj.x * big, obj.y * big, obj.radius * big, COLOURS[obj.colour])
+    return canvas.resize((image_size, image_size), Image.Resampling.BOX)

@@ -1,0 +1,55 @@
+"""`bindsplit demo` end to end on a reduced sample count: the shipped checkpoints, the builder,
+the scorer, the metric and the figure, offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bindsplit_datasets.cli import main
+from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
+from bindsplit_datasets.plotting import load_results
+
+N_PER_STRATUM = 12
+
+
+def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "demo_output"
+    code = main(
+        ["demo", "--out", str(out), "--n-per-stratum", str(N_PER_STRATUM), "--n-bootstrap", "50"]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    records = load_results([out / "results.json"])
+    assert [r["model"]["id"] for r in records] == [model_id("clip"), model_id("negclip")]
+    manifest = json.loads((out / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
+    assert manifest["benchmark"] == "synthetic"
+    assert manifest["composition"]["counts"] == {
+        "seen": N_PER_STRATUM,
+        "unseen": N_PER_STRATUM,
+        "partial": N_PER_STRATUM,
+        "none": 0,
+    }
+    for record in records:
+        assert record["dataset"]["data"] == str(out / "dataset")
+        assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
+        for config in DEMO_CONFIGS:
+            expected = 3 * N_PER_STRATUM if config == "full" else N_PER_STRATUM
+            assert record["metrics"][f"{config}/n"] == expected
+            assert 0.0 <= record["metrics"][f"{config}/group"] <= 1.0
+        assert "gap/i2t" in record["metrics"]
+        assert record["model"]["id"] in printed
+    assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "I2T accuracy" in printed and "group accuracy" in printed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left
+
+
+def test_demo_refuses_to_replace_without_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "demo_output"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep", encoding="utf-8")
+    with pytest.raises(FileExistsError, match="demo_output"):
+        run_demo(out, n_per_stratum=2, overwrite=False, progress=False)
+    assert [p.name for p in out.iterdir()] == ["mine.txt"]
