@@ -22,11 +22,13 @@ the first call to the client.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -49,8 +51,10 @@ __all__ = [
     "inspect_build",
     "plan_dataset",
     "plan_metric",
+    "add_publish_arguments",
     "resolve_token",
     "run_publish",
+    "script_main",
     "validate_repo_name",
 ]
 
@@ -717,3 +721,50 @@ def run_publish(
     url = getattr(result, "pr_url", None) or getattr(result, "commit_url", None) or plan.repo_id
     print(f"\npublished: {url}")
     return 0
+
+
+def add_publish_arguments(parser: argparse.ArgumentParser, *, repository: str) -> None:
+    """The options both ``hub_scripts`` share (``repository``: "dataset" or "Space")."""
+    parser.add_argument(
+        "--repo", required=True, metavar="ORG/NAME", help=f"{repository} repository id"
+    )
+    parser.add_argument(
+        "--yes", action="store_true", help="upload (without it: dry run, nothing sent)"
+    )
+    parser.add_argument(
+        "--revision", metavar="BRANCH", help="branch to commit to (created if missing)"
+    )
+    parser.add_argument(
+        "--create-pr", action="store_true", help="open a pull request instead of committing"
+    )
+    parser.add_argument(
+        "--private", action="store_true", default=None, help=f"create the {repository} private"
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite a card edited on the Hub")
+    parser.add_argument("--message", metavar="TEXT", help="commit message")
+
+
+def script_main(
+    planner: Callable[..., PublishPlan],
+    args: argparse.Namespace,
+    *,
+    prog: str,
+    client: HubClient | None = None,
+) -> int:
+    """Plan ``planner(args.folder, args.repo, ...)`` and :func:`run_publish` it; a user error is
+    printed as one line (exit code 2) before anything is sent."""
+    from .cli import USER_ERRORS
+
+    try:
+        plan = planner(
+            args.folder,
+            args.repo,
+            revision=args.revision,
+            create_pr=args.create_pr,
+            private=args.private,
+            commit_message=args.message,
+        )
+        return run_publish(plan, yes=args.yes, force=args.force, client=client)
+    except USER_ERRORS as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return 2

@@ -14,8 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bindsplit_datasets.cli import USER_ERRORS
-from bindsplit_datasets.publish import plan_dataset, run_publish
+from bindsplit_datasets.publish import add_publish_arguments, plan_dataset, script_main
 
 PROG = "push_dataset.py"
 
@@ -25,42 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "folder", metavar="DIR", help="folder written by `bindsplit build --out DIR`"
     )
-    parser.add_argument("--repo", required=True, metavar="ORG/NAME", help="dataset repository id")
-    parser.add_argument(
-        "--yes", action="store_true", help="upload (without it: dry run, nothing sent)"
-    )
-    parser.add_argument(
-        "--revision", metavar="BRANCH", help="branch to commit to (created if missing)"
-    )
-    parser.add_argument(
-        "--create-pr", action="store_true", help="open a pull request instead of committing"
-    )
-    parser.add_argument(
-        "--private", action="store_true", default=None, help="create the repository private"
-    )
-    parser.add_argument(
-        "--force", action="store_true", help="overwrite a dataset card edited on the Hub"
-    )
-    parser.add_argument("--message", metavar="TEXT", help="commit message")
+    add_publish_arguments(parser, repository="dataset")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, client: Any = None) -> int:
     """Run the script; ``client`` replaces ``huggingface_hub.HfApi`` (tests pass a fake)."""
-    args = build_parser().parse_args(argv)
-    try:
-        plan = plan_dataset(
-            args.folder,
-            args.repo,
-            revision=args.revision,
-            create_pr=args.create_pr,
-            private=args.private,
-            commit_message=args.message,
-        )
-        return run_publish(plan, yes=args.yes, force=args.force, client=client)
-    except USER_ERRORS as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+    return script_main(plan_dataset, build_parser().parse_args(argv), prog=PROG, client=client)
 
 
 if __name__ == "__main__":

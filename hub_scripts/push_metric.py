@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bindsplit_datasets.cli import USER_ERRORS
-from bindsplit_datasets.publish import plan_metric, run_publish
+from bindsplit_datasets.publish import add_publish_arguments, plan_metric, script_main
 
 PROG = "push_metric.py"
 METRIC_FOLDER = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
@@ -25,46 +24,19 @@ METRIC_FOLDER = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repo", required=True, metavar="ORG/NAME", help="Space repository id")
     parser.add_argument(
         "--folder",
         default=str(METRIC_FOLDER),
         metavar="DIR",
         help="metric folder (default: %(default)s)",
     )
-    parser.add_argument(
-        "--yes", action="store_true", help="upload (without it: dry run, nothing sent)"
-    )
-    parser.add_argument(
-        "--revision", metavar="BRANCH", help="branch to commit to (created if missing)"
-    )
-    parser.add_argument(
-        "--create-pr", action="store_true", help="open a pull request instead of committing"
-    )
-    parser.add_argument(
-        "--private", action="store_true", default=None, help="create the Space private"
-    )
-    parser.add_argument("--force", action="store_true", help="overwrite a README edited on the Hub")
-    parser.add_argument("--message", metavar="TEXT", help="commit message")
+    add_publish_arguments(parser, repository="Space")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, client: Any = None) -> int:
     """Run the script; ``client`` replaces ``huggingface_hub.HfApi`` (tests pass a fake)."""
-    args = build_parser().parse_args(argv)
-    try:
-        plan = plan_metric(
-            args.folder,
-            args.repo,
-            revision=args.revision,
-            create_pr=args.create_pr,
-            private=args.private,
-            commit_message=args.message,
-        )
-        return run_publish(plan, yes=args.yes, force=args.force, client=client)
-    except USER_ERRORS as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+    return script_main(plan_metric, build_parser().parse_args(argv), prog=PROG, client=client)
 
 
 if __name__ == "__main__":
