@@ -1,8 +1,10 @@
 """Reference-index build: one vs two processes on real COCO captions, extrapolated to train2017.
 
 Measured side by side in one run, in one child process that loads the tagger once (as a long
-build amortises it): ``ReferenceIndex.from_captions`` on the real COCO train2017 captions of
-``$BINDSPLIT_SHARED/data/coco_mini`` repeated to 6,000, with ``num_proc=1`` and ``num_proc=2``
+build amortises it): ``ReferenceIndex.from_captions`` on the real COCO captions of
+``$BINDSPLIT_SHARED/data/coco_mini`` repeated to 6,000 distinct strings
+(``_captions.distinct_captions``: repeats within a chunk are parsed once), with ``num_proc=1``
+and ``num_proc=2``
 (best of three rounds, alternating). The 592,000-caption time is the two-process throughput
 extrapolated, plus the measured time to read a full-size COCO caption file (a synthetic file in
 the official layout, 592,000 annotations cycling the real captions).
@@ -31,22 +33,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from _captions import distinct_captions, real_captions
+
 N_BENCH = 6_000
 N_TRAIN2017 = 592_000
 N_TRAIN2017_IMAGES = 118_287
 ROUNDS = 3
 TARGET_RATIO = 1.6
 TARGET_SECONDS = 180.0
-
-
-def _shared_data() -> Path:
-    root = Path(__file__).resolve().parents[1]
-    return Path(os.environ.get("BINDSPLIT_SHARED", root.parent / "shared")) / "data"
-
-
-def _real_captions() -> list[str]:
-    path = _shared_data() / "coco_mini" / "captions_train2017.json"
-    return [a["caption"] for a in json.loads(path.read_text(encoding="utf-8"))["annotations"]]
 
 
 def _peak_mb(who: int) -> float:
@@ -89,8 +83,8 @@ def _child_build(rounds: int) -> dict:
     from bindsplit_datasets.bindings import parse_bindings
     from bindsplit_datasets.reference import ReferenceIndex
 
-    real = _real_captions()
-    captions = (real * (N_BENCH // len(real) + 1))[:N_BENCH]
+    real = real_captions()
+    captions = distinct_captions(real, N_BENCH)
     parse_bindings(real[0])
     runs: dict[int, list[dict]] = {1: [], 2: []}
     for _ in range(rounds):
@@ -173,7 +167,7 @@ def main() -> None:
     best = {int(n): min(runs, key=lambda r: r["seconds"]) for n, runs in built["runs"].items()}
     with tempfile.TemporaryDirectory() as tmp:
         coco = Path(tmp) / "captions_train2017.json"
-        _write_full_size_coco(coco, _real_captions())
+        _write_full_size_coco(coco, real_captions(("train",)))
         size_mb = coco.stat().st_size / 2**20
         read = _run_child("read", str(coco))
 

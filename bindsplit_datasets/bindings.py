@@ -44,15 +44,15 @@ four times faster than ``nltk.pos_tag``).
 
 from __future__ import annotations
 
+import itertools
 import logging
-import math
 import os
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from . import lexicon as lx
 from . import tagger
@@ -66,12 +66,15 @@ __all__ = [
     "normalise_binding",
     "normalise_object",
     "parse_bindings",
+    "map_caption_chunks",
     "parse_many",
     "singularise",
     "tokenise",
 ]
 
 logger = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
 
 #: Version of the rules and word lists; bump it whenever a parse can change (a test enforces this).
 PARSER_VERSION = "1.0"
@@ -594,13 +597,40 @@ def _load_models() -> None:
     _inflect_engine()
 
 
-def _parse_chunk(texts: list[str]) -> list[list[Binding]]:
-    return [parse_bindings(text) for text in texts]
+def _parse_chunk(texts: list[str]) -> list[tuple[tuple[str, str], ...]]:
+    """Bindings of each caption as plain tuples: they cross process boundaries several times
+    cheaper than dataclass instances."""
+    return [tuple((b.attribute, b.object) for b in parse_bindings(text)) for text in texts]
 
 
 def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
     for start in range(0, len(texts), size):
         yield texts[start : start + size]
+
+
+def map_caption_chunks(
+    func: Callable[[list[str]], _R], chunks: Iterable[list[str]], *, num_proc: int | None = None
+) -> Iterator[_R]:
+    """``map(func, chunks)`` in chunk order, computed by ``num_proc`` processes (``None``: every
+    CPU) that load the tagger and ``inflect`` once each.
+
+    The models are loaded here first (a missing tagger fails before any work, and workers started
+    with ``fork`` inherit them). With one worker, or fewer than two chunks, everything runs in
+    this process: starting workers would cost more than it saves. ``chunks`` is consumed lazily,
+    so a stream of any length is never held in memory; ``func`` must be picklable (module level).
+    """
+    chunks = iter(chunks)
+    head = list(itertools.islice(chunks, 2))
+    _load_models()
+    workers = num_proc or os.cpu_count() or 1
+    if workers == 1 or len(head) < 2:
+        yield from map(func, itertools.chain(head, chunks))
+        return
+    import multiprocessing
+
+    logger.debug("parsing caption chunks with %d processes", workers)
+    with multiprocessing.get_context().Pool(workers, initializer=_load_models) as pool:
+        yield from pool.imap(func, itertools.chain(head, chunks))
 
 
 def parse_many(
@@ -612,11 +642,10 @@ def parse_many(
 ) -> list[list[Binding]]:
     """``[parse_bindings(t) for t in texts]``, computed by ``num_proc`` processes.
 
-    ``num_proc=None`` uses every CPU, ``1`` parses in this process. Captions travel to the workers
-    in chunks of ``chunksize``; each worker loads the tagger and ``inflect`` once (with the
-    ``fork`` start method it inherits this process's, loaded before the workers start). Fewer
-    captions than two chunks are parsed in-process, where starting workers costs more than it
-    saves.
+    ``num_proc=None`` uses every CPU, ``1`` parses in this process. Each distinct caption is
+    parsed once (benchmarks and templated corpora repeat captions); the distinct captions travel
+    to the workers in chunks of ``chunksize`` (see :func:`map_caption_chunks`). Every returned
+    list is a fresh list, also for repeated captions.
     """
     if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
         raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
@@ -632,23 +661,15 @@ def parse_many(
             )
     if not items:
         return []
-    workers = min(num_proc or os.cpu_count() or 1, math.ceil(len(items) / chunksize))
-    _load_models()  # fail early, and let forked workers inherit the loaded models
+    distinct = list(dict.fromkeys(items))
 
     from tqdm.auto import tqdm
 
-    results: list[list[Binding]] = []
-    with tqdm(total=len(items), unit=" captions", desc="parsing", disable=not progress) as bar:
-        if workers <= 1:
-            for chunk in _chunks(items, chunksize):
-                results.extend(_parse_chunk(chunk))
-                bar.update(len(chunk))
-            return results
-        import multiprocessing
-
-        logger.debug("parsing %d captions with %d processes", len(items), workers)
-        with multiprocessing.get_context().Pool(workers, initializer=_load_models) as pool:
-            for parsed in pool.imap(_parse_chunk, _chunks(items, chunksize)):
-                results.extend(parsed)
-                bar.update(len(parsed))
-    return results
+    parsed: list[tuple[tuple[str, str], ...]] = []
+    with tqdm(total=len(distinct), unit=" captions", desc="parsing", disable=not progress) as bar:
+        chunks = _chunks(distinct, chunksize)
+        for part in map_caption_chunks(_parse_chunk, chunks, num_proc=num_proc):
+            parsed.extend(part)
+            bar.update(len(part))
+    by_text = dict(zip(distinct, parsed, strict=True))
+    return [[Binding(*pair) for pair in by_text[text]] for text in items]

@@ -37,7 +37,6 @@ import heapq
 import itertools
 import json
 import logging
-import multiprocessing
 import os
 import urllib.error
 import urllib.parse
@@ -53,7 +52,13 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .atomic import atomic_file, write_text
-from .bindings import NORMALISATION, PARSER_VERSION, Binding, parse_bindings
+from .bindings import (
+    NORMALISATION,
+    PARSER_VERSION,
+    Binding,
+    map_caption_chunks,
+    parse_bindings,
+)
 from .errors import BindsplitError, SchemaError
 
 __all__ = [
@@ -217,16 +222,13 @@ class _CaptionStream:
 
 
 def _count_chunk(texts: list[str]) -> Counter[tuple[str, str]]:
-    """Bindings of a chunk of captions, counted where they are parsed (a worker process)."""
+    """Bindings of a chunk of captions, counted where they are parsed (a worker process); each
+    distinct caption is parsed once and counted as often as it occurs."""
     counts: Counter[tuple[str, str]] = Counter()
-    for text in texts:
-        counts.update((b.attribute, b.object) for b in parse_bindings(text))
+    for text, times in Counter(texts).items():
+        for b in parse_bindings(text):
+            counts[(b.attribute, b.object)] += times
     return counts
-
-
-def _load_parser() -> None:
-    """Load the tagger (raises TaggerDataMissingError); forked workers inherit it loaded."""
-    parse_bindings("a red apple")
 
 
 def _chunked(items: Iterable[str], size: int) -> Iterator[list[str]]:
@@ -242,41 +244,17 @@ def _count_bindings(
 
     Workers count the bindings of each chunk themselves and send back only the chunk's counts,
     so the main process does little more than add them up, and nothing but a few chunks of
-    captions is ever held in flight. (``bindings.parse_many`` would send back every caption's
-    parsed list and start its workers per call.)
+    captions is ever held in flight.
     """
     counts: Counter[tuple[str, str]] = Counter()
-    chunks = _chunked(stream, _PARSE_CHUNKSIZE)
-    head = list(itertools.islice(chunks, 2))
-    if not head:
-        return {}
-    workers = num_proc or os.cpu_count() or 1
     with tqdm(total=total, unit=" captions", desc="indexing bindings", disable=not progress) as bar:
-        _load_parser()
-        if workers == 1 or len(head) < 2:  # starting workers would cost more than they save
-            results: Iterable[Counter[tuple[str, str]]] = map(
-                _count_chunk, itertools.chain(head, chunks)
-            )
-            pool = None
-        else:
-            context = multiprocessing.get_context()
-            pool = context.Pool(workers, initializer=_load_parser)
-            results = pool.imap_unordered(_count_chunk, itertools.chain(head, chunks))
-        try:
-            done = 0
-            for partial in results:
-                counts.update(partial)
-                bar.update(stream.consumed - done)
-                done = stream.consumed
+        done = 0
+        chunks = _chunked(stream, _PARSE_CHUNKSIZE)
+        for partial in map_caption_chunks(_count_chunk, chunks, num_proc=num_proc):
+            counts.update(partial)
             bar.update(stream.consumed - done)
-        except BaseException:
-            if pool is not None:
-                pool.terminate()
-            raise
-        finally:
-            if pool is not None:
-                pool.close()
-                pool.join()
+            done = stream.consumed
+        bar.update(stream.consumed - done)
     return {Binding(attribute, obj): n for (attribute, obj), n in counts.items()}
 
 

@@ -490,3 +490,19 @@ def test_gold_set_precision_and_recall(shared, record_property):
     record_property("gold_recall", round(recall, 4))
     assert evaluated >= 60
     assert precision >= TARGET and recall >= TARGET, "\n".join(lines + errors)
+
+
+def test_parse_many_parses_each_distinct_caption_once(monkeypatch):
+    calls = []
+    real = bindings.parse_bindings
+
+    def spy(text):
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(bindings, "parse_bindings", spy)
+    texts = ["a red car", "a blue bus", "a red car", "a red car"]
+    parsed = parse_many(texts, num_proc=1)
+    assert sorted(calls) == ["a blue bus", "a red car"]
+    assert parsed == [real(t) for t in texts]
+    assert parsed[0] is not parsed[2]  # every caption gets its own list

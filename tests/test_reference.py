@@ -456,3 +456,12 @@ def test_resolve_reference_forms(index, tmp_path):
         resolve_reference("coco2014")
     with pytest.raises(FileNotFoundError, match="nope.parquet"):
         resolve_reference(tmp_path / "nope.parquet")
+
+
+def test_repeated_captions_count_once_per_occurrence():
+    index = ReferenceIndex.from_captions(
+        ["a red car", "a blue car", "a red car", "a red car"], num_proc=1, progress=False
+    )
+    assert index.count(Binding("red", "car")) == 3
+    assert index.count(Binding("blue", "car")) == 1
+    assert index.n_captions == 4

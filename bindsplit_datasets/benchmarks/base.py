@@ -251,12 +251,14 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
     def all_caption_bindings(
         self, dataset: datasets.Dataset, *, progress: bool = False
     ) -> list[list[list[Binding]]]:
-        """Parse each distinct caption once (benchmarks repeat captions across samples)."""
+        """Parse every caption with :func:`~bindsplit_datasets.bindings.parse_many` (which parses
+        each distinct caption once: benchmarks repeat captions across samples)."""
         columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows = list(zip(*(columns[c] for c in self.caption_columns), strict=True))
-        distinct = list(dict.fromkeys(text or "" for row in rows for text in row))
-        parsed = dict(zip(distinct, parse_many(distinct, progress=progress), strict=True))
-        return [[list(parsed[text or ""]) for text in row] for row in rows]
+        rows = zip(*(columns[c] for c in self.caption_columns), strict=True)
+        texts = [text or "" for row in rows for text in row]
+        parsed = parse_many(texts, progress=progress)
+        width = self.n_captions
+        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
 
 def sha256_files(paths: Sequence[Path]) -> str:
