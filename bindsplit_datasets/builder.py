@@ -47,11 +47,10 @@ from .cards import render_card
 from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from .reference import ReferenceIndex, resolve_reference
-from .splits import CONFIGURATIONS, CompositionStats, SampleAnnotation, annotate_sample, composition
+from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .splits import CompositionStats, SampleAnnotation, annotate_sample, composition
 
 __all__ = [
-    "BUILD_FORMAT",
-    "MANIFEST_NAME",
     "BindSplitBuilder",
     "BindSplitConfig",
     "BuildResult",
@@ -67,8 +66,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-BUILD_FORMAT = "bindsplit-build/1"
-MANIFEST_NAME = "bindsplit.json"
 CARD_NAME = "README.md"
 #: Largest Parquet shard written (uncompressed Arrow size), as in ``datasets.push_to_hub``.
 DEFAULT_MAX_SHARD_SIZE = "500MB"

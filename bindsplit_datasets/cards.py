@@ -20,10 +20,9 @@ from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
-from .splits import CONFIGURATIONS, SPLIT_LABELS
+from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS
 
 __all__ = [
-    "PAPER_CITATION",
     "composition_rows",
     "configs_metadata",
     "flat_composition",
@@ -31,14 +30,6 @@ __all__ = [
     "render_card",
 ]
 
-#: BibTeX of the paper that defines the protocol.
-PAPER_CITATION = """@inproceedings{peng2026clip,
-  title     = {{CLIP} Models Generalize Less Than Compositional Benchmarks Suggest},
-  author    = {Peng, Shuman and Uselis, Arnas and Koishigarina, Darina and Ester, Martin and
-               Oh, Seong Joon},
-  booktitle = {ICML 2026 Workshop on Compositional Learning: Safety, Interpretability, and Agents},
-  year      = {2026}
-}"""
 
 _CONFIG_MEANING = {
     "full": "every sample of the benchmark (including `none`: no binding found)",

@@ -23,12 +23,12 @@ from typing import Any
 from . import __version__
 from .atomic import write_text
 from .loading import BindsplitData, load_bindsplit
+from .names import RESULTS_FORMAT
 from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics
 from .scoring import Scorer, load_model, write_scores
 
 __all__ = [
     "DEFAULT_CONFIGS",
-    "RESULTS_FORMAT",
     "evaluate_model",
     "format_table",
     "parse_configs",
@@ -37,7 +37,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-RESULTS_FORMAT = "bindsplit-results/1"
 #: Configurations reported by default, in report order.
 DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
 

@@ -20,21 +20,16 @@ import datasets
 
 from .errors import SchemaError
 from .features import ANNOTATION_COLUMNS
+from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
 
 __all__ = [
-    "BUILD_FORMAT",
-    "DEFAULT_CONFIGS",
-    "MANIFEST_NAME",
     "BindsplitData",
     "check_config",
     "load_bindsplit",
     "read_manifest",
 ]
 
-MANIFEST_NAME = "bindsplit.json"
-BUILD_FORMAT = "bindsplit-build/1"
 #: The configurations of every build, ``full`` first (docs/protocol.md, section 3).
-DEFAULT_CONFIGS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _BUILD_HINT = "make one with `bindsplit build BENCHMARK --out DIR`"
@@ -67,7 +62,7 @@ class BindsplitData:
     @property
     def configs(self) -> tuple[str, ...]:
         """Configurations of the build (from the manifest)."""
-        return tuple(self.manifest.get("configs") or DEFAULT_CONFIGS)
+        return tuple(self.manifest.get("configs") or CONFIGURATIONS)
 
     @property
     def adapter(self) -> Any:

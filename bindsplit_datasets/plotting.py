@@ -32,13 +32,13 @@ from typing import Any
 
 from .atomic import atomic_file
 from .errors import SchemaError
+from .names import CONFIGURATIONS, RESULTS_FORMAT
 
 __all__ = [
     "ALL_CONFIGS",
     "CONFIGS",
     "METRICS",
     "METRIC_LABELS",
-    "RESULTS_FORMAT",
     "RankChange",
     "Row",
     "format_comparison",
@@ -52,10 +52,9 @@ __all__ = [
     "validate_record",
 ]
 
-RESULTS_FORMAT = "bindsplit-results/1"
 METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
 CONFIGS: tuple[str, ...] = ("full", "seen", "unseen")
-ALL_CONFIGS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
+ALL_CONFIGS: tuple[str, ...] = CONFIGURATIONS
 METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 #: The configuration every other one is compared against when ranks move.
 REFERENCE_CONFIG = "full"

@@ -37,9 +37,9 @@ import yaml
 
 from . import __version__
 from .errors import BindsplitError, SchemaError
+from .names import BUILD_FORMAT, MANIFEST_NAME
 
 __all__ = [
-    "BUILD_FORMAT",
     "PUBLISH_RECORD",
     "BuildFolder",
     "HubCall",
@@ -60,9 +60,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-BUILD_FORMAT = "bindsplit-build/1"
 CARD = "README.md"
-MANIFEST = "bindsplit.json"
 #: Written next to the card on every publish: the SHA-256 of the card as uploaded, so that the
 #: next publish can tell a card edited on the Hub from the one this tool put there.
 PUBLISH_RECORD = "bindsplit-publish.json"
@@ -336,16 +334,16 @@ def _not_a_build(folder: Path, problem: str) -> SchemaError:
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
-    path = folder / MANIFEST
+    path = folder / MANIFEST_NAME
     if not path.is_file():
-        raise _not_a_build(folder, f"it has no {MANIFEST} manifest")
+        raise _not_a_build(folder, f"it has no {MANIFEST_NAME} manifest")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _not_a_build(folder, f"{MANIFEST} is not JSON ({error})") from None
+        raise _not_a_build(folder, f"{MANIFEST_NAME} is not JSON ({error})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != BUILD_FORMAT:
         found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise _not_a_build(folder, f"{MANIFEST} has format {found!r}, expected {BUILD_FORMAT!r}")
+        raise _not_a_build(folder, f"{MANIFEST_NAME} has format {found!r}, expected {BUILD_FORMAT!r}")
     configs = manifest.get("configs")
     if (
         not isinstance(configs, dict)
@@ -354,7 +352,7 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
             isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in configs.values()
         )
     ):
-        raise _not_a_build(folder, f"{MANIFEST} has no 'configs' mapping of configuration to rows")
+        raise _not_a_build(folder, f"{MANIFEST_NAME} has no 'configs' mapping of configuration to rows")
     return manifest
 
 
@@ -476,7 +474,7 @@ def inspect_build(folder: str | Path) -> BuildFolder:
         rows = sum(pq.read_metadata(path).num_rows for path in paths)
         if rows != manifest["configs"][name]:
             raise _not_a_build(
-                folder, f"{name}/ holds {rows} rows but {MANIFEST} says {manifest['configs'][name]}"
+                folder, f"{name}/ holds {rows} rows but {MANIFEST_NAME} says {manifest['configs'][name]}"
             )
     return BuildFolder(
         path=folder,
@@ -506,7 +504,7 @@ def plan_dataset(
     build = inspect_build(folder)
     files = [
         _local_file(build.path, build.path / CARD),
-        _local_file(build.path, build.path / MANIFEST),
+        _local_file(build.path, build.path / MANIFEST_NAME),
     ]
     files += [_local_file(build.path, path) for paths in build.shards.values() for path in paths]
     files.append(

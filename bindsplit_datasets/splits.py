@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .names import CONFIGURATIONS, SPLIT_LABELS
+
 if TYPE_CHECKING:  # labelling needs only the attribute/object fields, not the parser
     from .bindings import Binding
 
@@ -43,11 +45,6 @@ __all__ = [
     "split_label",
 ]
 
-#: Every label a sample can carry.
-SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
-
-#: The configurations of every built benchmark dataset.
-CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
 
 # configuration -> labels of the samples it holds (``none`` samples appear in ``full`` only)
 _CONFIG_LABELS: dict[str, frozenset[str]] = {

@@ -15,8 +15,8 @@ from huggingface_hub import DatasetCard
 
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.names import PAPER_CITATION
 from bindsplit_datasets.cards import (
-    PAPER_CITATION,
     composition_rows,
     flat_composition,
     format_share,

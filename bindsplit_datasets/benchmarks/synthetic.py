@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..bindings import Binding, normalise_binding
-from ..cards import PAPER_CITATION
+from ..names import PAPER_CITATION
 from . import register
 from .base import BenchmarkAdapter, LoadedSource, read_dataset_source
 

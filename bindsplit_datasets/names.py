@@ -1,0 +1,77 @@
+"""Identifiers shared across BindSplit, defined once: configuration names, sample labels, file
+and format tags, and the paper's citation.
+
+Importable from anywhere in the package (it imports nothing). The metric folder
+``metrics/bindsplit`` is self-contained for publishing and restates the labels and configurations;
+a test checks that both agree.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BUILD_FORMAT",
+    "CONFIGURATIONS",
+    "HUB_ORG",
+    "HUB_NAMES",
+    "METRIC_SPACE_NAME",
+    "MANIFEST_NAME",
+    "PAPER_CITATION",
+    "RESULTS_FORMAT",
+    "SPLIT_LABELS",
+    "hub_dataset_id",
+    "metric_space_id",
+]
+
+#: Every label a sample can carry (``none``: no binding found in any caption).
+SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
+
+#: The configurations of every built benchmark dataset, ``full`` first (the default).
+CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
+
+#: Format tag of a built dataset folder's manifest.
+BUILD_FORMAT = "bindsplit-build/1"
+
+#: File name of a built dataset folder's manifest.
+MANIFEST_NAME = "bindsplit.json"
+
+#: Format tag of a results record written by ``bindsplit eval``.
+RESULTS_FORMAT = "bindsplit-results/1"
+
+#: BibTeX of the paper that defines the protocol.
+PAPER_CITATION = """@inproceedings{peng2026clip,
+  title     = {{CLIP} Models Generalize Less Than Compositional Benchmarks Suggest},
+  author    = {Peng, Shuman and Uselis, Arnas and Koishigarina, Darina and Ester, Martin and
+               Oh, Seong Joon},
+  booktitle = {ICML 2026 Workshop on Compositional Learning: Safety, Interpretability, and Agents},
+  year      = {2026}
+}"""
+
+#: The Hub namespace of the canonical datasets and metric Space (``--org`` replaces it).
+HUB_ORG = "bindsplit"
+
+#: Benchmark (registry name) -> repository name of its canonical BindSplit dataset on the Hub.
+HUB_NAMES: dict[str, str] = {
+    "aro_vga": "aro",
+    "bivlc": "bivlc",
+    "vismin": "vismin",
+    "sugarcrepe": "sugarcrepe",
+    "synthetic": "synthetic",
+}
+
+#: Repository name of the metric Space.
+METRIC_SPACE_NAME = "bindsplit"
+
+
+def hub_dataset_id(benchmark: str, org: str | None = None) -> str:
+    """The Hub id of ``benchmark``'s BindSplit dataset: ``bindsplit/aro`` for ``aro_vga``.
+
+    >>> hub_dataset_id("aro_vga"), hub_dataset_id("bivlc", org="my-lab")
+    ('bindsplit/aro', 'my-lab/bivlc')
+    """
+    name = HUB_NAMES.get(benchmark, benchmark.replace("_", "-"))
+    return f"{org or HUB_ORG}/{name}"
+
+
+def metric_space_id(org: str | None = None) -> str:
+    """The Hub id of the metric Space: ``bindsplit/bindsplit`` unless ``org`` replaces it."""
+    return f"{org or HUB_ORG}/{METRIC_SPACE_NAME}"
