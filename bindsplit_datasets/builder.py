@@ -46,8 +46,8 @@ from .bindings import PARSER_VERSION
 from .cards import render_card
 from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
-from .reference import ReferenceIndex, resolve_reference
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .reference import ReferenceIndex, resolve_reference
 from .splits import CompositionStats, SampleAnnotation, annotate_sample, composition
 
 __all__ = [

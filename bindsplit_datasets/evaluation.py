@@ -23,8 +23,8 @@ from typing import Any
 from . import __version__
 from .atomic import write_text
 from .loading import BindsplitData, load_bindsplit
-from .names import RESULTS_FORMAT
 from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics
+from .names import RESULTS_FORMAT
 from .scoring import Scorer, load_model, write_scores
 
 __all__ = [

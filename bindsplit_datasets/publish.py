@@ -343,7 +343,9 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         raise _not_a_build(folder, f"{MANIFEST_NAME} is not JSON ({error})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != BUILD_FORMAT:
         found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise _not_a_build(folder, f"{MANIFEST_NAME} has format {found!r}, expected {BUILD_FORMAT!r}")
+        raise _not_a_build(
+            folder, f"{MANIFEST_NAME} has format {found!r}, expected {BUILD_FORMAT!r}"
+        )
     configs = manifest.get("configs")
     if (
         not isinstance(configs, dict)
@@ -352,7 +354,9 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
             isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in configs.values()
         )
     ):
-        raise _not_a_build(folder, f"{MANIFEST_NAME} has no 'configs' mapping of configuration to rows")
+        raise _not_a_build(
+            folder, f"{MANIFEST_NAME} has no 'configs' mapping of configuration to rows"
+        )
     return manifest
 
 
@@ -474,7 +478,8 @@ def inspect_build(folder: str | Path) -> BuildFolder:
         rows = sum(pq.read_metadata(path).num_rows for path in paths)
         if rows != manifest["configs"][name]:
             raise _not_a_build(
-                folder, f"{name}/ holds {rows} rows but {MANIFEST_NAME} says {manifest['configs'][name]}"
+                folder,
+                f"{name}/ holds {rows} rows but {MANIFEST_NAME} says {manifest['configs'][name]}",
             )
     return BuildFolder(
         path=folder,

@@ -15,13 +15,13 @@ from huggingface_hub import DatasetCard
 
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import build_benchmark
-from bindsplit_datasets.names import PAPER_CITATION
 from bindsplit_datasets.cards import (
     composition_rows,
     flat_composition,
     format_share,
     render_card,
 )
+from bindsplit_datasets.names import PAPER_CITATION
 from bindsplit_datasets.splits import composition
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a black cat on a mat"]
