@@ -20,7 +20,7 @@ from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
-from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS
+from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
 
 __all__ = [
     "composition_rows",
@@ -156,7 +156,7 @@ def render_card(
 def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str:
     composition = manifest["composition"]
     reference = manifest["reference"]
-    repo = repo_id or f"<org>/bindsplit-{adapter.name.replace('_', '-')}"
+    repo = repo_id or hub_dataset_id(adapter.name)
     leakage = manifest["leakage"]
     report = manifest["source_report"]
     sections = [

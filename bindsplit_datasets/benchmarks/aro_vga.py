@@ -126,6 +126,7 @@ class AROVGAttribution(BenchmarkAdapter):
     """ARO VG-Attribution; see the module docstring for the two layouts it reads."""
 
     name: ClassVar[str] = "aro_vga"
+    aliases: ClassVar[tuple[str, ...]] = ("aro",)
     pretty_name: ClassVar[str] = "ARO VG-Attribution"
     hub_id: ClassVar[str | None] = "gowitheflow/ARO-Visual-Attribution"
     #: pin: main at the time of writing (no commit sha could be verified offline).

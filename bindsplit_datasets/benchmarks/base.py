@@ -85,6 +85,8 @@ class BenchmarkAdapter(abc.ABC):
     name: ClassVar[str]
     #: Human-readable name used in dataset cards.
     pretty_name: ClassVar[str]
+    #: Other names accepted wherever ``name`` is (``aro`` for ``aro_vga``).
+    aliases: ClassVar[tuple[str, ...]] = ()
     #: Hub dataset id of the canonical source, or ``None`` if it has none.
     hub_id: ClassVar[str | None] = None
     #: Pinned Hub revision (commit sha) of ``hub_id``.

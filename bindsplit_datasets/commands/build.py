@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..benchmarks import get_benchmark, list_benchmarks
+from ..benchmarks import benchmark_choices, get_benchmark
 from ..builder import build_benchmark
 from ..cards import composition_rows
 
@@ -18,9 +18,7 @@ HELP = (
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments shared by ``build`` and ``stats``: what to read and what to label against."""
-    parser.add_argument(
-        "benchmark", metavar="BENCHMARK", help=f"one of: {', '.join(list_benchmarks())}"
-    )
+    parser.add_argument("benchmark", metavar="BENCHMARK", help=f"one of: {benchmark_choices()}")
     parser.add_argument(
         "--source",
         metavar="SRC",
