@@ -4,31 +4,47 @@
 each distinct image and caption once), reduces the per-sample matrices with the metric's
 functional core, and returns the results record of docs/architecture.md: model identity, dataset
 identity and fingerprint, the metrics of the requested configurations (each with its bootstrap
-interval and n, plus the seen-minus-unseen gap), scoring statistics, environment and timings.
-Records from different runs are therefore comparable and can be merged into leaderboards.
+interval and n, plus the seen-minus-unseen gap), each sample's outcome (for paired comparisons
+between models), scoring statistics, environment and timings. Records from different runs are
+therefore comparable and can be merged into leaderboards.
+
+Everything that can be checked without the model is checked first (configurations, mixed
+precision, the ``save_scores`` path, the data), so a bad option fails in seconds, not after an
+hour of encoding.
 """
 
 from __future__ import annotations
 
 import datetime as _datetime
+import inspect
 import json
 import logging
+import os
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import datasets
 
 from . import __version__
 from .atomic import write_text
-from .loading import BindsplitData, load_bindsplit
-from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics
-from .names import RESULTS_FORMAT
-from .scoring import Scorer, load_model, write_scores
+from .errors import BindsplitError, SchemaError
+from .loading import BindsplitData, load_bindsplit, read_manifest
+from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics, sample_outcome
+from .models.errors import require
+from .names import BUILD_FORMAT, RESULTS_FORMAT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scoring import Scorer
 
 __all__ = [
     "DEFAULT_CONFIGS",
+    "OutputPathError",
+    "check_output_path",
     "evaluate_model",
     "format_table",
     "parse_configs",
@@ -40,7 +56,11 @@ logger = logging.getLogger(__name__)
 #: Configurations reported by default, in report order.
 DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
 
-_PACKAGES = ("torch", "transformers", "datasets", "accelerate")
+_PACKAGES = ("torch", "transformers", "open_clip_torch", "datasets", "accelerate")
+
+
+class OutputPathError(BindsplitError, ValueError):
+    """An output path that cannot be written (a folder, under a file, not writable)."""
 
 
 def parse_configs(
@@ -60,6 +80,30 @@ def parse_configs(
     return tuple(dict.fromkeys(names))
 
 
+def check_output_path(path: str | Path, what: str = "the per-sample scores") -> Path:
+    """Raise :class:`OutputPathError` unless a file can be written at ``path`` (its folder
+    exists and is writable, or can be created): checked before any scoring."""
+    path = Path(path)
+    if path.is_dir():
+        raise OutputPathError(
+            f"cannot write {what} to {path}: it is a folder; pass a file path such as "
+            f"{path / 'scores.parquet'}."
+        )
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise OutputPathError(
+            f"cannot write {what} to {path}: {ancestor} is a file, not a folder; choose another "
+            "path."
+        )
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise OutputPathError(
+            f"cannot write {what} to {path}: {ancestor} is not writable; choose another path."
+        )
+    return path
+
+
 def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str, Any]:
     """The metric keys of ``configs``; the gap only when both seen and unseen are reported."""
     keep_gap = "seen" in configs and "unseen" in configs
@@ -71,14 +115,87 @@ def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str
     return selected
 
 
-def _groups(
-    data: BindsplitData,
-) -> tuple[list[str], list[str | None] | None, list[str | None] | None]:
-    """Split labels, categories and macro groups of every row (image columns are not decoded)."""
+# ---------------------------------------------------------------------------------------------
+# data
+
+
+def _manifest_of(
+    dataset: datasets.Dataset, manifest: Mapping[str, Any] | str | Path | None
+) -> dict[str, Any]:
+    """The build manifest of a loaded dataset: ``manifest`` as given (a dict, a build folder or
+    its ``bindsplit.json``), else the JSON in ``dataset.info.description``."""
+    if isinstance(manifest, Mapping):
+        return dict(manifest)
+    if manifest is not None:
+        path = Path(manifest)
+        if path.is_dir():
+            return read_manifest(path)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise SchemaError(
+                f"cannot read the manifest {path} ({error}); pass the build's bindsplit.json, "
+                "its folder, or the manifest as a dict."
+            ) from None
+    try:
+        found = json.loads(dataset.info.description or "")
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or found.get("format") != BUILD_FORMAT:
+        raise SchemaError(
+            "this datasets.Dataset carries no BindSplit manifest (its info.description is not "
+            "one); pass manifest= the build's bindsplit.json, its folder, or the dict, or pass "
+            "the build folder or Hub id as data."
+        )
+    return found
+
+
+def _resolve_data(
+    data: str | Path | BindsplitData | datasets.Dataset,
+    manifest: Mapping[str, Any] | str | Path | None,
+    revision: str | None,
+    verify: bool,
+) -> BindsplitData:
+    """The ``full`` configuration of ``data``, with its manifest."""
+    if isinstance(data, datasets.Dataset):
+        data = BindsplitData(data, _manifest_of(data, manifest))
+        sizes = data.manifest.get("configs")
+        expected = sizes.get("full") if isinstance(sizes, Mapping) else None
+        if expected is not None and expected != len(data.dataset):
+            raise SchemaError(
+                f"the dataset has {len(data.dataset)} rows but the build's full configuration "
+                f"has {expected}: evaluate_model scores the full configuration and slices it by "
+                "label; load the 'full' configuration."
+            )
+        return data
+    if isinstance(data, BindsplitData):
+        if data.config != "full":
+            raise ValueError(
+                f"evaluate_model scores the full configuration and slices it by label; got "
+                f"configuration {data.config!r}, load 'full' instead."
+            )
+        return data
+    options: dict[str, Any] = {"revision": revision}
+    if "verify" in inspect.signature(load_bindsplit).parameters:
+        options["verify"] = verify
+    return load_bindsplit(data, "full", **options)
+
+
+@dataclass
+class _Rows:
+    """What the metric and the record need of every row (images are never decoded)."""
+
+    labels: list[str]
+    categories: list[str | None] | None
+    macro_groups: list[str | None] | None
+    ids: list[str]
+    balanced: list[bool] | None
+
+
+def _rows(data: BindsplitData) -> _Rows:
     adapter = data.adapter
-    rows = data.dataset.remove_columns(
-        [c for c in adapter.image_columns if c in data.dataset.column_names]
-    )
+    dataset = data.dataset
+    rows = dataset.remove_columns([c for c in adapter.image_columns if c in dataset.column_names])
     labels: list[str] = []
     categories: list[str | None] = []
     macro_groups: list[str | None] = []
@@ -86,11 +203,47 @@ def _groups(
         labels.append(row["bindsplit_label"])
         categories.append(adapter.category(row))
         macro_groups.append(adapter.macro_group(row))
-    return (
-        labels,
-        categories if any(c is not None for c in categories) else None,
-        macro_groups if any(g is not None for g in macro_groups) else None,
+    # the source's own id where the adapter names one, else the row in `full`
+    id_column = getattr(adapter, "id_column", None)
+    if id_column and id_column in dataset.column_names:
+        ids = [str(value) for value in dataset[id_column]]
+    else:
+        ids = [str(index) for index in range(len(dataset))]
+    balanced = None
+    if "balanced" in dataset.column_names:
+        balanced = [bool(value) for value in dataset["balanced"]]
+    return _Rows(
+        labels=labels,
+        categories=categories if any(c is not None for c in categories) else None,
+        macro_groups=macro_groups if any(g is not None for g in macro_groups) else None,
+        ids=ids,
+        balanced=balanced,
     )
+
+
+def _statistics(scores: Any, rows: _Rows) -> Any:
+    """The metric core's statistics; the ``balanced`` flags go in when the core takes them."""
+    options: dict[str, Any] = {}
+    if rows.balanced is not None and "balanced" in inspect.signature(accumulate).parameters:
+        options["balanced"] = rows.balanced
+    return accumulate(scores, rows.labels, rows.categories, rows.macro_groups, **options)
+
+
+def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
+    """Each sample's id, label and outcomes (0/1), for paired comparisons between models;
+    ``t2i`` only when samples have two or more images."""
+    outcomes = [sample_outcome(matrix) for matrix in scores]
+    samples: dict[str, list[Any]] = {"id": rows.ids, "label": rows.labels}
+    if rows.balanced is not None:
+        samples["balanced"] = rows.balanced
+    samples["i2t"] = [int(i2t) for i2t, _ in outcomes]
+    if outcomes and outcomes[0][1] is not None:
+        samples["t2i"] = [int(t2i) for _, t2i in outcomes]
+    return samples
+
+
+# ---------------------------------------------------------------------------------------------
+# the record
 
 
 def _version(package: str) -> str | None:
@@ -111,60 +264,94 @@ def _environment(scorer: Scorer) -> dict[str, Any]:
     }
 
 
+def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
+    """Write the per-sample scores; a failure is logged and reported, never raised, so that
+    the results of a finished scoring run are not lost."""
+    from .scoring import write_scores
+
+    try:
+        write_scores(
+            path,
+            scores,
+            rows.labels,
+            rows.categories,
+            rows.macro_groups,
+            ids=rows.ids,
+            balanced=rows.balanced,
+        )
+    except OSError as error:
+        logger.warning(
+            "could not write the per-sample scores to %s (%s); the results record is complete "
+            "without them",
+            path,
+            error,
+        )
+        return {"path": str(path), "error": str(error)}
+    logger.info("wrote the per-sample scores of %d samples to %s", len(rows.labels), path)
+    return {"path": str(path), "error": None}
+
+
 def evaluate_model(
     model: Any,
-    data: str | Path | BindsplitData,
+    data: str | Path | BindsplitData | datasets.Dataset,
     *,
     processor: Any = None,
     configs: str | Sequence[str] = DEFAULT_CONFIGS,
     batch_size: int = 64,
-    mixed_precision: str = "no",
+    mixed_precision: str | None = None,
     cache_dir: str | Path | None = None,
     save_scores: str | Path | None = None,
     n_bootstrap: int = 1000,
     seed: int = 0,
     revision: str | None = None,
     accelerator: Any = None,
-    num_workers: int = 0,
+    num_workers: int | None = None,
     model_id: str | None = None,
     data_revision: str | None = None,
+    name: str | None = None,
+    verify: bool = True,
+    manifest: Mapping[str, Any] | str | Path | None = None,
 ) -> dict[str, Any]:
     """Score ``model`` on a BindSplit dataset and return the results record.
 
     Args:
-        model: a Hub id or local folder (loaded with ``AutoModel``/``AutoProcessor`` at
-            ``revision``), or a loaded model with ``get_image_features``/``get_text_features``
-            (then ``processor`` is required).
-        data: a folder made by ``bindsplit build``, a Hub dataset id (at ``data_revision``), or a
-            loaded :class:`~bindsplit_datasets.loading.BindsplitData` of configuration ``full``.
+        model: a model string (``open_clip:ARCH/PRETRAINED``, ``open_clip:hf-hub:ORG/NAME``,
+            ``open_clip:local-dir:PATH``, a Hugging Face Hub id or local folder, loaded at
+            ``revision``), an :class:`~bindsplit_datasets.models.Encoder`, or a loaded Hugging
+            Face model with ``get_image_features``/``get_text_features`` and its ``processor``.
+        data: a folder made by ``bindsplit build``, a Hub dataset id (at ``data_revision``), a
+            loaded :class:`~bindsplit_datasets.loading.BindsplitData` of configuration ``full``,
+            or a ``datasets.Dataset`` of the ``full`` configuration of a build; its manifest is
+            ``manifest`` (a dict, the build's ``bindsplit.json`` or its folder) or else the JSON
+            in ``dataset.info.description``.
         configs: which configurations to report (``"full,seen"`` or a sequence). Scoring always
             runs once over ``full``; the metric slices it by label.
         batch_size, mixed_precision, cache_dir, accelerator, num_workers: see
-            :class:`~bindsplit_datasets.scoring.Scorer`.
-        save_scores: write the per-sample matrices and labels here (Parquet), so the metric can
-            be recomputed without the model (:func:`~bindsplit_datasets.scoring.read_scores`).
+            :class:`~bindsplit_datasets.scoring.Scorer` (``mixed_precision=None``: the
+            Accelerate configuration, else ``"no"``).
+        save_scores: also write the per-sample matrices, labels and source ids here (Parquet),
+            so the metric can be recomputed without the model
+            (:func:`~bindsplit_datasets.scoring.read_scores`). The path is checked before
+            scoring; if writing fails anyway, the record is still returned and its
+            ``save_scores.error`` says why.
         n_bootstrap, seed: the metric's bootstrap (0 resamples: no intervals).
-        model_id: name recorded for a loaded model (default: its ``name_or_path``).
+        name: the model's name in the record (default: its Hub id, open_clip string or folder
+            name; ``model_id`` is the older spelling).
+        verify: check a loaded build against its manifest, where the loader supports it.
 
     Under ``accelerate launch`` every process returns the same record; only the main process
     writes ``save_scores``.
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
-    if isinstance(data, BindsplitData):
-        if data.config != "full":
-            raise ValueError(
-                f"evaluate_model scores the full configuration and slices it by label; got "
-                f"configuration {data.config!r}, load 'full' instead."
-            )
-    else:
-        data = load_bindsplit(data, "full", revision=data_revision)
-    adapter = data.adapter
-    if isinstance(model, (str, Path)):
-        model_id = model_id or str(model)
-        model, processor = load_model(str(model), revision=revision)
-    load_s = time.perf_counter() - start
+    require("scoring", "torch", "accelerate")
+    from .scoring import Scorer, check_mixed_precision
 
+    check_mixed_precision(mixed_precision)
+    if save_scores is not None:
+        save_scores = check_output_path(save_scores)
+    data = _resolve_data(data, manifest, data_revision, verify)
+    adapter = data.adapter
     scorer = Scorer(
         model,
         processor,
@@ -172,29 +359,24 @@ def evaluate_model(
         batch_size=batch_size,
         mixed_precision=mixed_precision,
         cache_dir=cache_dir,
-        model_id=model_id,
-        revision=revision,
         num_workers=num_workers,
+        name=name or model_id,
+        revision=revision,
     )
+    load_s = time.perf_counter() - start
     matrices = scorer.score(data.dataset, adapter.image_columns, adapter.caption_columns)
 
     metric_start = time.perf_counter()
-    labels, categories, macro_groups = _groups(data)
-    stats = accumulate(matrices.scores, labels, categories, macro_groups)
+    rows = _rows(data)
+    stats = _statistics(matrices.scores, rows)
     metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
+    samples = _samples(matrices.scores, rows)
     metric_s = time.perf_counter() - metric_start
 
-    if save_scores is not None and scorer.accelerator.is_main_process:
-        path = write_scores(save_scores, matrices.scores, labels, categories, macro_groups)
-        logger.info("wrote the per-sample scores of %d samples to %s", matrices.n_samples, path)
-    return {
+    record: dict[str, Any] = {
         "format": RESULTS_FORMAT,
         "bindsplit_version": __version__,
-        "model": {
-            "id": scorer.model_id,
-            "revision": scorer.revision,
-            "class": type(model).__name__,
-        },
+        "model": scorer.encoder.identity.to_record(),
         "dataset": {
             "data": data.source,
             "benchmark": data.benchmark,
@@ -202,24 +384,29 @@ def evaluate_model(
             "reference": data.manifest.get("reference"),
         },
         "metrics": metrics,
+        "samples": samples,
         "scoring": {
             "n_samples": matrices.n_samples,
             "n_unique_images": matrices.n_unique_images,
             "n_unique_captions": matrices.n_unique_captions,
             "n_truncated_captions": matrices.n_truncated_captions,
+            "text_max_length": matrices.text_max_length,
             "batch_size": batch_size,
             "mixed_precision": scorer.mixed_precision,
             "cache": {"hits": matrices.cache_hits, "misses": matrices.cache_misses},
         },
         "environment": _environment(scorer),
-        "timings": {
-            "load_s": round(load_s, 3),
-            "encode_s": round(matrices.encode_s, 3),
-            "metric_s": round(metric_s, 3),
-            "total_s": round(time.perf_counter() - start, 3),
-        },
-        "created": _datetime.datetime.now(_datetime.timezone.utc).isoformat(timespec="seconds"),
     }
+    if save_scores is not None and scorer.accelerator.is_main_process:
+        record["save_scores"] = _save_scores(save_scores, matrices.scores, rows)
+    record["timings"] = {
+        "load_s": round(load_s, 3),
+        "encode_s": round(matrices.encode_s, 3),
+        "metric_s": round(metric_s, 3),
+        "total_s": round(time.perf_counter() - start, 3),
+    }
+    record["created"] = _datetime.datetime.now(_datetime.timezone.utc).isoformat(timespec="seconds")
+    return record
 
 
 def write_record(record: dict[str, Any], path: str | Path) -> Path:

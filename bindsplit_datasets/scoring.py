@@ -1,4 +1,4 @@
-"""Per-sample similarity matrices of any CLIP-like model, computed with Accelerate
+"""Per-sample similarity matrices of any dual encoder, computed with Accelerate
 (docs/protocol.md, section 5).
 
 A benchmark sample has images ``image_columns`` and captions ``caption_columns``; its score matrix
@@ -8,26 +8,28 @@ string) exactly once, L2-normalises the embeddings and gathers every matrix from
 similarity rather than ``logits_per_image`` is used on purpose: the metric only compares entries of
 one matrix, and a positive logit scale plus a shared bias (SigLIP) does not change any comparison.
 
-Encoding runs through DataLoaders prepared by an :class:`accelerate.Accelerator`: under
-``accelerate launch --num_processes N`` each process encodes its shard, the results are collected
-with ``gather_for_metrics`` and reassembled by item index, so every process ends with the same
-matrices as a single process would. Feature calls run under ``accelerator.autocast()`` (mixed
-precision is a setting of the Accelerator); the model is prepared for evaluation only.
+The scorer drives a :class:`~bindsplit_datasets.models.Encoder` only (Hugging Face, open_clip, or
+any object with that interface). Images are decoded and preprocessed by DataLoader workers while
+the model encodes the previous batch; encoding runs on the Accelerate device under
+``torch.autocast`` when a mixed precision is chosen. Under ``accelerate launch --num_processes N``
+each process encodes its shard, the results are collected with ``gather_for_metrics`` and
+reassembled by item index, so every process ends with the same matrices as a single process
+would. With ``cache_dir`` the embeddings are stored on disk under a key made of the model
+identity, dtype, mixed precision and preprocessing, so a second run over the same data skips the
+encoders; a damaged cache entry is discarded with a warning and recomputed.
 
-Any model exposing ``get_image_features`` and ``get_text_features`` works (CLIPModel, SiglipModel,
-...), whether they return tensors (transformers 4.x) or output objects with ``pooler_output``
-(transformers 5.x). With ``cache_dir`` the embeddings are stored on disk under a key made of the
-model identity, dtype, mixed precision and preprocessing, so a second run over the same data skips
-the encoders.
+Throughput (``make bench``) is the raw encoders' within a few percent once preprocessing keeps
+up: on one GPU that takes roughly one CPU core per 300 photo-sized images per second (decoding
+plus resizing), so ``num_workers`` decides the speed of small encoders.
 """
 
 from __future__ import annotations
 
-import hashlib
-import inspect
+import contextlib
 import io
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,152 +48,62 @@ from tqdm.auto import tqdm
 
 from .atomic import atomic_file, write_text
 from .errors import BindsplitError, SchemaError
+from .models.encoder import Encoder
+from .models.identity import digest, json_digest
+from .models.loaders import as_encoder
 
 __all__ = [
-    "TEXT_PADDING",
+    "MIXED_PRECISIONS",
     "EmbeddingCache",
     "ScoreMatrices",
     "Scorer",
-    "UnsupportedModelError",
-    "check_model",
-    "feature_tensor",
-    "load_model",
+    "ScoringOptionError",
+    "check_mixed_precision",
+    "default_num_workers",
     "read_scores",
-    "text_max_length",
     "write_scores",
 ]
 
 logger = logging.getLogger(__name__)
 
-#: Text padding per ``config.model_type``; models that pool the last position (SigLIP) need every
-#: caption padded to the full text length. Anything else pads to the longest caption of a batch.
-TEXT_PADDING: dict[str, str] = {"siglip": "max_length", "siglip2": "max_length"}
-DEFAULT_TEXT_PADDING = "longest"
+#: Mixed precisions the scorer accepts (``"no"``: float32).
+MIXED_PRECISIONS: dict[str, torch.dtype | None] = {
+    "no": None,
+    "bf16": torch.bfloat16,
+    "fp16": torch.float16,
+}
 
 #: Bumped whenever the meaning of a cached embedding changes.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
+#: Largest deviation from unit norm of a valid cached (L2-normalised) embedding.
+_NORM_TOLERANCE = 1e-3
 _ARROW_BATCH = 1024
+_MAX_AUTO_WORKERS = 8
 
 
-class UnsupportedModelError(BindsplitError, TypeError):
-    """A model the scorer cannot use (it lacks the image/text feature methods)."""
+class ScoringOptionError(BindsplitError, ValueError):
+    """An invalid scorer option (mixed precision, batch size, workers)."""
 
 
-# ---------------------------------------------------------------------------------------------
-# model helpers
-
-
-def check_model(model: Any) -> None:
-    """Raise :class:`UnsupportedModelError` unless ``model`` has both feature methods."""
-    missing = [
-        name
-        for name in ("get_image_features", "get_text_features")
-        if not callable(getattr(model, name, None))
-    ]
-    if missing:
-        raise UnsupportedModelError(
-            f"{type(model).__name__} has no {' or '.join(missing)}; BindSplit scores dual-encoder "
-            "models that expose get_image_features(pixel_values=...) and "
-            "get_text_features(input_ids=...) (for example CLIPModel or SiglipModel loaded with "
-            "AutoModel, not a task head such as CLIPVisionModel)."
+def check_mixed_precision(value: str | None) -> None:
+    """Raise :class:`ScoringOptionError` unless ``value`` is ``None`` or a valid mixed
+    precision. Checked before Accelerate sees it: Accelerate keeps one configuration per
+    process, so a bad value must not reach it."""
+    if value is not None and value not in MIXED_PRECISIONS:
+        raise ScoringOptionError(
+            f"unknown mixed precision {value!r}; valid: {', '.join(MIXED_PRECISIONS)}."
         )
 
 
-def feature_tensor(output: Any) -> torch.Tensor:
-    """The embedding tensor of a ``get_*_features`` result.
-
-    transformers 4.x returns the projected embeddings as a tensor; 5.x returns an output object
-    whose ``pooler_output`` holds them (some models name them ``image_embeds``/``text_embeds``).
-    """
-    if isinstance(output, torch.Tensor):
-        return output
-    for name in ("pooler_output", "image_embeds", "text_embeds"):
-        value = getattr(output, name, None)
-        if isinstance(value, torch.Tensor):
-            return value
-    raise UnsupportedModelError(
-        f"cannot find embeddings in a {type(output).__name__} returned by a feature method: "
-        "expected a tensor or an object with pooler_output, image_embeds or text_embeds."
-    )
-
-
-def _accepted_inputs(method: Callable[..., Any]) -> frozenset[str]:
-    """Names of the explicit parameters of ``method`` (processor outputs outside it are dropped)."""
-    return frozenset(
-        name
-        for name, parameter in inspect.signature(method).parameters.items()
-        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-    )
-
-
-def _text_config_value(model: Any, name: str) -> Any:
-    config = getattr(model, "config", None)
-    text_config = getattr(config, "text_config", None)
-    return getattr(text_config, name, None) or getattr(config, name, None)
-
-
-def text_max_length(model: Any, tokenizer: Any) -> int:
-    """Longest caption (in tokens) the model accepts: its text positions, capped by the
-    tokenizer's ``model_max_length``."""
-    candidates = [
-        value
-        for value in (
-            _text_config_value(model, "max_position_embeddings"),
-            getattr(tokenizer, "model_max_length", None),
-        )
-        if isinstance(value, int) and 0 < value < 1_000_000
-    ]
-    if not candidates:
-        raise UnsupportedModelError(
-            f"cannot tell the text length of {type(model).__name__}: neither its config "
-            "(max_position_embeddings) nor the tokenizer (model_max_length) states it."
-        )
-    return min(candidates)
-
-
-def load_model(model_id: str, *, revision: str | None = None) -> tuple[Any, Any]:
-    """``AutoModel`` and ``AutoProcessor`` of a Hub id or local folder, at ``revision``."""
-    from transformers import AutoModel, AutoProcessor
-
-    model = AutoModel.from_pretrained(model_id, revision=revision)
-    processor = AutoProcessor.from_pretrained(model_id, revision=revision)
-    return model.eval(), processor
-
-
-def _digest(data: bytes | str) -> str:
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def _weights_digest(model: torch.nn.Module) -> str:
-    """Content hash of every parameter and buffer (identity of a model without a Hub commit)."""
-    digest = hashlib.blake2b(digest_size=16)
-    for name, tensor in sorted(model.state_dict().items()):
-        digest.update(name.encode("utf-8"))
-        digest.update(
-            tensor.detach().cpu().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
-        )
-    return digest.hexdigest()
-
-
-def _tokenizer_identity(tokenizer: Any) -> str:
-    backend = getattr(tokenizer, "backend_tokenizer", None)
-    if backend is not None:
-        # the backend also records the padding/truncation of its last call: not part of identity
-        state = json.loads(backend.to_str())
-        state.pop("padding", None)
-        state.pop("truncation", None)
-        return _digest(json.dumps(state, sort_keys=True))
-    return _digest(json.dumps(sorted(tokenizer.get_vocab().items())))
-
-
-def _image_processor_identity(processor: Any) -> str:
-    image_processor = getattr(processor, "image_processor", processor)
-    to_dict = getattr(image_processor, "to_dict", None)
-    description = to_dict() if callable(to_dict) else repr(image_processor)
-    return _digest(json.dumps(description, sort_keys=True, default=str))
+def default_num_workers(device: torch.device) -> int:
+    """DataLoader workers for image decoding: on a GPU all CPU cores but one (at most 8), so
+    that preprocessing keeps up with the encoder; on the CPU none, since the encoder already
+    uses every core."""
+    if device.type == "cpu":
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(0, min(_MAX_AUTO_WORKERS, (cores or 1) - 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,16 +113,18 @@ def _image_processor_identity(processor: Any) -> str:
 class EmbeddingCache:
     """Embeddings on disk, one folder per *run key*, one ``.npz`` per kind (images, captions).
 
-    The run key is a hash of everything that changes an embedding: model identity (id and
-    commit, or a hash of the weights when there is no commit), class, dtype, mixed precision and
-    the preprocessing (image processor settings, tokenizer, padding, text length). Items are keyed
-    by content hash, so the same image under another row or file name is a hit. Files are written
-    to a temporary sibling and renamed into place, so an interrupted run never leaves a torn file.
+    The run key is a hash of everything that changes an embedding: model identity (Hub id and
+    commit, or a digest of the weights), class, dtype, mixed precision and the preprocessing
+    (image transform, tokenizer, padding, text length). Items are keyed by content hash, so the
+    same image under another row or file name is a hit. Files are written to a temporary sibling
+    and renamed into place, so an interrupted run never leaves a torn file; a file or an entry
+    that is damaged anyway (unreadable, wrong width, not finite, not unit norm) is discarded with
+    a warning, and its items are encoded again.
     """
 
     def __init__(self, root: str | Path, run_key: Mapping[str, Any]) -> None:
         self.run_key = dict(run_key)
-        self.key = _digest(json.dumps(self.run_key, sort_keys=True, default=str))
+        self.key = json_digest(self.run_key)
         self.directory = Path(root) / self.key
         self.hits = 0
         self.misses = 0
@@ -218,19 +132,55 @@ class EmbeddingCache:
     def _path(self, kind: str) -> Path:
         return self.directory / f"{kind}.npz"
 
-    def load(self, kind: str) -> dict[str, np.ndarray]:
-        """Every stored embedding of ``kind``, by item key."""
+    def has(self, kind: str) -> bool:
+        """Whether embeddings of ``kind`` were stored."""
+        return self._path(kind).is_file()
+
+    def _read(self, path: Path) -> tuple[np.ndarray, np.ndarray]:
+        with np.load(path, allow_pickle=False) as stored:
+            keys, embeddings = stored["keys"], stored["embeddings"]
+        if keys.ndim != 1 or embeddings.ndim != 2 or len(keys) != len(embeddings):
+            raise ValueError(f"{len(keys)} keys for embeddings of shape {embeddings.shape}")
+        return keys, embeddings.astype(np.float32, copy=False)
+
+    def load(self, kind: str, width: int | None = None) -> dict[str, np.ndarray]:
+        """Every valid stored embedding of ``kind`` (of ``width`` dimensions, when given), by
+        item key."""
         path = self._path(kind)
         if not path.is_file():
             return {}
-        with np.load(path, allow_pickle=False) as stored:
-            return dict(zip(stored["keys"].tolist(), stored["embeddings"], strict=True))
+        try:
+            keys, embeddings = self._read(path)
+        except Exception as error:  # any damage: the file is ours to rewrite
+            logger.warning("discarding the unreadable embedding cache %s (%s)", path, error)
+            return {}
+        if width is not None and embeddings.shape[1] != width:
+            logger.warning(
+                "discarding the embedding cache %s: its embeddings have %d dimensions, the "
+                "model's have %d",
+                path,
+                embeddings.shape[1],
+                width,
+            )
+            return {}
+        with np.errstate(invalid="ignore", over="ignore"):
+            norms = np.linalg.norm(embeddings, axis=1)
+        valid = np.isfinite(embeddings).all(axis=1) & (np.abs(norms - 1) <= _NORM_TOLERANCE)
+        if not valid.all():
+            logger.warning(
+                "discarding %d damaged entries (not finite or not unit norm) of the embedding "
+                "cache %s; they are encoded again",
+                int((~valid).sum()),
+                path,
+            )
+        return {str(k): e for k, e, ok in zip(keys.tolist(), embeddings, valid, strict=True) if ok}
 
     def store(self, kind: str, entries: Mapping[str, np.ndarray]) -> None:
         """Add ``entries`` to the stored embeddings of ``kind`` (atomic rewrite of its file)."""
         if not entries:
             return
-        merged = {**self.load(kind), **entries}
+        width = len(next(iter(entries.values())))
+        merged = {**self.load(kind, width), **entries}
         self.directory.mkdir(parents=True, exist_ok=True)
         write_text(self.directory / "run_key.json", json.dumps(self.run_key, indent=2, default=str))
         keys = np.array(list(merged), dtype=str)
@@ -266,7 +216,7 @@ def _image_key(cell: Mapping[str, Any] | None, row: int, column: str) -> str:
     data = cell.get("bytes")
     if data is None:
         data = Path(cell["path"]).read_bytes()
-    return _digest(data)
+    return digest(data)
 
 
 def _iter_arrow(dataset: datasets.Dataset, columns: Sequence[str]) -> Iterator[pa.Table]:
@@ -328,7 +278,7 @@ def _distinct_captions(
                         f"row {row + offset}, column {column!r}: expected a caption string, "
                         f"got {text!r}."
                     )
-                index[row + offset, j] = distinct.add(_digest(text), text)
+                index[row + offset, j] = distinct.add(digest(text), text)
         row += table.num_rows
     return distinct, index
 
@@ -368,19 +318,13 @@ class _TextItems(torch.utils.data.Dataset):
 
 @dataclass
 class _Collate:
-    """Batch ``(index, item)`` pairs through the processor; keeps only inputs the model takes."""
+    """Batch ``(index, item)`` pairs through a preprocessing function of the encoder."""
 
-    processor: Any
-    argument: str
-    accepted: frozenset[str]
-    options: dict[str, Any]
+    preprocess: Callable[[list[Any]], Mapping[str, torch.Tensor]]
 
     def __call__(self, batch: Sequence[tuple[int, Any]]) -> dict[str, torch.Tensor]:
         indices, items = zip(*batch, strict=True)
-        encoded = self.processor(
-            **{self.argument: list(items)}, return_tensors="pt", **self.options
-        )
-        inputs = {k: v for k, v in encoded.items() if k in self.accepted}
+        inputs = dict(self.preprocess(list(items)))
         inputs["index"] = torch.tensor(indices, dtype=torch.long)
         return inputs
 
@@ -417,91 +361,84 @@ class Scorer:
     """Encode distinct images and captions once and gather per-sample score matrices.
 
     Args:
-        model: a loaded model with ``get_image_features`` and ``get_text_features``.
-        processor: its processor (``processor(images=...)`` / ``processor(text=...)``).
-        accelerator: an existing :class:`accelerate.Accelerator`; by default one is created
-            with ``mixed_precision`` (Accelerate allows one configuration per process).
+        model: an :class:`~bindsplit_datasets.models.Encoder`, a model string (``open_clip:...``,
+            a Hub id or a local folder), or a loaded Hugging Face model with ``processor``.
+        processor: the processor of a loaded Hugging Face model.
+        accelerator: an existing :class:`accelerate.Accelerator` (default: the process's, as
+            ``accelerate launch`` configured it).
         batch_size: items per encoder batch (per process).
-        mixed_precision: ``"no"``, ``"bf16"`` or ``"fp16"`` when creating the Accelerator.
+        mixed_precision: ``"no"``, ``"bf16"`` or ``"fp16"`` (autocast of the encoders);
+            ``None``: the accelerator's setting.
         cache_dir: folder of the embedding cache; ``None`` disables it.
-        model_id, revision: the model's identity for the cache (default: from its config).
-        num_workers: DataLoader workers that decode and preprocess images.
-        text_padding: override the padding chosen from ``model.config.model_type``.
+        num_workers: DataLoader workers that decode and preprocess images; ``None``:
+            :func:`default_num_workers` of the device.
+        name, revision: identity of a loaded model (see
+            :func:`~bindsplit_datasets.models.as_encoder`).
     """
 
     def __init__(
         self,
         model: Any,
-        processor: Any,
+        processor: Any = None,
         *,
         accelerator: Accelerator | None = None,
         batch_size: int = 64,
-        mixed_precision: str = "no",
+        mixed_precision: str | None = None,
         cache_dir: str | Path | None = None,
-        model_id: str | None = None,
+        num_workers: int | None = None,
+        name: str | None = None,
         revision: str | None = None,
-        num_workers: int = 0,
-        text_padding: str | None = None,
     ) -> None:
-        check_model(model)
-        if processor is None:
-            raise ValueError(
-                f"a processor is needed to score a loaded {type(model).__name__}: pass "
-                "processor=AutoProcessor.from_pretrained(<model id>), or pass the model id."
+        check_mixed_precision(mixed_precision)
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ScoringOptionError(f"batch_size must be a positive integer, got {batch_size}.")
+        if num_workers is not None and (not isinstance(num_workers, int) or num_workers < 0):
+            raise ScoringOptionError(
+                f"num_workers must be a non-negative integer or None, got {num_workers}."
             )
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size}.")
-        self.accelerator = accelerator or Accelerator(mixed_precision=mixed_precision)
-        self.model = self.accelerator.prepare_model(model.eval(), evaluation_mode=True)
-        self.processor = processor
-        self.tokenizer = getattr(processor, "tokenizer", processor)
+        self.encoder: Encoder = as_encoder(model, processor, name=name, revision=revision)
+        # no arguments: Accelerate keeps one configuration per process, and this reuses it
+        self.accelerator = accelerator or Accelerator()
+        self.mixed_precision = mixed_precision or str(self.accelerator.mixed_precision)
+        check_mixed_precision(self.mixed_precision)
+        self.device = self.accelerator.device
+        self.module = self.encoder.module.eval().to(self.device)
         self.batch_size = batch_size
-        self.num_workers = num_workers
-        model_type = getattr(getattr(model, "config", None), "model_type", None)
-        self.text_padding = text_padding or TEXT_PADDING.get(model_type, DEFAULT_TEXT_PADDING)
-        self.max_length = text_max_length(model, self.tokenizer)
-        self._image_inputs = _accepted_inputs(model.get_image_features)
-        self._text_inputs = _accepted_inputs(model.get_text_features)
-        self.model_id = (
-            model_id or getattr(getattr(model, "config", None), "_name_or_path", None) or None
-        )
-        self.revision = getattr(getattr(model, "config", None), "_commit_hash", None) or revision
-        self.cache = (
-            EmbeddingCache(cache_dir, self._run_key(model)) if cache_dir is not None else None
-        )
+        self.num_workers = default_num_workers(self.device) if num_workers is None else num_workers
+        self.max_length = int(self.encoder.max_text_length)
+        self.cache = EmbeddingCache(cache_dir, self._run_key()) if cache_dir is not None else None
 
-    @property
-    def mixed_precision(self) -> str:
-        return str(self.accelerator.mixed_precision)
-
-    def _run_key(self, model: Any) -> dict[str, Any]:
-        commit = getattr(getattr(model, "config", None), "_commit_hash", None)
+    def _run_key(self) -> dict[str, Any]:
+        identity = self.encoder.identity
         return {
             "cache_version": CACHE_VERSION,
-            "model": self.model_id,
-            "revision": self.revision,
-            # without a Hub commit (local folder, in-memory model) the weights are the identity
-            "weights": None if commit else _weights_digest(model),
-            "class": type(model).__name__,
-            "dtype": str(next(model.parameters()).dtype),
+            # a display name does not change embeddings; it identifies only Hub weights
+            "model": identity.id if identity.weights is None else None,
+            "revision": identity.revision,
+            "weights": identity.weights,
+            "class": identity.cls,
+            "library": identity.library,
+            "dtype": str(next(self.module.parameters()).dtype),
             "mixed_precision": self.mixed_precision,
-            "image_processor": _image_processor_identity(self.processor),
-            "tokenizer": _tokenizer_identity(self.tokenizer),
-            "padding": self.text_padding,
-            "max_length": self.max_length,
+            "preprocessing": self.encoder.preprocessing(),
         }
+
+    def _autocast(self) -> contextlib.AbstractContextManager[Any]:
+        dtype = MIXED_PRECISIONS[self.mixed_precision]
+        if dtype is None:
+            return contextlib.nullcontext()
+        return torch.autocast(device_type=self.device.type, dtype=dtype)
 
     # -- encoding ---------------------------------------------------------------------------
 
-    def count_truncated(self, texts: Sequence[str]) -> int:
-        """How many of ``texts`` are longer than the model's text length (in tokens)."""
-        if not texts:
-            return 0
-        lengths = self.tokenizer(list(texts), truncation=False, verbose=False)["input_ids"]
-        return sum(len(ids) > self.max_length for ids in lengths)
+    def _encode(self, kind: str, inputs: Mapping[str, torch.Tensor]) -> torch.Tensor:
+        encode = self.encoder.encode_images if kind == "images" else self.encoder.encode_texts
+        with self._autocast():
+            features = encode(inputs)
+        return torch.nn.functional.normalize(features.float(), dim=-1)
 
     def _run_encoder(
-        self, kind: str, items: torch.utils.data.Dataset, collate: _Collate
+        self, kind: str, items: torch.utils.data.Dataset, collate: _Collate, num_workers: int
     ) -> np.ndarray:
         """Normalised embeddings of every item, in item order (identical on every process)."""
         loader = DataLoader(
@@ -509,13 +446,13 @@ class Scorer:
             batch_size=self.batch_size,
             shuffle=False,
             collate_fn=collate,
-            num_workers=self.num_workers,
+            num_workers=num_workers,
+            pin_memory=self.device.type == "cuda",
+            prefetch_factor=4 if num_workers else None,
         )
         loader = self.accelerator.prepare_data_loader(loader)
-        method = getattr(
-            self.model, "get_image_features" if kind == "images" else "get_text_features"
-        )
-        result: np.ndarray | None = None
+        indices: list[torch.Tensor] = []
+        features: list[torch.Tensor] = []
         progress = tqdm(
             loader,
             desc=f"encoding {kind}",
@@ -525,14 +462,16 @@ class Scorer:
         with torch.inference_mode():
             for batch in progress:
                 index = batch.pop("index")
-                with self.accelerator.autocast():
-                    features = feature_tensor(method(**batch))
-                features = torch.nn.functional.normalize(features.float(), dim=-1)
-                index, features = self.accelerator.gather_for_metrics((index, features))
-                if result is None:
-                    result = np.zeros((len(items), features.shape[-1]), dtype=np.float32)
-                result[index.cpu().numpy()] = features.cpu().numpy()
-        assert result is not None
+                # stays on the device: one transfer at the end, no synchronisation per batch
+                index, embedded = self.accelerator.gather_for_metrics(
+                    (index, self._encode(kind, batch))
+                )
+                indices.append(index)
+                features.append(embedded)
+        order = torch.cat(indices).cpu().numpy()
+        stacked = torch.cat(features).cpu().numpy()
+        result = np.empty((len(items), stacked.shape[1]), dtype=np.float32)
+        result[order] = stacked
         return result
 
     def _embed(
@@ -541,23 +480,37 @@ class Scorer:
         distinct: _Distinct,
         make_items: Callable[[list[int]], Any],
         collate: _Collate,
+        num_workers: int,
+        width: int | None = None,
     ) -> np.ndarray:
-        cached = self.cache.load(kind) if self.cache is not None else {}
+        """Embeddings of every distinct item: cached ones (of ``width`` dimensions, when
+        given) and the rest encoded, then stored."""
+        cached = self.cache.load(kind, width) if self.cache is not None else {}
         # every process must see the same cache state before the main process may rewrite it
         self.accelerator.wait_for_everyone()
         missing = [k for k, key in enumerate(distinct.keys) if key not in cached]
-        fresh = (
-            self._run_encoder(kind, make_items(missing), collate) if missing else np.zeros((0, 0))
-        )
+        fresh = None
+        if missing:
+            fresh = self._run_encoder(kind, make_items(missing), collate, num_workers)
+            stored_width = len(next(iter(cached.values()))) if cached else fresh.shape[1]
+            if stored_width != fresh.shape[1]:
+                logger.warning(
+                    "discarding the cached %s embeddings: %d dimensions, the model's have %d",
+                    kind,
+                    stored_width,
+                    fresh.shape[1],
+                )
+                cached, missing = {}, list(range(len(distinct.keys)))
+                fresh = self._run_encoder(kind, make_items(missing), collate, num_workers)
         if self.cache is not None:
             self.cache.hits += len(distinct.keys) - len(missing)
             self.cache.misses += len(missing)
-            if self.accelerator.is_main_process:
+            if self.accelerator.is_main_process and fresh is not None:
                 self.cache.store(kind, {distinct.keys[k]: fresh[n] for n, k in enumerate(missing)})
             self.accelerator.wait_for_everyone()
-        dim = fresh.shape[1] if missing else next(iter(cached.values())).shape[0]
+        dim = fresh.shape[1] if fresh is not None else len(next(iter(cached.values())))
         embeddings = np.empty((len(distinct.keys), dim), dtype=np.float32)
-        if missing:
+        if fresh is not None:
             embeddings[missing] = fresh
         for k, key in enumerate(distinct.keys):
             if key in cached:
@@ -583,7 +536,7 @@ class Scorer:
         distinct_images, image_index = _distinct_images(images, image_columns)
         distinct_captions, caption_index = _distinct_captions(dataset, caption_columns)
         captions: list[str] = distinct_captions.refs
-        n_truncated = self.count_truncated(captions)
+        n_truncated = self.encoder.count_truncated(captions)
         if n_truncated:
             logger.warning(
                 "%d of %d distinct captions are longer than %d tokens and are truncated",
@@ -591,25 +544,30 @@ class Scorer:
                 len(captions),
                 self.max_length,
             )
-        image_collate = _Collate(self.processor, "images", self._image_inputs, {})
-        text_collate = _Collate(
-            self.processor,
-            "text",
-            self._text_inputs,
-            {"padding": self.text_padding, "truncation": True, "max_length": self.max_length},
-        )
-        image_embeddings = self._embed(
-            "images",
-            distinct_images,
-            lambda keep: _ImageItems(images, [distinct_images.refs[k] for k in keep]),
-            image_collate,
-        )
+
+        def embed_images(width: int | None) -> np.ndarray:
+            return self._embed(
+                "images",
+                distinct_images,
+                lambda keep: _ImageItems(images, [distinct_images.refs[k] for k in keep]),
+                _Collate(self.encoder.preprocess_images),
+                self.num_workers,
+                width,
+            )
+
+        image_embeddings = embed_images(None)
+        # tokenising is cheap next to decoding images: no worker processes for captions
         text_embeddings = self._embed(
             "captions",
             distinct_captions,
             lambda keep: _TextItems([captions[k] for k in keep]),
-            text_collate,
+            _Collate(self.encoder.tokenize),
+            0,
+            image_embeddings.shape[1],
         )
+        if text_embeddings.shape[1] != image_embeddings.shape[1]:
+            # the cached images had another width than the model's captions: encode them again
+            image_embeddings = embed_images(text_embeddings.shape[1])
         scores = np.einsum(
             "sid,sjd->sij", image_embeddings[image_index], text_embeddings[caption_index]
         ).astype(np.float32)
@@ -632,12 +590,16 @@ class Scorer:
 _SCORES_SCHEMA = pa.schema(
     [
         ("sample", pa.int64()),
+        ("id", pa.string()),
         ("bindsplit_label", pa.string()),
         ("category", pa.string()),
         ("macro_group", pa.string()),
+        ("balanced", pa.bool_()),
         ("scores", pa.list_(pa.list_(pa.float32()))),
     ]
 )
+#: Columns :func:`read_scores` needs (files written before ``id``/``balanced`` lack those).
+_REQUIRED_SCORE_COLUMNS = ("sample", "bindsplit_label", "category", "macro_group", "scores")
 
 
 def write_scores(
@@ -646,8 +608,15 @@ def write_scores(
     splits: Sequence[str],
     categories: Sequence[str | None] | None = None,
     macro_groups: Sequence[str | None] | None = None,
+    *,
+    ids: Sequence[str] | None = None,
+    balanced: Sequence[bool] | None = None,
 ) -> Path:
-    """Write per-sample matrices and labels as Parquet (read them with :func:`read_scores`)."""
+    """Write per-sample matrices and labels as Parquet (read them with :func:`read_scores`).
+
+    ``ids``: each sample's stable id in the build (its source id, or its row in ``full``), so
+    the scores can be joined back to the rows; default: the sample index.
+    """
     path = Path(path)
     n = len(splits)
     matrices = [np.asarray(matrix, dtype=np.float32).tolist() for matrix in scores]
@@ -656,9 +625,11 @@ def write_scores(
     table = pa.table(
         {
             "sample": list(range(n)),
+            "id": [str(i) for i in ids] if ids is not None else [str(i) for i in range(n)],
             "bindsplit_label": list(splits),
             "category": list(categories) if categories is not None else [None] * n,
             "macro_group": list(macro_groups) if macro_groups is not None else [None] * n,
+            "balanced": list(balanced) if balanced is not None else [None] * n,
             "scores": matrices,
         },
         schema=_SCORES_SCHEMA,
@@ -670,15 +641,19 @@ def write_scores(
 
 def read_scores(path: str | Path) -> dict[str, list[Any]]:
     """Per-sample scores written by :func:`write_scores`, as keyword arguments of the metric's
-    ``accumulate(scores, splits, categories, macro_groups)``."""
+    ``accumulate(scores, splits, categories, macro_groups)`` (plus ``balanced`` when the file
+    has that column filled)."""
     table = pq.read_table(path)
-    missing = [name for name in _SCORES_SCHEMA.names if name not in table.column_names]
+    missing = [name for name in _REQUIRED_SCORE_COLUMNS if name not in table.column_names]
     if missing:
         raise SchemaError(f"{path} is not a BindSplit scores file: missing column(s) {missing}.")
     table = table.sort_by("sample")
-    return {
+    arguments = {
         "scores": table.column("scores").to_pylist(),
         "splits": table.column("bindsplit_label").to_pylist(),
         "categories": table.column("category").to_pylist(),
         "macro_groups": table.column("macro_group").to_pylist(),
     }
+    if "balanced" in table.column_names and table.column("balanced").null_count < len(table):
+        arguments["balanced"] = table.column("balanced").to_pylist()
+    return arguments

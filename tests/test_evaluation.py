@@ -14,7 +14,6 @@ from pathlib import Path
 import datasets
 import numpy as np
 import pytest
-import yaml
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
@@ -23,17 +22,18 @@ from tiny_models import (
     reset_accelerate,
     tiny_bivlc_like,
     tiny_clip,
+    write_fake_build,
 )
-from transformers import CLIPVisionConfig, CLIPVisionModel
+from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.evaluation import format_table, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.metric import accumulate, compute_metrics
-from bindsplit_datasets.scoring import UnsupportedModelError, read_scores
-
-CONFIGS = ("full", "seen", "unseen", "partial")
+from bindsplit_datasets.models.errors import UnsupportedModelError
+from bindsplit_datasets.models.identity import weights_digest
+from bindsplit_datasets.scoring import read_scores
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -48,41 +48,6 @@ def fresh_accelerate_state():
     reset_accelerate()
     yield
     reset_accelerate()
-
-
-def write_fake_build(folder: Path, dataset: datasets.Dataset, benchmark: str) -> Path:
-    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards)."""
-    labels = dataset["bindsplit_label"]
-    sizes = {}
-    for config in CONFIGS:
-        rows = (
-            dataset
-            if config == "full"
-            else dataset.select([i for i, lab in enumerate(labels) if lab == config])
-        )
-        (folder / config).mkdir(parents=True)
-        rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
-        sizes[config] = len(rows)
-    card = {
-        "configs": [
-            {
-                "config_name": config,
-                "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
-                **({"default": True} if config == "full" else {}),
-            }
-            for config in CONFIGS
-        ]
-    }
-    (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# test build\n")
-    manifest = {
-        "format": "bindsplit-build/1",
-        "benchmark": benchmark,
-        "reference": {"corpus": "test"},
-        "configs": sizes,
-        "fingerprint": f"fingerprint-of-{benchmark}",
-    }
-    (folder / "bindsplit.json").write_text(json.dumps(manifest))
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +93,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "model",
         "dataset",
         "metrics",
+        "samples",
         "scoring",
         "environment",
         "timings",
@@ -136,7 +102,14 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["format"] == "bindsplit-results/1"
     assert record["metrics"] == expected_metrics(model, processor, rows, BivlcLikeAdapter(), 200)
     assert record["metrics"]["full/n"] == 12 and "gap/i2t_ci" in record["metrics"]
-    assert record["model"] == {"id": None, "revision": None, "class": "CLIPModel"}
+    # a model built in Python: its class names it, the digest of its weights identifies it
+    assert record["model"] == {
+        "id": "CLIPModel",
+        "revision": None,
+        "weights": weights_digest(model),
+        "class": "CLIPModel",
+        "library": "transformers",
+    }
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
@@ -148,6 +121,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "n_unique_images": 5,
         "n_unique_captions": 5,
         "n_truncated_captions": 0,
+        "text_max_length": 32,
         "batch_size": 4,
         "mixed_precision": "no",
         "cache": {"hits": 0, "misses": 0},
@@ -296,7 +270,8 @@ def test_cli_writes_record_scores_and_table(build, saved_model, tmp_path, capsys
     assert cli.main(args) == 0
     printed = capsys.readouterr().out
     record = json.loads(out.read_text())
-    assert record["model"]["id"] == str(saved_model)
+    # the folder's name and a digest of its weights, never the machine's path
+    assert record["model"]["id"] == saved_model.name and record["model"]["weights"]
     assert record["scoring"]["cache"] == {"hits": 0, "misses": 10}
     full = record["metrics"]["full/i2t"]
     assert f"{100 * full:.1f} [" in printed and "gap (seen - unseen)" in printed
@@ -361,12 +336,14 @@ def test_two_processes_give_the_same_results(build, saved_model, tmp_path):
     assert (one["environment"]["num_processes"], two["environment"]["num_processes"]) == (1, 2)
     assert two["metrics"] == one["metrics"]
     assert two["scoring"] == one["scoring"]
+    # the reference uses the processor both runs loaded from the folder (with torchvision
+    # installed, the fast image processor, which resizes slightly differently from the PIL one)
     model, processor = tiny_clip(seed=5)
     np.testing.assert_allclose(
         np.array(read_scores(tmp_path / "scores.parquet")["scores"]),
         naive_scores(
             model,
-            processor,
+            AutoProcessor.from_pretrained(saved_model),
             tiny_bivlc_like(12, n_images=5),
             BivlcLikeAdapter.image_columns,
             BivlcLikeAdapter.caption_columns,

@@ -22,11 +22,11 @@ from transformers.modeling_outputs import BaseModelOutputWithPooling
 
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.metric import accumulate
+from bindsplit_datasets.models.errors import UnsupportedModelError
+from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
 from bindsplit_datasets.scoring import (
     EmbeddingCache,
     Scorer,
-    UnsupportedModelError,
-    feature_tensor,
     read_scores,
     write_scores,
 )
@@ -85,9 +85,9 @@ def test_matrices_equal_naive_full_forward(build, padding, bivlc_like):
 
 
 def test_text_padding_follows_model_type():
-    assert Scorer(*tiny_siglip()).text_padding == "max_length"
-    assert Scorer(*tiny_clip()).text_padding == "longest"
-    assert Scorer(*tiny_clip(), text_padding="max_length").text_padding == "max_length"
+    assert HFEncoder(*tiny_siglip()).text_padding == "max_length"
+    assert HFEncoder(*tiny_clip()).text_padding == "longest"
+    assert HFEncoder(*tiny_clip(), text_padding="max_length").text_padding == "max_length"
 
 
 def test_each_distinct_image_and_caption_encoded_once(bivlc_like):
@@ -199,7 +199,8 @@ def test_cache_key_changes_with_weights_and_preprocessing(tmp_path):
     key = Scorer(model, processor, cache_dir=tmp_path).cache.key
     assert Scorer(model, processor, cache_dir=tmp_path).cache.key == key
     assert Scorer(*tiny_clip(seed=1), cache_dir=tmp_path).cache.key != key
-    assert Scorer(model, processor, cache_dir=tmp_path, text_padding="max_length").cache.key != key
+    padded = HFEncoder(model, processor, text_padding="max_length")
+    assert Scorer(padded, cache_dir=tmp_path).cache.key != key
     processor.image_processor.image_mean = [0.5, 0.5, 0.5]
     assert Scorer(model, processor, cache_dir=tmp_path).cache.key != key
 

@@ -1,4 +1,5 @@
-"""Tiny random-init CLIP and SigLIP models with their processors, built offline for tests.
+"""Tiny random-init CLIP, SigLIP, BLIP and open_clip models with their processors, built offline
+for tests, and the naive per-sample references they are checked against.
 
 Nothing is downloaded: the tokenizer is a character-level ``tokenizers`` model (every lower-case
 letter, digit, space and common punctuation mark is a token, so distinct captions get distinct
@@ -16,18 +17,25 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import string
+import uuid
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
 import numpy as np
 import pytest
 import torch
+import yaml
 from PIL import Image
 from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 from tokenizers.processors import TemplateProcessing
 from transformers import (
+    BlipConfig,
+    BlipForImageTextRetrieval,
+    BlipProcessor,
     CLIPConfig,
     CLIPModel,
     CLIPProcessor,
@@ -41,10 +49,11 @@ from bindsplit_datasets import benchmarks
 from bindsplit_datasets.benchmarks import BenchmarkAdapter
 
 try:  # transformers 5.x: the PIL backend, without torchvision
+    from transformers import BlipImageProcessorPil as BlipImageProcessor
     from transformers import CLIPImageProcessorPil as CLIPImageProcessor
     from transformers import SiglipImageProcessorPil as SiglipImageProcessor
 except ImportError:  # transformers 4.x
-    from transformers import CLIPImageProcessor, SiglipImageProcessor
+    from transformers import BlipImageProcessor, CLIPImageProcessor, SiglipImageProcessor
 
 __all__ = [
     "SPECIAL_TOKENS",
@@ -54,14 +63,19 @@ __all__ = [
     "TINY_LABELS",
     "VOCABULARY",
     "char_tokenizer",
+    "naive_open_clip_scores",
     "naive_scores",
     "png_bytes",
     "random_image",
     "register_test_benchmarks",
     "reset_accelerate",
     "tiny_bivlc_like",
+    "tiny_blip_retrieval",
     "tiny_clip",
+    "tiny_open_clip_dir",
     "tiny_siglip",
+    "fake_manifest",
+    "write_fake_build",
 ]
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[BOS]", "[EOS]")
@@ -159,6 +173,59 @@ def tiny_siglip(
     )
 
 
+def tiny_blip_retrieval(
+    *, seed: int = 0, max_text_positions: int = 32, image_size: int = 16, width: int = 16
+) -> tuple[BlipForImageTextRetrieval, BlipProcessor]:
+    """A seeded random-init BLIP image-text retrieval model (an ITM checkpoint's class) and a
+    matching ``BlipProcessor``."""
+    config = BlipConfig(
+        text_config={
+            **_text_config(max_text_positions, width),
+            "sep_token_id": EOS_ID,
+            "encoder_hidden_size": width,
+        },
+        vision_config=_vision_config(image_size, width),
+        projection_dim=8,
+        image_text_hidden_size=8,
+    )
+    torch.manual_seed(seed)
+    model = BlipForImageTextRetrieval(config).eval()
+    image_processor = BlipImageProcessor(size={"height": image_size, "width": image_size})
+    return model, BlipProcessor(
+        image_processor=image_processor, tokenizer=char_tokenizer(max_text_positions)
+    )
+
+
+#: open_clip's ``model_cfg`` of the tiny open_clip model (open_clip's own BPE tokenizer).
+TINY_OPEN_CLIP_CONFIG: dict[str, Any] = {
+    "embed_dim": 8,
+    "vision_cfg": {"image_size": 16, "layers": 1, "width": 16, "head_width": 8, "patch_size": 8},
+    "text_cfg": {"context_length": 8, "vocab_size": 49408, "width": 16, "heads": 2, "layers": 1},
+}
+
+
+def tiny_open_clip_dir(folder: Path, *, seed: int = 0) -> Path:
+    """Write a seeded random-init open_clip model as an open_clip ``local-dir:`` folder
+    (``open_clip_config.json`` + ``open_clip_model.safetensors``) and return the folder.
+
+    Its text length is 8 tokens, so captions of seven or more words are truncated.
+    """
+    import open_clip
+    from safetensors.torch import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    config = {
+        "model_cfg": TINY_OPEN_CLIP_CONFIG,
+        "preprocess_cfg": {"mean": [0.5, 0.4, 0.3], "std": [0.2, 0.25, 0.3]},
+    }
+    (folder / "open_clip_config.json").write_text(json.dumps(config))
+    torch.manual_seed(seed)
+    model = open_clip.create_model(f"local-dir:{folder}", load_weights=False)
+    state = {name: tensor.contiguous() for name, tensor in model.state_dict().items()}
+    save_file(state, str(folder / "open_clip_model.safetensors"))
+    return folder
+
+
 def random_image(seed: int, size: tuple[int, int] = (24, 20)) -> Image.Image:
     """A seeded RGB noise image of ``size`` (width, height)."""
     pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
@@ -181,6 +248,8 @@ TINY_CAPTIONS = (
     "two white cats",
 )
 TINY_LABELS = ("seen", "unseen", "partial", "seen", "none", "unseen")
+#: The configurations of a fake build.
+CONFIGS = ("full", "seen", "unseen", "partial")
 
 
 def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
@@ -268,6 +337,74 @@ def naive_scores(
             logits = model(**inputs).logits_per_image
             matrices.append(((logits - bias) / model.logit_scale.exp()).numpy())
     return np.stack(matrices)
+
+
+def naive_open_clip_scores(
+    model: Any,
+    preprocess: Any,
+    tokenizer: Any,
+    dataset: datasets.Dataset,
+    image_columns: tuple[str, ...],
+    caption_columns: tuple[str, ...],
+) -> torch.Tensor:
+    """Reference score matrices of an open_clip model: one full ``model(image, text)`` forward
+    per sample (normalised features), no deduplication, no batching."""
+    matrices = []
+    with torch.no_grad():
+        for row in dataset:
+            images = torch.stack([preprocess(row[c].convert("RGB")) for c in image_columns])
+            image_features, text_features, _ = model(
+                images, tokenizer([row[c] for c in caption_columns])
+            )
+            matrices.append(image_features @ text_features.T)
+    return torch.stack(matrices)
+
+
+def write_fake_build(
+    folder: Path, dataset: datasets.Dataset, benchmark: str, configs: tuple[str, ...] = CONFIGS
+) -> Path:
+    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards).
+
+    The folder gets a random suffix (the path is returned): ``datasets`` caches the rows of a
+    README-configured folder under its name and configuration only, so two builds in folders of
+    the same name (other tests, other sessions) would share cached rows.
+    """
+    folder = folder.with_name(f"{folder.name}-{uuid.uuid4().hex[:12]}")
+    labels = dataset["bindsplit_label"]
+    sizes = {}
+    for config in configs:
+        rows = (
+            dataset
+            if config == "full"
+            else dataset.select([i for i, lab in enumerate(labels) if lab == config])
+        )
+        (folder / config).mkdir(parents=True)
+        rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
+        sizes[config] = len(rows)
+    card = {
+        "configs": [
+            {
+                "config_name": config,
+                "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
+                **({"default": True} if config == "full" else {}),
+            }
+            for config in configs
+        ]
+    }
+    (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# test build\n")
+    (folder / "bindsplit.json").write_text(json.dumps(fake_manifest(benchmark, sizes)))
+    return folder
+
+
+def fake_manifest(benchmark: str, sizes: Mapping[str, int]) -> dict[str, Any]:
+    """The manifest :func:`write_fake_build` writes (the fields evaluation reads)."""
+    return {
+        "format": "bindsplit-build/1",
+        "benchmark": benchmark,
+        "reference": {"corpus": "test"},
+        "configs": dict(sizes),
+        "fingerprint": f"fingerprint-of-{benchmark}",
+    }
 
 
 class _TestAdapter(BenchmarkAdapter):

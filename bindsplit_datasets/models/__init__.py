@@ -1,0 +1,69 @@
+"""Models the scorer can drive: the :class:`Encoder` interface, its Hugging Face and open_clip
+implementations, and the loader registry that turns a model string into an encoder.
+
+>>> from bindsplit_datasets.models import split_spec
+>>> split_spec("open_clip:ViT-B-32/laion2b_s34b_b79k")
+('open_clip', 'ViT-B-32/laion2b_s34b_b79k')
+
+Importing this package imports neither torch nor transformers nor open_clip; each is imported
+by the module that needs it, and a missing one is reported as the extra to install.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# public name -> module that defines it (imported on first access)
+_EXPORTS: dict[str, str] = {
+    "Encoder": "encoder",
+    "ModelIdentity": "identity",
+    "LOADERS": "loaders",
+    "as_encoder": "loaders",
+    "load_encoder": "loaders",
+    "register_loader": "loaders",
+    "split_spec": "loaders",
+    "HFEncoder": "hf",
+    "OpenClipEncoder": "open_clip",
+    "CorruptWeightsError": "errors",
+    "InvalidModelSpecError": "errors",
+    "MissingExtraError": "errors",
+    "MissingProcessorError": "errors",
+    "ModelNotFoundError": "errors",
+    "NotAModelFolderError": "errors",
+    "UnknownModelPrefixError": "errors",
+    "UnsupportedModelError": "errors",
+    "WeightsMismatchError": "errors",
+}
+
+__all__ = list(_EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .encoder import Encoder
+    from .errors import (
+        CorruptWeightsError,
+        InvalidModelSpecError,
+        MissingExtraError,
+        MissingProcessorError,
+        ModelNotFoundError,
+        NotAModelFolderError,
+        UnknownModelPrefixError,
+        UnsupportedModelError,
+        WeightsMismatchError,
+    )
+    from .hf import HFEncoder
+    from .identity import ModelIdentity
+    from .loaders import LOADERS, as_encoder, load_encoder, register_loader, split_spec
+    from .open_clip import OpenClipEncoder
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return getattr(importlib.import_module(f".{module_name}", __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,128 @@
+"""From what a user passes (a model string, a loaded model, an encoder) to an
+:class:`~.encoder.Encoder`.
+
+Model strings are routed by prefix through a registry: ``open_clip:...`` to
+:mod:`.open_clip`, ``hf:...`` or no prefix (a Hub id or local folder) to :mod:`.hf`. Loaders are
+imported only when used, so a missing optional extra fails only for the models that need it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .encoder import Encoder
+from .errors import InvalidModelSpecError, UnknownModelPrefixError, UnsupportedModelError
+
+__all__ = [
+    "DEFAULT_PREFIX",
+    "LOADERS",
+    "Loader",
+    "as_encoder",
+    "load_encoder",
+    "register_loader",
+    "split_spec",
+]
+
+
+@dataclass(frozen=True)
+class Loader:
+    """A registered loader: ``target`` is ``"module:function"`` (imported on first use) or the
+    function itself, called as ``f(rest_of_string, revision=..., name=...) -> Encoder``."""
+
+    target: str | Callable[..., Encoder]
+    #: The forms it accepts, shown in the error for an unknown prefix.
+    usage: str
+
+    def __call__(self, spec: str, *, revision: str | None, name: str | None) -> Encoder:
+        function = self.target
+        if isinstance(function, str):
+            module, _, attribute = function.partition(":")
+            function = getattr(importlib.import_module(module), attribute)
+        return function(spec, revision=revision, name=name)
+
+
+#: Prefix (without the colon) -> its loader.
+LOADERS: dict[str, Loader] = {
+    "hf": Loader(
+        f"{__package__}.hf:load", "hf:OWNER/NAME or a local folder (the default, no prefix)"
+    ),
+    "open_clip": Loader(
+        f"{__package__}.open_clip:load",
+        "open_clip:ARCH/PRETRAINED, open_clip:hf-hub:ORG/NAME, open_clip:local-dir:PATH",
+    ),
+}
+
+#: The loader of a string without a prefix.
+DEFAULT_PREFIX = "hf"
+
+# two or more characters (so that a Windows drive letter is no prefix), and not a URL
+_PREFIX = re.compile(r"^([A-Za-z][\w.-]+):(?!//)(.*)$", re.DOTALL)
+
+
+def register_loader(prefix: str, target: str | Callable[..., Encoder], usage: str) -> None:
+    """Route ``prefix:...`` model strings to ``target`` (see :class:`Loader`)."""
+    LOADERS[prefix] = Loader(target, usage)
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``(prefix, rest)`` of a model string; an existing path has no prefix.
+
+    >>> split_spec("open_clip:ViT-B-32/openai"), split_spec("openai/clip-vit-base-patch32")
+    (('open_clip', 'ViT-B-32/openai'), ('hf', 'openai/clip-vit-base-patch32'))
+    """
+    match = _PREFIX.match(spec)
+    if match is None or Path(spec).expanduser().exists():
+        return DEFAULT_PREFIX, spec
+    prefix, rest = match.groups()
+    if prefix not in LOADERS:
+        valid = "; ".join(f"{name}: {loader.usage}" for name, loader in LOADERS.items())
+        raise UnknownModelPrefixError(
+            f"unknown model prefix {prefix!r} in {spec!r}; valid prefixes: {valid}."
+        )
+    return prefix, rest
+
+
+def load_encoder(
+    spec: str | os.PathLike[str], *, revision: str | None = None, name: str | None = None
+) -> Encoder:
+    """Load a model string (or a local folder path) with the loader its prefix names."""
+    if isinstance(spec, os.PathLike):
+        prefix, rest = DEFAULT_PREFIX, os.fspath(spec)
+    else:
+        prefix, rest = split_spec(spec)
+    return LOADERS[prefix](rest, revision=revision, name=name)
+
+
+def as_encoder(
+    model: Any,
+    processor: Any = None,
+    *,
+    revision: str | None = None,
+    name: str | None = None,
+) -> Encoder:
+    """An :class:`Encoder` of ``model``: an encoder as is, a model string or path loaded by
+    prefix, or a loaded Hugging Face model with its ``processor``."""
+    if isinstance(model, (str, os.PathLike)):
+        return load_encoder(model, revision=revision, name=name)
+    if isinstance(model, Encoder):
+        if processor is not None:
+            raise InvalidModelSpecError(
+                f"{type(model).__name__} is an encoder with its own preprocessing; pass it "
+                "without a processor."
+            )
+        return model
+    if callable(getattr(model, "encode_image", None)) and processor is None:
+        raise UnsupportedModelError(
+            f"{type(model).__name__} looks like an open_clip model; pass "
+            "OpenClipEncoder(model, preprocess, tokenizer) from bindsplit_datasets.models, or "
+            "the string open_clip:ARCH/PRETRAINED."
+        )
+    from .hf import HFEncoder
+
+    return HFEncoder(model, processor, name=name, revision=revision)
