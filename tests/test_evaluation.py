@@ -13,8 +13,10 @@ from pathlib import Path
 
 import datasets
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from tiny_models import (
+    TINY_LABELS,
     AroLikeAdapter,
     BivlcLikeAdapter,
     naive_scores,
@@ -26,14 +28,18 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
-from bindsplit_datasets import cli, evaluate_model
+from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
 from bindsplit_datasets.errors import SchemaError
-from bindsplit_datasets.evaluation import format_table, parse_configs
+from bindsplit_datasets.evaluation import OutputPathError, format_table, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
-from bindsplit_datasets.metric import accumulate, compute_metrics
-from bindsplit_datasets.models.errors import UnsupportedModelError
+from bindsplit_datasets.metric import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
-from bindsplit_datasets.scoring import read_scores
+from bindsplit_datasets.scoring import ScoringOptionError, read_scores
+
+CAPTIONS = BivlcLikeAdapter.caption_columns
+#: The label of each of the 12 rows of the test build.
+TINY_LABEL_LIST = [TINY_LABELS[i % len(TINY_LABELS)] for i in range(12)]
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -350,3 +356,117 @@ def test_two_processes_give_the_same_results(build, saved_model, tmp_path):
         ),
         atol=1e-5,
     )
+
+
+def test_a_loaded_dataset_is_evaluated_with_its_manifest(build, rows, tmp_path):
+    model, processor = tiny_clip(seed=5)
+    expected = evaluate_model(model, build, processor=processor, n_bootstrap=0)["metrics"]
+    full = load_bindsplit(build).dataset
+    manifest = json.loads((build / "bindsplit.json").read_text())
+    for given in (manifest, build, build / "bindsplit.json"):
+        record = evaluate_model(model, full, processor=processor, n_bootstrap=0, manifest=given)
+        assert record["metrics"] == expected
+        assert record["dataset"]["fingerprint"] == "fingerprint-of-_test_bivlc_like"
+    # without manifest=: the JSON in the dataset's description
+    described = datasets.Dataset(
+        full.data,
+        info=datasets.DatasetInfo(description=json.dumps(manifest), features=full.features),
+    )
+    assert evaluate_model(model, described, processor=processor, n_bootstrap=0)["metrics"] == (
+        expected
+    )
+    with pytest.raises(SchemaError, match="carries no BindSplit manifest.*pass manifest="):
+        evaluate_model(model, rows, processor=processor)
+    seen = load_bindsplit(build, "seen").dataset
+    with pytest.raises(SchemaError, match="has 4 rows but the build's full configuration has 12"):
+        evaluate_model(model, seen, processor=processor, manifest=manifest)
+
+
+def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):
+    model, processor = tiny_clip(seed=5)
+    record = evaluate_model(
+        model, build, processor=processor, n_bootstrap=0, save_scores=tmp_path / "s.parquet"
+    )
+    naive = naive_scores(model, processor, rows, BivlcLikeAdapter.image_columns, CAPTIONS)
+    outcomes = [sample_outcome(matrix) for matrix in naive]
+    assert record["samples"] == {
+        "id": [str(i) for i in range(12)],  # no id column: the row in `full`
+        "label": list(rows["bindsplit_label"]),
+        "i2t": [int(i2t) for i2t, _ in outcomes],
+        "t2i": [int(t2i) for _, t2i in outcomes],
+    }
+    assert record["save_scores"] == {"path": str(tmp_path / "s.parquet"), "error": None}
+    assert pq.read_table(tmp_path / "s.parquet").column("id").to_pylist() == record["samples"]["id"]
+
+
+def test_source_ids_and_balanced_flags_reach_the_record_and_the_metric(rows, tmp_path, monkeypatch):
+    balanced = [label == "seen" or index % 4 == 0 for index, label in enumerate(TINY_LABEL_LIST)]
+    with_columns = rows.add_column("pair_id", [f"p{i:03d}" for i in range(12)]).add_column(
+        "balanced", balanced
+    )
+    build = write_fake_build(tmp_path / "with_ids", with_columns, "_test_bivlc_like")
+    monkeypatch.setattr(BivlcLikeAdapter, "id_column", "pair_id", raising=False)
+    seen = {}
+
+    def accumulate_with_balanced(scores, splits, categories=None, macro_groups=None, *, balanced):
+        seen["balanced"] = balanced
+        return accumulate(scores, splits, categories, macro_groups)
+
+    monkeypatch.setattr(evaluation, "accumulate", accumulate_with_balanced)
+    model, processor = tiny_clip(seed=5)
+    record = evaluate_model(
+        model, build, processor=processor, n_bootstrap=0, save_scores=tmp_path / "s.parquet"
+    )
+    assert record["samples"]["id"] == [f"p{i:03d}" for i in range(12)]
+    assert record["samples"]["balanced"] == balanced == seen["balanced"]
+    saved = pq.read_table(tmp_path / "s.parquet")
+    assert saved.column("id").to_pylist() == record["samples"]["id"]
+    assert read_scores(tmp_path / "s.parquet")["balanced"] == balanced
+
+
+def test_unwritable_save_scores_fails_before_scoring(build, tmp_path):
+    not_a_model = object()  # scoring would fail on it: the path check must come first
+    with pytest.raises(OutputPathError, match="is a folder; pass a file path"):
+        evaluate_model(not_a_model, build, save_scores=tmp_path)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputPathError, match="is a file, not a folder"):
+        evaluate_model(not_a_model, build, save_scores=tmp_path / "file" / "scores.parquet")
+    with pytest.raises(ScoringOptionError, match="unknown mixed precision 'fp9'"):
+        evaluate_model(not_a_model, build, mixed_precision="fp9")
+
+
+def test_failed_save_scores_write_keeps_the_record(build, tmp_path, monkeypatch, caplog):
+    refuse_error = OSError(28, "No space left on device")
+
+    def refuse(*args, **kwargs):
+        raise refuse_error
+
+    monkeypatch.setattr(scoring, "write_scores", refuse)
+    model, processor = tiny_clip(seed=5)
+    path = tmp_path / "scores.parquet"
+    record = evaluate_model(model, build, processor=processor, n_bootstrap=0, save_scores=path)
+    assert record["metrics"]["full/n"] == 12
+    assert record["save_scores"] == {
+        "path": str(path),
+        "error": "[Errno 28] No space left on device",
+    }
+    assert "could not write the per-sample scores" in caplog.text and not path.exists()
+
+
+def test_verify_reaches_loaders_that_take_it(build, monkeypatch):
+    calls = []
+
+    def loader(data, config="full", *, revision=None, verify=True):
+        calls.append(verify)
+        return load_bindsplit(data, config, revision=revision)
+
+    monkeypatch.setattr(evaluation, "load_bindsplit", loader)
+    model, processor = tiny_clip(seed=5)
+    evaluate_model(model, build, processor=processor, n_bootstrap=0, verify=False)
+    assert calls == [False]
+
+
+def test_missing_scoring_extra_names_it(build, monkeypatch):
+    monkeypatch.setitem(sys.modules, "accelerate", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\]'"):
+        evaluate_model("openai/clip-vit-base-patch32", build)

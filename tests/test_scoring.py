@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datasets
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 import torch
 from tiny_models import (
@@ -27,6 +28,7 @@ from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
 from bindsplit_datasets.scoring import (
     EmbeddingCache,
     Scorer,
+    ScoringOptionError,
     read_scores,
     write_scores,
 )
@@ -260,3 +262,102 @@ def test_saved_scores_reaggregate_identically(tmp_path, bivlc_like):
     with pytest.raises(SchemaError, match="not a BindSplit scores file"):
         bivlc_like.select_columns(["caption"]).to_parquet(tmp_path / "other.parquet")
         read_scores(tmp_path / "other.parquet")
+
+
+def test_bad_mixed_precision_is_refused_before_accelerate_sees_it():
+    with pytest.raises(ScoringOptionError, match="unknown mixed precision 'fp8x'; valid: no, bf16"):
+        Scorer(*tiny_clip(), mixed_precision="fp8x")
+    # Accelerate keeps one configuration per process: later scorers are unaffected, whatever
+    # precision they ask for
+    assert Scorer(*tiny_clip(), mixed_precision="bf16").mixed_precision == "bf16"
+    assert Scorer(*tiny_clip(), mixed_precision="no").mixed_precision == "no"
+    with pytest.raises(ScoringOptionError, match="batch_size must be a positive integer"):
+        Scorer(*tiny_clip(), batch_size=0)
+
+
+def damage_cache(cache: EmbeddingCache, kind: str, edit) -> None:
+    """Rewrite the stored ``kind`` embeddings through ``edit(keys, embeddings)``."""
+    path = cache.directory / f"{kind}.npz"
+    with np.load(path) as stored:
+        keys, embeddings = edit(stored["keys"], stored["embeddings"].copy())
+    with open(path, "wb") as file:
+        np.savez(file, keys=keys, embeddings=embeddings)
+
+
+def nan_first(keys, embeddings):
+    embeddings[0, 0] = np.nan
+    return keys, embeddings
+
+
+def wider(keys, embeddings):
+    return keys, np.pad(embeddings, ((0, 0), (0, 2)))
+
+
+@pytest.mark.parametrize(
+    ("damage", "recomputed"),
+    [
+        ("truncated", {"images": 5, "captions": 5}),
+        ("nan", {"images": 1, "captions": 0}),
+        # all cached, images and captions disagree in width: which is wrong shows only once the
+        # captions are encoded again, then the images are
+        ("wrong_width", {"images": 5, "captions": 5}),
+        ("captions_wrong_width", {"images": 0, "captions": 5}),
+    ],
+)
+def test_damaged_cache_entries_are_discarded_and_recomputed(
+    damage, recomputed, tmp_path, bivlc_like, caplog
+):
+    model, processor = tiny_clip()
+    first = Scorer(model, processor, cache_dir=tmp_path)
+    expected = first.score(bivlc_like, IMAGES, CAPTIONS).scores
+    cache = first.cache
+    if damage == "truncated":
+        for kind in ("images", "captions"):
+            path = cache.directory / f"{kind}.npz"
+            path.write_bytes(path.read_bytes()[:100])
+    elif damage == "nan":
+        damage_cache(cache, "images", nan_first)
+    elif damage == "wrong_width":
+        damage_cache(cache, "images", wider)
+    else:
+        damage_cache(cache, "captions", wider)
+
+    counting = CountingModel(model)
+    result = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    assert counting.counts == recomputed
+    # an item encoded again in a batch of another size may differ in the last bit
+    np.testing.assert_allclose(result.scores, expected, atol=1e-6)
+    assert "discarding" in caplog.text
+    # the damage is repaired: a third run encodes nothing
+    counting.counts.update(images=0, captions=0)
+    Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    assert counting.counts == {"images": 0, "captions": 0}
+
+
+def test_cache_of_images_with_a_foreign_width_is_replaced_when_only_captions_are_fresh(
+    tmp_path, bivlc_like
+):
+    model, processor = tiny_clip()
+    first = Scorer(model, processor, cache_dir=tmp_path)
+    expected = first.score(bivlc_like, IMAGES, CAPTIONS).scores
+    damage_cache(first.cache, "images", wider)
+    (first.cache.directory / "captions.npz").unlink()
+    result = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    np.testing.assert_allclose(result.scores, expected, atol=1e-6)
+
+
+def test_scores_file_carries_ids_and_balanced(tmp_path):
+    scores = np.array([[[0.9, 0.1]], [[0.2, 0.3]]], dtype=np.float32)
+    path = write_scores(
+        tmp_path / "s.parquet",
+        scores,
+        ["seen", "unseen"],
+        ids=["a-7", "b-2"],
+        balanced=[True, False],
+    )
+    table = pq.read_table(path)
+    assert table.column("id").to_pylist() == ["a-7", "b-2"]
+    assert read_scores(path)["balanced"] == [True, False]
+    plain = write_scores(tmp_path / "p.parquet", scores, ["seen", "unseen"])
+    assert pq.read_table(plain).column("id").to_pylist() == ["0", "1"]
+    assert "balanced" not in read_scores(plain)

@@ -176,8 +176,9 @@ def tiny_siglip(
 def tiny_blip_retrieval(
     *, seed: int = 0, max_text_positions: int = 32, image_size: int = 16, width: int = 16
 ) -> tuple[BlipForImageTextRetrieval, BlipProcessor]:
-    """A seeded random-init BLIP image-text retrieval model (an ITM checkpoint's class) and a
-    matching ``BlipProcessor``."""
+    """A seeded random BLIP image-text retrieval model (an ITM checkpoint's class) and a matching
+    ``BlipProcessor``. Every weight is drawn from N(0, 0.1): BLIP's own initialisation gives all
+    inputs nearly the same [CLS] state at this size."""
     config = BlipConfig(
         text_config={
             **_text_config(max_text_positions, width),
@@ -190,6 +191,9 @@ def tiny_blip_retrieval(
     )
     torch.manual_seed(seed)
     model = BlipForImageTextRetrieval(config).eval()
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.normal_(0, 0.1)
     image_processor = BlipImageProcessor(size={"height": image_size, "width": image_size})
     return model, BlipProcessor(
         image_processor=image_processor, tokenizer=char_tokenizer(max_text_positions)
