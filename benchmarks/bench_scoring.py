@@ -1,25 +1,33 @@
-"""Scorer throughput: end to end vs a naive per-sample forward and vs the bare encoders.
+"""Scorer throughput: end to end vs the raw encoders on the same inputs, and vs a naive loop.
 
-Measured side by side in one run, on a random-init CLIP (nothing is downloaded) and a synthetic
-BiVLC-shaped benchmark (2 JPEG images x 2 captions per sample) whose images and captions repeat
-across samples, as real benchmarks' do:
+Measured side by side in one run, on a random-init model (nothing is downloaded) and a synthetic
+BiVLC-shaped benchmark (2 JPEG images x 2 captions per sample) in which **every image and every
+caption is distinct**, so the scorer's deduplication gives it no advantage:
 
-- **scorer**: ``Scorer.score`` end to end (hashing, JPEG decoding, preprocessing, tokenising,
-  Accelerate DataLoaders, encoding each distinct image/caption once, gathering the matrices);
-- **naive**: one full ``model(**processor(images, text))`` forward per sample, the usual
-  evaluation loop (measured on the first ``--naive-rows`` samples; throughput is per sample);
-- **raw encoders**: ``get_image_features``/``get_text_features`` alone on pre-batched random
-  tensors of exactly the scorer's shapes (distinct images, captions padded per batch as the scorer
-  pads them), i.e. the cost of the model with free data loading.
+- **scorer**: ``Scorer.score`` end to end: hashing, JPEG decoding and preprocessing in DataLoader
+  workers, tokenising, encoding, gathering the matrices;
+- **raw encoders**: ``encode_images``/``encode_texts`` of the same encoder alone, on the very
+  inputs the scorer gives them (the same images preprocessed and the same captions tokenised
+  beforehand, in the same batches), moved to the device inside the timer: the cost of the model
+  with free data loading;
+- **naive**: the usual loop, one sample at a time (its 2 images preprocessed and encoded, its 2
+  captions tokenised and encoded), on the first ``--naive-rows`` samples.
 
-Scorer and raw encoders alternate and the best of ``--rounds`` counts. Targets: scorer at least 5x
-naive (samples/s), and at least 0.8x the raw encoders (preprocessing and data loading must not be
-the bottleneck). The "small" model is ViT-S/32-sized in vision (the smallest CLIPs evaluated in
-practice are ViT-B/32); with a much smaller encoder, image preprocessing (PIL resize, about 5 ms per
-photo-sized image on one core) would dominate any scorer.
+Scorer and raw encoders alternate and the best of ``--rounds`` counts (the machine may be
+shared). Targets: the scorer within 5% of the raw encoders (decoding and preprocessing overlap
+with encoding instead of adding to it) and at least twice the naive loop. ``--library`` picks the
+Hugging Face CLIP or the open_clip implementation; ``--model-size vit-b-32`` the size of the
+smallest CLIP evaluated in practice (keep ``--rows`` small on a CPU).
 
-``--model-size vit-b-32`` uses a ViT-B/32-sized CLIP and also prints images/s and texts/s, for a
-GPU run (``--mixed-precision bf16``); on CPU keep ``--rows`` small.
+Expected time of a real evaluation (an estimate from FLOPs and typical throughput, not a
+measurement): ViT-B/32 costs about 4.4 GFLOPs per image and 1-2 GFLOPs per caption. The four
+benchmarks hold about 44k distinct images (ARO VG-A crops ~28.7k, BiVLC ~5.9k, VisMin ~4.2k,
+SugarCrepe's COCO images ~5k) and 80k distinct captions. One current GPU (A100/H100 class,
+``--mixed-precision bf16``) encodes them in roughly 20-30 s; decoding and resizing the photos
+takes about 5 ms of CPU per image, some 220 CPU-seconds, so with 8 workers decoding the whole
+evaluation of ViT-B/32 on all four benchmarks is expected to take about one minute (plus reading
+the data and the bootstrap), and about four minutes with ``--num-workers 0``. The naive loop
+spends ~10 ms of GPU launches per sample, over 7 minutes for the 43k samples.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import io
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import datasets
@@ -39,17 +47,12 @@ from accelerate import Accelerator
 from PIL import Image, ImageDraw
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 from tokenizers.processors import TemplateProcessing
-from transformers import CLIPConfig, CLIPModel, CLIPProcessor, PreTrainedTokenizerFast
 
-try:  # transformers 5.x without torchvision
-    from transformers import CLIPImageProcessorPil as CLIPImageProcessor
-except ImportError:  # transformers 4.x
-    from transformers import CLIPImageProcessor
+from bindsplit_datasets.models import Encoder, HFEncoder, OpenClipEncoder
+from bindsplit_datasets.scoring import MIXED_PRECISIONS, Scorer
 
-from bindsplit_datasets.scoring import Scorer
-
-TARGET_NAIVE = 5.0
-TARGET_RAW = 0.8
+TARGET_NAIVE = 2.0
+TARGET_RAW = 0.95
 IMAGE_COLUMNS = ("image", "negative_image")
 CAPTION_COLUMNS = ("caption", "negative_caption")
 
@@ -57,16 +60,29 @@ COLOURS = ("red", "green", "blue", "yellow", "white", "black", "brown", "purple"
 OBJECTS = ("apple", "mug", "dog", "cat", "car", "chair", "vase", "bus")
 WORDS = ("a", "an", "the", "next", "to", "on", "of", "and", "with", "photo", "table")
 
-#: (vision, text) transformer sizes: hidden, layers, heads; projection dim.
+#: Hugging Face CLIP sizes, (vision, text) transformer hidden, layers, heads, and projection;
+#: open_clip architecture of the same size.
 MODEL_SIZES: dict[str, dict[str, Any]] = {
-    "small": {"vision": (384, 6, 6), "text": (256, 4, 4), "projection": 256},
-    "vit-b-32": {"vision": (768, 12, 12), "text": (512, 12, 8), "projection": 512},
+    "small": {
+        "vision": (384, 6, 6),
+        "text": (256, 4, 4),
+        "projection": 256,
+        "open_clip": "ViT-S-32",
+    },
+    "vit-b-32": {
+        "vision": (768, 12, 12),
+        "text": (512, 12, 8),
+        "projection": 512,
+        "open_clip": "ViT-B-32",
+    },
 }
 
 
 # ---------------------------------------------------------------------------- setup
-def build_tokenizer() -> PreTrainedTokenizerFast:
-    """A word-level tokenizer over the benchmark's vocabulary (CLIP-like token counts)."""
+def word_tokenizer() -> Any:
+    """A word-level fast tokenizer over the benchmark's vocabulary (CLIP-like token counts)."""
+    from transformers import PreTrainedTokenizerFast
+
     vocab = {token: i for i, token in enumerate(("[PAD]", "[UNK]", "[BOS]", "[EOS]"))}
     for word in (*COLOURS, *OBJECTS, *WORDS):
         vocab.setdefault(word, len(vocab))
@@ -86,9 +102,13 @@ def build_tokenizer() -> PreTrainedTokenizerFast:
     )
 
 
-def build_model(size: str) -> tuple[CLIPModel, CLIPProcessor]:
+def hf_encoder(size: str) -> HFEncoder:
+    """A random-init CLIPModel with the default (fast, when torchvision is installed) image
+    processor of CLIP."""
+    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor
+
     spec = MODEL_SIZES[size]
-    tokenizer = build_tokenizer()
+    tokenizer = word_tokenizer()
 
     def tower(hidden: int, layers: int, heads: int) -> dict[str, int]:
         return {
@@ -111,8 +131,23 @@ def build_model(size: str) -> tuple[CLIPModel, CLIPProcessor]:
         projection_dim=spec["projection"],
     )
     torch.manual_seed(0)
-    model = CLIPModel(config).eval()
-    return model, CLIPProcessor(image_processor=CLIPImageProcessor(), tokenizer=tokenizer)
+    processor = CLIPProcessor(image_processor=CLIPImageProcessor(), tokenizer=tokenizer)
+    return HFEncoder(CLIPModel(config).eval(), processor, name=f"random CLIP {size}")
+
+
+def open_clip_encoder(size: str) -> OpenClipEncoder:
+    """A random-init open_clip model with open_clip's own transform and tokenizer."""
+    import open_clip
+
+    architecture = MODEL_SIZES[size]["open_clip"]
+    torch.manual_seed(0)
+    model, _, preprocess = open_clip.create_model_and_transforms(architecture)
+    return OpenClipEncoder(
+        model, preprocess, open_clip.get_tokenizer(architecture), name=f"random {architecture}"
+    )
+
+
+ENCODERS: dict[str, Callable[[str], Encoder]] = {"hf": hf_encoder, "open_clip": open_clip_encoder}
 
 
 def jpeg(seed: int, size: int = 320) -> bytes:
@@ -129,23 +164,21 @@ def jpeg(seed: int, size: int = 320) -> bytes:
     return buffer.getvalue()
 
 
-def build_dataset(rows: int, unique_images: int, unique_captions: int) -> datasets.Dataset:
-    """BiVLC-shaped rows; images and captions drawn from fixed pools, so both repeat."""
-    images = [jpeg(seed) for seed in range(unique_images)]
+def build_dataset(rows: int) -> datasets.Dataset:
+    """BiVLC-shaped rows in which every image and every caption is distinct."""
     pairs = list(itertools.product(COLOURS, OBJECTS))
     captions = [
         f"a photo of a {c1} {o1} next to a {c2} {o2} on the table"
-        for (c1, o1), (c2, o2) in itertools.islice(
-            itertools.permutations(pairs, 2), unique_captions
-        )
+        for (c1, o1), (c2, o2) in itertools.islice(itertools.permutations(pairs, 2), 2 * rows)
     ]
-    rng = np.random.default_rng(0)
-    data: dict[str, list[Any]] = {column: [] for column in (*IMAGE_COLUMNS, *CAPTION_COLUMNS)}
-    for _ in range(rows):
-        for column in IMAGE_COLUMNS:
-            data[column].append({"bytes": images[rng.integers(unique_images)], "path": None})
-        for column in CAPTION_COLUMNS:
-            data[column].append(captions[rng.integers(unique_captions)])
+    if len(captions) < 2 * rows:
+        raise SystemExit(f"at most {len(captions) // 2} rows have distinct captions")
+    data = {
+        "image": [{"bytes": jpeg(2 * r), "path": None} for r in range(rows)],
+        "negative_image": [{"bytes": jpeg(2 * r + 1), "path": None} for r in range(rows)],
+        "caption": captions[0::2],
+        "negative_caption": captions[1::2],
+    }
     features = datasets.Features(
         {
             **{c: datasets.Image() for c in IMAGE_COLUMNS},
@@ -156,151 +189,132 @@ def build_dataset(rows: int, unique_images: int, unique_captions: int) -> datase
 
 
 # ---------------------------------------------------------------------------- measures
-def timed(function: Callable[[], Any], device: torch.device) -> tuple[float, Any]:
+def timed(function: Callable[[], Any], device: torch.device) -> float:
     if device.type == "cuda":
         torch.cuda.synchronize()
     start = time.perf_counter()
-    result = function()
+    function()
     if device.type == "cuda":
         torch.cuda.synchronize()
-    return time.perf_counter() - start, result
+    return time.perf_counter() - start
 
 
-def naive(
-    model: CLIPModel, processor: CLIPProcessor, dataset: datasets.Dataset, accelerator: Accelerator
-) -> None:
-    with torch.inference_mode():
-        for row in dataset:
-            inputs = processor(
-                images=[row[c] for c in IMAGE_COLUMNS],
-                text=[row[c] for c in CAPTION_COLUMNS],
-                padding=True,
-                truncation=True,
-                max_length=77,
-                return_tensors="pt",
-            ).to(accelerator.device)
-            with accelerator.autocast():
-                model(**inputs)
+def autocast(device: torch.device, precision: str) -> Any:
+    dtype = MIXED_PRECISIONS[precision]
+    if dtype is None:
+        return torch.autocast(device.type, enabled=False)
+    return torch.autocast(device.type, dtype=dtype)
 
 
-def raw_batches(
-    dataset: datasets.Dataset, processor: CLIPProcessor, batch_size: int, n_images: int
-) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    """Random tensors shaped like the scorer's batches of distinct images and captions."""
-    captions = list(
-        dict.fromkeys(
-            text for row in dataset.select_columns(list(CAPTION_COLUMNS)) for text in row.values()
-        )
-    )
-    generator = torch.Generator().manual_seed(0)
-    text = []
-    for start in range(0, len(captions), batch_size):
-        shape = processor.tokenizer(
-            captions[start : start + batch_size], padding=True, return_tensors="pt"
-        )["input_ids"].shape
-        ids = torch.randint(4, len(processor.tokenizer), shape, generator=generator)
-        ids[:, -1] = 3  # EOS, where CLIP pools
-        text.append(ids)
-    pixels = [
-        torch.randn(min(batch_size, n_images - start), 3, 224, 224, generator=generator)
-        for start in range(0, n_images, batch_size)
-    ]
-    return pixels, text
+def scorer_batches(
+    encoder: Encoder, dataset: datasets.Dataset, batch_size: int
+) -> tuple[list[dict[str, torch.Tensor]], list[dict[str, torch.Tensor]]]:
+    """The scorer's encoder inputs, made beforehand: distinct images and captions in order of
+    first appearance, in batches of ``batch_size``."""
+    images = [row[c] for row in dataset for c in IMAGE_COLUMNS]
+    texts = [row[c] for row in dataset for c in CAPTION_COLUMNS]
+
+    def batches(items: Sequence[Any], prepare: Callable[[list[Any]], Any]) -> list[Any]:
+        return [
+            dict(prepare(list(items[start : start + batch_size])))
+            for start in range(0, len(items), batch_size)
+        ]
+
+    return batches(images, encoder.preprocess_images), batches(texts, encoder.tokenize)
 
 
 def raw(
-    model: CLIPModel, pixels: list[torch.Tensor], text: list[torch.Tensor], accelerator: Accelerator
+    encoder: Encoder,
+    pixels: list[dict[str, torch.Tensor]],
+    text: list[dict[str, torch.Tensor]],
+    device: torch.device,
+    precision: str,
 ) -> None:
-    with torch.inference_mode(), accelerator.autocast():
+    with torch.inference_mode(), autocast(device, precision):
         for batch in pixels:
-            model.get_image_features(pixel_values=batch.to(accelerator.device))
+            encoder.encode_images({k: v.to(device) for k, v in batch.items()})
         for batch in text:
-            model.get_text_features(input_ids=batch.to(accelerator.device))
+            encoder.encode_texts({k: v.to(device) for k, v in batch.items()})
+
+
+def naive(
+    encoder: Encoder, dataset: datasets.Dataset, device: torch.device, precision: str
+) -> None:
+    with torch.inference_mode(), autocast(device, precision):
+        for row in dataset:
+            pixels = encoder.preprocess_images([row[c] for c in IMAGE_COLUMNS])
+            text = encoder.tokenize([row[c] for c in CAPTION_COLUMNS])
+            encoder.encode_images({k: v.to(device) for k, v in pixels.items()})
+            encoder.encode_texts({k: v.to(device) for k, v in text.items()})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--library", choices=sorted(ENCODERS), default="hf")
     parser.add_argument("--model-size", choices=sorted(MODEL_SIZES), default="small")
     parser.add_argument(
-        "--rows", type=int, default=None, help="samples (default: 256 small, 32 vit-b-32)"
+        "--rows", type=int, default=None, help="samples (default: 256 small, 64 vit-b-32)"
     )
-    parser.add_argument("--unique-images", type=int, default=None)
-    parser.add_argument("--unique-captions", type=int, default=None)
-    parser.add_argument(
-        "--naive-rows", type=int, default=16, help="samples timed for the naive loop"
-    )
+    parser.add_argument("--naive-rows", type=int, default=32, help="samples of the naive loop")
     parser.add_argument("--rounds", type=int, default=3, help="best of this many (scorer, raw)")
     parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--num-workers", type=int, default=0)
-    parser.add_argument("--mixed-precision", choices=("no", "bf16", "fp16"), default="no")
+    parser.add_argument(
+        "--num-workers", type=int, default=None, help="image workers (default: the scorer's)"
+    )
+    parser.add_argument("--mixed-precision", choices=sorted(MIXED_PRECISIONS), default="no")
     parser.add_argument("--cpu", action="store_true", help="force the CPU even if a GPU is present")
     args = parser.parse_args()
-    rows = args.rows or (256 if args.model_size == "small" else 32)
-    unique_images = args.unique_images or max(2, rows // 4)
-    unique_captions = args.unique_captions or max(2, rows // 8)
+    rows = args.rows or (256 if args.model_size == "small" else 64)
 
-    accelerator = Accelerator(mixed_precision=args.mixed_precision, cpu=args.cpu)
-    model, processor = build_model(args.model_size)
-    model = accelerator.prepare_model(model, evaluation_mode=True)
-    dataset = build_dataset(rows, unique_images, unique_captions)
-    pixels, text = raw_batches(dataset, processor, args.batch_size, unique_images)
+    accelerator = Accelerator(cpu=args.cpu)
     device = accelerator.device
-
-    # warm-up (first calls allocate and pick kernels), then the measures side by side
-    naive(model, processor, dataset.select(range(2)), accelerator)
-    raw(model, pixels[:1], text[:1], accelerator)
+    encoder = ENCODERS[args.library](args.model_size)
+    dataset = build_dataset(rows)
     scorer = Scorer(
-        model,
-        processor,
+        encoder,
         accelerator=accelerator,
         batch_size=args.batch_size,
+        mixed_precision=args.mixed_precision,
         num_workers=args.num_workers,
     )
-    # scorer and raw encoders alternate, best of --rounds (the machine may be shared)
-    scorer_times, raw_times = [], []
-    for _ in range(args.rounds):
-        seconds, result = timed(
-            lambda: scorer.score(dataset, IMAGE_COLUMNS, CAPTION_COLUMNS), device
-        )
-        scorer_times.append(seconds)
-        raw_times.append(timed(lambda: raw(model, pixels, text, accelerator), device)[0])
-    scorer_s, raw_s = min(scorer_times), min(raw_times)
-    naive_rows = min(args.naive_rows, rows)
-    naive_s, _ = timed(
-        lambda: naive(model, processor, dataset.select(range(naive_rows)), accelerator), device
-    )
+    pixels, text = scorer_batches(encoder, dataset, args.batch_size)
+    naive_rows = dataset.select(range(min(args.naive_rows, rows)))
 
-    n_images, n_captions = result.n_unique_images, result.n_unique_captions
-    throughput = {
-        "scorer": rows / scorer_s,
-        "raw encoders": rows / raw_s,
-        "naive forward": naive_rows / naive_s,
-    }
+    # warm-up (first calls allocate and pick kernels), then the measures side by side
+    raw(encoder, pixels[:1], text[:1], device, args.mixed_precision)
+    naive(encoder, naive_rows.select(range(2)), device, args.mixed_precision)
+    precision = args.mixed_precision
+    scorer_s, raw_s = [], []
+    for _ in range(args.rounds):
+        scorer_s.append(
+            timed(lambda: scorer.score(dataset, IMAGE_COLUMNS, CAPTION_COLUMNS), device)
+        )
+        raw_s.append(timed(lambda: raw(encoder, pixels, text, device, precision), device))
+    naive_s = timed(lambda: naive(encoder, naive_rows, device, precision), device)
+
     print(
-        f"Scorer throughput: {args.model_size} random-init CLIP on {device} "
-        f"(torch threads {torch.get_num_threads()}, precision {args.mixed_precision}), "
-        f"{rows} samples of 2 images x 2 captions, {n_images} distinct images, "
-        f"{n_captions} distinct captions, batch {args.batch_size}"
+        f"Scorer throughput: {encoder.identity.id} ({args.library}) on {device} (torch threads "
+        f"{torch.get_num_threads()}, image workers {scorer.num_workers}, precision "
+        f"{args.mixed_precision}), {rows} samples of 2 images x 2 captions, all distinct, "
+        f"batch {args.batch_size}, best of {args.rounds}"
     )
     print(f"{'measure':<16}{'seconds':>10}{'samples/s':>12}{'images/s':>12}{'texts/s':>12}")
+    throughput = {}
     for name, seconds, samples in (
-        ("scorer", scorer_s, rows),
-        ("raw encoders", raw_s, rows),
-        ("naive forward", naive_s, naive_rows),
+        ("scorer", min(scorer_s), rows),
+        ("raw encoders", min(raw_s), rows),
+        ("naive loop", naive_s, len(naive_rows)),
     ):
-        encoded = (
-            (n_images, n_captions) if name != "naive forward" else (2 * naive_rows, 2 * naive_rows)
-        )
+        throughput[name] = samples / seconds
         print(
             f"{name:<16}{seconds:>10.2f}{samples / seconds:>12.1f}"
-            f"{encoded[0] / seconds:>12.1f}{encoded[1] / seconds:>12.1f}"
+            f"{2 * samples / seconds:>12.1f}{2 * samples / seconds:>12.1f}"
         )
     print()
-    speedup = throughput["scorer"] / throughput["naive forward"]
     efficiency = throughput["scorer"] / throughput["raw encoders"]
-    print(f"scorer / naive forward: {speedup:.1f}x (target >= {TARGET_NAIVE}x)")
-    print(f"scorer / raw encoders:  {efficiency:.2f} (target >= {TARGET_RAW})")
-    print("images/s and texts/s count distinct items encoded (the naive loop encodes every one).")
+    speedup = throughput["scorer"] / throughput["naive loop"]
+    print(f"scorer / raw encoders: {efficiency:.2f} (target >= {TARGET_RAW})")
+    print(f"scorer / naive loop:   {speedup:.1f}x (target >= {TARGET_NAIVE}x)")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,16 @@ similarity rather than ``logits_per_image`` is used on purpose: the metric only 
 one matrix, and a positive logit scale plus a shared bias (SigLIP) does not change any comparison.
 
 The scorer drives a :class:`~bindsplit_datasets.models.Encoder` only (Hugging Face, open_clip, or
-any object with that interface). Images are decoded and preprocessed by DataLoader workers while
-the model encodes the previous batch; encoding runs on the Accelerate device under
-``torch.autocast`` when a mixed precision is chosen. Under ``accelerate launch --num_processes N``
-each process encodes its shard, the results are collected with ``gather_for_metrics`` and
-reassembled by item index, so every process ends with the same matrices as a single process
-would. With ``cache_dir`` the embeddings are stored on disk under a key made of the model
-identity, dtype, mixed precision and preprocessing, so a second run over the same data skips the
-encoders; a damaged cache entry is discarded with a warning and recomputed.
+any object with that interface). Images are decoded and preprocessed ahead of the encoder, by
+DataLoader worker processes (the default on a GPU) or by a background thread (on the CPU, where
+the encoder already uses every core), so that preparing the next batch overlaps with encoding the
+current one; encoding runs on the Accelerate device under ``torch.autocast`` when a mixed
+precision is chosen. Under ``accelerate launch --num_processes N`` each process encodes every
+N-th distinct item and the shards are gathered once, so every process ends with the same
+matrices as a single process would. With ``cache_dir`` the embeddings are stored on disk under a
+key made of the model identity, dtype, mixed precision and preprocessing, so a second run over
+the same data skips the encoders; a damaged cache entry is discarded with a warning and
+recomputed.
 
 Throughput (``make bench``) is the raw encoders' within a few percent once preprocessing keeps
 up: on one GPU that takes roughly one CPU core per 300 photo-sized images per second (decoding
@@ -29,9 +31,12 @@ import contextlib
 import io
 import json
 import logging
+import math
 import os
+import queue
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -302,7 +307,8 @@ class _ImageItems(torch.utils.data.Dataset):
         cell = self.columns[column][row][column]
         source = io.BytesIO(cell["bytes"]) if cell.get("bytes") is not None else cell["path"]
         with Image.open(source) as image:
-            return item, image.convert("RGB")
+            image.load()
+            return item, image if image.mode == "RGB" else image.convert("RGB")
 
 
 class _TextItems(torch.utils.data.Dataset):
@@ -314,6 +320,45 @@ class _TextItems(torch.utils.data.Dataset):
 
     def __getitem__(self, item: int) -> tuple[int, str]:
         return item, self.texts[item]
+
+
+def _prefetched(batches: Iterable[Any], depth: int = 2) -> Iterator[Any]:
+    """``batches``, produced by a background thread up to ``depth`` ahead. Image decoding and
+    preprocessing release the GIL, so they overlap with encoding without worker processes."""
+    ready: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(entry: tuple[bool, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(entry, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for batch in batches:
+                if not put((True, batch)):
+                    return
+            put((False, None))
+        except BaseException as error:  # re-raised in the consuming thread
+            put((False, error))
+
+    thread = threading.Thread(target=produce, name="bindsplit-prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            more, value = ready.get()
+            if not more:
+                if value is not None:
+                    raise value
+                return
+            yield value
+    finally:
+        stop.set()
+        thread.join()
 
 
 @dataclass
@@ -440,9 +485,16 @@ class Scorer:
     def _run_encoder(
         self, kind: str, items: torch.utils.data.Dataset, collate: _Collate, num_workers: int
     ) -> np.ndarray:
-        """Normalised embeddings of every item, in item order (identical on every process)."""
-        loader = DataLoader(
-            items,
+        """Normalised embeddings of every item, in item order (identical on every process).
+
+        Each process encodes every ``num_processes``-th item; the shards are gathered once at
+        the end. Batches are prepared ahead, by worker processes or else by a thread, so that
+        decoding and preprocessing overlap with encoding.
+        """
+        accelerator = self.accelerator
+        shard = range(accelerator.process_index, len(items), accelerator.num_processes)
+        loader: Iterable[dict[str, torch.Tensor]] = DataLoader(
+            torch.utils.data.Subset(items, shard),
             batch_size=self.batch_size,
             shuffle=False,
             collate_fn=collate,
@@ -450,28 +502,32 @@ class Scorer:
             pin_memory=self.device.type == "cuda",
             prefetch_factor=4 if num_workers else None,
         )
-        loader = self.accelerator.prepare_data_loader(loader)
         indices: list[torch.Tensor] = []
         features: list[torch.Tensor] = []
         progress = tqdm(
-            loader,
+            loader if num_workers else _prefetched(loader),
+            total=math.ceil(len(shard) / self.batch_size),
             desc=f"encoding {kind}",
             unit="batch",
-            disable=None if self.accelerator.is_main_process else True,
+            disable=None if accelerator.is_main_process else True,
         )
         with torch.inference_mode():
             for batch in progress:
-                index = batch.pop("index")
+                indices.append(batch.pop("index"))
+                inputs = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
                 # stays on the device: one transfer at the end, no synchronisation per batch
-                index, embedded = self.accelerator.gather_for_metrics(
-                    (index, self._encode(kind, batch))
-                )
-                indices.append(index)
-                features.append(embedded)
-        order = torch.cat(indices).cpu().numpy()
-        stacked = torch.cat(features).cpu().numpy()
-        result = np.empty((len(items), stacked.shape[1]), dtype=np.float32)
-        result[order] = stacked
+                features.append(self._encode(kind, inputs))
+        index = torch.cat(indices).numpy() if indices else np.zeros(0, dtype=np.int64)
+        local = torch.cat(features).cpu().numpy() if features else None
+        if accelerator.num_processes > 1:
+            from accelerate.utils import gather_object
+
+            shards = [part for part in gather_object([(index, local)]) if part[1] is not None]
+            index = np.concatenate([part[0] for part in shards])
+            local = np.concatenate([part[1] for part in shards])
+        assert local is not None and len(index) == len(items)
+        result = np.empty((len(items), local.shape[1]), dtype=np.float32)
+        result[index] = local
         return result
 
     def _embed(
