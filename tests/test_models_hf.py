@@ -154,3 +154,15 @@ def test_loaded_models_need_feature_methods_and_a_processor():
         HFEncoder(torch.nn.Linear(2, 2), tiny_clip()[1])
     with pytest.raises(ValueError, match="a processor is needed"):
         HFEncoder(tiny_clip()[0], None)
+
+
+def test_a_hub_model_is_recorded_by_id_and_commit(saved, tmp_path, monkeypatch):
+    # a Hub cache holding "someone/tiny-clip" at one commit, as a download leaves it
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = tmp_path / "hub" / "models--someone--tiny-clip"
+    shutil.copytree(saved, repo / "snapshots" / commit)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(commit)
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    identity = load_encoder("someone/tiny-clip").identity
+    assert (identity.id, identity.revision, identity.weights) == ("someone/tiny-clip", commit, None)

@@ -240,14 +240,15 @@ class _TextInputs:
 
 def _identity(model: Any, name: str | None, revision: str | None) -> ModelIdentity:
     config = getattr(model, "config", None)
-    commit = getattr(config, "_commit_hash", None)
+    # transformers 4.x records the Hub commit on the config; 5.x leaves it to the loader
+    commit = getattr(config, "_commit_hash", None) or revision
     source = str(getattr(config, "_name_or_path", "") or "")
     if name is None and source:
         is_path = os.path.isabs(source) or Path(source).exists()
         name = folder_name(source) if is_path else source
     return ModelIdentity(
         id=name or type(model).__name__,
-        revision=commit or revision,
+        revision=commit,
         # without a Hub commit (local folder, model built in Python) the weights are the identity
         weights=None if commit else weights_digest(model),
         cls=type(model).__name__,
@@ -264,7 +265,8 @@ class HFEncoder:
             ``BlipForImageTextRetrieval``).
         processor: its processor (``processor.image_processor`` and ``processor.tokenizer``).
         name: display name for results (default: the Hub id, or the folder's name).
-        revision: the revision it was loaded at, when the config records no commit.
+        revision: the Hub commit the weights were loaded at; it pins them, so no digest of
+            the weights is computed (without it, the weights are digested).
         text_padding: override the padding chosen from ``model.config.model_type``.
     """
 
@@ -405,6 +407,18 @@ def _call(identifier: str, folder: Path | None, function: Callable[[], Any]) -> 
         raise
 
 
+def _hub_commit(identifier: str, revision: str | None) -> str | None:
+    """The commit of ``identifier`` at ``revision`` in the local Hub cache (``from_pretrained``
+    has just filled it), or ``None``."""
+    from huggingface_hub import try_to_load_from_cache
+
+    path = try_to_load_from_cache(identifier, "config.json", revision=revision)
+    if not isinstance(path, str):
+        return None
+    parts = Path(path).parts
+    return parts[parts.index("snapshots") + 1] if "snapshots" in parts[:-1] else None
+
+
 def load(identifier: str, *, revision: str | None = None, name: str | None = None) -> HFEncoder:
     """Load a Hub id or local folder as an :class:`HFEncoder`, refusing checkpoints whose
     weights do not all load.
@@ -438,5 +452,7 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
         folder,
         lambda: transformers.AutoProcessor.from_pretrained(identifier, revision=revision),
     )
-    display = name or (folder_name(folder) if folder is not None else identifier)
-    return HFEncoder(model, processor, name=display, revision=revision)
+    if folder is not None:
+        return HFEncoder(model, processor, name=name or folder_name(folder))
+    commit = _hub_commit(identifier, revision)
+    return HFEncoder(model, processor, name=name or identifier, revision=commit)
