@@ -103,8 +103,9 @@ def check_mixed_precision(value: str | None) -> None:
 
 def default_num_workers(device: torch.device) -> int:
     """DataLoader workers for image decoding: on a GPU all CPU cores but one (at most 8), so
-    that preprocessing keeps up with the encoder; on the CPU none, since the encoder already
-    uses every core."""
+    that preprocessing keeps up with the encoder; on the CPU none (a thread prepares the next
+    batch), since the encoder already uses every core. Workers pass batches through shared
+    memory: in a container with a small ``/dev/shm``, pass ``num_workers=0``."""
     if device.type == "cpu":
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -500,7 +501,6 @@ class Scorer:
             collate_fn=collate,
             num_workers=num_workers,
             pin_memory=self.device.type == "cuda",
-            prefetch_factor=4 if num_workers else None,
         )
         indices: list[torch.Tensor] = []
         features: list[torch.Tensor] = []

@@ -361,3 +361,24 @@ def test_scores_file_carries_ids_and_balanced(tmp_path):
     plain = write_scores(tmp_path / "p.parquet", scores, ["seen", "unseen"])
     assert pq.read_table(plain).column("id").to_pylist() == ["0", "1"]
     assert "balanced" not in read_scores(plain)
+
+
+def test_worker_processes_and_prefetch_thread_give_the_same_scores(bivlc_like):
+    model, processor = tiny_clip()
+    threaded = Scorer(model, processor, batch_size=2, num_workers=0)
+    workers = Scorer(model, processor, batch_size=2, num_workers=2)
+    np.testing.assert_array_equal(
+        workers.score(bivlc_like, IMAGES, CAPTIONS).scores,
+        threaded.score(bivlc_like, IMAGES, CAPTIONS).scores,
+    )
+
+
+def test_a_preprocessing_error_reaches_the_caller(bivlc_like):
+    encoder = HFEncoder(*tiny_clip())
+
+    def broken(images):
+        raise OSError("cannot identify image file")
+
+    encoder.preprocess_images = broken
+    with pytest.raises(OSError, match="cannot identify image file"):
+        Scorer(encoder).score(bivlc_like, IMAGES, CAPTIONS)
