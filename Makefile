@@ -1,6 +1,6 @@
 # BindSplit developer entry points. `make demo` and `make test` each install what they need first.
 #
-#   TORCH=torch==2.13.0 make test   install that torch build before the package (CPU/CUDA choice)
+#   TORCH="torch==2.14.1 torchvision==0.29.1" make test   install these builds first (CPU/CUDA choice)
 #   NLTK_DATA=/path make test       use an existing NLTK data folder (else it is downloaded once)
 
 PYTHON ?= python3
@@ -20,7 +20,7 @@ $(BIN)/python:
 install: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
-	$(if $(TORCH),$(BIN)/python -m pip install --quiet "$(TORCH)")
+	$(if $(TORCH),$(BIN)/python -m pip install --quiet $(TORCH))
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	$(BIN)/python -m bindsplit_datasets.nltk_data --ensure
 	touch $@
@@ -31,8 +31,9 @@ test: install
 bench: install
 	$(OFFLINE) $(BIN)/python benchmarks/run.py
 
+DEMO_OUT ?= demo_output
 demo: install
-	$(OFFLINE) $(BIN)/bindsplit demo --out demo_output
+	$(OFFLINE) $(BIN)/bindsplit demo --out $(DEMO_OUT) $(if $(wildcard $(DEMO_OUT)/results.json),--overwrite)
 
 # Needs internet (COCO annotations ~250 MB, the three benchmarks ~3 GB, the models) and ideally a GPU.
 MODELS ?= openai/clip-vit-base-patch32,laion/CLIP-ViT-B-32-laion2B-s34B-b79K
