@@ -11,7 +11,7 @@ EXTRAS ?= test
 PYTEST_ARGS ?=
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_UPDATE_DOWNLOAD_COUNTS=0
 
-.PHONY: install test bench demo lint format reproduce reproduce-offline clean
+.PHONY: install test test-fast bench demo lint format reproduce reproduce-offline clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ $(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
 
 test: install
 	$(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Everything but the tests marked slow (the demo, subprocesses, servers, training): under 30 s.
+test-fast: install
+	$(OFFLINE) $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 bench: install
 	$(OFFLINE) $(BIN)/python benchmarks/run.py
@@ -46,9 +50,10 @@ reproduce-offline: install
 	$(OFFLINE) $(BIN)/python -m pytest tests/test_reproduce.py $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/python -m pip install --quiet "ruff>=0.5"
+	$(BIN)/python -m pip install --quiet "ruff>=0.5" "mypy>=1.10" types-PyYAML
 	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests benchmarks
 	$(BIN)/python -m ruff format --check bindsplit_datasets metrics hub_scripts tests benchmarks
+	$(BIN)/python -m mypy
 
 format: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5"
