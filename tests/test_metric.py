@@ -764,6 +764,7 @@ def test_restated_names_equal_the_package_names(core, metric, repo_root):
     assert bibtex_block(top, "## Citation") == names.PAPER_CITATION
 
 
+@pytest.mark.slow  # a subprocess
 def test_core_imports_without_evaluate_datasets_or_torch(repo_root):
     code = (
         "import sys, bindsplit_datasets.metric_core, bindsplit_datasets.metric\n"

@@ -653,6 +653,7 @@ def test_missing_token_at_upload_time(
     assert hub.calls == []
 
 
+@pytest.mark.slow  # subprocesses
 @pytest.mark.parametrize(
     "program",
     [

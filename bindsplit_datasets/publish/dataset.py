@@ -141,7 +141,7 @@ def _read_card(folder: Path) -> tuple[Any, dict[str, dict[str, Any]], str]:
         raise SchemaError(f"the dataset card {path} has invalid metadata: {error}") from None
     if not configs:
         raise _not_a_build(folder, f"{CARD} declares no 'configs' in its YAML metadata")
-    _check_license(card.data.license, path)
+    _check_license(card.data.get("license"), path)
     if default != DEFAULT_CONFIG:
         raise _not_a_build(
             folder,
@@ -155,7 +155,7 @@ def _config_shards(folder: Path, name: str, config: Mapping[str, Any]) -> list[P
     """The Parquet files a card configuration points at: exactly ``DIR/<name>/*.parquet``."""
     data_files = config.get("data_files")
     entries = data_files if isinstance(data_files, list) else [data_files]
-    patterns = []
+    patterns: list[str] = []
     for entry in entries:
         if not isinstance(entry, dict) or entry.get("split") != "test":
             raise _not_a_build(

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..errors import BindsplitError
 from .plan import CARD, PUBLISH_RECORD, PlannedFile, PublishPlan, sha256
@@ -192,7 +192,7 @@ def hub_client(token: str) -> HubClient:
     """The client :func:`publish` uses: ``huggingface_hub.HfApi`` with ``token``."""
     from huggingface_hub import HfApi
 
-    return HfApi(token=token)
+    return cast(HubClient, HfApi(token=token))
 
 
 def publish(

@@ -40,8 +40,15 @@ class PlannedFile:
     local_path: Path | None = None
     content: bytes | None = None
 
+    def __post_init__(self) -> None:
+        if (self.local_path is None) == (self.content is None):
+            raise ValueError(f"{self.path_in_repo}: give exactly one of local_path and content")
+
     def read(self) -> bytes:
-        return self.content if self.content is not None else Path(self.local_path).read_bytes()
+        if self.content is not None:
+            return self.content
+        assert self.local_path is not None  # checked in __post_init__
+        return self.local_path.read_bytes()
 
     def operation(self) -> Any:
         """The ``CommitOperationAdd`` that uploads this file."""

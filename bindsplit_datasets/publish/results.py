@@ -118,7 +118,8 @@ or, with BindSplit installed, print the leaderboards in that folder:
 
 def _json_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
     """The JSON files to read (folders searched recursively) and the other files in folders."""
-    found, other = [], []
+    found: list[Path] = []
+    other: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():

@@ -570,6 +570,13 @@ def _macro_estimates(group_counts: np.ndarray, n_bootstrap: int, rng: np.random.
     }
 
 
+def _difference(a: _Estimate, b: _Estimate) -> _Estimate:
+    """``a - b``; with bootstrap replicates, the replicate-wise differences (a and b resampled
+    independently)."""
+    draws = None if a.draws is None or b.draws is None else a.draws - b.draws
+    return _Estimate(a.point - b.point, draws)
+
+
 def _interval(draws: np.ndarray, confidence: float) -> list[float]:
     tail = (1.0 - confidence) / 2.0
     low, high = np.quantile(draws, [tail, 1.0 - tail])
@@ -692,13 +699,6 @@ def compute_metrics(
         estimates[config] = found
 
     seen, unseen = estimates["seen"], estimates["unseen"]
-    gaps = {
-        suffix: _Estimate(
-            seen[suffix].point - unseen[suffix].point,
-            None if n_bootstrap == 0 else seen[suffix].draws - unseen[suffix].draws,
-        )
-        for suffix in seen
-        if suffix in unseen
-    }
+    gaps = {key: _difference(seen[key], unseen[key]) for key in seen if key in unseen}
     report("gap", gaps)
     return results
