@@ -38,8 +38,8 @@ Never attributes
     bear"). Hyphens inside words are read as spaces, so "red-and-white" is conjoined and
     "snow-covered" == "snow covered".
 
-The tagger is NLTK's pretrained model (:mod:`bindsplit_datasets.tagger`: identical tags, about
-four times faster than ``nltk.pos_tag``).
+The tagger is NLTK's pretrained English model, shipped with the package
+(:mod:`bindsplit_datasets.tagger`: NLTK's tags exactly, without NLTK or its data at run time).
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ from typing import Any, TypeVar
 
 from . import lexicon as lx
 from . import tagger
-from .nltk_data import TAGGER_RESOURCE
 
 __all__ = [
     "NORMALISATION",
@@ -76,14 +75,15 @@ logger = logging.getLogger(__name__)
 
 _R = TypeVar("_R")
 
-#: Version of the rules and word lists; bump it whenever a parse can change (a test enforces this).
-PARSER_VERSION = "1.0"
+#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights; bump the
+#: number whenever a rule or word list changes (a test enforces this).
+PARSER_VERSION = f"2.0+tagger-sha256.{tagger.WEIGHTS_SHA256}"
 
 #: How bindings are normalised; recorded in every reference-index fingerprint.
 NORMALISATION: dict[str, object] = {
     "case": "lower",
     "tokeniser": "regex; hyphens inside words read as spaces; possessive 's split off",
-    "tagger": f"nltk averaged perceptron ({TAGGER_RESOURCE})",
+    "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped",
     "object": "head noun with its compound; last word singularised with inflect",
     "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
     "compounds": "kept (noun runs and the lexicon's compound list)",
@@ -576,9 +576,9 @@ def _bindings(tokens: list[str], tags: list[str]) -> list[Binding]:
 def parse_bindings(text: str) -> list[Binding]:
     """The bindings ``text`` states, in order of first occurrence, without duplicates.
 
-    Raises ``TypeError`` for anything but a string and
-    :class:`~bindsplit_datasets.nltk_data.TaggerDataMissingError` when NLTK's tagger data is
-    missing. See the module docstring for the rules.
+    Raises ``TypeError`` for anything but a string (and
+    :class:`~bindsplit_datasets.tagger.TaggerDataError` if the installed package lost its tagger
+    weights). See the module docstring for the rules.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_bindings expects a caption string, got {type(text).__name__}")
@@ -653,6 +653,11 @@ def parse_many(
         raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
         raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"parse_many expects a sequence of caption strings, got a single "
+            f"{type(texts).__name__}; pass a list (parse_many([text])) or call parse_bindings(text)"
+        )
     items = list(texts)
     for position, text in enumerate(items):
         if not isinstance(text, str):

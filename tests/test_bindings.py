@@ -1,13 +1,12 @@
 """The binding parser: every rule of docs/protocol.md, section 1 on exact examples, normalisation,
-the tagger
-against NLTK's, parse_many against parse_bindings, missing tagger data, the PARSER_VERSION guard,
-and precision/recall on the hand-labelled gold set (tests/data/bindings_gold.json)."""
+parse_many against parse_bindings, damaged tagger weights, the PARSER_VERSION guard, and
+precision/recall on the hand-labelled gold set (tests/data/bindings_gold.json). The tagger itself
+is tested in test_tagger.py."""
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import functools
 import hashlib
 import json
 import multiprocessing
@@ -30,7 +29,6 @@ from bindsplit_datasets.bindings import (
     singularise,
     tokenise,
 )
-from bindsplit_datasets.nltk_data import TaggerDataMissingError, download_command
 
 GOLD_PATH = Path(__file__).parent / "data" / "bindings_gold.json"
 TARGET = 0.93
@@ -246,36 +244,6 @@ def test_lexicon_is_grouped_lower_case_and_disjoint_from_non_attributes():
     assert lexicon.category_of("two") is None
 
 
-# -------------------------------------------------------- tagger = NLTK's PerceptronTagger
-@functools.lru_cache(maxsize=1)
-def _nltk_tagger():
-    from nltk.tag.perceptron import PerceptronTagger
-
-    return PerceptronTagger()
-
-
-def _nltk_tags(tokens: list[str]) -> list[str]:
-    return [tag for _, tag in _nltk_tagger().tag(tokens)]
-
-
-def test_tagger_gives_exactly_nltks_tags_on_hand_made_sentences():
-    sentences = [
-        "A man riding a wave on top of a surfboard.",
-        "The 1990 red-and-white bus, 12 seats, isn't parked at 8:25.",
-        "Xylophonic zorbs glimmer quizzically",
-        "",
-    ]
-    for sentence in sentences:
-        tokens = tokenise(sentence)
-        assert tagger.get_tagger().tag(tokens) == _nltk_tags(tokens)
-
-
-def test_tagger_gives_exactly_nltks_tags_on_real_captions(coco_captions):
-    for caption in coco_captions:
-        tokens = tokenise(caption)
-        assert tagger.get_tagger().tag(tokens) == _nltk_tags(tokens), caption
-
-
 # ----------------------------------------------------------------------------- parse_many
 MANY = [caption for caption in RULE_CASES] + ["", "  ", "A BLUE SKY"] * 3
 
@@ -317,21 +285,24 @@ def test_parse_many_rejects_bad_arguments():
         parse_many(["a red car"], num_proc=1.5)
     with pytest.raises(ValueError, match="chunksize must be an int >= 1"):
         parse_many(["a red car"], chunksize=0)
+    for single in ("a red car", b"a red car"):  # one caption is not a sequence of captions
+        with pytest.raises(TypeError, match=r"got a single (str|bytes); pass a list"):
+            parse_many(single)
 
 
-# --------------------------------------------------------------------- missing tagger data
-def test_missing_tagger_data_names_the_command_to_run(monkeypatch, tmp_path):
-    import nltk
-
-    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+# ----------------------------------------------------------------- damaged installation
+def test_altered_tagger_weights_are_refused_before_any_parse(monkeypatch, tmp_path):
+    shipped = (tagger._weights_path()).read_bytes()
+    altered = tmp_path / tagger.WEIGHTS_FILE
+    altered.write_bytes(shipped[:-1] + bytes([shipped[-1] ^ 1]))
+    monkeypatch.setattr(tagger, "_weights_path", lambda: altered)
     monkeypatch.setattr(tagger, "_TAGGER", None)
     for call in (lambda: parse_bindings("a red car"), lambda: parse_many(["a red car"] * 3)):
-        with pytest.raises(TaggerDataMissingError) as error:
+        with pytest.raises(tagger.TaggerDataError, match="reinstall bindsplit-datasets"):
             call()
-        message = str(error.value)
-        assert download_command() in message and "NLTK_DATA" in message
-        assert "Searched in" not in message and "*" * 10 not in message  # no NLTK LookupError dump
-        assert error.value.__cause__ is None and error.value.__suppress_context__
+    monkeypatch.setattr(tagger, "_weights_path", lambda: tmp_path / "absent.npz")
+    with pytest.raises(tagger.TaggerDataError, match="missing from the installed package"):
+        parse_bindings("a red car")
 
 
 # ----------------------------------------------------------------- PARSER_VERSION guard
