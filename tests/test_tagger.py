@@ -195,6 +195,7 @@ def test_export_command_line(tmp_path, capsys):
 
 
 # ------------------------------------------------- no NLTK data, no NLTK at run time
+@pytest.mark.slow  # a fresh interpreter imports numpy and inflect: a few seconds
 def test_parsing_needs_no_nltk_data_and_does_not_import_nltk(tmp_path):
     script = (
         "import sys\n"
