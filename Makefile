@@ -34,7 +34,7 @@ bench: install
 demo: install
 	$(OFFLINE) $(BIN)/bindsplit demo --out demo_output
 
-# Needs internet (COCO annotations ~250 MB, the three benchmarks ~3 GB, the models) and ideally a GPU.
+# Needs internet (COCO annotations ~250 MB, the four benchmarks ~4 GB, the models) and ideally a GPU.
 MODELS ?= openai/clip-vit-base-patch32,laion/CLIP-ViT-B-32-laion2B-s34B-b79K
 REPRODUCE_ARGS ?=
 reproduce: install
