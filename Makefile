@@ -38,7 +38,7 @@ DEMO_OUT ?= demo_output
 demo: install
 	$(OFFLINE) $(BIN)/bindsplit demo --out $(DEMO_OUT) $(if $(wildcard $(DEMO_OUT)/results.json),--overwrite)
 
-# Needs internet (COCO annotations ~250 MB, the three benchmarks ~3 GB, the models) and ideally a GPU.
+# Needs internet (COCO annotations ~250 MB, the four benchmarks ~4 GB, the models) and ideally a GPU.
 MODELS ?= openai/clip-vit-base-patch32,laion/CLIP-ViT-B-32-laion2B-s34B-b79K
 REPRODUCE_ARGS ?=
 reproduce: install
