@@ -1,9 +1,23 @@
 """Exception types. Every error BindSplit raises on bad input says what is wrong and how to fix
-it."""
+it.
+
+The command line prints an error of these types as one line (exit code 2) and lets any other
+exception show its traceback, since that is a bug. Each type also derives from the built-in
+exception a caller would naturally catch (``ValueError``, ``FileNotFoundError``, ...), so code
+written against the built-in types keeps working.
+"""
 
 from __future__ import annotations
 
-__all__ = ["BindsplitError", "SchemaError"]
+__all__ = [
+    "BindsplitError",
+    "BindsplitFileNotFoundError",
+    "BindsplitValueError",
+    "BuildVerificationError",
+    "NotAFolderError",
+    "OutputExistsError",
+    "SchemaError",
+]
 
 
 class BindsplitError(Exception):
@@ -11,5 +25,26 @@ class BindsplitError(Exception):
     traceback."""
 
 
+class BindsplitValueError(BindsplitError, ValueError):
+    """An option or argument with a value BindSplit cannot use (unknown name, out of range)."""
+
+
+class BindsplitFileNotFoundError(BindsplitError, FileNotFoundError):
+    """An input the user named (file, folder, Hub id) does not exist."""
+
+
+class NotAFolderError(BindsplitError, NotADirectoryError):
+    """An input that must be a folder is a file."""
+
+
+class OutputExistsError(BindsplitError, FileExistsError):
+    """The output path holds something BindSplit may not replace (a file, a foreign folder, or a
+    previous output without ``--overwrite``); nothing was written."""
+
+
 class SchemaError(BindsplitError, ValueError):
     """Input that does not have the expected schema (missing column, wrong format, foreign file)."""
+
+
+class BuildVerificationError(SchemaError):
+    """A built dataset folder does not match its manifest: changed, truncated or corrupt files."""
