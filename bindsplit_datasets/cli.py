@@ -3,11 +3,16 @@
 Sub-commands live one per module in :mod:`bindsplit_datasets.commands`; each module defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int`` and is discovered
 automatically, so adding a command means adding one module.
+
+Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and a
+full disk or a denied permission); 130 interrupted (Ctrl-C). Any other exception is a bug and
+keeps its traceback; ``-v`` shows the traceback of user errors too.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import pkgutil
@@ -18,16 +23,25 @@ from types import ModuleType
 from . import __version__, commands
 from .errors import BindsplitError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "build_parser", "is_user_error", "main"]
 
-#: Errors caused by the user's input: printed as one message, without a traceback.
-USER_ERRORS: tuple[type[BaseException], ...] = (
-    BindsplitError,
-    ValueError,
-    FileNotFoundError,
-    FileExistsError,
-    NotADirectoryError,
+#: Exit code of a user error (also argparse's for a bad command line).
+EXIT_USER_ERROR = 2
+#: Exit code of a run stopped with Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+#: Operating-system errors that are about the user's machine, not a bug.
+_ENVIRONMENT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS")
+    if hasattr(errno, name)
 )
+
+
+def is_user_error(error: BaseException) -> bool:
+    """Whether ``error`` is the user's to fix (printed as one line) rather than a bug."""
+    if isinstance(error, BindsplitError):
+        return True
+    return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
 
 
 def _command_modules() -> list[ModuleType]:
@@ -68,11 +82,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args._run(args) or 0)
-    except USER_ERRORS as error:
-        if args.verbose:
+    except KeyboardInterrupt:
+        print(f"bindsplit {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:
+        if args.verbose or not is_user_error(error):
             raise
-        print(f"bindsplit {args.command}: error: {error}", file=sys.stderr)
-        return 2
+        print(f"bindsplit {args.command}: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":  # pragma: no cover
