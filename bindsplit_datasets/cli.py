@@ -12,7 +12,6 @@ keeps its traceback; ``-v`` shows the traceback of user errors too.
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
 import logging
 import pkgutil
@@ -21,27 +20,17 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from . import __version__, commands
-from .errors import BindsplitError
+from .errors import BindsplitError, is_user_error
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "build_parser", "is_user_error", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "USER_ERRORS", "build_parser", "main"]
 
 #: Exit code of a user error (also argparse's for a bad command line).
 EXIT_USER_ERROR = 2
 #: Exit code of a run stopped with Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
-#: Operating-system errors that are about the user's machine, not a bug.
-_ENVIRONMENT_ERRNOS = frozenset(
-    getattr(errno, name)
-    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS")
-    if hasattr(errno, name)
-)
-
-
-def is_user_error(error: BaseException) -> bool:
-    """Whether ``error`` is the user's to fix (printed as one line) rather than a bug."""
-    if isinstance(error, BindsplitError):
-        return True
-    return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
+#: Exception types printed as one line; :func:`~bindsplit_datasets.errors.is_user_error` also
+#: counts a denied permission or a full disk.
+USER_ERRORS: tuple[type[BaseException], ...] = (BindsplitError,)
 
 
 def _command_modules() -> list[ModuleType]:

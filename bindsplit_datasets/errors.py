@@ -9,6 +9,8 @@ written against the built-in types keeps working.
 
 from __future__ import annotations
 
+import errno
+
 __all__ = [
     "BindsplitError",
     "BindsplitFileNotFoundError",
@@ -17,7 +19,15 @@ __all__ = [
     "NotAFolderError",
     "OutputExistsError",
     "SchemaError",
+    "is_user_error",
 ]
+
+#: Operating-system errors about the user's machine (permissions, space), not a bug.
+_ENVIRONMENT_ERRNOS = frozenset(
+    getattr(errno, name)
+    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS")
+    if hasattr(errno, name)
+)
 
 
 class BindsplitError(Exception):
@@ -48,3 +58,12 @@ class SchemaError(BindsplitError, ValueError):
 
 class BuildVerificationError(SchemaError):
     """A built dataset folder does not match its manifest: changed, truncated or corrupt files."""
+
+
+def is_user_error(error: BaseException) -> bool:
+    """Whether ``error`` is the user's to fix, to be printed as one line: one of BindSplit's own
+    errors, a denied permission or a full disk. Anything else is a bug and keeps its
+    traceback."""
+    if isinstance(error, BindsplitError):
+        return True
+    return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS

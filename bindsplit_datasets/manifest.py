@@ -172,7 +172,7 @@ def config_files(folder: str | Path, config: str) -> list[Path]:
 
 
 def _failed(problem: str) -> BuildVerificationError:
-    return BuildVerificationError(f"{problem}; {VERIFY_FIX}.")
+    return BuildVerificationError(f"{problem}; {VERIFY_FIX}")
 
 
 def verify_rows(
@@ -264,12 +264,11 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
         raise _failed(
             f"{folder} has Parquet files for {extra}, which its {MANIFEST_NAME} does not list"
         )
-    fix = VERIFY_FIX
     for config, expected in configs.items():
         files = config_files(folder, config)
         if not files:
             raise _failed(f"{folder / config} has no Parquet files (the manifest records it)")
-        n = sum(parquet_row_count(f, fix=fix, error=BuildVerificationError) for f in files)
+        n = sum(parquet_row_count(f, fix=VERIFY_FIX, error=BuildVerificationError) for f in files)
         if n != expected:
             raise _failed(
                 f"{folder / config} holds {n} rows, its {MANIFEST_NAME} records {expected}"
@@ -279,7 +278,7 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
             config_files(folder, config),
             SPLIT,
             where=str(folder / config),
-            fix=fix,
+            fix=VERIFY_FIX,
             error=BuildVerificationError,
             cache_dir=cache_dir,
         )
