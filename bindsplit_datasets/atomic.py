@@ -175,7 +175,7 @@ def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[Path]:
     ``.NAME.PID-RANDOM.tmp``/``.old`` by this module; nothing else is touched); return them."""
     path = Path(path)
     pattern = _temporary_pattern(path)
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = list(path.parent.iterdir())
     except OSError:

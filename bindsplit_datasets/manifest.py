@@ -138,15 +138,15 @@ def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str,
     if folder is not None:
         if not folder.is_dir():
             raise NotAFolderError(f"{folder} is a file; pass the folder made by `bindsplit build`.")
-        path = folder / MANIFEST_NAME
-        if not path.is_file():
+        local = folder / MANIFEST_NAME
+        if not local.is_file():
             raise SchemaError(
                 f"{folder} is not a BindSplit build: it has no {MANIFEST_NAME}; {BUILD_HINT}."
             )
         try:
-            text = path.read_text(encoding="utf-8")
+            text = local.read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise SchemaError(f"{path} is not a text file; {BUILD_HINT}.") from None
+            raise SchemaError(f"{local} is not a text file; {BUILD_HINT}.") from None
         return parse_manifest(text, str(folder))
     from huggingface_hub import hf_hub_download
     from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
