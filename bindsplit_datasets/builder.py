@@ -40,7 +40,7 @@ from datasets.table import InMemoryTable, embed_table_storage
 from datasets.utils.py_utils import convert_file_size_to_int
 
 from . import __version__
-from .atomic import atomic_directory
+from .atomic import BUILD_OUTPUT, atomic_directory, check_output
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark, list_benchmarks
 from .bindings import PARSER_VERSION
 from .cards import render_card
@@ -217,13 +217,7 @@ class BuildResult:
 
 
 def _check_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(f"--out {out} is a file; pass a folder path")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise FileExistsError(
-            f"--out {out} exists and is not empty; pass --overwrite (overwrite=True) to replace "
-            "it, or choose another folder"
-        )
+    check_output(out, BUILD_OUTPUT, overwrite=overwrite)
 
 
 def build_benchmark(
@@ -246,7 +240,8 @@ def build_benchmark(
     ``reference=None`` uses the adapter's default reference (``coco2017`` for the real
     benchmarks, the world's training corpus for the synthetic one).
 
-    ``out`` must not exist or be empty unless ``overwrite``; it is written in a temporary
+    ``out`` must not exist or be an empty folder; ``overwrite`` replaces a previous build (never
+    anything else, :func:`~bindsplit_datasets.atomic.check_output`). It is written in a temporary
     sibling folder and renamed into place only when complete (on any error nothing is left).
     ``repo_id`` (``org/name``) is used in the card's loading instructions.
     """
@@ -278,7 +273,7 @@ def write_build(
     """Write ``prepared`` as the folder ``out`` (all configurations, manifest, card)."""
     out = Path(out)
     _check_out(out, overwrite)
-    with atomic_directory(out, overwrite=True) as tmp:  # emptiness checked above
+    with atomic_directory(out, BUILD_OUTPUT, overwrite=overwrite) as tmp:
         full = prepared.annotated_dataset()
         if len(full) == 0:
             raise BindsplitError(
@@ -382,10 +377,15 @@ def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) ->
 
 
 def _image_digest(value: Mapping[str, Any] | None) -> str | None:
+    """SHA-256 of an image cell's bytes, read from its local file when the cell holds a path
+    (the build embeds those bytes, so a built folder's rows give the same digest)."""
     if value is None:
         return None
-    if value.get("bytes") is not None:
-        return hashlib.sha256(value["bytes"]).hexdigest()
+    data = value.get("bytes")
+    if data is None and value.get("path") and Path(value["path"]).is_file():
+        data = Path(value["path"]).read_bytes()
+    if data is not None:
+        return hashlib.sha256(data).hexdigest()
     return f"path:{value.get('path')}"
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 __all__ = [
     "BUILD_FORMAT",
+    "CHECKPOINT_FORMAT",
     "CONFIGURATIONS",
+    "DEMO_FORMAT",
     "HUB_ORG",
     "HUB_NAMES",
     "METRIC_SPACE_NAME",
@@ -18,6 +20,7 @@ __all__ = [
     "PAPER_CITATION",
     "RESULTS_FORMAT",
     "SPLIT_LABELS",
+    "TRAINSET_FORMAT",
     "hub_dataset_id",
     "metric_space_id",
 ]
@@ -36,6 +39,15 @@ MANIFEST_NAME = "bindsplit.json"
 
 #: Format tag of a results record written by ``bindsplit eval``.
 RESULTS_FORMAT = "bindsplit-results/1"
+
+#: Format tag of the manifest of a ``bindsplit demo`` output folder.
+DEMO_FORMAT = "bindsplit-demo/1"
+
+#: Format tag of the manifest of a synthetic training set written by ``bindsplit synth``.
+TRAINSET_FORMAT = "bindsplit-synthetic-train/1"
+
+#: Format tag of the training report of a checkpoint written by ``bindsplit train-synthetic``.
+CHECKPOINT_FORMAT = "bindsplit-checkpoint/1"
 
 #: BibTeX of the paper that defines the protocol.
 PAPER_CITATION = """@inproceedings{peng2026clip,

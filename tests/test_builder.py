@@ -210,16 +210,28 @@ def test_many_shards_keep_row_order(bivlc_build, work, bivlc_source, reference_f
     assert sharded.manifest["fingerprint"] == bivlc_build.manifest["fingerprint"]
 
 
-def test_an_existing_folder_is_kept_unless_overwrite(work, bivlc_source, reference_file):
+def test_an_existing_folder_is_kept_unless_it_is_a_previous_build(
+    work, bivlc_source, reference_file
+):
     out = work / "occupied"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    with pytest.raises(FileExistsError, match="--overwrite"):
-        build_benchmark("bivlc", out=out, source=bivlc_source, reference=reference_file)
+    for overwrite in (False, True):
+        with pytest.raises(FileExistsError, match="is not a previous BindSplit build"):
+            build_benchmark(
+                "bivlc", out=out, source=bivlc_source, reference=reference_file, overwrite=overwrite
+            )
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
-    build_benchmark("bivlc", out=out, source=bivlc_source, reference=reference_file, overwrite=True)
-    assert not (out / "keep.txt").exists() and (out / "bindsplit.json").is_file()
-    assert siblings(out) == ["occupied"]  # no temporary or old folders left beside it
+    previous = work / "previous"
+    build_benchmark("bivlc", out=previous, source=bivlc_source, reference=reference_file)
+    with pytest.raises(FileExistsError, match="--overwrite"):
+        build_benchmark("bivlc", out=previous, source=bivlc_source, reference=reference_file)
+    (previous / "stale.txt").write_text("from the previous build")
+    build_benchmark(
+        "bivlc", out=previous, source=bivlc_source, reference=reference_file, overwrite=True
+    )
+    assert not (previous / "stale.txt").exists() and (previous / "bindsplit.json").is_file()
+    assert siblings(previous) == ["previous"]  # no temporary or old folders left beside it
 
 
 def test_empty_configuration_is_not_written_and_the_card_says_so(work, reference_file):

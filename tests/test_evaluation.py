@@ -27,6 +27,8 @@ from tiny_models import (
 from transformers import CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model
+from bindsplit_datasets.benchmarks import get_benchmark
+from bindsplit_datasets.builder import rows_fingerprint
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.evaluation import format_table, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
@@ -79,7 +81,7 @@ def write_fake_build(folder: Path, dataset: datasets.Dataset, benchmark: str) ->
         "benchmark": benchmark,
         "reference": {"corpus": "test"},
         "configs": sizes,
-        "fingerprint": f"fingerprint-of-{benchmark}",
+        "fingerprint": rows_fingerprint(dataset, get_benchmark(benchmark).image_columns),
     }
     (folder / "bindsplit.json").write_text(json.dumps(manifest))
     return folder
@@ -140,7 +142,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
-        "fingerprint": "fingerprint-of-_test_bivlc_like",
+        "fingerprint": rows_fingerprint(rows, BivlcLikeAdapter.image_columns),
         "reference": {"corpus": "test"},
     }
     assert record["scoring"] == {
@@ -197,12 +199,11 @@ def test_unknown_configuration_lists_valid_ones(build):
         load_bindsplit(build, "bogus")
 
 
-def test_loads_every_configuration_of_a_build(build):
+def test_loads_every_configuration_of_a_build(build, rows):
     unseen = load_bindsplit(build, "unseen")
     assert len(unseen.dataset) == 4 and set(unseen.dataset["bindsplit_label"]) == {"unseen"}
-    assert (
-        unseen.benchmark == "_test_bivlc_like"
-        and unseen.fingerprint == "fingerprint-of-_test_bivlc_like"
+    assert unseen.benchmark == "_test_bivlc_like" and unseen.fingerprint == rows_fingerprint(
+        rows, BivlcLikeAdapter.image_columns
     )
     assert isinstance(unseen.dataset.features["image"], datasets.Image)
     with pytest.raises(ValueError, match="scores the full configuration"):

@@ -28,7 +28,13 @@ import datasets
 from tqdm.auto import tqdm
 
 from ..bindings import Binding, parse_bindings, parse_many
-from ..errors import BindsplitError, SchemaError
+from ..errors import (
+    BindsplitError,
+    BindsplitFileNotFoundError,
+    BindsplitValueError,
+    SchemaError,
+)
+from ..parquet_files import load_parquet_files
 
 __all__ = [
     "BenchmarkAdapter",
@@ -142,10 +148,10 @@ class BenchmarkAdapter(abc.ABC):
         return len(self.caption_columns)
 
     def check_columns(self, column_names: Sequence[str], where: str) -> None:
-        """Raise a :class:`ValueError` naming every required column missing from ``where``."""
+        """Raise a :class:`SchemaError` naming every required column missing from ``where``."""
         missing = [c for c in self.required_columns if c not in column_names]
         if missing:
-            raise ValueError(
+            raise SchemaError(
                 f"{where} is not a {self.pretty_name} source: missing column(s) {missing}; "
                 f"expected at least {list(self.required_columns)}."
             )
@@ -175,11 +181,12 @@ class BenchmarkAdapter(abc.ABC):
         return "coco2017"
 
     def check_options(self, options: Mapping[str, Any]) -> None:
-        """Raise a :class:`ValueError` naming any option this adapter's :meth:`load` lacks."""
+        """Raise a :class:`BindsplitValueError` naming any option this adapter's :meth:`load`
+        lacks."""
         unknown = sorted(set(options) - set(self.load_options))
         if unknown:
             accepted = ", ".join(self.load_options) or "none"
-            raise ValueError(
+            raise BindsplitValueError(
                 f"{self.name} does not accept the source option(s) {unknown}; accepted: {accepted}"
             )
 
@@ -209,7 +216,9 @@ class BenchmarkAdapter(abc.ABC):
         columns are checked and image columns typed ``datasets.Image``."""
         if source is None:
             if self.hub_id is None:
-                raise ValueError(f"{self.pretty_name} has no Hub source; pass a local source")
+                raise BindsplitValueError(
+                    f"{self.pretty_name} has no Hub source; pass a local source (--source)"
+                )
             source = self.hub_id
         dataset, identity = read_dataset_source(
             source, hub_revision=self.hub_revision, split=self.hub_split
@@ -292,17 +301,27 @@ def read_dataset_source(
     Returns the ``split`` and the source's identity for the build fingerprint (``{"path",
     "files", "sha256"}`` for local files, ``{"hub_id", "revision"}`` for the Hub). A Hub
     dataset with a single split is accepted whatever that split is called.
+
+    Raises:
+        BindsplitFileNotFoundError: neither an existing path nor a Hub id; a folder without
+            Parquet files.
+        SchemaError: a local file that is not Parquet (an image, text, a truncated download),
+            or files without any row.
     """
     path = Path(source).expanduser()
     if path.exists():
         files = [path] if path.is_file() else sorted(path.rglob("*.parquet"))
         if not files:
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"{path} holds no Parquet files; pass a Parquet file, a folder of Parquet files "
                 "or a Hub dataset id"
             )
-        dataset = datasets.load_dataset(
-            "parquet", data_files={split: [str(f) for f in files]}, split=split
+        dataset = load_parquet_files(
+            files,
+            split,
+            where=str(path),
+            fix="pass the benchmark as a Parquet file, a folder of Parquet files or a Hub dataset "
+            "id, with the columns of its Hub release",
         )
         identity: dict[str, Any] = {
             "path": str(path.resolve()),
@@ -311,7 +330,7 @@ def read_dataset_source(
         }
         return dataset, identity
     if not _looks_like_hub_id(str(source)):
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"source {str(source)!r} not found: it is neither an existing path nor a Hub dataset "
             "id of the form 'org/name'"
         )

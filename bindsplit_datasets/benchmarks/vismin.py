@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import datasets
 
-from ..errors import SchemaError
+from ..errors import BindsplitFileNotFoundError, SchemaError
 from . import register
 from .base import LoadedSource, ParsedCaptionsAdapter, sha256_files
 
@@ -69,16 +69,22 @@ def read_sim_solution(path: str | Path) -> dict[str, list[bool]]:
     """
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"sim_solution file {path} not found")
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in SOLUTION_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise SchemaError(
-                f"{path} is not a VisMin sim_solution.csv: missing column(s) {missing}; "
-                f"expected {list(SOLUTION_COLUMNS)}"
-            )
-        rows = list(reader)
+        raise BindsplitFileNotFoundError(f"sim_solution file {path} not found")
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in SOLUTION_COLUMNS if c not in (reader.fieldnames or [])]
+            rows = list(reader)
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise SchemaError(
+            f"{path} is not a CSV text file ({error}); pass VisMin's sim_solution.csv "
+            f"(columns {', '.join(SOLUTION_COLUMNS)})"
+        ) from None
+    if missing:
+        raise SchemaError(
+            f"{path} is not a VisMin sim_solution.csv: missing column(s) {missing}; "
+            f"expected {list(SOLUTION_COLUMNS)}"
+        )
     by_category: dict[str, dict[int, bool]] = defaultdict(dict)
     for line, row in enumerate(rows, start=2):
         try:

@@ -86,9 +86,11 @@ def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     parser.add_argument(
-        "--out", required=True, metavar="DIR", help="output folder (must not exist or be empty)"
+        "--out", required=True, metavar="DIR", help="output folder (new, or an empty folder)"
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace a non-empty DIR")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
+    )
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",
