@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .errors import BindsplitFileNotFoundError
 from .metric_core import (
     CONFIGURATIONS,
     METRICS,
@@ -51,7 +52,7 @@ def load_metric(config_name: str | None = None, **kwargs: Any) -> evaluate.Evalu
 
     script = METRIC_DIR / "bindsplit.py"
     if not script.is_file():
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"the BindSplit metric is missing from the installed package (expected {script}); "
             "reinstall bindsplit-datasets (`pip install --force-reinstall bindsplit-datasets`)"
         )

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import BindsplitValueError
+
 __all__ = ["DEFAULT_MODELS", "REAL_BENCHMARKS", "ReproduceResult", "reproduce"]
 
 logger = logging.getLogger(__name__)
@@ -111,7 +113,7 @@ def reproduce(
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first
     if not models:
-        raise ValueError("no model given: pass at least one Hub id or local model folder")
+        raise BindsplitValueError("no model given: pass at least one Hub id or local model folder")
     sources = dict(sources or {})
     source_options = dict(source_options or {})
     out = Path(out)

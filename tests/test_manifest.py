@@ -141,6 +141,19 @@ def test_eval_refuses_a_tampered_build_before_loading_a_model(build, tmp_path, c
     assert f"{path} is not a readable Parquet file" in line
 
 
+def test_the_push_dry_run_refuses_a_tampered_build(build, capsys):
+    argv = ["push-dataset", str(build)]
+    assert cli.main(argv) == 0  # an untouched build plans (dry run: nothing is sent)
+    assert "bindsplit/bivlc" in capsys.readouterr().out
+    rewrite_column(shard(build, "full"), "bindsplit_label", 1, "seen")
+    assert cli.main(argv) == 2
+    (line,) = error_lines(capsys.readouterr().err)
+    assert line.startswith(f"bindsplit push-dataset: error: the rows of {build}/full do not match")
+    assert "--no-verify" in line
+    # skipping verification is explicit
+    assert cli.main([*argv, "--no-verify"]) == 0
+
+
 def test_a_configuration_that_differs_from_full_is_refused(build):
     rewrite_column(shard(build, "unseen"), "bindsplit_label", 0, "seen")
     with pytest.raises(BuildVerificationError, match="holds rows labelled|exactly the 'unseen'"):

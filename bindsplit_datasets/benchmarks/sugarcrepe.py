@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import datasets
 
-from ..errors import BindsplitError, SchemaError
+from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..reference import default_cache_dir
 from . import register
 from .base import (
@@ -174,7 +174,7 @@ def _images_folder(images: str | os.PathLike[str] | None) -> Path:
         return coco_val2017_images()
     folder = Path(images).expanduser()
     if not folder.is_dir():
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"--images {folder} is not a folder; pass the COCO val2017 image folder, or leave "
             "--images out to download it"
         )
@@ -265,13 +265,13 @@ class SugarCrepe(ParsedCaptionsAdapter):
         if files:
             return self._load_official(files, _images_folder(images), strict=strict)
         if path.is_dir() and not any(path.rglob("*.parquet")):
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"{path} is not a SugarCrepe source: it has no subset files "
                 f"({', '.join(f'{s}.json' for s in SUBSETS)}) directly or in {DATA_FOLDER}/, "
                 "and no Parquet files"
             )
         if images is not None:
-            raise ValueError(
+            raise BindsplitValueError(
                 f"--images applies to the official layout (the subset JSON files), and {source} "
                 "is not one; a Parquet or Hub copy holds its images"
             )

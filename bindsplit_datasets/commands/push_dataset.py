@@ -22,8 +22,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, repository="dataset", default_repo="bindsplit/<name of the build's benchmark>"
     )
     parser.add_argument("--force", action="store_true", help="overwrite a card edited on the Hub")
+    parser.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        help="skip checking the rows against the build's manifest (a changed build is refused)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    plan = plan_dataset(args.folder, args.repo, org=args.org, **plan_options(args))
+    plan = plan_dataset(
+        args.folder, args.repo, org=args.org, verify=args.verify, **plan_options(args)
+    )
     return run_plan(plan, yes=args.yes, force=args.force)

@@ -9,7 +9,6 @@ canonical repository of its benchmark (``bindsplit/aro`` for ``aro_vga``), anoth
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Mapping
@@ -21,7 +20,8 @@ import yaml
 
 from .. import __version__
 from ..errors import SchemaError
-from ..names import BUILD_FORMAT, MANIFEST_NAME, hub_dataset_id
+from ..manifest import read_manifest, verify_build
+from ..names import MANIFEST_NAME, hub_dataset_id
 from .plan import (
     CARD,
     PublishPlan,
@@ -74,33 +74,6 @@ def _not_a_build(folder: Path, problem: str) -> SchemaError:
         f"{folder} is not a complete BindSplit build: {problem}. Publish a folder written by "
         "`bindsplit build ... --out DIR` (rebuild it if it was changed by hand)"
     )
-
-
-def _read_manifest(folder: Path) -> dict[str, Any]:
-    path = folder / MANIFEST_NAME
-    if not path.is_file():
-        raise _not_a_build(folder, f"it has no {MANIFEST_NAME} manifest")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _not_a_build(folder, f"{MANIFEST_NAME} is not JSON ({error})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != BUILD_FORMAT:
-        found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise _not_a_build(
-            folder, f"{MANIFEST_NAME} has format {found!r}, expected {BUILD_FORMAT!r}"
-        )
-    configs = manifest.get("configs")
-    if (
-        not isinstance(configs, dict)
-        or not configs
-        or not all(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in configs.values()
-        )
-    ):
-        raise _not_a_build(
-            folder, f"{MANIFEST_NAME} has no 'configs' mapping of configuration to rows"
-        )
-    return manifest
 
 
 def _check_license(license: Any, path: Path) -> None:
@@ -191,8 +164,12 @@ def _config_shards(folder: Path, name: str, config: Mapping[str, Any]) -> list[P
     return present
 
 
-def inspect_build(folder: str | Path) -> BuildFolder:
+def inspect_build(folder: str | Path, *, verify: bool = True) -> BuildFolder:
     """Validate a ``bindsplit build`` folder; raise :class:`SchemaError` naming what is wrong.
+
+    With ``verify`` (the default) the rows are first checked against the manifest
+    (:func:`~bindsplit_datasets.manifest.verify_build`), so a build changed after the fact is
+    refused before anything is planned; ``verify=False`` skips that check explicitly.
 
     Checked: the manifest format; the card's YAML (parsed by ``huggingface_hub.DatasetCard``,
     ``configs`` validated by ``datasets``' own reader); ``full`` the default; card, manifest and
@@ -203,7 +180,7 @@ def inspect_build(folder: str | Path) -> BuildFolder:
 
     folder = Path(folder)
     require_folder(folder)
-    manifest = _read_manifest(folder)
+    manifest = verify_build(folder) if verify else read_manifest(folder)
     card, card_configs, default = _read_card(folder)
     parquet_folders = sorted({path.parent.name for path in folder.glob("*/*.parquet")})
     names = {
@@ -278,6 +255,7 @@ def plan_dataset(
     create_pr: bool = False,
     private: bool | None = None,
     commit_message: str | None = None,
+    verify: bool = True,
 ) -> PublishPlan:
     """Plan publishing a built folder as a dataset repository.
 
@@ -285,9 +263,10 @@ def plan_dataset(
     ``org`` (default ``bindsplit``). Uploaded: the card (its loading examples retargeted to the
     repository when they name another one), the manifest, every Parquet shard and the publish
     record; the card's ``configs`` make ``load_dataset(repo_id, config)`` work, ``full`` being the
-    default. The folder itself is never modified.
+    default. The folder itself is never modified; it is verified against its manifest first
+    unless ``verify=False``.
     """
-    build = inspect_build(folder)
+    build = inspect_build(folder, verify=verify)
     benchmark = str(build.manifest.get("benchmark", "?"))
     repo_id = dataset_repo_id(benchmark, org=org, repo_id=repo_id)
     card_text = (build.path / CARD).read_text(encoding="utf-8")

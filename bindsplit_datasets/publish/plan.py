@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, NotAFolderError
 
 __all__ = [
     "CARD",
@@ -203,12 +204,12 @@ def validate_repo_name(repo_id: str) -> str:
     try:
         validate_repo_id(repo_id)
     except HFValidationError as error:
-        raise ValueError(
+        raise BindsplitValueError(
             f"invalid repository name {repo_id!r}: {error} Use ORG/NAME with letters, digits, "
             "'-', '_' and '.' (no '--' or '..', at most 96 characters)"
         ) from None
     if repo_id.count("/") != 1:
-        raise ValueError(
+        raise BindsplitValueError(
             f"invalid repository name {repo_id!r}: give the namespace too, as ORG/NAME "
             "(your user name or an organisation)"
         )
@@ -253,6 +254,6 @@ def left_out(folder: Path, uploaded: Sequence[PlannedFile]) -> tuple[str, ...]:
 
 def require_folder(folder: Path) -> None:
     if not folder.exists():
-        raise FileNotFoundError(f"folder not found: {folder}")
+        raise BindsplitFileNotFoundError(f"folder not found: {folder}")
     if not folder.is_dir():
-        raise NotADirectoryError(f"{folder} is not a folder")
+        raise NotAFolderError(f"{folder} is not a folder")

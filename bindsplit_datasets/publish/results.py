@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..errors import SchemaError
+from ..errors import BindsplitFileNotFoundError, SchemaError
 from ..names import RESULTS_FORMAT
 from ..plotting import validate_record
 from .plan import (
@@ -128,7 +128,7 @@ def _json_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]:
         elif path.is_file():
             found.append(path)
         else:
-            raise FileNotFoundError(f"results file or folder not found: {path}")
+            raise BindsplitFileNotFoundError(f"results file or folder not found: {path}")
     return found, other
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import BindsplitValueError
 from .render import PlacedObject, Scene, sample_layout
 from .world import Pair, SyntheticWorld
 
@@ -205,7 +206,7 @@ def balanced_pools(world: SyntheticWorld) -> StratumPools:
     """
     by_intent = quadruples(world)
     if not by_intent["unseen"]:
-        raise ValueError("the world has no unseen swap samples; change its held-out set")
+        raise BindsplitValueError("the world has no unseen swap samples; change its held-out set")
     shape_pairs = sorted({_unordered(q[2], q[3]) for q in by_intent["unseen"]})
     colour_pairs = {_unordered(q[0], q[1]) for q in by_intent["unseen"]}
     pools: StratumPools = {}
@@ -216,7 +217,7 @@ def balanced_pools(world: SyntheticWorld) -> StratumPools:
             preferred = [q for q in same_shapes if _unordered(q[0], q[1]) in colour_pairs]
             chosen = tuple(preferred or same_shapes)
             if not chosen:
-                raise ValueError(
+                raise BindsplitValueError(
                     f"the world has no {stratum} swap sample with the shapes {shape_pair} of the "
                     "unseen stratum; use more colours or shapes so that the strata can be balanced"
                 )
@@ -239,7 +240,9 @@ def seen_swap_pair(world: SyntheticWorld, seed: int, index: int) -> tuple[SceneS
     rng = scene_rng(seed, "swap", index)
     candidates = quadruples(world)["seen"]
     if not candidates:
-        raise ValueError("the world has no fully seen 2 x 2 block, so no seen swap pairs exist")
+        raise BindsplitValueError(
+            "the world has no fully seen 2 x 2 block, so no seen swap pairs exist"
+        )
     return swap_pair(world, rng, candidates[int(rng.integers(len(candidates)))])
 
 

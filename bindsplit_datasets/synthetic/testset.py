@@ -35,6 +35,7 @@ import datasets
 from tqdm.auto import tqdm
 
 from ..atomic import atomic_directory
+from ..errors import BindsplitValueError
 from .corpus import (
     SceneSpec,
     balanced_pools,
@@ -157,7 +158,7 @@ def generate_test_samples(
     from ..splits import annotate_sample
 
     if n_per_stratum < 1:
-        raise ValueError(f"n_per_stratum must be at least 1; got {n_per_stratum}")
+        raise BindsplitValueError(f"n_per_stratum must be at least 1; got {n_per_stratum}")
     report = report if report is not None else GenerationReport(n_per_stratum, seed)
     pools = balanced_pools(world)
     for s, stratum in enumerate(STRATA):
@@ -165,7 +166,7 @@ def generate_test_samples(
         made = attempts = 0
         while made < n_per_stratum:
             if attempts >= _MAX_ATTEMPTS_PER_SAMPLE * n_per_stratum:
-                raise ValueError(
+                raise BindsplitValueError(
                     f"only {made} of {n_per_stratum} {stratum} samples after {attempts} attempts: "
                     f"labels disagree with the world ({dict(report.mismatches)}); is the index "
                     "this world's reference index (synthetic.reference_index(world))?"
