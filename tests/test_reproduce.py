@@ -12,7 +12,12 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures_sources import make_aro_source, make_bivlc_source, make_vismin_source
+from fixtures_sources import (
+    make_aro_source,
+    make_bivlc_source,
+    make_sim_solution,
+    make_vismin_source,
+)
 from tiny_models import tiny_clip
 
 from bindsplit_datasets.cli import main
@@ -95,6 +100,10 @@ def offline_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "aro_vga": make_aro_source(root / "aro", 12),
         "bivlc": make_bivlc_source(root / "bivlc.parquet", BIVLC_ROWS),
         "vismin": make_vismin_source(root / "vismin.parquet", VISMIN_ROWS),
+        # the official VisMin ground truth covers the real release only: this source has its own
+        "vismin_solution": make_sim_solution(
+            root / "sim_solution.csv", [row["category"] for row in VISMIN_ROWS]
+        ),
     }
 
 
@@ -107,6 +116,7 @@ def test_reproduce_offline_writes_every_output(
         out,
         models=[str(offline_inputs["model"])],
         sources={name: offline_inputs[name] for name in ("aro_vga", "bivlc", "vismin")},
+        source_options={"vismin": {"sim_solution": offline_inputs["vismin_solution"]}},
         reference=offline_inputs["reference"],
         n_bootstrap=20,
         progress=False,
