@@ -48,7 +48,8 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="fail on the first bad source row (missing/unreadable image, ARO template mismatch) "
+        help="fail on the first bad source row (missing caption, missing/unreadable image, ARO "
+        "template mismatch) "
         "instead of counting and reporting it",
     )
     parser.add_argument(
