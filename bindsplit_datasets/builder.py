@@ -9,8 +9,9 @@ its adapter, resolve the reference index, apply the leakage guard, annotate ever
       DIR/bindsplit.json                          build manifest
       DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
 
-  for all four configurations, into a temporary sibling folder renamed into place when
-  complete, so ``DIR`` either does not exist or holds a finished build.
+  for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed
+  into place when complete, so ``DIR`` either does not exist or holds a finished build. The
+  manifest and card name local inputs by file name and hash, never by a local absolute path.
 * :class:`BindSplitBuilder` is a ``datasets`` builder for one configuration, for use from Python
   (``BindSplitBuilder(config_name="unseen", benchmark="bivlc", source=...)`` then
   ``download_and_prepare()`` / ``as_dataset()``).
@@ -27,6 +28,7 @@ import json
 import logging
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,18 +50,26 @@ from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
 from .reference import ReferenceIndex, resolve_reference
-from .splits import CompositionStats, SampleAnnotation, annotate_sample, composition
+from .splits import (
+    CompositionStats,
+    SampleAnnotation,
+    annotate_sample,
+    composition,
+    config_includes,
+)
 
 __all__ = [
     "BindSplitBuilder",
     "BindSplitConfig",
     "BuildResult",
+    "DEFAULT_MAX_LEAKAGE",
     "LeakageError",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
     "leakage_overlap",
     "prepare_benchmark",
+    "row_categories",
     "rows_fingerprint",
     "write_build",
 ]
@@ -69,12 +79,15 @@ logger = logging.getLogger(__name__)
 CARD_NAME = "README.md"
 #: Largest Parquet shard written (uncompressed Arrow size), as in ``datasets.push_to_hub``.
 DEFAULT_MAX_SHARD_SIZE = "500MB"
-_FINGERPRINT_BATCH = 1000
+_ROW_BATCH = 1000
+#: Share of a benchmark's positive captions found verbatim in the reference at which a build is
+#: refused (docs/protocol.md, section 2): COCO captions repeat by chance, so a few are expected.
+DEFAULT_MAX_LEAKAGE = 0.2
 
 
 class LeakageError(BindsplitError):
-    """The reference contains the benchmark's own positive captions (docs/protocol.md, section
-    2)."""
+    """The reference contains a large share of the benchmark's own positive captions
+    (docs/protocol.md, section 2)."""
 
 
 # ------------------------------------------------------------------------------ preparation
@@ -90,10 +103,27 @@ def compute_annotations(
     return [annotate_sample(caption_bindings, index) for caption_bindings in bindings]
 
 
-def leakage_overlap(adapter: BenchmarkAdapter, loaded: LoadedSource, index: ReferenceIndex) -> int:
-    """How many of the benchmark's positive captions occur verbatim in the reference."""
+def leakage_overlap(
+    adapter: BenchmarkAdapter, loaded: LoadedSource, index: ReferenceIndex
+) -> tuple[int, int]:
+    """How many of the benchmark's positive captions occur verbatim in the reference, and how
+    many positive captions there are (every cell of ``adapter.positive_caption_columns``)."""
     columns = loaded.dataset.select_columns(list(adapter.positive_caption_columns)).to_dict()
-    return index.caption_overlap(text for values in columns.values() for text in values)
+    texts = [text for values in columns.values() for text in values]
+    return index.caption_overlap(texts), len(texts)
+
+
+def row_categories(adapter: BenchmarkAdapter, dataset: datasets.Dataset) -> list[str | None]:
+    """``adapter.category(row)`` of every row, in order (images are not read)."""
+    text = dataset.select_columns(
+        [c for c in dataset.column_names if c not in adapter.image_columns]
+    ).with_format(None)
+    categories: list[str | None] = []
+    for batch in text.iter(batch_size=_ROW_BATCH):
+        columns = list(batch)
+        for values in zip(*batch.values(), strict=True):
+            categories.append(adapter.category(dict(zip(columns, values, strict=True))))
+    return categories
 
 
 @dataclass
@@ -105,20 +135,24 @@ class PreparedBenchmark:
     index: ReferenceIndex
     annotations: list[SampleAnnotation]
     leakage: dict[str, Any] = field(default_factory=dict)
+    #: ``adapter.category(row)`` of every row (all ``None`` for a benchmark without categories).
+    categories: list[str | None] = field(default_factory=list)
+    #: Folders of the local inputs, removed from every path the manifest would otherwise hold.
+    local_folders: tuple[str, ...] = ()
 
     @property
     def labels(self) -> list[str]:
         return [annotation.label for annotation in self.annotations]
 
     def composition(self) -> CompositionStats:
-        return composition(self.annotations)
+        """Composition of all rows, broken down by category when the benchmark has them."""
+        categories = self.categories if any(c is not None for c in self.categories) else None
+        return composition(self.annotations, categories)
 
     def config_indices(self, config: str) -> list[int]:
         """Row positions of configuration ``config`` (all rows for ``full``)."""
         _check_configuration(config)
-        if config == "full":
-            return list(range(len(self.annotations)))
-        return [i for i, label in enumerate(self.labels) if label == config]
+        return [i for i, a in enumerate(self.annotations) if config_includes(config, a)]
 
     @property
     def features(self) -> datasets.Features:
@@ -152,6 +186,7 @@ def prepare_benchmark(
     min_count: int = 1,
     strict: bool = False,
     allow_leakage: bool = False,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
     source_options: Mapping[str, Any] | None = None,
     progress: bool = False,
 ) -> PreparedBenchmark:
@@ -159,11 +194,21 @@ def prepare_benchmark(
     ``reference`` (``None``: the adapter's default, ``coco2017`` for the real benchmarks) and
     return everything a build needs. Writes nothing.
 
+    Leakage guard: the share of the benchmark's positive captions found verbatim in the
+    reference is measured and recorded; at ``max_leakage`` or above (and at least one caption)
+    the reference evidently contains the benchmark's source and the build is refused, unless
+    ``allow_leakage`` or the adapter has the guard off (``leakage_guard``).
+
     Raises:
-        ValueError: unknown benchmark (the message lists the known ones) or source option.
-        LeakageError: the reference contains the benchmark's own positive captions,
-            ``allow_leakage`` is false and the adapter has the guard on (``leakage_guard``).
+        ValueError: unknown benchmark (the message lists the known ones) or source option, or
+            ``max_leakage`` outside [0, 1].
+        LeakageError: the guard refuses the reference (above).
     """
+    if not 0.0 <= max_leakage <= 1.0:
+        raise ValueError(
+            f"max_leakage (--max-leakage) is a share between 0 and 1, got {max_leakage}; "
+            f"the default is {DEFAULT_MAX_LEAKAGE}"
+        )
     adapter = get_benchmark(benchmark)
     options = dict(source_options or {})
     adapter.check_options(options)
@@ -179,31 +224,95 @@ def prepare_benchmark(
         )
     for note in loaded.report.notes:
         (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
-    overlap = leakage_overlap(adapter, loaded, index)
-    if overlap and adapter.leakage_guard and not allow_leakage:
+    leakage = _leakage(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
+    annotations = compute_annotations(adapter, loaded, index, progress=progress)
+    return PreparedBenchmark(
+        adapter=adapter,
+        source=loaded,
+        index=index,
+        annotations=annotations,
+        leakage=leakage,
+        categories=row_categories(adapter, loaded.dataset),
+        local_folders=_local_folders([source, reference, *options.values()]),
+    )
+
+
+def _leakage(
+    adapter: BenchmarkAdapter,
+    loaded: LoadedSource,
+    index: ReferenceIndex,
+    *,
+    max_leakage: float,
+    allow: bool,
+) -> dict[str, Any]:
+    """The manifest's ``leakage`` record; raises :class:`LeakageError` when the guard refuses."""
+    overlap, n_positive = leakage_overlap(adapter, loaded, index)
+    share = overlap / n_positive if n_positive else None
+    exceeded = share is not None and overlap > 0 and share >= max_leakage
+    found = (
+        f"the reference contains {overlap:,} of {adapter.pretty_name}'s {n_positive:,} positive "
+        "captions verbatim"
+    )
+    percent = f"{100 * (share or 0):.1f}%"
+    if exceeded and adapter.leakage_guard and not allow:
         raise LeakageError(
-            f"the reference contains {overlap} of {adapter.pretty_name}'s own positive captions "
-            "verbatim, so their bindings would count as seen because the benchmark itself is in "
-            "the reference (BiVLC and VisMin come from COCO val2017: use a train2017-only "
+            f"{found} ({percent}, at or above the threshold of {100 * max_leakage:.1f}%): the "
+            "reference evidently contains the benchmark's own source, so their bindings would "
+            "count as seen (BiVLC and VisMin come from COCO val2017: use a train2017-only "
             "reference such as the default coco2017); to build anyway pass --allow-leakage "
-            "(allow_leakage=True), which the dataset card will state"
+            "(allow_leakage=True), which the dataset card will state, or raise --max-leakage"
         )
     if overlap and adapter.leakage_guard:
-        logger.warning(
-            "%s: the reference contains %d positive captions verbatim (leakage allowed)",
-            benchmark,
-            overlap,
+        (logger.warning if exceeded else logger.info)(
+            "%s: %s (%s, %s)",
+            adapter.name,
+            found,
+            percent,
+            "leakage allowed" if exceeded else "below the threshold: chance duplicates",
         )
     leakage: dict[str, Any] = {
         "overlap": overlap,
-        "override": bool(overlap and adapter.leakage_guard and allow_leakage),
+        "n_positive": n_positive,
+        "share": share,
+        "threshold": max_leakage,
+        "override": bool(exceeded and adapter.leakage_guard and allow),
     }
     if not adapter.leakage_guard:
         leakage["guard"] = False
-    annotations = compute_annotations(adapter, loaded, index, progress=progress)
-    return PreparedBenchmark(
-        adapter=adapter, source=loaded, index=index, annotations=annotations, leakage=leakage
-    )
+    return leakage
+
+
+def _local_folders(inputs: Sequence[Any]) -> tuple[str, ...]:
+    """The folders holding the local files or folders among ``inputs`` (as given and resolved),
+    longest first; the file system root is never one."""
+    folders: set[str] = set()
+    for value in inputs:
+        if not isinstance(value, (str, os.PathLike)):
+            continue
+        path = Path(value).expanduser()
+        if not path.exists():
+            continue
+        for parent in (path.absolute().parent, path.resolve().parent):
+            if parent.parent != parent:
+                folders.add(str(parent))
+    return tuple(sorted(folders, key=len, reverse=True))
+
+
+def _without_local_paths(value: Any, folders: Sequence[str]) -> Any:
+    """``value`` (JSON-like) with every ``folder/`` prefix removed from its strings and every
+    bare ``folder`` replaced by its name: what the build publishes names its inputs relative to
+    where they were, never by where they were on this machine."""
+    if isinstance(value, str):
+        for folder in folders:
+            value = value.replace(folder + os.sep, "")
+            bare = re.compile(re.escape(folder) + r"(?![\w.-])")
+            value = bare.sub(Path(folder).name.replace("\\", "\\\\"), value)
+        return value
+    if isinstance(value, Mapping):
+        return {key: _without_local_paths(item, folders) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_local_paths(item, folders) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -229,6 +338,7 @@ def build_benchmark(
     min_count: int = 1,
     strict: bool = False,
     allow_leakage: bool = False,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
     overwrite: bool = False,
     source_options: dict[str, Any] | None = None,
     repo_id: str | None = None,
@@ -254,6 +364,7 @@ def build_benchmark(
         min_count=min_count,
         strict=strict,
         allow_leakage=allow_leakage,
+        max_leakage=max_leakage,
         source_options=source_options,
         progress=progress,
     )
@@ -292,7 +403,7 @@ def write_build(
             infos[config] = _write_config(rows, tmp / config, limit, full)
             sizes[config] = len(rows)
         stats = prepared.composition()
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": BUILD_FORMAT,
             "bindsplit_version": __version__,
             "benchmark": prepared.adapter.name,
@@ -306,6 +417,7 @@ def write_build(
             "leakage": dict(prepared.leakage),
             "fingerprint": rows_fingerprint(full, prepared.adapter.image_columns),
         }
+        manifest = _without_local_paths(manifest, prepared.local_folders)
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
@@ -366,8 +478,8 @@ def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) ->
     columns = dataset.column_names
     digest.update(json.dumps(columns).encode())
     table = dataset.with_format("arrow")
-    for start in range(0, len(dataset), _FINGERPRINT_BATCH):
-        batch = table[start : start + _FINGERPRINT_BATCH]
+    for start in range(0, len(dataset), _ROW_BATCH):
+        batch = table[start : start + _ROW_BATCH]
         for column in columns:
             values = batch.column(column).to_pylist()
             if column in image_columns:
@@ -396,7 +508,7 @@ class BindSplitConfig(datasets.BuilderConfig):
 
     Attributes:
         benchmark: registered benchmark name (``aro_vga``, ``bivlc``, ``vismin``, ...).
-        configuration: ``full``, ``seen``, ``unseen`` or ``partial`` (the config name).
+        configuration: one of ``names.CONFIGURATIONS`` (the config name).
         source: Hub id or local path of the benchmark source (``None``: its Hub source).
         reference: ``coco2017``, a COCO-format JSON, a ``.txt`` caption file or a saved index
             (``None``: the benchmark's default, ``coco2017`` for the real benchmarks).
@@ -404,7 +516,9 @@ class BindSplitConfig(datasets.BuilderConfig):
         parser_version: the binding parser the build expects (the installed one by default).
         strict: fail on the first bad source row instead of counting and skipping it.
         allow_leakage: build even if the reference contains the benchmark's positive captions.
-        source_options: adapter options (VisMin: ``{"sim_solution": PATH}``).
+        max_leakage: share of positive captions in the reference at which the build is refused.
+        source_options: adapter options (VisMin: ``{"sim_solution": PATH}`` or
+            ``{"pairing": "as-stored"}``).
     """
 
     benchmark: str | None = None
@@ -415,6 +529,7 @@ class BindSplitConfig(datasets.BuilderConfig):
     parser_version: str = PARSER_VERSION
     strict: bool = False
     allow_leakage: bool = False
+    max_leakage: float = DEFAULT_MAX_LEAKAGE
     source_options: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
@@ -512,6 +627,7 @@ class BindSplitBuilder(datasets.GeneratorBasedBuilder):
                 min_count=self.config.min_count,
                 strict=self.config.strict,
                 allow_leakage=self.config.allow_leakage,
+                max_leakage=self.config.max_leakage,
                 source_options=self.config.source_options,
             )
         return self._prepared

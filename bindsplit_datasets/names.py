@@ -29,7 +29,9 @@ __all__ = [
 SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
-CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
+#: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose
+#: captions are equally familiar, above zero (a superset of ``seen``, disjoint from ``unseen``).
+CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial", "balanced")
 
 #: Format tag of a built dataset folder's manifest.
 BUILD_FORMAT = "bindsplit-build/1"

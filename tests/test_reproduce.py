@@ -13,7 +13,12 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures_sources import make_aro_source, make_bivlc_source, make_vismin_source
+from fixtures_sources import (
+    make_aro_source,
+    make_bivlc_source,
+    make_sim_solution,
+    make_vismin_source,
+)
 from fixtures_sugarcrepe import SUGARCREPE_SAMPLES, make_sugarcrepe_source
 from tiny_models import tiny_clip
 
@@ -98,6 +103,10 @@ def offline_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "bivlc": make_bivlc_source(root / "bivlc.parquet", BIVLC_ROWS),
         "vismin": make_vismin_source(root / "vismin.parquet", VISMIN_ROWS),
         "sugarcrepe": make_sugarcrepe_source(root / "sugar-crepe"),
+        # the official VisMin ground truth covers the real release only: this source has its own
+        "vismin_solution": make_sim_solution(
+            root / "sim_solution.csv", [row["category"] for row in VISMIN_ROWS]
+        ),
     }
 
 
@@ -110,7 +119,10 @@ def test_reproduce_offline_writes_every_output(
         out,
         models=[str(offline_inputs["model"])],
         sources={name: offline_inputs[name] for name in REAL_BENCHMARKS},
-        source_options={"sugarcrepe": {"images": offline_inputs["sugarcrepe"] / "val2017"}},
+        source_options={
+            "sugarcrepe": {"images": offline_inputs["sugarcrepe"] / "val2017"},
+            "vismin": {"sim_solution": offline_inputs["vismin_solution"]},
+        },
         reference=offline_inputs["reference"],
         n_bootstrap=20,
         progress=False,

@@ -192,6 +192,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
     :data:`TINY_LABELS`. Both images and captions repeat across rows.
     """
     from bindsplit_datasets.features import ANNOTATION_FEATURES
+    from bindsplit_datasets.splits import is_balanced
 
     images = [png_bytes(random_image(seed)) for seed in range(n_images)]
     rows: dict[str, list[Any]] = {name: [] for name in (*_SOURCE_FEATURES, *ANNOTATION_FEATURES)}
@@ -213,6 +214,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
         familiarity = None if label == "none" else float(seen)
         rows["caption_familiarity"].append([familiarity, familiarity])
         rows["asymmetric"].append(label == "partial")
+        rows["balanced"].append(is_balanced([familiarity, familiarity]))
         rows["bindsplit_label"].append(label)
     return datasets.Dataset.from_dict(
         rows, features=datasets.Features({**_SOURCE_FEATURES, **ANNOTATION_FEATURES})
