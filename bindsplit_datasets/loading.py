@@ -121,8 +121,9 @@ def load_bindsplit(
         manifest = verify_build(folder, cache_dir=cache_dir)
     else:
         manifest = read_manifest(data, revision=revision)
-    counts = manifest.get("composition", {}).get("counts", {})
-    empty = [c for c in ("seen", "unseen", "partial") if counts.get(c) == 0]
+    composition = manifest.get("composition", {})
+    counts = {**composition.get("counts", {}), "balanced": composition.get("balanced_count")}
+    empty = [c for c in CONFIGURATIONS if c != "full" and counts.get(c) == 0]
     check_config(config, tuple(manifest["configs"]), empty)
     if folder is not None:
         dataset = load_parquet_files(

@@ -33,6 +33,7 @@ from .errors import (
 from .features import ANNOTATION_COLUMNS
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
 from .parquet_files import load_parquet_files, parquet_row_count
+from .splits import config_includes
 
 __all__ = [
     "BUILD_HINT",
@@ -201,9 +202,10 @@ def verify_rows(
     full = rows.get("full")
     if full is None:
         for config, dataset in rows.items():
-            wrong = sorted(set(dataset[_LABEL]) - {config})
+            members = dataset.select_columns(list(ANNOTATION_COLUMNS)).to_list()
+            wrong = sorted({row[_LABEL] for row in members if not config_includes(config, row)})
             if wrong:
-                raise _failed(f"{where}/{config} holds rows labelled {wrong}")
+                raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
     recorded = manifest.get("fingerprint")
     actual = rows_fingerprint(full, image_columns)
@@ -223,10 +225,13 @@ def verify_rows(
                 f"the labels of {where}/full ({dict(sorted(found.items()))}) do not match the "
                 f"composition in its {MANIFEST_NAME} ({dict(sorted(counts.items()))})"
             )
+    annotations = full.select_columns(list(ANNOTATION_COLUMNS)).to_list()
     for config, subset in rows.items():
         if config == "full":
             continue
-        expected_rows = full.select([i for i, label in enumerate(labels) if label == config])
+        expected_rows = full.select(
+            [i for i, row in enumerate(annotations) if config_includes(config, row)]
+        )
         if rows_fingerprint(subset, image_columns) != rows_fingerprint(
             expected_rows, image_columns
         ):

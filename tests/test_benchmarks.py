@@ -14,6 +14,7 @@ import pytest
 from fixtures_sources import (
     ARO_BACKGROUND,
     aro_record,
+    aro_records,
     fixture_colour,
     make_aro_mirror_source,
     make_aro_source,
@@ -221,6 +222,18 @@ def test_aro_missing_and_unreadable_images_are_counted_and_dropped(tmp_path):
     assert loaded.dataset["image_path"] == ["0.jpg", "2.jpg", "3.jpg", "5.jpg"]
     assert "dropped 2 record(s)" in loaded.report.notes[0] and "'1.jpg'" in loaded.report.notes[0]
     with pytest.raises(BindsplitError, match=r"record 1 \('1.jpg'.*missing image.*--strict"):
+        get_benchmark("aro_vga").load(folder, strict=True)
+
+
+def test_aro_records_without_a_caption_are_dropped_and_the_identity_names_no_local_path(tmp_path):
+    records = aro_records(4)
+    records[2] = {**records[2], "false_caption": "  "}
+    folder = make_aro_source(tmp_path / "aro", records=records)
+    loaded = get_benchmark("aro_vga").load(folder)
+    assert dict(loaded.report.problems) == {"missing_caption": 1}
+    assert loaded.dataset["image_path"] == ["0.jpg", "1.jpg", "3.jpg"]
+    assert loaded.identity["path"] == "aro" and str(tmp_path) not in json.dumps(loaded.identity)
+    with pytest.raises(BindsplitError, match="missing caption.*--strict"):
         get_benchmark("aro_vga").load(folder, strict=True)
 
 

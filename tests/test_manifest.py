@@ -52,7 +52,13 @@ def pristine(work) -> Path:
     source = make_bivlc_source(work / "bivlc.parquet", rows)
     reference = work / "reference.txt"
     result = build_benchmark("bivlc", out=work / "build", source=source, reference=reference)
-    assert result.manifest["configs"] == {"full": 5, "seen": 2, "unseen": 2, "partial": 1}
+    assert result.manifest["configs"] == {
+        "full": 5,
+        "seen": 2,
+        "unseen": 2,
+        "partial": 1,
+        "balanced": 2,
+    }
     return result.path
 
 

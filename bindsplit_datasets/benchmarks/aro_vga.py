@@ -42,7 +42,7 @@ import pyarrow as pa
 from ..bindings import Binding, normalise_binding, parse_bindings
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from . import register
-from .base import BenchmarkAdapter, LoadedSource, SourceReport, sha256_files
+from .base import BenchmarkAdapter, LoadedSource, SourceReport, check_captions, sha256_files
 
 __all__ = ["AROVGAttribution", "ORIGINAL_FIELDS", "TEMPLATE", "split_template"]
 
@@ -271,9 +271,10 @@ class AROVGAttribution(BenchmarkAdapter):
             dataset = dataset.select([i for i in range(len(dataset)) if i not in dropped])
             dataset = dataset.flatten_indices()
         dataset = dataset.remove_columns(_PROBLEM)
+        dataset = check_captions(dataset, self.caption_columns, report, strict=strict)
         report.n_rows = len(dataset)
         identity = {
-            "path": str(annotation_file.parent.resolve()),
+            "path": annotation_file.parent.resolve().name,
             "files": [ANNOTATION_FILE],
             "sha256": json_sha256,
             "layout": "original",
