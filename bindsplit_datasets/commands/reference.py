@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..bindings import parse_bindings
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     return int(args._action(args))
 
 
-def _table(rows: list[tuple[str, ...]], right: tuple[int, ...] = ()) -> str:
+def _table(rows: Sequence[Sequence[str]], right: tuple[int, ...] = ()) -> str:
     """Rows as aligned plain text (columns in ``right`` right-aligned)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import urllib.parse
 import zipfile
 from pathlib import Path
@@ -85,7 +86,9 @@ def coco2017_captions(folder: Path, *, progress: bool = True) -> tuple[Path, str
     return json_path, sha.hexdigest()
 
 
-def coco2017_corpus(cache_dir: str | Path | None = None, *, progress: bool = True) -> CocoCaptions:
+def coco2017_corpus(
+    cache_dir: str | os.PathLike[str] | None = None, *, progress: bool = True
+) -> CocoCaptions:
     """The COCO train2017 captions as a corpus named ``coco2017`` (downloaded when needed)."""
     folder = Path(cache_dir or default_cache_dir()) / "coco2017"
     json_path, sha256 = coco2017_captions(folder, progress=progress)
