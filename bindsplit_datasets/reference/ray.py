@@ -15,10 +15,10 @@ tasks until they succeed (its default), driver-streamed tasks are retried ``max_
 A failure that is not retried (bad input) ends the build with nothing written.
 
 ``address=None`` starts a local Ray instance with ``num_proc`` CPUs and shuts it down afterwards.
-An address joins that cluster (``ray://`` addresses need ``ray[client]``): its nodes need the package and NLTK's tagger data installed, and
-the shards must lie where every node reads them (a shared folder, or an fsspec URL such as
-``s3://`` or ``hf://``). A Ray instance the caller has already started is used as it is and left
-running.
+An address joins that cluster (``ray://`` addresses need ``ray[client]``): its nodes need the
+package installed, and the shards must lie where every node reads them (a shared folder, or an
+fsspec URL such as ``s3://`` or ``hf://``). A Ray instance the caller has already started is
+used as it is and left running.
 """
 
 from __future__ import annotations
