@@ -18,8 +18,10 @@ __all__ = [
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
     "PAPER_CITATION",
+    "REFERENCE_FORMAT",
     "RESULTS_FORMAT",
     "SPLIT_LABELS",
+    "WORLD_FORMAT",
     "TRAINSET_FORMAT",
     "hub_dataset_id",
     "metric_space_id",
@@ -44,6 +46,12 @@ RESULTS_FORMAT = "bindsplit-results/1"
 
 #: Format tag of the manifest of a ``bindsplit demo`` output folder.
 DEMO_FORMAT = "bindsplit-demo/1"
+
+#: Format tag of a saved reference index (key-value metadata of its Parquet file).
+REFERENCE_FORMAT = "bindsplit-reference/1"
+
+#: Format tag of the description of a synthetic world (``world.json``).
+WORLD_FORMAT = "bindsplit-synthetic-world/1"
 
 #: Format tag of the manifest of a synthetic training set written by ``bindsplit synth``.
 TRAINSET_FORMAT = "bindsplit-synthetic-train/1"

@@ -130,7 +130,7 @@ def test_build_a_benchmark_against_a_shard_folder_offline(tmp_path, capsys):
     argv = ["build", "bivlc", "--source", str(source), "--reference", str(shards)]
     assert cli.main([*argv, "--out", str(out)]) == 0
     manifest = json.loads((out / "bindsplit.json").read_text())
-    assert manifest["configs"] == {"full": 4, "seen": 1, "unseen": 1, "partial": 1}
+    assert manifest["configs"] == {"full": 4, "seen": 1, "unseen": 1, "partial": 1, "balanced": 1}
     reference = manifest["reference"]
     assert reference == ReferenceIndex.from_parquet(shards, progress=False).fingerprint
     assert reference["corpus"]["kind"] == "parquet"

@@ -35,7 +35,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         "--reference",
         metavar="REF",
         help="coco2017 (COCO train2017 captions), a COCO-format caption JSON, a .txt file with "
-        "one caption per line, or a saved index (.parquet); default: the benchmark's own default "
+        "one caption per line, a saved index (`bindsplit reference build`), a Hub dataset id "
+        "(streamed), or Parquet caption shards (a folder, a glob or an fsspec URL such as "
+        "hf://datasets/... or s3://..., column `caption`); default: the benchmark's own default "
         "(coco2017 for the real benchmarks)",
     )
     parser.add_argument(

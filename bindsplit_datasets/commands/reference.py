@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..bindings import parse_bindings
+from ..errors import BindsplitValueError, OutputExistsError
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
+from ..reference.index import is_index_file
 
 NAME = "reference"
 HELP = (
@@ -138,9 +140,16 @@ def _table(rows: Sequence[Sequence[str]], right: tuple[int, ...] = ()) -> str:
 def _build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".parquet":
-        raise ValueError(f"--out {out} must end in .parquet, the suffix --reference recognises")
+        raise BindsplitValueError(
+            f"--out {out} must end in .parquet, the suffix --reference recognises"
+        )
+    if out.exists() and not (out.is_file() and is_index_file(out)):
+        raise OutputExistsError(
+            f"{out} exists and is not a BindSplit reference index: BindSplit replaces only its own "
+            "outputs, even with --overwrite; choose another --out"
+        )
     if out.exists() and not args.overwrite:
-        raise FileExistsError(f"{out} already exists: choose another --out or pass --overwrite")
+        raise OutputExistsError(f"{out} already exists: choose another --out or pass --overwrite")
     index = resolve_reference(
         args.source,
         min_count=args.min_count,

@@ -24,7 +24,7 @@ from .corpora import (
 )
 from .counting import caption_digest, normalise_caption
 from .engines import ENGINES
-from .index import FORMAT, EmptyCorpusError, ParserMismatchError, ReferenceIndex
+from .index import EmptyCorpusError, ParserMismatchError, ReferenceIndex
 from .resolve import ACCEPTED_FORMS, DEFAULT_CAPTION_COLUMN, open_reference, resolve_reference
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "COCO2017_CAPTIONS_MEMBER",
     "DEFAULT_CAPTION_COLUMN",
     "ENGINES",
-    "FORMAT",
     "CacheChecksumError",
     "Captions",
     "CocoCaptions",

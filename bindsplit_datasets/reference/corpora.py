@@ -30,7 +30,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from ..atomic import atomic_file
-from ..errors import BindsplitError, SchemaError
+from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from .counting import caption_problem
 
 __all__ = [
@@ -179,7 +179,7 @@ class TextFile(Corpus):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         if not self.path.is_file():
-            raise FileNotFoundError(f"caption file {self.path} not found")
+            raise BindsplitFileNotFoundError(f"caption file {self.path} not found")
         sha = hashlib.sha256()
         n_lines, last = 0, b"\n"
         with open(self.path, "rb") as handle:
@@ -240,7 +240,7 @@ class CocoCaptions(Corpus):
         else:
             self.path = Path(spec)
             if not self.path.is_file():
-                raise FileNotFoundError(f"COCO caption file {self.path} not found")
+                raise BindsplitFileNotFoundError(f"COCO caption file {self.path} not found")
         self.name = self.path.name
         if identity is None:
             default.update(file=self.path.name, sha256=file_sha256(self.path))
@@ -425,7 +425,7 @@ class ParquetShards(Corpus):
         self.column = column
         self.files, self._base = self._discover(path)
         if not self.files:
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"no Parquet files found at {text}; give a folder holding *.parquet files, a glob "
                 "such as 'shards/*.parquet', or an fsspec URL of either"
             )
@@ -456,7 +456,7 @@ class ParquetShards(Corpus):
         elif fs.exists(path):
             base, files = path.rsplit("/", 1)[0], [path]
         else:
-            raise FileNotFoundError(f"reference corpus {path} not found")
+            raise BindsplitFileNotFoundError(f"reference corpus {path} not found")
         visible = [
             p
             for p in files

@@ -3,6 +3,7 @@ cluster or local Ray instance). Both run the same counting code and give the sam
 
 from __future__ import annotations
 
+from ..errors import BindsplitValueError
 from . import local
 from . import ray as ray_engine
 from .corpora import Corpus
@@ -22,15 +23,19 @@ def check_num_proc(num_proc: int | None) -> None:
     if num_proc is not None and (
         isinstance(num_proc, bool) or not isinstance(num_proc, int) or num_proc < 1
     ):
-        raise ValueError(f"num_proc must be an integer >= 1 or None (every CPU), got {num_proc!r}")
+        raise BindsplitValueError(
+            f"num_proc must be an integer >= 1 or None (every CPU), got {num_proc!r}"
+        )
 
 
 def check_engine(engine: str, ray_address: str | None = None) -> None:
     """Reject an unknown engine, and a Ray address given to another engine than ``ray``."""
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
+        raise BindsplitValueError(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     if ray_address is not None and engine != "ray":
-        raise ValueError("a Ray address needs the ray engine (engine='ray' / --engine ray)")
+        raise BindsplitValueError(
+            "a Ray address needs the ray engine (engine='ray' / --engine ray)"
+        )
 
 
 def count_corpus(

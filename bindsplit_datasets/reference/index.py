@@ -43,18 +43,18 @@ import numpy as np
 
 from ..atomic import atomic_file
 from ..bindings import NORMALISATION, PARSER_VERSION, Binding
-from ..errors import BindsplitError, SchemaError
+from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..names import REFERENCE_FORMAT
 from .coco import cached_index_path, coco2017_corpus
 from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .counting import caption_digest
 from .engines import count_corpus
 
-__all__ = ["FORMAT", "EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
+__all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
 
 logger = logging.getLogger(__name__)
 
 #: Format tag written into every saved index (file metadata and fingerprint).
-FORMAT = "bindsplit-reference/1"
 #: The command that builds an index file, for error messages.
 BUILD_COMMAND = "bindsplit reference build SOURCE --out INDEX.parquet"
 
@@ -82,7 +82,7 @@ def _json_digest(payload: Mapping[str, Any], length: int = 16) -> str:
 
 def _check_min_count(min_count: int) -> int:
     if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
-        raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}")
+        raise BindsplitValueError(f"min_count must be an integer >= 1, got {min_count!r}")
     return min_count
 
 
@@ -133,7 +133,7 @@ class ReferenceIndex:
         #: How the index was built (engine, workers): not part of the fingerprint.
         self.build: dict[str, Any] = dict(build or {})
         core = {
-            "format": FORMAT,
+            "format": REFERENCE_FORMAT,
             "corpus": dict(corpus),
             "parser_version": parser_version,
             "normalisation": dict(NORMALISATION if normalisation is None else normalisation),
@@ -430,7 +430,7 @@ class ReferenceIndex:
         version and normalisation, so later calls load it instantly.
         """
         corpus = coco2017_corpus(cache_dir, progress=progress)
-        index_path = cached_index_path(corpus, FORMAT)
+        index_path = cached_index_path(corpus, REFERENCE_FORMAT)
         if index_path.is_file():
             try:
                 return cls.load(index_path).with_min_count(min_count)
@@ -463,7 +463,7 @@ class ReferenceIndex:
             }
         )
         metadata = {
-            _META_FORMAT: FORMAT.encode("ascii"),
+            _META_FORMAT: REFERENCE_FORMAT.encode("ascii"),
             _META_FINGERPRINT: json.dumps(self.fingerprint, sort_keys=True).encode("utf-8"),
             _META_DIGESTS: self._digests.astype("<u8").tobytes(),
             _META_BUILD: json.dumps(self.build, sort_keys=True).encode("utf-8"),
@@ -491,7 +491,7 @@ class ReferenceIndex:
 
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"reference index {path} not found")
+            raise BindsplitFileNotFoundError(f"reference index {path} not found")
         try:
             parquet = pq.ParquetFile(
                 path,
@@ -508,8 +508,8 @@ class ReferenceIndex:
             found = metadata.get(_META_FORMAT, b"").decode("utf-8", "replace")
             raise SchemaError(
                 f"{path} is not a BindSplit reference index (metadata {_META_FORMAT.decode()!r} "
-                f"is {found!r}, expected {FORMAT!r}); build one with `{BUILD_COMMAND}` or "
-                "ReferenceIndex.save()"
+                f"is {found!r}, expected {REFERENCE_FORMAT!r}); build one with "
+                f"`{BUILD_COMMAND}` or ReferenceIndex.save()"
             )
         fingerprint = _read_fingerprint(path, metadata)
         digests = _read_digests(path, metadata)
@@ -543,7 +543,7 @@ class ReferenceIndex:
 
 def is_index_metadata(metadata: Mapping[bytes, bytes]) -> bool:
     """Whether Parquet key-value ``metadata`` is a reference index's (by its format tag)."""
-    return metadata.get(_META_FORMAT) == FORMAT.encode("ascii")
+    return metadata.get(_META_FORMAT) == REFERENCE_FORMAT.encode("ascii")
 
 
 def is_index_file(path: str | os.PathLike[str]) -> bool:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile, is_url
 from .engines import check_engine, check_num_proc
 from .index import ReferenceIndex, _check_min_count, is_index_file
@@ -52,7 +53,7 @@ _GLOB = re.compile(r"[*?\[]")
 
 def _no_column(kind: str, caption_column: str | None) -> None:
     if caption_column is not None:
-        raise ValueError(
+        raise BindsplitValueError(
             f"a caption column applies to Parquet shards and Hub datasets only, not to {kind}; "
             "leave --caption-column out"
         )
@@ -77,7 +78,7 @@ def open_reference(
         return ParquetShards(text, column)
     if is_url(text):
         if suffix != ".json":
-            raise ValueError(
+            raise BindsplitValueError(
                 f"unknown reference URL {text!r}: an http(s), ftp or file URL names a COCO "
                 f"caption file (.json); pass {ACCEPTED_FORMS}"
             )
@@ -88,14 +89,18 @@ def open_reference(
         return ParquetShards(path, column)
     if suffix == ".parquet":
         if not path.is_file():
-            raise FileNotFoundError(f"reference file {path} not found; pass {ACCEPTED_FORMS}")
+            raise BindsplitFileNotFoundError(
+                f"reference file {path} not found; pass {ACCEPTED_FORMS}"
+            )
         if is_index_file(path):
             _no_column("a saved index", caption_column)
             return path
         return ParquetShards(path, column)
     if suffix in (".json", ".txt"):
         if not path.is_file():
-            raise FileNotFoundError(f"reference file {path} not found; pass {ACCEPTED_FORMS}")
+            raise BindsplitFileNotFoundError(
+                f"reference file {path} not found; pass {ACCEPTED_FORMS}"
+            )
         if suffix == ".json":
             _no_column("a COCO caption file", caption_column)
             return CocoCaptions(path)
@@ -103,7 +108,7 @@ def open_reference(
         return TextFile(path)
     if _HUB_ID.match(text) and not path.exists():
         return HubDataset(text, column)
-    raise ValueError(f"unknown reference {text!r}; pass {ACCEPTED_FORMS}")
+    raise BindsplitValueError(f"unknown reference {text!r}; pass {ACCEPTED_FORMS}")
 
 
 def resolve_reference(

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..names import WORLD_FORMAT
 
 __all__ = [
     "COLOURS",
@@ -38,7 +39,6 @@ __all__ = [
     "DEFAULT_SHAPES",
     "DEFAULT_TEMPLATES",
     "SHAPES",
-    "WORLD_FORMAT",
     "Pair",
     "SyntheticWorld",
     "choose_held_out",
@@ -46,7 +46,6 @@ __all__ = [
     "make_world",
 ]
 
-WORLD_FORMAT = "bindsplit-synthetic-world/1"
 
 #: Colour names the renderer knows, with clearly distinct RGB values (none close to the background).
 COLOURS: Mapping[str, tuple[int, int, int]] = {
