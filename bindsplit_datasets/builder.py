@@ -1,20 +1,18 @@
 """Build BindSplit datasets: annotate a benchmark once, then write it as a Hub-ready folder.
 
-Two entry points share one preparation step (:func:`prepare_benchmark`: read the source through
-its adapter, resolve the reference index, apply the leakage guard, annotate every sample):
+:func:`prepare_benchmark` reads the source through its adapter, resolves the reference index,
+applies the leakage guard and annotates every sample; :func:`build_benchmark` (and
+:func:`write_build` for a prepared benchmark) writes the whole folder (docs/architecture.md)::
 
-* :func:`build_benchmark` writes the whole folder (docs/architecture.md)::
+    DIR/README.md                               dataset card (cards.render_card)
+    DIR/bindsplit.json                          build manifest
+    DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
 
-      DIR/README.md                               dataset card (cards.render_card)
-      DIR/bindsplit.json                          build manifest
-      DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
-
-  for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed
-  into place when complete, so ``DIR`` either does not exist or holds a finished build. The
-  manifest and card name local inputs by file name and hash, never by a local absolute path.
-* :class:`BindSplitBuilder` is a ``datasets`` builder for one configuration, for use from Python
-  (``BindSplitBuilder(config_name="unseen", benchmark="bivlc", source=...)`` then
-  ``download_and_prepare()`` / ``as_dataset()``).
+for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed into
+place when complete, so ``DIR`` either does not exist or holds a finished build. The manifest and
+card name local inputs by file name and hash, never by a local absolute path. The folder is what
+goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads it locally, like the published
+copy, through ``datasets``' own packaged Parquet builder (no loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
 :mod:`bindsplit_datasets.features`; the same inputs give the same rows (and the same
@@ -29,7 +27,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +41,7 @@ from datasets.utils.py_utils import convert_file_size_to_int
 
 from . import __version__
 from .atomic import BUILD_OUTPUT, atomic_directory, check_output
-from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark, list_benchmarks
+from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
 from .bindings import PARSER_VERSION
 from .cards import render_card
 from .errors import BindsplitError, SchemaError
@@ -59,8 +57,6 @@ from .splits import (
 )
 
 __all__ = [
-    "BindSplitBuilder",
-    "BindSplitConfig",
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
     "LeakageError",
@@ -499,156 +495,3 @@ def _image_digest(value: Mapping[str, Any] | None) -> str | None:
     if data is not None:
         return hashlib.sha256(data).hexdigest()
     return f"path:{value.get('path')}"
-
-
-# ------------------------------------------------------------------------ datasets builder
-@dataclass
-class BindSplitConfig(datasets.BuilderConfig):
-    """One BindSplit configuration of one benchmark.
-
-    Attributes:
-        benchmark: registered benchmark name (``aro_vga``, ``bivlc``, ``vismin``, ...).
-        configuration: one of ``names.CONFIGURATIONS`` (the config name).
-        source: Hub id or local path of the benchmark source (``None``: its Hub source).
-        reference: ``coco2017``, a COCO-format JSON, a ``.txt`` caption file or a saved index
-            (``None``: the benchmark's default, ``coco2017`` for the real benchmarks).
-        min_count: a binding is seen when it occurs in at least this many reference captions.
-        parser_version: the binding parser the build expects (the installed one by default).
-        strict: fail on the first bad source row instead of counting and skipping it.
-        allow_leakage: build even if the reference contains the benchmark's positive captions.
-        max_leakage: share of positive captions in the reference at which the build is refused.
-        source_options: adapter options (VisMin: ``{"sim_solution": PATH}`` or
-            ``{"pairing": "as-stored"}``).
-    """
-
-    benchmark: str | None = None
-    configuration: str = "full"
-    source: str | None = None
-    reference: str | None = None
-    min_count: int = 1
-    parser_version: str = PARSER_VERSION
-    strict: bool = False
-    allow_leakage: bool = False
-    max_leakage: float = DEFAULT_MAX_LEAKAGE
-    source_options: dict[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if self.name == "default":
-            self.name = self.configuration
-        super().__post_init__()
-        _check_configuration(self.configuration)
-        if self.name != self.configuration:
-            raise ValueError(
-                f"config name {self.name!r} and configuration {self.configuration!r} differ; "
-                "pick the configuration with config_name"
-            )
-
-
-def _path_state(value: Any) -> Any:
-    """What identifies a local input for caching: path, sizes and modification times."""
-    if value is None or isinstance(value, ReferenceIndex):
-        return None if value is None else value.fingerprint
-    path = Path(str(value)).expanduser()
-    if path.is_file():
-        stat = path.stat()
-        return [str(path.resolve()), stat.st_size, stat.st_mtime_ns]
-    if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file())
-        return [str(path.resolve())] + [
-            [p.relative_to(path).as_posix(), p.stat().st_size, p.stat().st_mtime_ns] for p in files
-        ]
-    return str(value)
-
-
-class BindSplitBuilder(datasets.GeneratorBasedBuilder):
-    """A ``datasets`` builder of one BindSplit configuration of one benchmark.
-
-    Usage::
-
-        builder = BindSplitBuilder(
-            config_name="unseen", benchmark="bivlc", source="bivlc.parquet", reference="coco2017"
-        )
-        builder.download_and_prepare()
-        unseen = builder.as_dataset(split="test")
-
-    The cache folder is keyed by the inputs' identity (local files: path, size, modification
-    time; the parser version), so a changed source or reference is rebuilt.
-    """
-
-    BUILDER_CONFIG_CLASS = BindSplitConfig
-    BUILDER_CONFIGS = [BindSplitConfig(name=c, configuration=c) for c in CONFIGURATIONS]
-    DEFAULT_CONFIG_NAME = "full"
-    config: BindSplitConfig
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._prepared: PreparedBenchmark | None = None
-        benchmark = kwargs.get("benchmark")
-        if benchmark is None:
-            raise ValueError(
-                f"BindSplitBuilder needs benchmark=NAME; known benchmarks: "
-                f"{', '.join(list_benchmarks())}"
-            )
-        kwargs.setdefault("dataset_name", f"bindsplit_{benchmark}")
-        if kwargs.get("hash") is None:
-            state = {
-                key: _path_state(kwargs.get(key))
-                if key in ("source", "reference")
-                else kwargs.get(key)
-                for key in sorted(BindSplitConfig.__dataclass_fields__)
-                if key in kwargs
-            }
-            state["parser_version"] = kwargs.get("parser_version", PARSER_VERSION)
-            state["bindsplit_version"] = __version__
-            payload = json.dumps(state, sort_keys=True, default=str).encode()
-            kwargs["hash"] = hashlib.sha256(payload).hexdigest()[:16]
-        super().__init__(*args, **kwargs)
-
-    def _info(self) -> datasets.DatasetInfo:
-        adapter = get_benchmark(str(self.config.benchmark))
-        if self.config.parser_version != PARSER_VERSION:
-            raise BindsplitError(
-                f"this configuration expects binding parser {self.config.parser_version!r}, the "
-                f"installed parser is {PARSER_VERSION!r}; install the matching bindsplit-datasets "
-                "version or drop parser_version"
-            )
-        return datasets.DatasetInfo(
-            description=f"BindSplit {adapter.pretty_name}, configuration {self.config.name!r}",
-            citation=adapter.citation,
-            license=adapter.license,
-        )
-
-    def prepared(self) -> PreparedBenchmark:
-        """The benchmark read and annotated once (shared by every split of this builder)."""
-        if self._prepared is None:
-            self._prepared = prepare_benchmark(
-                str(self.config.benchmark),
-                source=self.config.source,
-                reference=self.config.reference,
-                min_count=self.config.min_count,
-                strict=self.config.strict,
-                allow_leakage=self.config.allow_leakage,
-                max_leakage=self.config.max_leakage,
-                source_options=self.config.source_options,
-            )
-        return self._prepared
-
-    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
-        prepared = self.prepared()
-        if not prepared.config_indices(self.config.configuration):
-            raise BindsplitError(
-                f"configuration {self.config.configuration!r} of {prepared.adapter.name} has no "
-                "rows against this reference (`datasets` cannot hold an empty split); see the "
-                "composition with `bindsplit stats`"
-            )
-        self.info.features = prepared.features
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={})]
-
-    def _generate_examples(self) -> Iterator[tuple[Any, dict[str, Any]]]:
-        prepared = self.prepared()
-        raw = prepared.source.dataset
-        for column in prepared.adapter.image_columns:
-            raw = raw.cast_column(column, datasets.Image(decode=False))
-        keep = set(prepared.config_indices(self.config.configuration))
-        for position, (row, annotation) in enumerate(zip(raw, prepared.annotations, strict=True)):
-            if position in keep:
-                yield position, {**row, **annotation.to_row()}

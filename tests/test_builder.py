@@ -28,7 +28,6 @@ from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import (
     DEFAULT_MAX_LEAKAGE,
-    BindSplitBuilder,
     LeakageError,
     build_benchmark,
     compute_annotations,
@@ -448,46 +447,6 @@ def test_unknown_configuration_is_named(bivlc_source, reference_file):
         ValueError, match="unknown configuration 'half'.*full, seen, unseen, partial"
     ):
         prepared.config_indices("half")
-    with pytest.raises(ValueError, match="BuilderConfig 'half' not found"):
-        BindSplitBuilder(config_name="half", benchmark="bivlc", source=str(bivlc_source))
-
-
-# ---------------------------------------------------------------------- datasets builder
-def test_builder_class_prepares_one_configuration_offline(
-    work, bivlc_build, bivlc_source, reference_file
-):
-    builder = BindSplitBuilder(
-        config_name="unseen",
-        benchmark="bivlc",
-        source=str(bivlc_source),
-        reference=str(reference_file),
-        cache_dir=str(work / "builder_cache"),
-    )
-    assert builder.config.configuration == "unseen" and builder.config.min_count == 1
-    builder.download_and_prepare()
-    unseen = builder.as_dataset(split="test")
-    built = datasets.load_dataset(str(bivlc_build.path), "unseen", split="test")
-    assert unseen.features == built.features
-    assert (
-        unseen.remove_columns(["image", "negative_image"]).to_list()
-        == built.remove_columns(["image", "negative_image"]).to_list()
-    )
-    assert unseen[0]["image"].convert("RGB").getpixel((1, 1)) == fixture_colour(1, 0)
-    with pytest.raises(ValueError, match="needs benchmark=NAME"):
-        BindSplitBuilder(config_name="full")
-
-
-def test_builder_class_refuses_an_empty_configuration(work, reference_file):
-    source = make_bivlc_source(work / "only_unseen.parquet", BIVLC_ROWS[1:2])
-    builder = BindSplitBuilder(
-        config_name="seen",
-        benchmark="bivlc",
-        source=str(source),
-        reference=str(reference_file),
-        cache_dir=str(work / "builder_cache_empty"),
-    )
-    with pytest.raises(BindsplitError, match="configuration 'seen' of bivlc has no rows"):
-        builder.download_and_prepare()
 
 
 # ---------------------------------------------------------------------------- commands
