@@ -46,15 +46,15 @@ from .bindings import PARSER_VERSION
 from .cards import render_card
 from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
-from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
-from .reference import ReferenceIndex, resolve_reference
-from .splits import (
+from .labels import (
     CompositionStats,
     SampleAnnotation,
     annotate_sample,
     composition,
     config_includes,
 )
+from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .reference import ReferenceIndex, resolve_reference
 
 __all__ = [
     "BuildResult",

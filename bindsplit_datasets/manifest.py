@@ -31,9 +31,9 @@ from .errors import (
     SchemaError,
 )
 from .features import ANNOTATION_COLUMNS
+from .labels import config_includes
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
 from .parquet_files import load_parquet_files, parquet_row_count
-from .splits import config_includes
 
 __all__ = [
     "BUILD_HINT",

@@ -37,7 +37,7 @@ from bindsplit_datasets.benchmarks.vismin import (
 from bindsplit_datasets.bindings import Binding, parse_bindings
 from bindsplit_datasets.cards import flat_composition
 from bindsplit_datasets.errors import BindsplitError, SchemaError
-from bindsplit_datasets.splits import CompositionStats
+from bindsplit_datasets.labels import CompositionStats
 
 
 @pytest.fixture(autouse=True, scope="module")

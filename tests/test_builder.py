@@ -35,8 +35,8 @@ from bindsplit_datasets.builder import (
 )
 from bindsplit_datasets.errors import BindsplitError
 from bindsplit_datasets.features import ANNOTATION_FEATURES
+from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import ReferenceIndex
-from bindsplit_datasets.splits import annotate_sample
 
 REFERENCE = [
     "a red car on the road",

@@ -23,8 +23,8 @@ from bindsplit_datasets.cards import (
     paper_figure_notes,
     render_card,
 )
+from bindsplit_datasets.labels import composition
 from bindsplit_datasets.names import PAPER_CITATION
-from bindsplit_datasets.splits import composition
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a black cat on a mat"]
 ROWS = [

@@ -13,6 +13,7 @@ from reference_corpus import BAD, CAPTIONS, EXPECTED, naive_counts
 
 from bindsplit_datasets.bindings import PARSER_VERSION, Binding, parse_bindings
 from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import (
     EmptyCorpusError,
     ParserMismatchError,
@@ -21,7 +22,6 @@ from bindsplit_datasets.reference import (
     local,
     normalise_caption,
 )
-from bindsplit_datasets.splits import annotate_sample
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ from bindsplit_datasets.bindings import Binding, parse_bindings
 from bindsplit_datasets.builder import LeakageError, build_benchmark
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import ReferenceIndex
-from bindsplit_datasets.splits import annotate_sample
 
 #: Reference captions: (black, dog), (white, cat), (green, lawn), (wooden, table), (red, chair).
 REFERENCE = ["a black dog near a white cat", "a green lawn and a wooden table", "a red chair"]

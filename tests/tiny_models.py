@@ -192,7 +192,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
     :data:`TINY_LABELS`. Both images and captions repeat across rows.
     """
     from bindsplit_datasets.features import ANNOTATION_FEATURES
-    from bindsplit_datasets.splits import is_balanced
+    from bindsplit_datasets.labels import is_balanced
 
     images = [png_bytes(random_image(seed)) for seed in range(n_images)]
     rows: dict[str, list[Any]] = {name: [] for name in (*_SOURCE_FEATURES, *ANNOTATION_FEATURES)}

@@ -7,7 +7,7 @@ image's hard negative (the structure of ARO's attribute swaps and of BiVLC/VisMi
 Stratification: candidates are proposed by *intent* (:func:`~.corpus.intent_of`, from the world's
 held-out set) from pools balanced so that the strata differ in familiarity only (the same shape
 pairs, drawn uniformly, in every stratum: :func:`~.corpus.balanced_pools`), then labelled by
-:func:`bindsplit_datasets.splits.annotate_sample` against the reference index built from the
+:func:`bindsplit_datasets.labels.annotate_sample` against the reference index built from the
 training corpus by the project's parser (the labelling every real benchmark gets). A candidate
 fills the stratum of its computed *label*; one whose label differs from its intent is dropped and
 counted in the report, and the tests assert there are none.
@@ -50,7 +50,7 @@ from .world import SyntheticWorld
 
 if TYPE_CHECKING:
     from ..bindings import Binding
-    from ..splits import BindingCounts
+    from ..labels import BindingCounts
 
 __all__ = [
     "DEFAULT_N_PER_STRATUM",
@@ -155,7 +155,7 @@ def generate_test_samples(
         ValueError: the world has no candidate for a stratum, or its labels keep disagreeing with
             the intent (an index that is not this world's reference).
     """
-    from ..splits import annotate_sample
+    from ..labels import annotate_sample
 
     if n_per_stratum < 1:
         raise BindsplitValueError(f"n_per_stratum must be at least 1; got {n_per_stratum}")

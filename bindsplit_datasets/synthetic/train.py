@@ -61,7 +61,7 @@ from .testset import (
 from .world import SyntheticWorld, default_world
 
 if TYPE_CHECKING:
-    from ..splits import BindingCounts
+    from ..labels import BindingCounts
 
 __all__ = [
     "BATCHES",

@@ -9,7 +9,7 @@ import pytest
 
 from bindsplit_datasets.bindings import Binding
 from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
-from bindsplit_datasets.splits import (
+from bindsplit_datasets.labels import (
     CONFIGURATIONS,
     SPLIT_LABELS,
     AnnotatedBinding,
