@@ -76,7 +76,7 @@ def run_demo(
     from .atomic import atomic_directory, write_text
     from .builder import build_benchmark
     from .evaluation import evaluate_model
-    from .plotting import plot_results
+    from .reports import plot_results
     from .synthetic import (
         DEFAULT_N_PER_STRATUM,
         checkpoint_path,
@@ -140,7 +140,7 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
     from .evaluation import format_table
-    from .plotting import format_comparison
+    from .reports import format_comparison
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):

@@ -7,6 +7,7 @@ import argparse
 from ..benchmarks import benchmark_choices, get_benchmark
 from ..builder import build_benchmark
 from ..cards import composition_rows
+from ..reports import format_composition
 
 NAME = "build"
 HELP = (
@@ -63,17 +64,6 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
 def source_options(args: argparse.Namespace) -> dict[str, str]:
     """Adapter options from the command line (only those given)."""
     return {"sim_solution": args.sim_solution} if args.sim_solution else {}
-
-
-def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
-    """The composition table as aligned plain text (``what  n  share  paper``)."""
-    header = ("", "n", "share", "paper")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,8 @@ import argparse
 
 from ..builder import prepare_benchmark
 from ..cards import composition_rows
-from .build import add_source_arguments, format_composition, source_options
+from ..reports import format_composition
+from .build import add_source_arguments, source_options
 
 NAME = "stats"
 HELP = (
