@@ -86,7 +86,7 @@ def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Bui
     """The benchmark and fingerprint of a built folder or Hub dataset, from its manifest only."""
     from .loading import read_manifest
 
-    manifest = read_manifest(data, revision=revision)
+    manifest = read_manifest(str(data), revision=revision)
     return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)
 
 
@@ -194,7 +194,7 @@ def plan_runs(
         existing = check_output_file(out, "--out")
         return [PlannedRun(models[0], builds[0], Path(out), existing, skip=False)]
 
-    folder = Path(out_dir)
+    folder = Path(str(out_dir))
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"--out-dir {folder} is a file; pass a folder")
     _check_writable_folder(folder, "--out-dir")
@@ -236,7 +236,9 @@ def run_planned(
     from .reports.tables import format_record_table
 
     if evaluate is None:
-        from .evaluation import evaluate_model as evaluate
+        from .evaluation import evaluate_model
+
+        evaluate = evaluate_model
     loaded: dict[str, Any] = {}
     records = []
     for run in plan:

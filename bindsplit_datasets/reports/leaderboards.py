@@ -37,7 +37,7 @@ from .significance import (
     Separation,
     separate,
 )
-from .tables import percent, render_table
+from .tables import Align, percent, render_table
 
 __all__ = [
     "RankChange",
@@ -137,7 +137,7 @@ class _Tests:
     ) -> None:
         self.by_label = dict(zip(unique_labels(records), records, strict=True))
         self.metric = metric
-        self.options = {"confidence": confidence, "n_bootstrap": n_bootstrap, "seed": seed}
+        self.confidence, self.n_bootstrap, self.seed = confidence, n_bootstrap, seed
         self.done: dict[tuple[str, str, str], Separation] = {}
 
     def sign(self, model: str, other: str, config: str) -> int:
@@ -145,7 +145,13 @@ class _Tests:
         key = (min(model, other), max(model, other), config)
         if key not in self.done:
             self.done[key] = separate(
-                self.by_label[key[0]], self.by_label[key[1]], config, self.metric, **self.options
+                self.by_label[key[0]],
+                self.by_label[key[1]],
+                config,
+                self.metric,
+                confidence=self.confidence,
+                n_bootstrap=self.n_bootstrap,
+                seed=self.seed,
             )
         sign = self.done[key].sign
         return sign if model == key[0] else -sign
@@ -254,7 +260,7 @@ def _format_board(
         )
         for row in rows
     ]
-    aligns = (">", "<", ">", "<", ">", "<")
+    aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
     return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
 
 

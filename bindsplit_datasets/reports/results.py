@@ -173,7 +173,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]
     such as ``demo_output/results.json``). Raises ``FileNotFoundError`` for a missing file and
     :class:`SchemaError` naming the file for anything that is not a results record.
     """
-    records = []
+    records: list[dict[str, Any]] = []
     for raw in paths:
         path = Path(raw)
         if not path.is_file():

@@ -12,8 +12,9 @@ from typing import Any, Literal
 
 from .results import METRIC_LABELS, METRICS, record_configs
 
-__all__ = ["format_composition", "format_record_table", "percent", "render_table"]
+__all__ = ["Align", "format_composition", "format_record_table", "percent", "render_table"]
 
+#: Left (``<``) or right (``>``) alignment of a column.
 Align = Literal["<", ">"]
 
 
