@@ -116,7 +116,7 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from accelerate import PartialState
+    from accelerate import Accelerator
 
     from ..reports import format_comparison
     from ..runs import plan_runs, run_planned
@@ -138,8 +138,12 @@ def run(args: argparse.Namespace) -> int:
         data_revision=args.data_revision,
         force=args.force,
     )
-    main = PartialState().is_main_process
-    records = run_planned(plan, write=main, echo=print if main else _quiet, **options)
+    # one Accelerator for every pair; it also says which process writes and prints
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    main = accelerator.is_main_process
+    records = run_planned(
+        plan, write=main, echo=print if main else _quiet, accelerator=accelerator, **options
+    )
     if main and args.out_dir is not None:
         print()
         print(format_comparison(records, configs=options["configs"], confidence=args.confidence))
@@ -147,4 +151,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _quiet(text: str) -> None:
-    """Output of a non-main process: nothing (the main process prints)."""
+    """Output of a process other than the main one: nothing (the main process prints)."""
