@@ -1,7 +1,7 @@
 # BindSplit developer entry points. `make demo` and `make test` each install what they need first.
 #
 #   TORCH="torch==2.14.1 torchvision==0.29.1" make test   install these builds first (CPU/CUDA choice)
-#   NLTK_DATA=/path make test       use an existing NLTK data folder (else it is downloaded once)
+#   NLTK_DATA=/path make test       also run the test that our tagger gives NLTK's tags (needs its data)
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -22,7 +22,6 @@ install: $(VENV)/.installed
 $(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
 	$(if $(TORCH),$(BIN)/python -m pip install --quiet $(TORCH))
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
-	$(BIN)/python -m bindsplit_datasets.nltk_data --ensure
 	touch $@
 
 test: install
@@ -39,7 +38,7 @@ DEMO_OUT ?= demo_output
 demo: install
 	$(OFFLINE) $(BIN)/bindsplit demo --out $(DEMO_OUT) $(if $(wildcard $(DEMO_OUT)/results.json),--overwrite)
 
-# Needs internet (COCO annotations ~250 MB, the three benchmarks ~3 GB, the models) and ideally a GPU.
+# Needs internet (COCO annotations ~250 MB, the four benchmarks ~4 GB, the models) and ideally a GPU.
 MODELS ?= openai/clip-vit-base-patch32,laion/CLIP-ViT-B-32-laion2B-s34B-b79K
 REPRODUCE_ARGS ?=
 reproduce: install

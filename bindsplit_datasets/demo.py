@@ -139,8 +139,8 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
-    from .evaluation import format_table
     from .reports import format_comparison
+    from .reports import format_record_table as format_table
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):

@@ -59,11 +59,18 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CSV",
         help="vismin only: sim_solution.csv of an older release whose image/text pairs are swapped",
     )
+    parser.add_argument(
+        "--images",
+        metavar="DIR",
+        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
+        "downloaded once and cached)",
+    )
 
 
 def source_options(args: argparse.Namespace) -> dict[str, str]:
     """Adapter options from the command line (only those given)."""
-    return {"sim_solution": args.sim_solution} if args.sim_solution else {}
+    given = {"sim_solution": args.sim_solution, "images": args.images}
+    return {option: value for option, value in given.items() if value}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
