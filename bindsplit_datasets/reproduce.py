@@ -106,10 +106,9 @@ def reproduce(
     from .benchmarks import get_benchmark
     from .builder import build_benchmark
     from .cards import composition_rows
-    from .commands.build import format_composition
     from .evaluation import evaluate_model, write_record
-    from .plotting import format_comparison, plot_results
     from .reference import resolve_reference
+    from .reports import format_comparison, format_composition, plot_results
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first
     if not models:

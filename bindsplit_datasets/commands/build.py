@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..benchmarks import benchmark_choices, get_benchmark
 from ..benchmarks.vismin import PAIRINGS
 from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
 from ..cards import CATEGORY_HEADER, category_rows, composition_rows, paper_figure_notes
+from ..reports import format_composition, render_table
 
 NAME = "build"
 HELP = (
@@ -112,21 +113,6 @@ def source_options(args: argparse.Namespace) -> dict[str, str]:
     return options
 
 
-def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Rows as aligned plain text: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in range(1, len(row))]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
-    """The composition table as aligned plain text (``what  n  share  paper``)."""
-    return format_table(("", "n", "share", "paper"), rows)
-
-
 def print_composition(
     composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
 ) -> None:
@@ -138,7 +124,8 @@ def print_composition(
     categories = category_rows(composition)
     if categories:
         print("\nby category:")
-        print(format_table(CATEGORY_HEADER, categories))
+        align = ("<",) + (">",) * (len(CATEGORY_HEADER) - 1)
+        print(render_table(CATEGORY_HEADER, categories, align=align))
 
 
 def print_leakage(leakage: Mapping[str, Any]) -> None:
