@@ -1,24 +1,22 @@
-"""Reference-index build: one vs two processes on real COCO captions, extrapolated to train2017.
+"""Reference-index build: the Ray engine (2 local workers) against the local engine (1 and 2
+processes) on the same 200,000 distinct captions, and what the rates imply at web scale.
 
-Measured side by side in one run, in one child process that loads the tagger once (as a long
-build amortises it): ``ReferenceIndex.from_captions`` on the real COCO captions of
-``$BINDSPLIT_SHARED/data/coco_mini`` repeated to 6,000 distinct strings
-(``_captions.distinct_captions``: repeats within a chunk are parsed once), with ``num_proc=1``
-and ``num_proc=2``
-(best of three rounds, alternating). The 592,000-caption time is the two-process throughput
-extrapolated, plus the measured time to read a full-size COCO caption file (a synthetic file in
-the official layout, 592,000 annotations cycling the real captions).
+Corpus: 200,000 distinct captions written as 8 Parquet shards, each a real COCO caption of
+``$BINDSPLIT_SHARED/data/coco_mini`` followed by a distinct phrase "next to a ATTRIBUTE OBJECT"
+(attributes from the Visual Genome vocabulary in ``data/vg``, objects from a fixed list): every
+caption costs a full parse, as in a real corpus, and the corpus has thousands of distinct bindings.
 
-Memory: peak RSS of the main process during each build and of the largest worker process, of
-reading the full-size caption file, and an upper-bound estimate for the full build: reading peak
-+ the build's own growth + the caption digests + a worst-case binding table (every binding of
-every caption distinct) + two workers' whole RSS (which counts pages shared with the parent).
+Each engine builds the index of the shard folder in its own child process, as a user would run it
+(``ReferenceIndex.from_parquet``). The Ray instance is started before the clock starts (its
+start-up is printed apart: a fixed cost a long build amortises). Printed per engine: wall time,
+captions/s, captions/s per core (captions/s over the cores it was given), the CPU time of every
+process involved and the cores that CPU time amounts to (below the cores given when other work
+shares the machine), the driver's time spent adding block results up, and the driver's peak
+memory. Memory per distinct binding is measured with ``tracemalloc`` on the build's own tally and
+on the index.
 
-The CPU time of all processes and the cores each configuration actually obtained are printed
-beside the times: on a machine shared with other work, fewer than 1 and 2 cores mean the wall-time
-ratio understates the speed-up.
-
-Targets: two processes at least 1.6x one; COCO train2017 in at most 180 s on 2 cores.
+The web-scale lines are a projection from the measured per-core rate (linear scaling assumed),
+not a measurement.
 """
 
 from __future__ import annotations
@@ -26,219 +24,262 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
-from _captions import distinct_captions, real_captions
+from _captions import real_captions, shared_data
 
-N_BENCH = 6_000
+N_CAPTIONS = 200_000
+N_SHARDS = 8
 N_TRAIN2017 = 592_000
-N_TRAIN2017_IMAGES = 118_287
-ROUNDS = 3
+N_WEB = 400_000_000
+CORES_WEB = (64, 512)
 TARGET_RATIO = 1.6
 TARGET_SECONDS = 180.0
+OBJECTS = (
+    "fence car bench sign pole building tree umbrella table chair cup bowl plate vase clock "
+    "lamp boat truck bus kite bag bottle box door window wall shelf train bike horse dog cat "
+    "bird cow sheep elephant pillow"
+).split()
+#: (engine, workers) of each configuration measured, in the order printed.
+CONFIGURATIONS = (("local", 1), ("local", 2), ("ray", 2))
 
 
-def _peak_mb(who: int) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+def bench_captions(n: int) -> list[str]:
+    """``n`` distinct captions: real COCO captions with a distinct attribute-object phrase."""
+    real = [caption.strip().rstrip(".") for caption in real_captions()]
+    vocab = shared_data() / "vg" / "attributes_vocab.txt"
+    attributes = [a for a in vocab.read_text(encoding="utf-8").split("\n") if a.strip()]
+    if len(real) * len(attributes) < n:
+        raise ValueError(f"only {len(real) * len(attributes)} distinct captions can be made")
+    captions = [
+        f"{real[i % len(real)]} next to a {attributes[i // len(real)]} {OBJECTS[i % len(OBJECTS)]}."
+        for i in range(n)
+    ]
+    assert len(set(captions)) == n
+    return captions
 
 
-def _rss_mb() -> float:
-    with open("/proc/self/statm") as handle:
-        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+def write_shards(folder: Path, captions: list[str]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-
-def _reset_peak() -> bool:
-    """Reset this process's peak RSS (Linux ``clear_refs``); False where that is not possible."""
-    try:
-        with open("/proc/self/clear_refs", "w") as handle:
-            handle.write("5")
-    except OSError:
-        return False
-    return True
-
-
-def _peak_self_mb() -> float:
-    with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return _peak_mb(resource.RUSAGE_SELF)
-
-
-def _cpu_seconds() -> float:
-    """CPU time of this process and its finished children (the parse workers)."""
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
+    folder.mkdir(parents=True)
+    size = -(-len(captions) // N_SHARDS)
+    for shard in range(N_SHARDS):
+        part = captions[shard * size : (shard + 1) * size]
+        pq.write_table(pa.table({"caption": part}), folder / f"part-{shard:05d}.parquet")
 
 
 # ---------------------------------------------------------------------------- children
-def _child_build(rounds: int) -> dict:
-    """Time every configuration ``rounds`` times, alternating, in this one process (the tagger is
-    loaded once, as a long build amortises it)."""
-    from bindsplit_datasets.bindings import parse_bindings
-    from bindsplit_datasets.reference import ReferenceIndex
+def _reset_peak() -> None:
+    with open("/proc/self/clear_refs", "w") as handle:
+        handle.write("5")
 
-    real = real_captions()
-    captions = distinct_captions(real, N_BENCH)
-    parse_bindings(real[0])
-    runs: dict[int, list[dict]] = {1: [], 2: []}
-    for _ in range(rounds):
-        for num_proc in runs:
-            before = _rss_mb()
-            _reset_peak()
-            cpu_before, start = _cpu_seconds(), time.perf_counter()
-            index = ReferenceIndex.from_captions(captions, num_proc=num_proc, progress=False)
-            seconds = time.perf_counter() - start
-            runs[num_proc].append(
-                {
-                    "seconds": seconds,
-                    "cpu_seconds": _cpu_seconds() - cpu_before,
-                    "rss_before_mb": before,
-                    "peak_self_mb": _peak_self_mb(),
-                }
-            )
-    bindings_per_caption = sum(count for _, count in index.items()) / index.n_captions
+
+def _rss_mb(field: str) -> float:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(field):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def _cpu_seconds(engine: str) -> float:
+    """CPU time of this process and its finished children (the local engine's pool) or, for
+    Ray, of every live descendant too (Ray's raylet and workers)."""
+    times = os.times()
+    if engine == "local":
+        return times.user + times.system + times.children_user + times.children_system
+    import psutil
+
+    me = psutil.Process()
+    total = 0.0
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def _bytes_per_binding(index) -> dict:
+    """Bytes per distinct binding of the driver's tally (tuple keys) and of the index."""
+    pairs = [(b.attribute, b.object, n) for b, n in index.items()]
+    tracemalloc.start()
+    # fresh string objects, as a build unpickles them from the workers
+    tally = {(a.encode().decode(), o.encode().decode()): n for a, o, n in pairs}
+    tally_bytes = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    from bindsplit_datasets.bindings import Binding
+
+    tracemalloc.start()
+    bindings = {Binding(a.encode().decode(), o.encode().decode()): n for a, o, n in pairs}
+    index_bytes = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(tally) == len(bindings) == len(index)
+    return {"tally": tally_bytes / len(pairs), "index": index_bytes / len(pairs)}
+
+
+def _child(engine: str, workers: int, folder: str) -> dict:
+    """Build the index of ``folder`` with ``engine`` and ``workers``; measure it."""
+    from bindsplit_datasets.reference import ReferenceIndex
+    from bindsplit_datasets.reference.counting import Tally
+
+    merge = {"seconds": 0.0}
+    add = Tally.add
+
+    def timed_add(self, block):
+        start = time.perf_counter()
+        add(self, block)
+        merge["seconds"] += time.perf_counter() - start
+
+    Tally.add = timed_add  # the driver's share of the work: adding block results up
+    from bindsplit_datasets.bindings import parse_bindings
+
+    parse_bindings("a red apple")  # the parser's models, loaded before memory is measured
+    startup = 0.0
+    if engine == "ray":
+        import ray
+
+        start = time.perf_counter()
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        startup = time.perf_counter() - start
+    before_mb = _rss_mb("VmRSS:")
+    _reset_peak()
+    cpu_before, start = _cpu_seconds(engine), time.perf_counter()
+    index = ReferenceIndex.from_parquet(folder, engine=engine, num_proc=workers, progress=False)
+    seconds = time.perf_counter() - start
+    cpu = _cpu_seconds(engine) - cpu_before
+    peak_mb = _rss_mb("VmHWM:")
+    if engine == "ray":
+        ray.shutdown()
     return {
-        "runs": runs,
-        "peak_children_mb": _peak_mb(resource.RUSAGE_CHILDREN),
-        "bindings_per_caption": bindings_per_caption,
+        "seconds": seconds,
+        "startup": startup,
+        "cpu_seconds": cpu,
+        "merge_seconds": merge["seconds"],
+        "driver_growth_mb": max(peak_mb - before_mb, 0.0),
+        "n_captions": index.n_captions,
+        "n_bindings": len(index),
+        "fingerprint": index.fingerprint["digest"],
+        "bytes_per_binding": _bytes_per_binding(index),
     }
 
 
-def _child_read(path: str) -> dict:
-    from bindsplit_datasets.bindings import Binding
-    from bindsplit_datasets.reference import _read_coco_captions
-
-    start = time.perf_counter()
-    captions = _read_coco_captions(Path(path))
-    seconds = time.perf_counter() - start
-    peak = _peak_mb(resource.RUSAGE_SELF)
-    # bytes per entry of the binding table, measured on 100,000 distinct bindings
-    before = _rss_mb()
-    table = {Binding(f"attribute{i}", f"object {i % 977}"): i for i in range(100_000)}
-    per_entry = (_rss_mb() - before) * 2**20 / len(table)
-    return {"seconds": seconds, "n": len(captions), "peak_mb": peak, "entry_bytes": per_entry}
-
-
-def _write_full_size_coco(path: Path, captions: list[str]) -> None:
-    """A COCO caption file of train2017's size in the official layout, written as a stream."""
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(
-            '{"info": {"description": "benchmark", "year": 2017}, "licenses": [], "images": ['
-        )
-        for i in range(N_TRAIN2017_IMAGES):
-            image = {
-                "license": 1,
-                "file_name": f"{i:012d}.jpg",
-                "coco_url": f"http://images.cocodataset.org/train2017/{i:012d}.jpg",
-                "height": 480,
-                "width": 640,
-                "date_captured": "2013-11-14 16:28:13",
-                "flickr_url": f"http://farm1.staticflickr.com/{i}/{i}_z.jpg",
-                "id": i,
-            }
-            out.write(("," if i else "") + json.dumps(image))
-        out.write('], "annotations": [')
-        for i in range(N_TRAIN2017):
-            annotation = {
-                "image_id": i % N_TRAIN2017_IMAGES,
-                "id": i,
-                "caption": captions[i % len(captions)],
-            }
-            out.write(("," if i else "") + json.dumps(annotation))
-        out.write("]}")
-
-
-def _run_child(*args: str) -> dict:
+def _run_child(engine: str, workers: int, folder: Path) -> dict:
     completed = subprocess.run(
-        [sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True
+        [sys.executable, __file__, "--child", engine, str(workers), str(folder)],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
 # ---------------------------------------------------------------------------- report
-def main() -> None:
-    built = _run_child("build", str(ROUNDS))
-    best = {int(n): min(runs, key=lambda r: r["seconds"]) for n, runs in built["runs"].items()}
-    with tempfile.TemporaryDirectory() as tmp:
-        coco = Path(tmp) / "captions_train2017.json"
-        _write_full_size_coco(coco, real_captions(("train",)))
-        size_mb = coco.stat().st_size / 2**20
-        read = _run_child("read", str(coco))
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
-    rate = {n: N_BENCH / best[n]["seconds"] for n in (1, 2)}
-    ratio = rate[2] / rate[1]
-    cpu_share = {n: best[n]["cpu_seconds"] / best[n]["seconds"] for n in (1, 2)}
-    full = {n: read["seconds"] + N_TRAIN2017 / rate[n] for n in (1, 2)}
-    two = best[2]
-    growth = max(two["peak_self_mb"] - two["rss_before_mb"], 0.0)
-    digests_mb = N_TRAIN2017 * 8 * 2 / 2**20  # the digest array and its sorted copy
-    worst_table_mb = N_TRAIN2017 * built["bindings_per_caption"] * read["entry_bytes"] / 2**20
-    workers_mb = 2 * built["peak_children_mb"]  # upper bound: counts pages shared with the parent
-    peak_full = read["peak_mb"] + growth + digests_mb + worst_table_mb + workers_mb
+
+def main(n_captions: int = N_CAPTIONS) -> None:
+    captions = bench_captions(n_captions)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "shards"
+        write_shards(folder, captions)
+        runs = {(engine, n): _run_child(engine, n, folder) for engine, n in CONFIGURATIONS}
+    assert len({run["fingerprint"] for run in runs.values()}) == 1, "engines disagree"
+    rate = {key: n_captions / run["seconds"] for key, run in runs.items()}
+    per_core = {key: rate[key] / key[1] for key in runs}
+    obtained = {key: run["cpu_seconds"] / run["seconds"] for key, run in runs.items()}
+    first = runs[CONFIGURATIONS[0]]
 
     print(
-        f"Reference-index build: {N_BENCH:,} real COCO captions (coco_mini repeated), "
-        f"best of {ROUNDS}"
+        f"Reference-index build: {n_captions:,} distinct captions (real COCO captions + a "
+        f"distinct attribute phrase) in {N_SHARDS} Parquet shards; {first['n_bindings']:,} "
+        "distinct bindings; identical index from every engine"
     )
-    print(f"{'measure':<44}{'1 process':>14}{'2 processes':>14}")
+    names = {key: f"{key[0]} x{key[1]}" for key in runs}
+    print(f"{'measure':<40}" + "".join(f"{names[key]:>14}" for key in runs))
     rows = [
-        (f"build time, {N_BENCH:,} captions (s)", lambda n: f"{best[n]['seconds']:.2f}"),
-        ("throughput (captions/s)", lambda n: f"{rate[n]:,.0f}"),
-        ("CPU time, all processes (s)", lambda n: f"{best[n]['cpu_seconds']:.2f}"),
-        # under 1 (one process) or 2 (two) when other programs share the cores
-        ("cores obtained (CPU time / wall time)", lambda n: f"{cpu_share[n]:.2f}"),
-        ("peak RSS, main process (MB)", lambda n: f"{best[n]['peak_self_mb']:.0f}"),
-        (f"extrapolated {N_TRAIN2017:,} captions (s)", lambda n: f"{full[n]:.0f}"),
+        ("build time (s)", lambda k: f"{runs[k]['seconds']:.1f}"),
+        ("throughput (captions/s)", lambda k: f"{rate[k]:,.0f}"),
+        ("captions/s per core given", lambda k: f"{per_core[k]:,.0f}"),
+        ("CPU time, all processes (s)", lambda k: f"{runs[k]['cpu_seconds']:.1f}"),
+        ("cores obtained (CPU time / wall time)", lambda k: f"{obtained[k]:.2f}"),
+        ("captions per CPU-second", lambda k: f"{n_captions / runs[k]['cpu_seconds']:,.0f}"),
+        ("driver: adding results up (s)", lambda k: f"{runs[k]['merge_seconds']:.2f}"),
+        ("driver: peak memory growth (MB)", lambda k: f"{runs[k]['driver_growth_mb']:.0f}"),
+        ("start-up before the build (s)", lambda k: f"{runs[k]['startup']:.1f}"),
     ]
     for label, cell in rows:
-        print(f"{label:<44}{cell(1):>14}{cell(2):>14}")
+        print(f"{label:<40}" + "".join(f"{cell(key):>14}" for key in runs))
+    print()
+    ray_key, one, two = ("ray", 2), ("local", 1), ("local", 2)
+    with_startup = n_captions / (runs[ray_key]["seconds"] + runs[ray_key]["startup"])
     print(
-        f"{'peak RSS, largest worker process (MB)':<44}{'':>14}{built['peak_children_mb']:>14.0f}"
+        f"speed-up, Ray 2 workers over local 1 process: {rate[ray_key] / rate[one]:.2f}x "
+        f"({with_startup / rate[one]:.2f}x counting Ray's start-up)"
+    )
+    print(
+        f"speed-up, local 2 processes over 1: {rate[two] / rate[one]:.2f}x (target >= "
+        f"{TARGET_RATIO}x); COCO train2017 ({N_TRAIN2017:,} captions) with 2 processes: "
+        f"{N_TRAIN2017 / rate[two]:.0f} s extrapolated (target <= {TARGET_SECONDS:.0f} s)"
+    )
+    if min(obtained[key] / key[1] for key in runs) < 0.9:
+        print(
+            "  the cores were shared with other work (cores obtained below the cores given): "
+            "wall-time rates understate what free cores do; captions per CPU-second does not"
+        )
+    bpb = first["bytes_per_binding"]
+    print(
+        f"memory per distinct binding: {bpb['tally']:.0f} B in the driver's tally, "
+        f"{bpb['index']:.0f} B in the loaded index (plus 8 B per distinct caption for the "
+        "leakage guard's digests)"
     )
     print()
-    print(f"two-process speed-up: {ratio:.2f}x (target >= {TARGET_RATIO}x)")
-    if min(cpu_share[1], cpu_share[2] / 2) < 0.9:
-        # The cores were shared: also say what the measured CPU time implies on free cores.
-        cpu_ratio = best[1]["cpu_seconds"] / (best[2]["cpu_seconds"] / 2)
-        free_full = read["seconds"] + N_TRAIN2017 * best[2]["cpu_seconds"] / N_BENCH / 2
-        print(
-            f"  cores were busy with other work ({cpu_share[1]:.2f} and {cpu_share[2]:.2f} "
-            f"obtained): on 2 free cores the CPU time implies {cpu_ratio:.2f}x and "
-            f"{free_full:.0f} s for {N_TRAIN2017:,} captions (estimate, not a measurement)"
-        )
     print(
-        f"full-size COCO caption file ({size_mb:.0f} MB, {read['n']:,} captions): read in "
-        f"{read['seconds']:.1f} s, peak RSS {read['peak_mb']:.0f} MB"
+        f"PROJECTION (not a measurement) for {N_WEB / 1e6:,.0f} million captions, from the "
+        "measured rates per core given (wall clock) and per CPU-second (what a free core "
+        "does), assuming linear scaling and shards already near the workers:"
     )
+    cpu_rate = {key: n_captions / run["cpu_seconds"] for key, run in runs.items()}
+    for key in (one, ray_key):
+        for label, per in (("per core given", per_core[key]), ("per CPU-second", cpu_rate[key])):
+            cells = ", ".join(
+                f"{cores} cores {_duration(N_WEB / (per * cores))}" for cores in CORES_WEB
+            )
+            print(f"  {names[key]}, {per:,.0f} captions/s {label}: {cells}")
+    merge_per_caption = runs[ray_key]["merge_seconds"] / n_captions
     print(
-        f"COCO train2017 build, 2 processes: {full[2]:.0f} s extrapolated (target <= "
-        f"{TARGET_SECONDS:.0f} s)"
-    )
-    print(
-        f"peak memory estimate for train2017: {peak_full:.0f} MB (read {read['peak_mb']:.0f} + "
-        f"build growth {growth:.0f} + digests {digests_mb:.0f} + worst-case binding table "
-        f"{worst_table_mb:.0f} + 2 workers x {built['peak_children_mb']:.0f}; an upper bound, "
-        "target well under 2048)"
+        f"  the Ray driver adds results up at {1 / merge_per_caption:,.0f} captions/s "
+        f"({_duration(N_WEB * merge_per_caption)} of driver time for {N_WEB / 1e6:,.0f} million, "
+        f"overlapping the workers); its caption digests would take "
+        f"{N_WEB * 8 / 2**30:.1f} GiB if all captions are distinct, more than the 2 GiB an "
+        "index file's footer holds (about 268 million distinct captions)"
     )
 
 
 def _child_main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=("build", "read"))
-    parser.add_argument("arg")
+    parser.add_argument("engine", choices=("local", "ray"))
+    parser.add_argument("workers", type=int)
+    parser.add_argument("folder")
     args = parser.parse_args(argv)
-    result = _child_build(int(args.arg)) if args.kind == "build" else _child_read(args.arg)
-    print(json.dumps(result))
+    print(json.dumps(_child(args.engine, args.workers, args.folder)))
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child_main(sys.argv[2:])
     else:
-        main()
+        options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+        options.add_argument("--captions", type=int, default=N_CAPTIONS, help="corpus size")
+        main(options.parse_args().captions)

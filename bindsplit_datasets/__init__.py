@@ -23,8 +23,8 @@ _EXPORTS: dict[str, str] = {
     "parse_many": "bindings",
     "ReferenceIndex": "reference",
     "resolve_reference": "reference",
-    "annotate_sample": "splits",
-    "composition": "splits",
+    "annotate_sample": "labels",
+    "composition": "labels",
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
@@ -37,9 +37,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
     from .bindings import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .evaluation import evaluate_model
+    from .labels import annotate_sample, composition
     from .metric import load_metric
     from .reference import ReferenceIndex, resolve_reference
-    from .splits import annotate_sample, composition
 
 
 def __getattr__(name: str) -> Any:

@@ -16,30 +16,43 @@ Attribute words
     degree adverbs are dropped ("very large" -> "large").
 Positions
     *attributive*: the modifiers between a determiner and the object ("a large brown dog" ->
-    (large, dog), (brown, dog)), including *conjoined* ones ("a red and white bus"); a modifier
-    binds to the noun it precedes, not to coordinated nouns after it ("tall trees and buildings"
-    -> (tall, tree)). *Predicative*: adjectives after a copula ("is", "are", "looks", "seems", ...)
-    bind to the subject: the noun before the copula or before "that/which/who is", climbing out of
-    a prepositional phrase ("the dog on the bed is white" -> dog) except after a group or container
-    noun ("a bowl of soup is hot" -> soup); negated predicates ("is not empty") are skipped.
-    Nothing else binds: post-nominal phrases ("a cup full of tea", "a bed covered with clothes"),
-    secondary predicates ("holding the door open") and elliptical phrases ("one grown and one
-    baby") are not attribute slots.
+    (large, dog), (brown, dog)), including *conjoined* ones ("a red and white bus", with a serial
+    comma "a green, yellow, and red kite"); a modifier binds to the noun it precedes, not to
+    coordinated nouns after it ("tall trees and buildings" -> (tall, tree)). *Elliptical*
+    conjuncts whose noun is left out bind to the noun of the last one ("one black and one white
+    cat", "two red and three blue balloons" -> both). *Predicative*: adjectives after a copula
+    ("is", "are", "looks", "seems", ...) bind to the subject: the noun before the copula or before
+    "that/which/who is", climbing out of a prepositional phrase ("the dog on the bed is white" ->
+    dog) except after a group or container noun ("a bowl of soup is hot" -> soup); negated
+    predicates ("is not empty") are skipped. A past participle counts there only coordinated with
+    an adjective and with nothing after it ("the shop is closed and dark"; not "is parked on the
+    street"). The main verb after a relative clause is no noun ("a cat that is grey sleeps on the
+    sofa" -> (grey, cat)), and a copula right after one has the same subject ("a car that is red
+    looks new" -> (new, car)). *Colour participles*: a colour after "painted", "dyed", ... binds to
+    the noun before the participle or to the subject of the copula before it ("a wall painted
+    blue", "a door that is painted red"), not when it modifies a noun after it ("painted red
+    flowers"). Nothing else binds: post-nominal phrases ("a cup full of tea", "a bed covered with
+    clothes"), secondary predicates ("holding the door open") and elliptical phrases without a
+    noun after them ("one grown and one baby, standing") are not attribute slots.
 Objects
     the head noun with its compound ("teddy bear", "fire hydrant", "tennis racket": a run of nouns
     is one object; :data:`~bindsplit_datasets.lexicon.COMPOUND_NOUNS` lists compounds whose first
     word is an adjective or gerund, e.g. "hot dog", "living room"), except lexicon words at its
-    left edge, which are attributes ("glass vase" -> (glass, vase)). The last word is singularised
+    left edge, which are attributes ("glass vase" -> (glass, vase)). Compounds written as two
+    words are joined (:data:`~bindsplit_datasets.lexicon.SPLIT_COMPOUNDS`: "lap top" -> "laptop",
+    "tea pot" -> "teapot"). The last word is singularised
     with ``inflect`` ("bananas" -> "banana", "people" -> "person"); singular words ending in "s"
     and pluralia tantum stay ("bus", "scissors", "jeans"); "glasses" becomes "glass".
 Never attributes
-    numbers, quantifiers, determiners, order words and position words (two, several, many, other,
-    left, top, front, next, ...), possessives, and nouns inside a compound ("teddy" in "teddy
-    bear"). Hyphens inside words are read as spaces, so "red-and-white" is conjoined and
+    numbers, quantifiers and count words, determiners, order words and position words (two,
+    several, many, other, lone, solo, left, top, front, next, ...), possessives, nouns inside a
+    compound ("teddy" in "teddy bear"), and participles that describe only with the word before
+    them when they stand alone ("different sized boxes"; but "medium sized", "large sized" ->
+    "large"). Hyphens inside words are read as spaces, so "red-and-white" is conjoined and
     "snow-covered" == "snow covered".
 
-The tagger is NLTK's pretrained model (:mod:`bindsplit_datasets.tagger`: identical tags, about
-four times faster than ``nltk.pos_tag``).
+The tagger is NLTK's pretrained English model, shipped with the package
+(:mod:`bindsplit_datasets.tagger`: NLTK's tags exactly, without NLTK or its data at run time).
 """
 
 from __future__ import annotations
@@ -56,7 +69,6 @@ from typing import Any, TypeVar
 
 from . import lexicon as lx
 from . import tagger
-from .nltk_data import TAGGER_RESOURCE
 
 __all__ = [
     "NORMALISATION",
@@ -76,15 +88,17 @@ logger = logging.getLogger(__name__)
 
 _R = TypeVar("_R")
 
-#: Version of the rules and word lists; bump it whenever a parse can change (a test enforces this).
-PARSER_VERSION = "1.0"
+#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights; bump the
+#: number whenever a rule or word list changes (a test enforces this).
+PARSER_VERSION = f"2.0+tagger-sha256.{tagger.WEIGHTS_SHA256}"
 
 #: How bindings are normalised; recorded in every reference-index fingerprint.
 NORMALISATION: dict[str, object] = {
     "case": "lower",
     "tokeniser": "regex; hyphens inside words read as spaces; possessive 's split off",
-    "tagger": f"nltk averaged perceptron ({TAGGER_RESOURCE})",
-    "object": "head noun with its compound; last word singularised with inflect",
+    "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped",
+    "object": "head noun with its compound; split compounds joined; last word singularised with "
+    "inflect",
     "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
     "compounds": "kept (noun runs and the lexicon's compound list)",
     "attribute": "as written, lower case; multi-word lexicon phrases kept; adverbs dropped",
@@ -155,16 +169,30 @@ def _words(text: str) -> list[str]:
 
 
 def normalise_object(noun_phrase: str) -> str:
-    """The object form of a noun phrase: lower case, compound kept, last word singular.
+    """The object form of a noun phrase: lower case, compound kept, split compounds joined, last
+    word singular.
 
     >>> normalise_object("Teddy Bears"), normalise_object("fire-hydrants"), normalise_object("bus")
     ('teddy bear', 'fire hydrant', 'bus')
+    >>> normalise_object("lap tops"), normalise_object("Tea Pot")
+    ('laptop', 'teapot')
     """
     return _object_of(_words(noun_phrase))
 
 
-def _object_of(words: Sequence[str]) -> str:
-    """Normalised words of a noun phrase -> its object form (last word singular)."""
+def _object_of(units: Sequence[str]) -> str:
+    """Normalised words (or multi-word units) of a noun phrase -> its object form: split compounds
+    joined (:data:`~bindsplit_datasets.lexicon.SPLIT_COMPOUNDS`), last word singular."""
+    words: list[str] = []
+    for word in " ".join(units).split():
+        if words:
+            joined = lx.SPLIT_COMPOUNDS.get(f"{words[-1]} {word}") or lx.SPLIT_COMPOUNDS.get(
+                f"{words[-1]} {singularise(word)}"
+            )
+            if joined:
+                words[-1] = joined
+                continue
+        words.append(word)
     if not words:
         return ""
     return " ".join([*words[:-1], singularise(words[-1])])
@@ -200,6 +228,7 @@ _COPULA = "P"
 _REL = "T"  # that / which / who
 _PREP = "I"
 _NEG = "X"
+_VERB = "B"  # base or present-tense verb (VB, VBP): read as a noun after "a/the + attribute"
 _OTHER = "O"
 
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
@@ -210,6 +239,12 @@ _CONJ_WORDS = frozenset({"and", "or", "&", ","})
 _REL_WORDS = frozenset({"that", "which", "who"})
 _NEGATIONS = frozenset({"not", "n't", "never"})
 _DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
+_ARTICLES = frozenset({"a", "an", "the"})
+_PLURAL_COPULAS = frozenset({"are", "were", "'re"})
+#: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
+_ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+)
 _MODIFIERS = frozenset({_ATTR, _WEAK, _PART, _GERUND})
 #: What may stand left of a participle that modifies a noun ("a parked car", "with sliced apples").
 _MODIFIER_CONTEXT = frozenset({_DET, _ATTR, _WEAK, _PART, _GERUND, _CONJ, _PREP})
@@ -220,7 +255,11 @@ _AFTER_ADJECTIVE = frozenset({_NOUN, _ATTR, _WEAK, _PART, _GERUND, _CONJ})
 def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
     """First word -> (words, kind) of every multi-word compound / lexicon phrase, longest first."""
     table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-    for phrases, kind in ((lx.COMPOUND_NOUNS, _NOUN), (lx.ATTRIBUTES, _ATTR)):
+    for phrases, kind in (
+        (lx.COMPOUND_NOUNS, _NOUN),
+        (lx.SPLIT_COMPOUNDS, _NOUN),
+        (lx.ATTRIBUTES, _ATTR),
+    ):
         for phrase in phrases:
             words = tuple(phrase.split())
             if len(words) > 1:
@@ -264,11 +303,15 @@ def _kind(word: str, tag: str) -> str:
     if tag in _NOUN_TAGS:
         if word in lx.INTENSIFIERS:
             return _ADV  # "an otherwise/NN dark room", "a well/NN lit room"
+        if word in lx.NEVER_NOUNS:
+            return _DET  # "a lone/NN woman"
         return _PREP if word in lx.PREPOSITIONS else _NOUN
     if word in lx.NON_ATTRIBUTES:  # whatever its tag: "left/VBN side", "near/IN"
         return _PREP if tag in ("IN", "TO") else _DET
     if word in lx.ATTRIBUTES:
         return _WEAK if tag.startswith("VB") else _ATTR
+    if word in lx.BOUND_PARTICIPLES and tag in _ADJ_TAGS:
+        return _PART  # "different sized/JJ boxes": an attribute only with the word before it
     if tag in _ADJ_TAGS:
         return _ADV if word in lx.INTENSIFIERS else _ATTR  # "dimly/JJ lit"
     if word in lx.COPULAS and tag.startswith("VB"):
@@ -289,6 +332,8 @@ def _kind(word: str, tag: str) -> str:
         return _ADV
     if tag in ("IN", "TO"):
         return _PREP
+    if tag in ("VB", "VBP"):
+        return _VERB
     return _OTHER
 
 
@@ -334,8 +379,12 @@ def _correct_tags(texts: list[str], kinds: list[str]) -> None:
       noun phrase ("a couch/JJ behind"). A word it tags as an adjective that is neither in the
       lexicon nor has an adjective ending is a noun there. Right to left, so that "wii/JJ game/JJ
       controller" becomes one compound.
-    - A verb after its subject tagged as a plural noun ("a woman sits/NNS on") is a verb, and so
-      is the -ing form of such a verb ending a noun run ("a girl standing/NN by").
+    - A verb after its subject tagged as a plural noun ("a woman sits/NNS on"; a base form after a
+      plural or coordinated subject: "flags hang/NN from", "a black and a white dog play/NN") is
+      a verb, and so is the -ing form of such a verb ending a noun run ("a girl
+      standing/NN by"), and the main verb after the predicate of a relative clause ("a cat that
+      is grey sleeps/NNS on the sofa").
+    - A base-form verb right after "a/an/the" + attributes is a noun ("a heart shaped cake/VB").
     """
     n = len(kinds)
     for i in range(n - 1, -1, -1):
@@ -360,10 +409,75 @@ def _correct_tags(texts: list[str], kinds: list[str]) -> None:
     for i in range(1, n):
         if kinds[i] == _NOUN and kinds[i - 1] == _NOUN:
             text = texts[i]
-            if text in lx.VERBS_3SG:
+            ends_run = i + 1 == n or kinds[i + 1] != _NOUN
+            if text in lx.VERBS_3SG or (
+                ends_run
+                and i + 1 < n
+                and _is_base_verb(text)
+                and _plural_subject(texts, kinds, i - 1)
+            ):
                 kinds[i] = _COPULA if text in lx.COPULAS else _OTHER
-            elif (i + 1 == n or kinds[i + 1] != _NOUN) and _is_participle(text):
+            elif ends_run and _is_participle(text):
                 kinds[i] = _GERUND
+        elif kinds[i] == _VERB and _after_article_and_attributes(kinds, texts, i):
+            if i + 1 == n or kinds[i + 1] in (_PREP, _CONJ, _REL, _COPULA, _OTHER):
+                kinds[i] = _NOUN
+    _relative_main_verbs(texts, kinds)
+
+
+@lru_cache(maxsize=1 << 12)
+def _is_base_verb(word: str) -> bool:
+    """Whether a word is the base form of a verb of :data:`lexicon.VERBS_3SG` ("hang" <-
+    "hangs", "watch" <- "watches", "fly" <- "flies")."""
+    forms = {word + "s", word + "es"}
+    if word.endswith("y"):
+        forms.add(word[:-1] + "ies")
+    return not forms.isdisjoint(lx.VERBS_3SG)
+
+
+def _plural_subject(texts: list[str], kinds: list[str], last: int) -> bool:
+    """Whether the noun run ending at ``last`` is plural, or the last of coordinated noun phrases
+    ("a dog and a white cat", "a black and a white dog")."""
+    if singularise(texts[last]) != texts[last]:
+        return True
+    j = last
+    while j >= 0 and kinds[j] == _NOUN:
+        j -= 1
+    while j >= 0 and kinds[j] in (_ATTR, _WEAK, _ADV):
+        j -= 1
+    if j < 0 or kinds[j] != _DET:
+        return False
+    k = _previous(kinds, j)
+    return k >= 0 and texts[k] == "and"
+
+
+def _after_article_and_attributes(kinds: list[str], texts: list[str], i: int) -> bool:
+    """Whether attributes, and before them an article, stand right before unit ``i``."""
+    j = _previous(kinds, i)
+    if j < 0 or kinds[j] not in (_ATTR, _WEAK):
+        return False
+    while j >= 0 and kinds[j] in (_ATTR, _WEAK, _ADV, _CONJ):
+        j -= 1
+    return j >= 0 and kinds[j] == _DET and texts[j] in _ARTICLES
+
+
+def _relative_main_verbs(texts: list[str], kinds: list[str]) -> None:
+    """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
+    after "is", base form after "are") is the main verb of the sentence, not the noun the
+    attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
+    n = len(kinds)
+    for copula in range(1, n):
+        if kinds[copula] != _COPULA or kinds[copula - 1] != _REL:
+            continue
+        j, attribute = copula + 1, False
+        while j < n and kinds[j] in (_ATTR, _WEAK, _ADV, _CONJ):
+            attribute = attribute or kinds[j] in (_ATTR, _WEAK)
+            j += 1
+        if not attribute or j >= n or kinds[j] != _NOUN or (j + 1 < n and kinds[j + 1] == _NOUN):
+            continue
+        text = texts[j]
+        if text in lx.VERBS_3SG or (texts[copula] in _PLURAL_COPULAS and _is_base_verb(text)):
+            kinds[j] = _COPULA if text in lx.COPULAS else _OTHER
 
 
 def _noun_runs(kinds: list[str]) -> list[tuple[int, int]]:
@@ -394,7 +508,7 @@ def _lone_attribute_noun(
     if predicate:
         return after != _NOUN
     if after == _CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
-        j = i + 2
+        j = i + 3 if _serial_comma(texts, i + 1) else i + 2
         while j < n and kinds[j] == _ADV:
             j += 1
         if j >= n or kinds[j] in (_ATTR, _WEAK, _PART):
@@ -409,6 +523,11 @@ def _lone_attribute_noun(
 
 def _is_modifier(texts: list[str], kinds: list[str], i: int) -> bool:
     return kinds[i] in _MODIFIERS or _lone_attribute_noun(texts, kinds, i)
+
+
+def _serial_comma(texts: list[str], i: int) -> bool:
+    """Whether the comma at ``i`` is followed by "and"/"or": ", and" is one conjunction."""
+    return texts[i] == "," and i + 1 < len(texts) and texts[i + 1] in ("and", "or")
 
 
 def _previous(kinds: list[str], i: int) -> int:
@@ -464,6 +583,8 @@ def _attributive(
             pass
         elif kind == _CONJ:
             j = _previous(kinds, i)
+            if j >= 0 and _serial_comma(texts, j):
+                j = _previous(kinds, j)  # "green, yellow, and red"
             if in_attribute or j < 0 or not _is_modifier(texts, kinds, j):
                 return
         elif text in lx.SUFFIX_WORDS and i > 0 and _is_modifier(texts, kinds, i - 1):
@@ -483,10 +604,50 @@ def _attributive(
                 return  # "white snow covered slope": white snow, not a white slope
             i -= 1  # "a snowy, tree lined path": on to the conjunction
         elif kind in (_WEAK, _PART, _GERUND) and _modifier_ok(texts, kinds, i):
-            found.append((i, Binding(text, obj)))
+            if text not in lx.BOUND_PARTICIPLES:  # "different sized boxes": no attribute
+                found.append((i, Binding(text, obj)))
+        elif kind == _DET and texts[i] in _ELLIPSIS_DETERMINERS and not in_attribute:
+            if any(i < position < start for position, _ in found):
+                _elided(texts, kinds, i, obj, found)
+            return
         else:
             return
         i -= 1
+
+
+def _colour_noun(texts: list[str], kinds: list[str], i: int) -> bool:
+    """A colour the tagger calls a noun, standing alone ("a brown/NN and a white horse")."""
+    return (
+        kinds[i] == _NOUN
+        and texts[i] in lx.COLOURS
+        and texts[i] not in lx.COLOUR_NOUNS
+        and (i == 0 or kinds[i - 1] != _NOUN)
+        and (i + 1 == len(kinds) or kinds[i + 1] != _NOUN)
+    )
+
+
+def _elided(
+    texts: list[str], kinds: list[str], determiner: int, obj: str, found: list[tuple[int, Binding]]
+) -> None:
+    """Ellipsis: in "one black and one white cat" the conjuncts before the last one ("one
+    black"), each a determiner and attributes with the noun left out, describe the same noun.
+    ``determiner`` opens the last conjunct, which has attributes of its own."""
+    while True:
+        conjunction = _previous(kinds, determiner)
+        if conjunction < 0 or kinds[conjunction] != _CONJ:
+            return
+        k = _previous(kinds, conjunction)
+        if k >= 0 and _serial_comma(texts, k):
+            k = _previous(kinds, k)
+        attributes = []
+        while k >= 0 and (kinds[k] in (_ATTR, _WEAK, _ADV) or _colour_noun(texts, kinds, k)):
+            if kinds[k] != _ADV:
+                attributes.append(k)
+            k -= 1
+        if not attributes or k < 0 or kinds[k] != _DET or texts[k] not in _ELLIPSIS_DETERMINERS:
+            return
+        found.extend((a, Binding(texts[a], obj)) for a in attributes)
+        determiner = k
 
 
 def _noun_like(texts: list[str], kinds: list[str], i: int) -> bool:
@@ -530,40 +691,97 @@ def _predicative(
     texts: list[str],
     kinds: list[str],
     copula: int,
-    run_ending: dict[int, tuple[int, int]],
+    subjects: list[tuple[int, int]],
     found: list[tuple[int, Binding]],
-) -> None:
-    """Bindings of the adjectives after the copula at ``copula`` with its subject."""
+) -> int:
+    """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
+    returns the index where the predicate ends.
+
+    Past participles count only coordinated with an attribute and with nothing after them ("is
+    closed and dark"; not "is parked next to", "is wet and covered in snow"); a colour participle
+    passes its colours on ("is painted red")."""
     attributes: list[int] = []
+    participles: list[int] = []
     i, n = copula + 1, len(kinds)
     while i < n:
         kind = kinds[i]
         if kind in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, i, predicate=True):
             attributes.append(i)
+        elif texts[i] in lx.COLOUR_PARTICIPLES and (colours := _colours_after(texts, kinds, i)):
+            attributes.extend(colours)
+            i = colours[-1]
+        elif kind == _PART and _ends_phrase(texts, kinds, i):
+            participles.append(i)
         elif kind == _NEG:
-            return
+            return i
         elif kind == _CONJ:
-            if not attributes:
-                return
+            if not attributes and not participles:
+                return i
         elif kind != _ADV and texts[i] not in lx.INTENSIFIERS:  # "are all white"
             break
         i += 1
     if not attributes or (i < n and kinds[i] == _NOUN):
-        return  # nothing predicated, or the adjectives modify the noun after them
-    for start, end in _subject_runs(texts, kinds, copula, run_ending):
+        return i  # nothing predicated, or the adjectives modify the noun after them
+    attributes = sorted(attributes + participles)
+    for start, end in subjects:
         obj = _split_object(texts, start, end)[1]
         found.extend((a, Binding(texts[a], obj)) for a in attributes)
+    return i
+
+
+def _ends_phrase(texts: list[str], kinds: list[str], i: int) -> bool:
+    """Whether nothing but a conjunction or punctuation follows unit ``i`` (adverbs skipped)."""
+    j = i + 1
+    while j < len(kinds) and kinds[j] == _ADV:
+        j += 1
+    return j == len(kinds) or kinds[j] == _CONJ or not texts[j][0].isalnum()
+
+
+def _colours_after(texts: list[str], kinds: list[str], participle: int) -> list[int]:
+    """The colours right after a colour participle ("painted light blue and white"), or none
+    when they modify a noun after them ("painted red flowers")."""
+    colours: list[int] = []
+    j, n = participle + 1, len(kinds)
+    while j < n:
+        if texts[j] in lx.COLOURS:
+            colours.append(j)
+        elif not (kinds[j] == _ADV or (kinds[j] == _CONJ and colours)):
+            break
+        j += 1
+    if j < n and kinds[j] == _NOUN:
+        return []
+    return colours
+
+
+def _colour_participles(
+    texts: list[str],
+    kinds: list[str],
+    run_ending: dict[int, tuple[int, int]],
+    found: list[tuple[int, Binding]],
+) -> None:
+    """Bindings of the colours after a colour participle right after a noun ("a wall painted
+    blue" -> (blue, wall))."""
+    for i, text in enumerate(texts):
+        if text in lx.COLOUR_PARTICIPLES and i - 1 in run_ending:
+            colours = _colours_after(texts, kinds, i)
+            if colours:
+                obj = _split_object(texts, *run_ending[i - 1])[1]
+                found.extend((c, Binding(texts[c], obj)) for c in colours)
 
 
 def _bindings(tokens: list[str], tags: list[str]) -> list[Binding]:
     texts, kinds = _units(tokens, tags)
     runs = _noun_runs(kinds)
+    run_ending = {end - 1: (start, end) for start, end in runs}
     found: list[tuple[int, Binding]] = []
-    if _COPULA in kinds:
-        run_ending = {end - 1: (start, end) for start, end in runs}
-        for i, kind in enumerate(kinds):
-            if kind == _COPULA:
-                _predicative(texts, kinds, i, run_ending, found)
+    inherited: dict[int, list[tuple[int, int]]] = {}
+    for i, kind in enumerate(kinds):
+        if kind == _COPULA:
+            subjects = inherited.get(i) or _subject_runs(texts, kinds, i, run_ending)
+            end = _predicative(texts, kinds, i, subjects, found)
+            if kinds[i - 1] == _REL and end < len(kinds) and kinds[end] == _COPULA:
+                inherited[end] = subjects  # "a car that is red looks new": the car looks new
+    _colour_participles(texts, kinds, run_ending, found)
     predicated = {i for i, _ in found}
     for start, end in runs:
         if end - start == 1 and (start in predicated or _lone_attribute_noun(texts, kinds, start)):
@@ -576,9 +794,9 @@ def _bindings(tokens: list[str], tags: list[str]) -> list[Binding]:
 def parse_bindings(text: str) -> list[Binding]:
     """The bindings ``text`` states, in order of first occurrence, without duplicates.
 
-    Raises ``TypeError`` for anything but a string and
-    :class:`~bindsplit_datasets.nltk_data.TaggerDataMissingError` when NLTK's tagger data is
-    missing. See the module docstring for the rules.
+    Raises ``TypeError`` for anything but a string (and
+    :class:`~bindsplit_datasets.tagger.TaggerDataError` if the installed package lost its tagger
+    weights). See the module docstring for the rules.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_bindings expects a caption string, got {type(text).__name__}")
@@ -653,6 +871,11 @@ def parse_many(
         raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
         raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"parse_many expects a sequence of caption strings, got a single "
+            f"{type(texts).__name__}; pass a list (parse_many([text])) or call parse_bindings(text)"
+        )
     items = list(texts)
     for position, text in enumerate(items):
         if not isinstance(text, str):

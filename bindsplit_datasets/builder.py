@@ -1,19 +1,18 @@
 """Build BindSplit datasets: annotate a benchmark once, then write it as a Hub-ready folder.
 
-Two entry points share one preparation step (:func:`prepare_benchmark`: read the source through
-its adapter, resolve the reference index, apply the leakage guard, annotate every sample):
+:func:`prepare_benchmark` reads the source through its adapter, resolves the reference index,
+applies the leakage guard and annotates every sample; :func:`build_benchmark` (and
+:func:`write_build` for a prepared benchmark) writes the whole folder (docs/architecture.md)::
 
-* :func:`build_benchmark` writes the whole folder (docs/architecture.md)::
+    DIR/README.md                               dataset card (cards.render_card)
+    DIR/bindsplit.json                          build manifest
+    DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
 
-      DIR/README.md                               dataset card (cards.render_card)
-      DIR/bindsplit.json                          build manifest
-      DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
-
-  for all four configurations, into a temporary sibling folder renamed into place when
-  complete, so ``DIR`` either does not exist or holds a finished build.
-* :class:`BindSplitBuilder` is a ``datasets`` builder for one configuration, for use from Python
-  (``BindSplitBuilder(config_name="unseen", benchmark="bivlc", source=...)`` then
-  ``download_and_prepare()`` / ``as_dataset()``).
+for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed into
+place when complete, so ``DIR`` either does not exist or holds a finished build. The manifest and
+card name local inputs by file name and hash, never by a local absolute path. The folder is what
+goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads it locally, like the published
+copy, through ``datasets``' own packaged Parquet builder (no loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
 :mod:`bindsplit_datasets.features`; the same inputs give the same rows (and the same
@@ -27,7 +26,8 @@ import json
 import logging
 import math
 import os
-from collections.abc import Iterator, Mapping, Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,26 +40,32 @@ from datasets.table import InMemoryTable, embed_table_storage
 from datasets.utils.py_utils import convert_file_size_to_int
 
 from . import __version__
-from .atomic import atomic_directory
-from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark, list_benchmarks
+from .atomic import BUILD_OUTPUT, atomic_directory, check_output
+from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
 from .bindings import PARSER_VERSION
 from .cards import render_card
 from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
+from .labels import (
+    CompositionStats,
+    SampleAnnotation,
+    annotate_sample,
+    composition,
+    config_includes,
+)
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
 from .reference import ReferenceIndex, resolve_reference
-from .splits import CompositionStats, SampleAnnotation, annotate_sample, composition
 
 __all__ = [
-    "BindSplitBuilder",
-    "BindSplitConfig",
     "BuildResult",
+    "DEFAULT_MAX_LEAKAGE",
     "LeakageError",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
     "leakage_overlap",
     "prepare_benchmark",
+    "row_categories",
     "rows_fingerprint",
     "write_build",
 ]
@@ -69,12 +75,15 @@ logger = logging.getLogger(__name__)
 CARD_NAME = "README.md"
 #: Largest Parquet shard written (uncompressed Arrow size), as in ``datasets.push_to_hub``.
 DEFAULT_MAX_SHARD_SIZE = "500MB"
-_FINGERPRINT_BATCH = 1000
+_ROW_BATCH = 1000
+#: Share of a benchmark's positive captions found verbatim in the reference at which a build is
+#: refused (docs/protocol.md, section 2): COCO captions repeat by chance, so a few are expected.
+DEFAULT_MAX_LEAKAGE = 0.2
 
 
 class LeakageError(BindsplitError):
-    """The reference contains the benchmark's own positive captions (docs/protocol.md, section
-    2)."""
+    """The reference contains a large share of the benchmark's own positive captions
+    (docs/protocol.md, section 2)."""
 
 
 # ------------------------------------------------------------------------------ preparation
@@ -90,10 +99,27 @@ def compute_annotations(
     return [annotate_sample(caption_bindings, index) for caption_bindings in bindings]
 
 
-def leakage_overlap(adapter: BenchmarkAdapter, loaded: LoadedSource, index: ReferenceIndex) -> int:
-    """How many of the benchmark's positive captions occur verbatim in the reference."""
+def leakage_overlap(
+    adapter: BenchmarkAdapter, loaded: LoadedSource, index: ReferenceIndex
+) -> tuple[int, int]:
+    """How many of the benchmark's positive captions occur verbatim in the reference, and how
+    many positive captions there are (every cell of ``adapter.positive_caption_columns``)."""
     columns = loaded.dataset.select_columns(list(adapter.positive_caption_columns)).to_dict()
-    return index.caption_overlap(text for values in columns.values() for text in values)
+    texts = [text for values in columns.values() for text in values]
+    return index.caption_overlap(texts), len(texts)
+
+
+def row_categories(adapter: BenchmarkAdapter, dataset: datasets.Dataset) -> list[str | None]:
+    """``adapter.category(row)`` of every row, in order (images are not read)."""
+    text = dataset.select_columns(
+        [c for c in dataset.column_names if c not in adapter.image_columns]
+    ).with_format(None)
+    categories: list[str | None] = []
+    for batch in text.iter(batch_size=_ROW_BATCH):
+        columns = list(batch)
+        for values in zip(*batch.values(), strict=True):
+            categories.append(adapter.category(dict(zip(columns, values, strict=True))))
+    return categories
 
 
 @dataclass
@@ -105,20 +131,24 @@ class PreparedBenchmark:
     index: ReferenceIndex
     annotations: list[SampleAnnotation]
     leakage: dict[str, Any] = field(default_factory=dict)
+    #: ``adapter.category(row)`` of every row (all ``None`` for a benchmark without categories).
+    categories: list[str | None] = field(default_factory=list)
+    #: Folders of the local inputs, removed from every path the manifest would otherwise hold.
+    local_folders: tuple[str, ...] = ()
 
     @property
     def labels(self) -> list[str]:
         return [annotation.label for annotation in self.annotations]
 
     def composition(self) -> CompositionStats:
-        return composition(self.annotations)
+        """Composition of all rows, broken down by category when the benchmark has them."""
+        categories = self.categories if any(c is not None for c in self.categories) else None
+        return composition(self.annotations, categories)
 
     def config_indices(self, config: str) -> list[int]:
         """Row positions of configuration ``config`` (all rows for ``full``)."""
         _check_configuration(config)
-        if config == "full":
-            return list(range(len(self.annotations)))
-        return [i for i, label in enumerate(self.labels) if label == config]
+        return [i for i, a in enumerate(self.annotations) if config_includes(config, a)]
 
     @property
     def features(self) -> datasets.Features:
@@ -152,6 +182,7 @@ def prepare_benchmark(
     min_count: int = 1,
     strict: bool = False,
     allow_leakage: bool = False,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
     source_options: Mapping[str, Any] | None = None,
     progress: bool = False,
 ) -> PreparedBenchmark:
@@ -159,11 +190,21 @@ def prepare_benchmark(
     ``reference`` (``None``: the adapter's default, ``coco2017`` for the real benchmarks) and
     return everything a build needs. Writes nothing.
 
+    Leakage guard: the share of the benchmark's positive captions found verbatim in the
+    reference is measured and recorded; at ``max_leakage`` or above (and at least one caption)
+    the reference evidently contains the benchmark's source and the build is refused, unless
+    ``allow_leakage`` or the adapter has the guard off (``leakage_guard``).
+
     Raises:
-        ValueError: unknown benchmark (the message lists the known ones) or source option.
-        LeakageError: the reference contains the benchmark's own positive captions,
-            ``allow_leakage`` is false and the adapter has the guard on (``leakage_guard``).
+        ValueError: unknown benchmark (the message lists the known ones) or source option, or
+            ``max_leakage`` outside [0, 1].
+        LeakageError: the guard refuses the reference (above).
     """
+    if not 0.0 <= max_leakage <= 1.0:
+        raise ValueError(
+            f"max_leakage (--max-leakage) is a share between 0 and 1, got {max_leakage}; "
+            f"the default is {DEFAULT_MAX_LEAKAGE}"
+        )
     adapter = get_benchmark(benchmark)
     options = dict(source_options or {})
     adapter.check_options(options)
@@ -179,31 +220,95 @@ def prepare_benchmark(
         )
     for note in loaded.report.notes:
         (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
-    overlap = leakage_overlap(adapter, loaded, index)
-    if overlap and adapter.leakage_guard and not allow_leakage:
+    leakage = _leakage(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
+    annotations = compute_annotations(adapter, loaded, index, progress=progress)
+    return PreparedBenchmark(
+        adapter=adapter,
+        source=loaded,
+        index=index,
+        annotations=annotations,
+        leakage=leakage,
+        categories=row_categories(adapter, loaded.dataset),
+        local_folders=_local_folders([source, reference, *options.values()]),
+    )
+
+
+def _leakage(
+    adapter: BenchmarkAdapter,
+    loaded: LoadedSource,
+    index: ReferenceIndex,
+    *,
+    max_leakage: float,
+    allow: bool,
+) -> dict[str, Any]:
+    """The manifest's ``leakage`` record; raises :class:`LeakageError` when the guard refuses."""
+    overlap, n_positive = leakage_overlap(adapter, loaded, index)
+    share = overlap / n_positive if n_positive else None
+    exceeded = share is not None and overlap > 0 and share >= max_leakage
+    found = (
+        f"the reference contains {overlap:,} of {adapter.pretty_name}'s {n_positive:,} positive "
+        "captions verbatim"
+    )
+    percent = f"{100 * (share or 0):.1f}%"
+    if exceeded and adapter.leakage_guard and not allow:
         raise LeakageError(
-            f"the reference contains {overlap} of {adapter.pretty_name}'s own positive captions "
-            "verbatim, so their bindings would count as seen because the benchmark itself is in "
-            "the reference (BiVLC and VisMin come from COCO val2017: use a train2017-only "
+            f"{found} ({percent}, at or above the threshold of {100 * max_leakage:.1f}%): the "
+            "reference evidently contains the benchmark's own source, so their bindings would "
+            "count as seen (BiVLC and VisMin come from COCO val2017: use a train2017-only "
             "reference such as the default coco2017); to build anyway pass --allow-leakage "
-            "(allow_leakage=True), which the dataset card will state"
+            "(allow_leakage=True), which the dataset card will state, or raise --max-leakage"
         )
     if overlap and adapter.leakage_guard:
-        logger.warning(
-            "%s: the reference contains %d positive captions verbatim (leakage allowed)",
-            benchmark,
-            overlap,
+        (logger.warning if exceeded else logger.info)(
+            "%s: %s (%s, %s)",
+            adapter.name,
+            found,
+            percent,
+            "leakage allowed" if exceeded else "below the threshold: chance duplicates",
         )
     leakage: dict[str, Any] = {
         "overlap": overlap,
-        "override": bool(overlap and adapter.leakage_guard and allow_leakage),
+        "n_positive": n_positive,
+        "share": share,
+        "threshold": max_leakage,
+        "override": bool(exceeded and adapter.leakage_guard and allow),
     }
     if not adapter.leakage_guard:
         leakage["guard"] = False
-    annotations = compute_annotations(adapter, loaded, index, progress=progress)
-    return PreparedBenchmark(
-        adapter=adapter, source=loaded, index=index, annotations=annotations, leakage=leakage
-    )
+    return leakage
+
+
+def _local_folders(inputs: Sequence[Any]) -> tuple[str, ...]:
+    """The folders holding the local files or folders among ``inputs`` (as given and resolved),
+    longest first; the file system root is never one."""
+    folders: set[str] = set()
+    for value in inputs:
+        if not isinstance(value, (str, os.PathLike)):
+            continue
+        path = Path(value).expanduser()
+        if not path.exists():
+            continue
+        for parent in (path.absolute().parent, path.resolve().parent):
+            if parent.parent != parent:
+                folders.add(str(parent))
+    return tuple(sorted(folders, key=len, reverse=True))
+
+
+def _without_local_paths(value: Any, folders: Sequence[str]) -> Any:
+    """``value`` (JSON-like) with every ``folder/`` prefix removed from its strings and every
+    bare ``folder`` replaced by its name: what the build publishes names its inputs relative to
+    where they were, never by where they were on this machine."""
+    if isinstance(value, str):
+        for folder in folders:
+            value = value.replace(folder + os.sep, "")
+            bare = re.compile(re.escape(folder) + r"(?![\w.-])")
+            value = bare.sub(Path(folder).name.replace("\\", "\\\\"), value)
+        return value
+    if isinstance(value, Mapping):
+        return {key: _without_local_paths(item, folders) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_local_paths(item, folders) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -217,13 +322,7 @@ class BuildResult:
 
 
 def _check_out(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(f"--out {out} is a file; pass a folder path")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise FileExistsError(
-            f"--out {out} exists and is not empty; pass --overwrite (overwrite=True) to replace "
-            "it, or choose another folder"
-        )
+    check_output(out, BUILD_OUTPUT, overwrite=overwrite)
 
 
 def build_benchmark(
@@ -235,6 +334,7 @@ def build_benchmark(
     min_count: int = 1,
     strict: bool = False,
     allow_leakage: bool = False,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
     overwrite: bool = False,
     source_options: dict[str, Any] | None = None,
     repo_id: str | None = None,
@@ -246,7 +346,8 @@ def build_benchmark(
     ``reference=None`` uses the adapter's default reference (``coco2017`` for the real
     benchmarks, the world's training corpus for the synthetic one).
 
-    ``out`` must not exist or be empty unless ``overwrite``; it is written in a temporary
+    ``out`` must not exist or be an empty folder; ``overwrite`` replaces a previous build (never
+    anything else, :func:`~bindsplit_datasets.atomic.check_output`). It is written in a temporary
     sibling folder and renamed into place only when complete (on any error nothing is left).
     ``repo_id`` (``org/name``) is used in the card's loading instructions.
     """
@@ -259,6 +360,7 @@ def build_benchmark(
         min_count=min_count,
         strict=strict,
         allow_leakage=allow_leakage,
+        max_leakage=max_leakage,
         source_options=source_options,
         progress=progress,
     )
@@ -278,7 +380,7 @@ def write_build(
     """Write ``prepared`` as the folder ``out`` (all configurations, manifest, card)."""
     out = Path(out)
     _check_out(out, overwrite)
-    with atomic_directory(out, overwrite=True) as tmp:  # emptiness checked above
+    with atomic_directory(out, BUILD_OUTPUT, overwrite=overwrite) as tmp:
         full = prepared.annotated_dataset()
         if len(full) == 0:
             raise BindsplitError(
@@ -297,7 +399,7 @@ def write_build(
             infos[config] = _write_config(rows, tmp / config, limit, full)
             sizes[config] = len(rows)
         stats = prepared.composition()
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": BUILD_FORMAT,
             "bindsplit_version": __version__,
             "benchmark": prepared.adapter.name,
@@ -311,6 +413,7 @@ def write_build(
             "leakage": dict(prepared.leakage),
             "fingerprint": rows_fingerprint(full, prepared.adapter.image_columns),
         }
+        manifest = _without_local_paths(manifest, prepared.local_folders)
         (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
@@ -371,8 +474,8 @@ def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) ->
     columns = dataset.column_names
     digest.update(json.dumps(columns).encode())
     table = dataset.with_format("arrow")
-    for start in range(0, len(dataset), _FINGERPRINT_BATCH):
-        batch = table[start : start + _FINGERPRINT_BATCH]
+    for start in range(0, len(dataset), _ROW_BATCH):
+        batch = table[start : start + _ROW_BATCH]
         for column in columns:
             values = batch.column(column).to_pylist()
             if column in image_columns:
@@ -382,157 +485,13 @@ def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) ->
 
 
 def _image_digest(value: Mapping[str, Any] | None) -> str | None:
+    """SHA-256 of an image cell's bytes, read from its local file when the cell holds a path
+    (the build embeds those bytes, so a built folder's rows give the same digest)."""
     if value is None:
         return None
-    if value.get("bytes") is not None:
-        return hashlib.sha256(value["bytes"]).hexdigest()
+    data = value.get("bytes")
+    if data is None and value.get("path") and Path(value["path"]).is_file():
+        data = Path(value["path"]).read_bytes()
+    if data is not None:
+        return hashlib.sha256(data).hexdigest()
     return f"path:{value.get('path')}"
-
-
-# ------------------------------------------------------------------------ datasets builder
-@dataclass
-class BindSplitConfig(datasets.BuilderConfig):
-    """One BindSplit configuration of one benchmark.
-
-    Attributes:
-        benchmark: registered benchmark name (``aro_vga``, ``bivlc``, ``vismin``, ...).
-        configuration: ``full``, ``seen``, ``unseen`` or ``partial`` (the config name).
-        source: Hub id or local path of the benchmark source (``None``: its Hub source).
-        reference: ``coco2017``, a COCO-format JSON, a ``.txt`` caption file or a saved index
-            (``None``: the benchmark's default, ``coco2017`` for the real benchmarks).
-        min_count: a binding is seen when it occurs in at least this many reference captions.
-        parser_version: the binding parser the build expects (the installed one by default).
-        strict: fail on the first bad source row instead of counting and skipping it.
-        allow_leakage: build even if the reference contains the benchmark's positive captions.
-        source_options: adapter options (VisMin: ``{"sim_solution": PATH}``).
-    """
-
-    benchmark: str | None = None
-    configuration: str = "full"
-    source: str | None = None
-    reference: str | None = None
-    min_count: int = 1
-    parser_version: str = PARSER_VERSION
-    strict: bool = False
-    allow_leakage: bool = False
-    source_options: dict[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if self.name == "default":
-            self.name = self.configuration
-        super().__post_init__()
-        _check_configuration(self.configuration)
-        if self.name != self.configuration:
-            raise ValueError(
-                f"config name {self.name!r} and configuration {self.configuration!r} differ; "
-                "pick the configuration with config_name"
-            )
-
-
-def _path_state(value: Any) -> Any:
-    """What identifies a local input for caching: path, sizes and modification times."""
-    if value is None or isinstance(value, ReferenceIndex):
-        return None if value is None else value.fingerprint
-    path = Path(str(value)).expanduser()
-    if path.is_file():
-        stat = path.stat()
-        return [str(path.resolve()), stat.st_size, stat.st_mtime_ns]
-    if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file())
-        return [str(path.resolve())] + [
-            [p.relative_to(path).as_posix(), p.stat().st_size, p.stat().st_mtime_ns] for p in files
-        ]
-    return str(value)
-
-
-class BindSplitBuilder(datasets.GeneratorBasedBuilder):
-    """A ``datasets`` builder of one BindSplit configuration of one benchmark.
-
-    Usage::
-
-        builder = BindSplitBuilder(
-            config_name="unseen", benchmark="bivlc", source="bivlc.parquet", reference="coco2017"
-        )
-        builder.download_and_prepare()
-        unseen = builder.as_dataset(split="test")
-
-    The cache folder is keyed by the inputs' identity (local files: path, size, modification
-    time; the parser version), so a changed source or reference is rebuilt.
-    """
-
-    BUILDER_CONFIG_CLASS = BindSplitConfig
-    BUILDER_CONFIGS = [BindSplitConfig(name=c, configuration=c) for c in CONFIGURATIONS]
-    DEFAULT_CONFIG_NAME = "full"
-    config: BindSplitConfig
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._prepared: PreparedBenchmark | None = None
-        benchmark = kwargs.get("benchmark")
-        if benchmark is None:
-            raise ValueError(
-                f"BindSplitBuilder needs benchmark=NAME; known benchmarks: "
-                f"{', '.join(list_benchmarks())}"
-            )
-        kwargs.setdefault("dataset_name", f"bindsplit_{benchmark}")
-        if kwargs.get("hash") is None:
-            state = {
-                key: _path_state(kwargs.get(key))
-                if key in ("source", "reference")
-                else kwargs.get(key)
-                for key in sorted(BindSplitConfig.__dataclass_fields__)
-                if key in kwargs
-            }
-            state["parser_version"] = kwargs.get("parser_version", PARSER_VERSION)
-            state["bindsplit_version"] = __version__
-            payload = json.dumps(state, sort_keys=True, default=str).encode()
-            kwargs["hash"] = hashlib.sha256(payload).hexdigest()[:16]
-        super().__init__(*args, **kwargs)
-
-    def _info(self) -> datasets.DatasetInfo:
-        adapter = get_benchmark(str(self.config.benchmark))
-        if self.config.parser_version != PARSER_VERSION:
-            raise BindsplitError(
-                f"this configuration expects binding parser {self.config.parser_version!r}, the "
-                f"installed parser is {PARSER_VERSION!r}; install the matching bindsplit-datasets "
-                "version or drop parser_version"
-            )
-        return datasets.DatasetInfo(
-            description=f"BindSplit {adapter.pretty_name}, configuration {self.config.name!r}",
-            citation=adapter.citation,
-            license=adapter.license,
-        )
-
-    def prepared(self) -> PreparedBenchmark:
-        """The benchmark read and annotated once (shared by every split of this builder)."""
-        if self._prepared is None:
-            self._prepared = prepare_benchmark(
-                str(self.config.benchmark),
-                source=self.config.source,
-                reference=self.config.reference,
-                min_count=self.config.min_count,
-                strict=self.config.strict,
-                allow_leakage=self.config.allow_leakage,
-                source_options=self.config.source_options,
-            )
-        return self._prepared
-
-    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
-        prepared = self.prepared()
-        if not prepared.config_indices(self.config.configuration):
-            raise BindsplitError(
-                f"configuration {self.config.configuration!r} of {prepared.adapter.name} has no "
-                "rows against this reference (`datasets` cannot hold an empty split); see the "
-                "composition with `bindsplit stats`"
-            )
-        self.info.features = prepared.features
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={})]
-
-    def _generate_examples(self) -> Iterator[tuple[Any, dict[str, Any]]]:
-        prepared = self.prepared()
-        raw = prepared.source.dataset
-        for column in prepared.adapter.image_columns:
-            raw = raw.cast_column(column, datasets.Image(decode=False))
-        keep = set(prepared.config_indices(self.config.configuration))
-        for position, (row, annotation) in enumerate(zip(raw, prepared.annotations, strict=True)):
-            if position in keep:
-                yield position, {**row, **annotation.to_row()}

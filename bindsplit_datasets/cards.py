@@ -2,8 +2,10 @@
 ``bindsplit stats``.
 
 A card is rendered from the build manifest alone (plus the per-configuration ``DatasetInfo`` the
-builder measured), so every number on it is the manifest's: composition per label, binding seen
-rates, asymmetric share, reference fingerprint, parser version, leakage. Its YAML is written with
+builder measured), so every number on it is the manifest's: composition per label (and per
+category), both readings of every figure the paper reports (binding and caption level seen rates,
+the unseen share over all samples and over samples with bindings), asymmetric share, reference
+fingerprint, parser version, source commit or hashes, pairing, leakage. Its YAML is written with
 ``huggingface_hub.DatasetCardData``: ``pretty_name``, the source benchmark's ``license``,
 ``task_categories``, ``tags``, ``configs`` (``full`` the default, each pointing at
 ``<config>/test-*.parquet``) and ``dataset_info`` as ``datasets`` writes it.
@@ -23,10 +25,13 @@ from .benchmarks import get_benchmark
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
 
 __all__ = [
+    "CATEGORY_HEADER",
+    "category_rows",
     "composition_rows",
     "configs_metadata",
     "flat_composition",
     "format_share",
+    "paper_figure_notes",
     "render_card",
 ]
 
@@ -36,12 +41,34 @@ _CONFIG_MEANING = {
     "seen": "every binding of every caption is seen in the reference: no familiarity shortcut",
     "unseen": "no binding of any caption is seen in the reference: entirely novel bindings",
     "partial": "some bindings seen, some unseen",
+    "balanced": "every caption with bindings is equally familiar, above zero: no familiarity "
+    "shortcut (holds all of `seen`, and `partial` samples whose captions are equally familiar)",
 }
+# (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings
 _RATES = (
-    ("positive_seen_rate", "positive-caption bindings seen"),
-    ("negative_seen_rate", "negative-caption bindings seen"),
-    ("asymmetric_share", "samples with familiarity asymmetry"),
+    ("positive_seen_rate", "positive-caption bindings seen", "positive_seen_rate"),
+    ("positive_caption_seen_rate", "positive captions with a binding seen", "positive_seen_rate"),
+    ("negative_seen_rate", "negative-caption bindings seen", "negative_seen_rate"),
+    ("negative_caption_seen_rate", "negative captions with a binding seen", "negative_seen_rate"),
+    ("asymmetric_share", "samples with familiarity asymmetry", "asymmetric_share"),
 )
+_UNSEEN_WITH_BINDINGS = "unseen, of samples with bindings"
+_BALANCED_ROW = "balanced (equal familiarity above 0)"
+#: Header of the per-category composition table.
+CATEGORY_HEADER: tuple[str, ...] = (
+    "category",
+    "n",
+    "seen",
+    "unseen",
+    "partial",
+    "none",
+    "balanced",
+    "pos. bindings seen",
+    "neg. bindings seen",
+    "asymmetric",
+)
+#: Samples of each benchmark as the paper counted them, to check its figures against each other.
+_PAPER_SOURCE_ROWS: dict[str, int] = {"aro_vga": 28_748}
 
 
 def format_share(value: float | None) -> str:
@@ -55,14 +82,17 @@ def format_share(value: float | None) -> str:
 
 def flat_composition(composition: Mapping[str, Any]) -> dict[str, float | int | None]:
     """``CompositionStats.to_dict()`` flattened to the keys of ``paper_figures``: ``n``,
-    ``{label}_count``, ``{label}_share``, ``positive_seen_rate``, ``negative_seen_rate``,
-    ``asymmetric_share``."""
+    ``{label}_count``, ``{label}_share``, ``unseen_share_with_bindings``, ``balanced_count``,
+    ``balanced_share`` and the rates (``positive_seen_rate``, ``positive_caption_seen_rate``,
+    ``negative_seen_rate``, ``negative_caption_seen_rate``, ``asymmetric_share``)."""
     flat: dict[str, float | int | None] = {"n": composition["n"]}
     for label in SPLIT_LABELS:
         flat[f"{label}_count"] = composition["counts"][label]
         flat[f"{label}_share"] = composition["shares"][label]
-    for key, _ in _RATES:
-        flat[key] = composition[key]
+    for key in ("unseen_share_with_bindings", "balanced_count", "balanced_share"):
+        flat[key] = composition.get(key)
+    for key, _, _ in _RATES:
+        flat[key] = composition.get(key)
     return flat
 
 
@@ -75,12 +105,17 @@ def _figure(figures: Mapping[str, float], key: str) -> str:
     return format_share(figures[key])
 
 
+def _count(value: int | None) -> str:
+    return "" if value is None else f"{value:,}"
+
+
 def composition_rows(
     composition: Mapping[str, Any], paper_figures: Mapping[str, float] | None = None
 ) -> list[tuple[str, str, str, str]]:
-    """Rows ``(what, n, share, paper)`` of the composition table: one per label, the total, then
-    the binding seen rates and the asymmetric share; ``paper`` holds the paper's figure where it
-    reports one (docs/protocol.md, section 6)."""
+    """Rows ``(what, n, share, paper)`` of the composition table: one per label, the total, the
+    unseen share of the samples with bindings, the ``balanced`` samples, then the seen rates (each
+    at binding and caption level, ``n`` their denominators) and the asymmetric share. ``paper``
+    holds the paper's figure beside every reading of it (docs/protocol.md, section 6)."""
     figures = paper_figures or {}
     rows = []
     for label in SPLIT_LABELS:
@@ -91,9 +126,77 @@ def composition_rows(
         rows.append((label, f"{composition['counts'][label]:,}", share, paper))
     total_share = format_share(1.0 if composition["n"] else None)
     rows.append(("total", f"{composition['n']:,}", total_share, ""))
-    for key, meaning in _RATES:
-        rows.append((meaning, "", format_share(composition[key]), _figure(figures, key)))
+    rows.append(
+        (
+            _UNSEEN_WITH_BINDINGS,
+            f"{composition['counts']['unseen']:,}",
+            format_share(composition.get("unseen_share_with_bindings")),
+            _figure(figures, "unseen_share"),
+        )
+    )
+    rows.append(
+        (
+            _BALANCED_ROW,
+            _count(composition.get("balanced_count")),
+            format_share(composition.get("balanced_share")),
+            "",
+        )
+    )
+    denominators = {
+        "positive_seen_rate": "n_positive_bindings",
+        "positive_caption_seen_rate": "n_positive_captions",
+        "negative_seen_rate": "n_negative_bindings",
+        "negative_caption_seen_rate": "n_negative_captions",
+    }
+    for key, meaning, figure in _RATES:
+        n = _count(composition.get(denominators[key])) if key in denominators else ""
+        rows.append((meaning, n, format_share(composition.get(key)), _figure(figures, figure)))
     return rows
+
+
+def _count_share(count: int, share: float | None) -> str:
+    return f"{count:,} ({format_share(share)})"
+
+
+def category_rows(composition: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """Rows of the per-category composition table (columns :data:`CATEGORY_HEADER`), sorted by
+    category; empty when the composition has no ``by_category``."""
+    rows = []
+    for name, stats in sorted((composition.get("by_category") or {}).items()):
+        rows.append(
+            (
+                name,
+                f"{stats['n']:,}",
+                *(
+                    _count_share(stats["counts"][label], stats["shares"][label])
+                    for label in SPLIT_LABELS
+                ),
+                _count_share(stats["balanced_count"], stats["balanced_share"]),
+                format_share(stats["positive_seen_rate"]),
+                format_share(stats["negative_seen_rate"]),
+                format_share(stats["asymmetric_share"]),
+            )
+        )
+    return rows
+
+
+def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> list[str]:
+    """Notes on the paper's own figures for ``benchmark`` where they contradict each other: an
+    unseen split size and an unseen share that cannot both hold for the benchmark's size."""
+    rows = _PAPER_SOURCE_ROWS.get(benchmark)
+    count, share = paper_figures.get("unseen_count"), paper_figures.get("unseen_share")
+    if not rows or count is None or share is None:
+        return []
+    implied = count / rows
+    if format_share(implied) == format_share(share):
+        return []
+    return [
+        f"The paper's unseen figures for this benchmark cannot both hold: its unseen split has "
+        f"n = {int(count):,} samples, which is {100 * implied:.2f}% of the benchmark's "
+        f"{rows:,} samples, while it quotes an unseen share of {format_share(share)} "
+        f"(about {share * rows:,.0f} samples). Both figures are shown beside ours; the unseen "
+        "share is reported over all samples and over the samples with at least one binding."
+    ]
 
 
 def configs_metadata(configs: Mapping[str, int]) -> list[dict[str, Any]]:
@@ -169,16 +272,22 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "benchmark into configurations by those labels. A model that only recognises familiar "
             "bindings scores well on `full` and `seen` but not on `unseen`; reporting the "
             "configurations separately shows generalisation to novel bindings apart from "
-            "memorisation, and the `seen` configuration removes the familiarity shortcut (the "
-            "positive and negative captions are equally familiar)."
+            "memorisation, and the `seen` and `balanced` configurations remove the familiarity "
+            "shortcut (the positive and negative captions are equally familiar)."
         ),
     ]
     if leakage["override"]:
         sections.append(
-            f"> **Leakage override.** The reference corpus contains {leakage['overlap']:,} of this "
-            "benchmark's own positive captions verbatim, and the build was forced with "
-            "`--allow-leakage`. Bindings of those captions count as seen because the benchmark "
-            "itself is in the reference: the seen share is inflated."
+            f"> **Leakage override.** The reference corpus contains {_leakage_found(leakage)} "
+            "verbatim, at or above the threshold of the leakage check, and the build was forced "
+            "with `--allow-leakage`. Bindings of those captions count as seen because the "
+            "benchmark itself is in the reference: the seen share is inflated."
+        )
+    if (manifest["source"].get("pairing") or {}).get("mode") == "as-stored":
+        sections.append(
+            "> **Pairing unchecked.** Built with `--vismin-pairing as-stored`: no ground truth "
+            "was applied, and each row's `text_i` is assumed to describe its `image_i` (see "
+            "Source)."
         )
     sections += [
         "## Configurations",
@@ -187,7 +296,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             [
                 (
                     f"`{config}`",
-                    f"{composition['n'] if config == 'full' else composition['counts'][config]:,}",
+                    f"{_config_size(composition, config):,}",
                     _CONFIG_MEANING[config]
                     + ("" if config in manifest["configs"] else " (empty: not written)"),
                 )
@@ -198,7 +307,12 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             "Samples per label (`seen` = every binding seen, `unseen` = none seen, "
             "`partial` = some, `none` = no binding found) and binding familiarity, beside the "
-            "figures reported in the BindSplit paper where it reports them."
+            "figures reported in the BindSplit paper where it reports them. Each of those figures "
+            "has two readings, and both are shown beside it: a seen rate at *binding* level (the "
+            "share of the captions' bindings that are seen; `n` = bindings) and at *caption* "
+            "level (the share of the captions with bindings that have at least one seen binding; "
+            "`n` = captions with bindings), and the unseen share over all samples and over the "
+            "samples with at least one binding."
         ),
         _markdown_table(
             ("", "n", "share", "paper"),
@@ -212,6 +326,8 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "(the positive caption is more or less familiar than a negative one), which a model "
             "can exploit without binding attributes to objects."
         ),
+        *[f"> **Note on the paper's figures.** {note}" for note in _paper_notes(adapter)],
+        *_category_section(composition),
         "## Reference corpus",
         (
             f"Bindings are labelled against the reference with digest `{reference.get('digest')}`: "
@@ -222,15 +338,18 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         _json_block(reference),
         f"Build fingerprint (SHA-256 of the rows): `{manifest['fingerprint']}`.",
         "## Source",
+        _source_identity(manifest["source"], adapter),
         (
-            f"Built from {adapter.pretty_name} (licence `{adapter.license}`); the rows keep every "
+            f"Licence of {adapter.pretty_name}: `{adapter.license}`. The rows keep every "
             "column of the source and add `caption_bindings` (per caption, its bindings with "
             "reference `count` and `seen` flag), `caption_familiarity` (per caption, the share of "
-            "its bindings that are seen), `asymmetric` and `bindsplit_label`. Image columns "
+            "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
+            "`balanced` configuration) and `bindsplit_label`. Image columns "
             f"{', '.join(f'`{c}`' for c in adapter.image_columns)} pair with caption columns "
             f"{', '.join(f'`{c}`' for c in adapter.caption_columns)}; "
             f"`{adapter.caption_columns[0]}` is the positive caption of the familiarity statistics."
         ),
+        *_pairing(manifest["source"]),
         _json_block(manifest["source"]),
         _source_report(report, leakage),
         "## How to load",
@@ -270,6 +389,80 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
     return "\n\n".join(sections) + "\n"
 
 
+def _config_size(composition: Mapping[str, Any], config: str) -> int:
+    if config == "full":
+        return int(composition["n"])
+    if config == "balanced":
+        return int(composition.get("balanced_count") or 0)
+    return int(composition["counts"][config])
+
+
+def _paper_notes(adapter: Any) -> list[str]:
+    return paper_figure_notes(adapter.name, adapter.paper_figures)
+
+
+def _category_section(composition: Mapping[str, Any]) -> list[str]:
+    rows = category_rows(composition)
+    if not rows:
+        return []
+    return [
+        "### Composition by category",
+        "Samples per label and `balanced` samples (count and share of the category), the "
+        "binding-level seen rates and the asymmetric share, per category of the benchmark.",
+        _markdown_table(CATEGORY_HEADER, rows),
+    ]
+
+
+def _source_identity(source: Mapping[str, Any], adapter: Any) -> str:
+    """Where the rows were read from: the Hub commit, or the local files and their hash."""
+    if "hub_id" in source:
+        where = f"Read from the Hub dataset `{source['hub_id']}`, revision `{source['revision']}`"
+        if source.get("sha"):
+            return f"{where}, at commit `{source['sha']}`."
+        return (
+            f"{where}; its commit could not be resolved (the Hub was unreachable and the rows "
+            "came from the local cache), so this build is not pinned to a commit."
+        )
+    if "sha256" in source:
+        files = source.get("files") or [source.get("path")]
+        where = (
+            f"the local file `{files[0]}`"
+            if files == [source.get("path")]
+            else f"`{source.get('path')}`: {', '.join(f'`{f}`' for f in files)}"
+        )
+        return f"Read from {where} (SHA-256 of the contents `{source['sha256']}`)."
+    return f"Read from {adapter.pretty_name}'s source as described below."
+
+
+def _pairing(source: Mapping[str, Any]) -> list[str]:
+    """The pairing statement of a source whose identity records one (VisMin)."""
+    pairing = source.get("pairing")
+    if not pairing:
+        return []
+    if pairing.get("mode") == "as-stored":
+        return [
+            "Pairing: **as stored** (`--vismin-pairing as-stored`). No ground truth was applied: "
+            "each row's `text_i` is assumed to describe its `image_i`, unchecked."
+        ]
+    return [
+        f"Pairing: the ground truth `{pairing['solution']}` ({pairing['origin']}, SHA-256 "
+        f"`{pairing['sha256']}`) says that {pairing['crossed']:,} of {pairing['rows']:,} source "
+        "rows have `text_0` describing `image_1`; their images were swapped, so that `text_i` "
+        "describes `image_i` in every row, and the boolean column `pairing_crossed` marks them. "
+        "Evaluation breaks results down by category and crossed/straight rows."
+    ]
+
+
+def _leakage_found(leakage: Mapping[str, Any]) -> str:
+    """``"12 of this benchmark's 96 positive captions (12.5%)"``."""
+    if leakage.get("n_positive") is None:
+        return f"{leakage['overlap']:,} of this benchmark's own positive captions"
+    return (
+        f"{leakage['overlap']:,} of this benchmark's {leakage['n_positive']:,} positive captions "
+        f"({format_share(leakage.get('share'))})"
+    )
+
+
 def _source_report(report: Mapping[str, Any], leakage: Mapping[str, Any]) -> str:
     lines = [f"Rows read: {report['n_rows']:,}."]
     problems = report.get("problems") or {}
@@ -282,15 +475,21 @@ def _source_report(report: Mapping[str, Any], leakage: Mapping[str, Any]) -> str
             + "."
         )
     lines += [f"- {note}" for note in report.get("notes") or []]
-    if leakage.get("guard", True):
-        lines.append(
-            f"Leakage check: {leakage['overlap']:,} of the benchmark's positive captions occur "
-            "verbatim in the reference"
-            + (" (override: built with `--allow-leakage`)." if leakage["override"] else ".")
-        )
-    else:
+    found = f"{_leakage_found(leakage)} occur verbatim in the reference"
+    if not leakage.get("guard", True):
         lines.append(
             f"Leakage check: off for this benchmark, whose reference is by design its own "
-            f"training corpus ({leakage['overlap']:,} positive captions occur in it verbatim)."
+            f"training corpus ({found})."
         )
+        return "\n".join(lines)
+    threshold = leakage.get("threshold")
+    rule = (
+        ""
+        if threshold is None
+        else f"; a build is refused when the share reaches {format_share(threshold)} (the "
+        "reference would then contain the benchmark's own source; COCO captions also repeat "
+        "by chance, so a few are expected)"
+    )
+    override = " Override: built with `--allow-leakage`." if leakage["override"] else ""
+    lines.append(f"Leakage check: {found}{rule}.{override}")
     return "\n".join(lines)

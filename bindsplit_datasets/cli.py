@@ -3,6 +3,10 @@
 Sub-commands live one per module in :mod:`bindsplit_datasets.commands`; each module defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int`` and is discovered
 automatically, so adding a command means adding one module.
+
+Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and a
+full disk or a denied permission); 130 interrupted (Ctrl-C). Any other exception is a bug and
+keeps its traceback; ``-v`` shows the traceback of user errors too.
 """
 
 from __future__ import annotations
@@ -16,18 +20,17 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from . import __version__, commands
-from .errors import BindsplitError
+from .errors import BindsplitError, is_user_error
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "USER_ERRORS", "build_parser", "main"]
 
-#: Errors caused by the user's input: printed as one message, without a traceback.
-USER_ERRORS: tuple[type[BaseException], ...] = (
-    BindsplitError,
-    ValueError,
-    FileNotFoundError,
-    FileExistsError,
-    NotADirectoryError,
-)
+#: Exit code of a user error (also argparse's for a bad command line).
+EXIT_USER_ERROR = 2
+#: Exit code of a run stopped with Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+#: Exception types printed as one line; :func:`~bindsplit_datasets.errors.is_user_error` also
+#: counts a denied permission or a full disk.
+USER_ERRORS: tuple[type[BaseException], ...] = (BindsplitError,)
 
 
 def _command_modules() -> list[ModuleType]:
@@ -68,11 +71,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args._run(args) or 0)
-    except USER_ERRORS as error:
-        if args.verbose:
+    except KeyboardInterrupt:
+        print(f"bindsplit {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:
+        if args.verbose or not is_user_error(error):
             raise
-        print(f"bindsplit {args.command}: error: {error}", file=sys.stderr)
-        return 2
+        print(f"bindsplit {args.command}: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,8 +11,10 @@ where seen and unseen are known exactly (docs/protocol.md, section 7):
 4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``).
 
 The output folder holds ``dataset/`` (the built benchmark), ``results.json`` (a list of results
-records, readable by ``bindsplit compare``/``plot``) and ``accuracy_by_split.png``. It is written
-next to its final place and moved there only when complete.
+records, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` and ``demo.json``
+(the manifest that marks the folder as a demo output, so a later run may replace it with
+``--overwrite``; nothing else is ever replaced). It is written next to its final place and moved
+there only when complete.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from . import __version__
+from .atomic import DEMO_OUTPUT, atomic_directory, check_output, write_text
 
 __all__ = ["DEMO_MODELS", "DemoResult", "format_demo_report", "run_demo"]
 
@@ -59,24 +64,27 @@ def run_demo(
     batch_size: int = 256,
     n_bootstrap: int = 1000,
     seed: int = 0,
-    overwrite: bool = True,
+    overwrite: bool = False,
     progress: bool = True,
 ) -> DemoResult:
     """Generate, build, score and report the synthetic benchmark into ``out``.
 
     Args:
-        out: output folder; replaced when ``overwrite`` (else it must not exist).
+        out: output folder: new, an empty folder, or (with ``overwrite``) a previous demo
+            output; anything else is refused before any work.
         n_per_stratum: test samples per label (default: the benchmark's, 500).
         models: shipped checkpoints to score (``clip``, ``negclip``).
         batch_size: encoder batch size.
         n_bootstrap: bootstrap resamples of the intervals.
         seed: bootstrap seed.
+        overwrite: replace a previous demo output at ``out``.
         progress: show progress bars.
+
+    Raises:
+        OutputExistsError: ``out`` may not be written (checked before any work).
     """
-    from .atomic import atomic_directory, write_text
-    from .builder import build_benchmark
-    from .evaluation import evaluate_model
-    from .plotting import plot_results
+    out = Path(out)
+    check_output(out, DEMO_OUTPUT, overwrite=overwrite)  # before any work (and heavy import)
     from .synthetic import (
         DEFAULT_N_PER_STRATUM,
         checkpoint_path,
@@ -85,18 +93,20 @@ def run_demo(
         write_test_benchmark,
     )
 
-    out = Path(out)
-    if out.exists() and not overwrite:
-        raise FileExistsError(f"{out} exists: remove it or choose another --out")
-    checkpoints = {name: checkpoint_path(name) for name in models}  # fail before any work
-    with atomic_directory(out, overwrite=overwrite) as tmp:
+    checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
+    from .builder import build_benchmark
+    from .evaluation import evaluate_model
+    from .reports import plot_results
+
+    n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
+    with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
         world = default_world()
         logger.info("building the reference index of the synthetic world")
         index = reference_index(world, progress=progress)
         source = write_test_benchmark(
             world,
             tmp / "source",
-            n_per_stratum=DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum,
+            n_per_stratum=n_per_stratum,
             index=index,
             progress=progress,
         )
@@ -121,6 +131,18 @@ def run_demo(
         ]
         write_text(tmp / "results.json", json.dumps(records, indent=2) + "\n")
         plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+        manifest = {
+            "format": DEMO_OUTPUT.format,
+            "bindsplit_version": __version__,
+            "models": [model_id(name) for name in checkpoints],
+            "n_per_stratum": n_per_stratum,
+            "n_bootstrap": n_bootstrap,
+            "seed": seed,
+            "dataset": "dataset",
+            "results": "results.json",
+            "figure": "accuracy_by_split.png",
+        }
+        write_text(tmp / str(DEMO_OUTPUT.manifest), json.dumps(manifest, indent=2) + "\n")
     return DemoResult(
         out=out,
         dataset=out / "dataset",
@@ -139,8 +161,8 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
-    from .evaluation import format_table
-    from .plotting import format_comparison
+    from .reports import format_comparison
+    from .reports import format_record_table as format_table
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):

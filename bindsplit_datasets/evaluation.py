@@ -32,7 +32,7 @@ import datasets
 
 from . import __version__
 from .atomic import write_text
-from .errors import BindsplitError, SchemaError
+from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .loading import BindsplitData, load_bindsplit, read_manifest
 from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
@@ -66,41 +66,46 @@ class OutputPathError(BindsplitError, ValueError):
 def parse_configs(
     configs: str | Sequence[str], valid: Sequence[str] = DEFAULT_CONFIGS
 ) -> tuple[str, ...]:
-    """Configurations from ``"full,seen"`` or a sequence; unknown names raise a ValueError that
-    lists the valid ones."""
+    """Configurations from ``"full,seen"`` or a sequence; unknown names raise a
+    :class:`~bindsplit_datasets.errors.BindsplitValueError` that lists the valid ones."""
     names = [c.strip() for c in configs.split(",")] if isinstance(configs, str) else list(configs)
     names = [name for name in names if name]
     if not names:
-        raise ValueError(f"no configuration given; valid configurations: {', '.join(valid)}.")
+        raise BindsplitValueError(
+            f"no configuration given; valid configurations: {', '.join(valid)}."
+        )
     unknown = [name for name in names if name not in valid]
     if unknown:
-        raise ValueError(
+        raise BindsplitValueError(
             f"unknown configuration(s) {unknown}; valid configurations: {', '.join(valid)}."
         )
     return tuple(dict.fromkeys(names))
 
 
-def check_output_path(path: str | Path, what: str = "the per-sample scores") -> Path:
-    """Raise :class:`OutputPathError` unless a file can be written at ``path`` (its folder
-    exists and is writable, or can be created): checked before any scoring."""
+def check_output_path(path: str | Path) -> Path:
+    """Raise :class:`OutputPathError` unless the per-sample scores can be written at ``path``:
+    its folder exists and is writable, or can be created, and nothing but a previous scores
+    file is there. Checked before any scoring."""
+    from .scoring import is_scores_file
+
     path = Path(path)
+    where = f"cannot write the per-sample scores to {path}"
     if path.is_dir():
         raise OutputPathError(
-            f"cannot write {what} to {path}: it is a folder; pass a file path such as "
-            f"{path / 'scores.parquet'}."
+            f"{where}: it is a folder; pass a file path such as {path / 'scores.parquet'}."
+        )
+    if path.is_symlink() or (path.exists() and not is_scores_file(path)):
+        raise OutputPathError(
+            f"{where}: it exists and is not a BindSplit scores file, which BindSplit never "
+            "replaces; choose another path."
         )
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise OutputPathError(
-            f"cannot write {what} to {path}: {ancestor} is a file, not a folder; choose another "
-            "path."
-        )
+        raise OutputPathError(f"{where}: {ancestor} is a file, not a folder; choose another path.")
     if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise OutputPathError(
-            f"cannot write {what} to {path}: {ancestor} is not writable; choose another path."
-        )
+        raise OutputPathError(f"{where}: {ancestor} is not writable; choose another path.")
     return path
 
 
@@ -170,7 +175,7 @@ def _resolve_data(
         return data
     if isinstance(data, BindsplitData):
         if data.config != "full":
-            raise ValueError(
+            raise BindsplitValueError(
                 f"evaluate_model scores the full configuration and slices it by label; got "
                 f"configuration {data.config!r}, load 'full' instead."
             )

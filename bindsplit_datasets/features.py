@@ -8,6 +8,9 @@
     bindings.
 ``asymmetric``
     Whether the positive caption (caption 0) and the negatives differ in familiarity.
+``balanced``
+    Whether every caption with bindings has the same familiarity, above zero: the samples of the
+    ``balanced`` configuration (``seen`` samples are all balanced, ``unseen`` ones never).
 ``bindsplit_label``
     ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3).
 """
@@ -30,6 +33,7 @@ ANNOTATION_FEATURES = datasets.Features(
         "caption_bindings": datasets.List(datasets.List(BINDING_FEATURE)),
         "caption_familiarity": datasets.List(datasets.Value("float64")),
         "asymmetric": datasets.Value("bool"),
+        "balanced": datasets.Value("bool"),
         "bindsplit_label": datasets.Value("string"),
     }
 )

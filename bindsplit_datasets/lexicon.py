@@ -26,7 +26,8 @@ Genome attributes and COCO captions (which is why e.g. "tan", "khaki", "wicker",
 
 Besides the attribute categories, this module holds the noun tables of the normalisation
 (:data:`COMPOUND_NOUNS`: multi-word objects whose first word would otherwise read as an attribute;
-:data:`INVARIANT_NOUNS`: nouns singularisation leaves alone) and the closed word classes the rules
+:data:`SPLIT_COMPOUNDS`: one-word objects written as two words; :data:`INVARIANT_NOUNS`: nouns
+singularisation leaves alone) and the closed word classes the rules
 look for (copulas, intensifiers, verbs the tagger mistakes for plural nouns, ...). Changing any
 table changes parses, so ``PARSER_VERSION`` in :mod:`bindsplit_datasets.bindings` must be bumped
 with it (a test enforces this through a hash of every table).
@@ -42,6 +43,9 @@ __all__ = [
     "ATTRIBUTE_CATEGORIES",
     "ATTRIBUTES",
     "BASIC_COLOURS",
+    "BOUND_PARTICIPLES",
+    "COLOUR_NOUNS",
+    "COLOUR_PARTICIPLES",
     "COLOUR_SHADES",
     "COLOURS",
     "COMPOUND_NOUNS",
@@ -52,6 +56,7 @@ __all__ = [
     "LOCATIVE_PREPOSITIONS",
     "MATERIALS",
     "NEGATIONS",
+    "NEVER_NOUNS",
     "NON_ATTRIBUTES",
     "NON_DESCRIPTIVE",
     "NOUN_ENDINGS",
@@ -65,6 +70,7 @@ __all__ = [
     "SHAPES",
     "SIZES",
     "SPATIAL",
+    "SPLIT_COMPOUNDS",
     "STATES",
     "SUFFIX_EXCEPTIONS",
     "SUFFIX_WORDS",
@@ -104,6 +110,13 @@ _OTHER_COLOURS = frozenset(
         "multi colored", "multi coloured",
     }
 )  # fmt: skip
+
+#: Colours that also name everyday things ("an orange", "a rainbow", "gold"): a colour word the
+#: tagger calls a noun is read as a colour where only an attribute fits ("a brown/NN and a white
+#: horse"), unless it is one of these.
+COLOUR_NOUNS: frozenset[str] = frozenset(
+    {"orange", "rainbow", "cream", "gold", "silver", "bronze", "ivory", "charcoal", "navy"}
+)
 
 #: Every colour: basic colours, "shade colour" pairs and the other colour words.
 COLOURS: frozenset[str] = (
@@ -219,7 +232,7 @@ QUALITIES: frozenset[str] = frozenset(
         "heavy", "hard", "firm", "loose", "tight", "tough", "broad", "steep", "sharp", "blunt",
         "dim", "dark", "bright", "male", "female", "public", "private", "local", "famous",
         "popular", "elegant", "vibrant", "pregnant", "brilliant", "ornate", "intricate",
-        "elaborate", "delicate", "desolate", "outdoor", "indoor", "lone", "solo", "urban",
+        "elaborate", "delicate", "desolate", "outdoor", "indoor", "urban",
         "rural", "electric", "classic", "scenic", "organic", "historic", "polar", "solar",
         "regular", "cozy", "comfy", "alive", "naked", "barefoot", "blind", "smart", "cheap",
         "formal", "casual", "sporty", "serene", "rugged", "uneven", "grand", "mature", "senior",
@@ -347,9 +360,15 @@ QUANTIFIERS: frozenset[str] = frozenset(
         "different", "other", "another", "each", "every", "all", "both", "either", "neither",
         "no", "enough", "plenty", "lots", "half", "whole", "entire", "only", "same", "such",
         "certain", "own", "extra", "additional", "first", "second", "third", "fourth", "fifth",
-        "last", "final", "next", "previous", "else", "particular",
+        "last", "final", "next", "previous", "else", "particular", "lone", "solo", "solitary",
     }
 )  # fmt: skip
+
+#: Quantifiers the tagger sometimes calls nouns ("a lone/NN woman", "a solo/NN zebra") that never
+#: are nouns in a caption: read as determiners whatever their tag.
+NEVER_NOUNS: frozenset[str] = frozenset(
+    {"lone", "solo", "solitary", "several", "various", "assorted", "multiple", "numerous"}
+)
 
 #: Position and direction words: relations, not attributes of the object.
 SPATIAL: frozenset[str] = frozenset(
@@ -411,6 +430,16 @@ NOUN_PARTICIPLES: frozenset[str] = frozenset(
 #: Words absorbed after an attribute: "cream colored couch" -> (cream, couch).
 SUFFIX_WORDS: frozenset[str] = frozenset({"colored", "coloured", "looking", "toned"})
 
+#: Participles that describe only with the word before them ("medium sized", "heart shaped",
+#: "coin operated"): on their own ("different sized boxes") they state no attribute.
+BOUND_PARTICIPLES: frozenset[str] = frozenset(
+    {"sized", "shaped", "themed", "styled", "operated", "powered", "looking", "toned"}
+)
+
+#: Participles after which a colour is the colour of the noun before them ("a wall painted blue",
+#: "the door is painted red").
+COLOUR_PARTICIPLES: frozenset[str] = frozenset({"painted", "dyed", "colored", "coloured", "tinted"})
+
 #: "N1 of N2" words whose N2 is what a predicate describes ("a bowl of soup is hot" -> soup).
 GROUP_NOUNS: frozenset[str] = frozenset(
     {
@@ -457,6 +486,21 @@ COMPOUND_NOUNS: frozenset[str] = frozenset(
         "passing lane", "crossing guard",
     }
 )  # fmt: skip
+
+#: Objects captions often write as two words, and their one-word form ("lap top" -> "laptop").
+#: Only pairs whose first word is no attribute ("black board" stays a black board).
+SPLIT_COMPOUNDS: Mapping[str, str] = {
+    "lap top": "laptop", "tea pot": "teapot", "tea cup": "teacup", "tooth brush": "toothbrush",
+    "skate board": "skateboard", "snow board": "snowboard", "surf board": "surfboard",
+    "key board": "keyboard", "book shelf": "bookshelf", "book case": "bookcase",
+    "bath tub": "bathtub", "fire place": "fireplace", "side walk": "sidewalk",
+    "air plane": "airplane", "motor cycle": "motorcycle", "back pack": "backpack",
+    "sail boat": "sailboat", "night stand": "nightstand", "cup cake": "cupcake",
+    "water melon": "watermelon", "pine apple": "pineapple", "sky scraper": "skyscraper",
+    "rail road": "railroad", "door way": "doorway", "wrist watch": "wristwatch",
+    "hand bag": "handbag", "suit case": "suitcase", "table cloth": "tablecloth",
+    "sun glasses": "sunglasses", "head phones": "headphones", "micro wave": "microwave",
+}  # fmt: skip
 
 #: Nouns singularisation leaves as they are: singular words ending in "s" and pluralia tantum.
 #: ("glasses" is not here on purpose: tag-free normalisation cannot tell eyewear from drinking

@@ -9,18 +9,27 @@ benchmark adapter pairs the images with the captions and makes results comparabl
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import datasets
 
-from .errors import SchemaError
-from .features import ANNOTATION_COLUMNS
-from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .errors import BindsplitValueError, BuildVerificationError
+from .manifest import (
+    REBUILD_FIX,
+    SPLIT,
+    check_annotations,
+    check_manifest,
+    config_files,
+    local_build,
+    read_manifest,
+    verify_build,
+    verify_rows,
+)
+from .names import CONFIGURATIONS
+from .parquet_files import load_parquet_files
 
 __all__ = [
     "BindsplitData",
@@ -28,11 +37,6 @@ __all__ = [
     "load_bindsplit",
     "read_manifest",
 ]
-
-#: The configurations of every build, ``full`` first (docs/protocol.md, section 3).
-
-_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
-_BUILD_HINT = "make one with `bindsplit build BENCHMARK --out DIR`"
 
 
 @dataclass
@@ -74,97 +78,19 @@ class BindsplitData:
         return self._adapter
 
 
-def check_manifest(manifest: Mapping[str, Any], where: str) -> None:
-    """Raise :class:`SchemaError` unless ``manifest`` is a BindSplit build manifest."""
-    if not isinstance(manifest, Mapping) or manifest.get("format") != BUILD_FORMAT:
-        found = manifest.get("format") if isinstance(manifest, Mapping) else type(manifest).__name__
-        raise SchemaError(
-            f"{where} is not a BindSplit build: its {MANIFEST_NAME} has format {found!r}, "
-            f"expected {BUILD_FORMAT!r}; {_BUILD_HINT}."
-        )
-    missing = [key for key in ("benchmark", "configs") if key not in manifest]
-    if missing:
-        raise SchemaError(
-            f"the {MANIFEST_NAME} of {where} lacks {missing}; rebuild it ({_BUILD_HINT})."
-        )
-
-
-def check_annotations(dataset: datasets.Dataset, where: str) -> None:
-    """Raise :class:`SchemaError` unless ``dataset`` has every annotation column."""
-    missing = [column for column in ANNOTATION_COLUMNS if column not in dataset.column_names]
-    if missing:
-        raise SchemaError(
-            f"{where} is not a BindSplit build: missing annotation column(s) {missing} "
-            f"(columns: {dataset.column_names}); {_BUILD_HINT}."
-        )
-
-
 def check_config(config: str, valid: Sequence[str], empty: Sequence[str] = ()) -> None:
-    """Raise :class:`ValueError` unless ``config`` is one of ``valid``: for a configuration in
-    ``empty`` (no samples, so the build has no files for it) the message says so; otherwise it
-    names the valid configurations."""
+    """Raise :class:`~bindsplit_datasets.errors.BindsplitValueError` unless ``config`` is one of
+    ``valid``: for a configuration in ``empty`` (no samples, so the build has no files for it)
+    the message says so; otherwise it names the valid configurations."""
     if config in empty:
-        raise ValueError(
+        raise BindsplitValueError(
             f"configuration {config!r} of this build has no samples (BindSplit writes no files "
             f"for an empty configuration); configurations with samples: {', '.join(valid)}."
         )
     if config not in valid:
-        raise ValueError(
+        raise BindsplitValueError(
             f"unknown configuration {config!r}; valid configurations: {', '.join(valid)}."
         )
-
-
-def _is_local(data: str | Path) -> bool:
-    if Path(data).exists():
-        return True
-    if isinstance(data, Path) or not _HUB_ID.match(str(data)):
-        raise FileNotFoundError(
-            f"{data} is neither a folder nor a Hub dataset id (owner/name); pass a folder made "
-            f"by `bindsplit build` or the id of a BindSplit dataset on the Hub."
-        )
-    return False
-
-
-def _parse_manifest(text: str, where: str) -> dict[str, Any]:
-    try:
-        manifest = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SchemaError(
-            f"{where}/{MANIFEST_NAME} is not valid JSON ({error}); {_BUILD_HINT}."
-        ) from None
-    check_manifest(manifest, where)
-    return manifest
-
-
-def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str, Any]:
-    """The ``bindsplit.json`` of a built folder or Hub dataset (``revision``: Hub only)."""
-    if _is_local(data):
-        folder = Path(data)
-        if not folder.is_dir():
-            raise NotADirectoryError(
-                f"{folder} is a file; pass the folder made by `bindsplit build`."
-            )
-        path = folder / MANIFEST_NAME
-        if not path.is_file():
-            raise SchemaError(
-                f"{folder} is not a BindSplit build: it has no {MANIFEST_NAME}; {_BUILD_HINT}."
-            )
-        return _parse_manifest(path.read_text(encoding="utf-8"), str(folder))
-    from huggingface_hub import hf_hub_download
-    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
-
-    try:
-        path = hf_hub_download(str(data), MANIFEST_NAME, repo_type="dataset", revision=revision)
-    except EntryNotFoundError:
-        raise SchemaError(
-            f"the Hub dataset {data} is not a BindSplit build: it has no {MANIFEST_NAME}; "
-            f"{_BUILD_HINT}."
-        ) from None
-    except RepositoryNotFoundError:
-        raise FileNotFoundError(
-            f"no dataset {data} on the Hub (or it is private: log in with `hf auth login`)."
-        ) from None
-    return _parse_manifest(Path(path).read_text(encoding="utf-8"), str(data))
 
 
 def load_bindsplit(
@@ -173,24 +99,49 @@ def load_bindsplit(
     *,
     revision: str | None = None,
     cache_dir: str | Path | None = None,
+    verify: bool = True,
 ) -> BindsplitData:
     """Rows of configuration ``config`` of a built folder or Hub dataset, with the manifest.
+
+    With ``verify`` (the default) the data must match its manifest before it is used: a local
+    folder is checked in full by :func:`~bindsplit_datasets.manifest.verify_build`; from the Hub,
+    ``full`` is checked the same way (fingerprint and composition), another configuration for
+    its row count and labels only (checking it against ``full`` would download ``full`` too).
+    ``verify=False`` (``--no-verify``) skips this for a build changed on purpose.
 
     Raises:
         FileNotFoundError: ``data`` is neither a folder nor a Hub id.
         SchemaError: it is not a BindSplit build (no manifest, no annotation columns).
+        BuildVerificationError: (a ``SchemaError``) its files do not match its manifest, or a
+            Parquet file is truncated or corrupt.
         ValueError: unknown ``config``; the message lists the build's configurations.
     """
-    manifest = read_manifest(data, revision=revision)
-    counts = manifest.get("composition", {}).get("counts", {})
-    empty = [c for c in ("seen", "unseen", "partial") if counts.get(c) == 0]
+    folder = local_build(data)
+    if folder is not None and verify:
+        manifest = verify_build(folder, cache_dir=cache_dir)
+    else:
+        manifest = read_manifest(data, revision=revision)
+    composition = manifest.get("composition", {})
+    counts = {**composition.get("counts", {}), "balanced": composition.get("balanced_count")}
+    empty = [c for c in CONFIGURATIONS if c != "full" and counts.get(c) == 0]
     check_config(config, tuple(manifest["configs"]), empty)
-    path = str(Path(data)) if _is_local(data) else str(data)
-    dataset = datasets.load_dataset(
-        path,
-        config,
-        split="test",
-        revision=None if Path(path).exists() else revision,
-        cache_dir=str(cache_dir) if cache_dir is not None else None,
-    )
+    if folder is not None:
+        dataset = load_parquet_files(
+            config_files(folder, config),
+            SPLIT,
+            where=str(folder / config),
+            fix=REBUILD_FIX,
+            error=BuildVerificationError,
+            cache_dir=cache_dir,
+        )
+    else:
+        dataset = datasets.load_dataset(
+            str(data),
+            config,
+            split=SPLIT,
+            revision=revision,
+            cache_dir=str(cache_dir) if cache_dir is not None else None,
+        )
+        if verify:
+            verify_rows(manifest, {config: dataset}, str(data))
     return BindsplitData(dataset, manifest, config=config, source=str(data), revision=revision)

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 __all__ = [
     "BUILD_FORMAT",
+    "CHECKPOINT_FORMAT",
     "CONFIGURATIONS",
+    "DEMO_FORMAT",
     "HUB_ORG",
     "HUB_NAMES",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
     "PAPER_CITATION",
+    "REFERENCE_FORMAT",
     "RESULTS_FORMAT",
     "SPLIT_LABELS",
+    "WORLD_FORMAT",
+    "TRAINSET_FORMAT",
     "hub_dataset_id",
     "metric_space_id",
 ]
@@ -26,7 +31,9 @@ __all__ = [
 SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
-CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial")
+#: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose
+#: captions are equally familiar, above zero (a superset of ``seen``, disjoint from ``unseen``).
+CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial", "balanced")
 
 #: Format tag of a built dataset folder's manifest.
 BUILD_FORMAT = "bindsplit-build/1"
@@ -36,6 +43,21 @@ MANIFEST_NAME = "bindsplit.json"
 
 #: Format tag of a results record written by ``bindsplit eval``.
 RESULTS_FORMAT = "bindsplit-results/1"
+
+#: Format tag of the manifest of a ``bindsplit demo`` output folder.
+DEMO_FORMAT = "bindsplit-demo/1"
+
+#: Format tag of a saved reference index (key-value metadata of its Parquet file).
+REFERENCE_FORMAT = "bindsplit-reference/1"
+
+#: Format tag of the description of a synthetic world (``world.json``).
+WORLD_FORMAT = "bindsplit-synthetic-world/1"
+
+#: Format tag of the manifest of a synthetic training set written by ``bindsplit synth``.
+TRAINSET_FORMAT = "bindsplit-synthetic-train/1"
+
+#: Format tag of the training report of a checkpoint written by ``bindsplit train-synthetic``.
+CHECKPOINT_FORMAT = "bindsplit-checkpoint/1"
 
 #: BibTeX of the paper that defines the protocol.
 PAPER_CITATION = """@inproceedings{peng2026clip,

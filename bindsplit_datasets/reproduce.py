@@ -1,12 +1,14 @@
 """Reproduce the paper's real-data analysis (docs/protocol.md, section 6) end to end.
 
 :func:`reproduce` builds the reference index (COCO train2017 captions by default), builds ARO
-VG-Attribution, BiVLC and VisMin into BindSplit folders, reports each benchmark's composition
-beside the paper's figures (79.8% / 41.8% / 82.5% for ARO; unseen shares 1.2% / 1.8% / 2.3%),
-evaluates every model on every benchmark and writes the results records, leaderboards and
-figures. Every download goes through the same code users run (the reference's official COCO
-archive, the benchmarks' Hub sources, the models' Hub checkpoints); passing local ``sources``, a
-local ``reference`` and local model folders runs the identical pipeline offline.
+VG-Attribution, BiVLC, VisMin and SugarCrepe into BindSplit folders, reports each benchmark's
+composition beside the paper's figures (79.8% / 41.8% / 82.5% for ARO; unseen shares 1.2% / 1.8% /
+2.3%; the paper reports none for SugarCrepe, so its table stands alone), evaluates every model on
+every benchmark and writes the results records, leaderboards and figures. Every download goes
+through the same code users run (the reference's official COCO archive, the benchmarks' Hub
+sources, SugarCrepe's repository files and the COCO val2017 images, the models' Hub checkpoints);
+passing local ``sources`` (and SugarCrepe's ``images`` option), a local ``reference`` and local
+model folders runs the identical pipeline offline.
 
 Output layout::
 
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import BindsplitValueError
+
 __all__ = ["DEFAULT_MODELS", "REAL_BENCHMARKS", "ReproduceResult", "reproduce"]
 
 logger = logging.getLogger(__name__)
@@ -37,8 +41,8 @@ DEFAULT_MODELS: tuple[str, ...] = (
     "openai/clip-vit-base-patch32",
     "laion/CLIP-ViT-B-32-laion2B-s34B-b79K",
 )
-#: The paper's real benchmarks.
-REAL_BENCHMARKS: tuple[str, ...] = ("aro_vga", "bivlc", "vismin")
+#: The real benchmarks: the paper's three, and SugarCrepe.
+REAL_BENCHMARKS: tuple[str, ...] = ("aro_vga", "bivlc", "vismin", "sugarcrepe")
 
 
 @dataclass
@@ -89,7 +93,8 @@ def reproduce(
         models: Hub ids or local folders of CLIP-like models.
         benchmarks: registered benchmark names.
         sources: per benchmark, a local copy or another Hub id (default: the pinned Hub source).
-        source_options: per benchmark, adapter options (e.g. VisMin's ``sim_solution``).
+        source_options: per benchmark, adapter options (VisMin's ``sim_solution``, SugarCrepe's
+            ``images``).
         reference: ``coco2017``, a caption file, a saved index or a ``ReferenceIndex``.
         min_count: a binding is seen when it occurs at least this often in the reference.
         batch_size, mixed_precision, cache_dir, n_bootstrap: passed to ``evaluate_model``.
@@ -101,14 +106,13 @@ def reproduce(
     from .benchmarks import get_benchmark
     from .builder import build_benchmark
     from .cards import composition_rows
-    from .commands.build import format_composition
     from .evaluation import evaluate_model, write_record
-    from .plotting import format_comparison, plot_results
     from .reference import resolve_reference
+    from .reports import format_comparison, format_composition, plot_results
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first
     if not models:
-        raise ValueError("no model given: pass at least one Hub id or local model folder")
+        raise BindsplitValueError("no model given: pass at least one Hub id or local model folder")
     sources = dict(sources or {})
     source_options = dict(source_options or {})
     out = Path(out)
@@ -134,8 +138,10 @@ def reproduce(
         table = format_composition(
             composition_rows(built.manifest["composition"], adapter.paper_figures)
         )
+        figures = "" if adapter.paper_figures else "; the paper reports no figures for it"
         compositions.append(
-            f"{adapter.pretty_name} ({built.manifest['configs']['full']:,} samples)\n{table}"
+            f"{adapter.pretty_name} ({built.manifest['configs']['full']:,} samples{figures})\n"
+            f"{table}"
         )
     result.composition = "\n\n".join(compositions)
     write_text(out / "composition.txt", result.composition + "\n")

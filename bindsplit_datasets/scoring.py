@@ -52,7 +52,7 @@ from torch.utils.data import DataLoader
 from tqdm.auto import tqdm
 
 from .atomic import atomic_file, write_text
-from .errors import BindsplitError, SchemaError
+from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .models.encoder import Encoder
 from .models.identity import digest, json_digest
 from .models.loaders import as_encoder
@@ -65,6 +65,7 @@ __all__ = [
     "ScoringOptionError",
     "check_mixed_precision",
     "default_num_workers",
+    "is_scores_file",
     "read_scores",
     "write_scores",
 ]
@@ -583,9 +584,11 @@ class Scorer:
     ) -> ScoreMatrices:
         """Score every row: ``S[i][j] = cos(image of image_columns[i], caption_columns[j])``."""
         if not image_columns or not caption_columns:
-            raise ValueError("at least one image column and one caption column are needed.")
+            raise BindsplitValueError(
+                "at least one image column and one caption column are needed."
+            )
         if len(dataset) == 0:
-            raise ValueError("the dataset has no rows to score.")
+            raise BindsplitValueError("the dataset has no rows to score.")
         start = time.perf_counter()
         counted = (self.cache.hits, self.cache.misses) if self.cache is not None else (0, 0)
         images = _undecoded(dataset, image_columns)
@@ -677,7 +680,7 @@ def write_scores(
     n = len(splits)
     matrices = [np.asarray(matrix, dtype=np.float32).tolist() for matrix in scores]
     if len(matrices) != n:
-        raise ValueError(f"{len(matrices)} score matrices for {n} split labels.")
+        raise BindsplitValueError(f"{len(matrices)} score matrices for {n} split labels.")
     table = pa.table(
         {
             "sample": list(range(n)),
@@ -693,6 +696,15 @@ def write_scores(
     with atomic_file(path) as temporary:
         pq.write_table(table, temporary)
     return path
+
+
+def is_scores_file(path: str | Path) -> bool:
+    """Whether ``path`` is a scores file :func:`write_scores` wrote (so it may be replaced)."""
+    try:
+        names = pq.read_schema(path).names
+    except (OSError, pa.ArrowException):
+        return False
+    return all(name in names for name in _REQUIRED_SCORE_COLUMNS)
 
 
 def read_scores(path: str | Path) -> dict[str, list[Any]]:

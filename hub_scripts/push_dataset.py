@@ -1,36 +1,23 @@
 """Publish a folder made by ``bindsplit build`` as a Hugging Face dataset repository.
 
-    python hub_scripts/push_dataset.py DIR --repo ORG/NAME          # dry run: print the plan
-    python hub_scripts/push_dataset.py DIR --repo ORG/NAME --yes    # upload
+    python hub_scripts/push_dataset.py DIR                      # dry run: print the plan
+    python hub_scripts/push_dataset.py DIR --yes                # upload to bindsplit/<benchmark>
+    python hub_scripts/push_dataset.py DIR --org my-lab --yes   # upload to my-lab/<benchmark>
 
-Afterwards ``load_dataset("ORG/NAME", "unseen")`` works for anyone (``full`` is the default
-configuration). See hub_scripts/README.md; the logic lives in ``bindsplit_datasets.publish``.
+The same as ``bindsplit push-dataset``; see hub_scripts/README.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from bindsplit_datasets.publish import add_publish_arguments, plan_dataset, script_main
-
-PROG = "push_dataset.py"
+from bindsplit_datasets.cli import main as bindsplit
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "folder", metavar="DIR", help="folder written by `bindsplit build --out DIR`"
-    )
-    add_publish_arguments(parser, repository="dataset")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None, *, client: Any = None) -> int:
-    """Run the script; ``client`` replaces ``huggingface_hub.HfApi`` (tests pass a fake)."""
-    return script_main(plan_dataset, build_parser().parse_args(argv), prog=PROG, client=client)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``bindsplit push-dataset`` with these arguments (default: the command line's)."""
+    return bindsplit(["push-dataset", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

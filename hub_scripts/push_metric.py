@@ -1,42 +1,29 @@
 """Publish the BindSplit metric (``metrics/bindsplit``) as an evaluate Space on the Hub.
 
-    python hub_scripts/push_metric.py --repo ORG/bindsplit          # dry run: print the plan
-    python hub_scripts/push_metric.py --repo ORG/bindsplit --yes    # upload
+    python hub_scripts/push_metric.py                  # dry run: print the plan
+    python hub_scripts/push_metric.py --yes            # upload to bindsplit/bindsplit
+    python hub_scripts/push_metric.py --org my-lab     # plan my-lab/bindsplit
 
-Afterwards ``evaluate.load("ORG/bindsplit")`` works for anyone. The repository name must match
-the metric script (``bindsplit.py``). See hub_scripts/README.md; the logic lives in
-``bindsplit_datasets.publish``.
+The same as ``bindsplit push-metric --folder metrics/bindsplit``; see hub_scripts/README.md.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from bindsplit_datasets.publish import add_publish_arguments, plan_metric, script_main
+from bindsplit_datasets.cli import main as bindsplit
 
-PROG = "push_metric.py"
 METRIC_FOLDER = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--folder",
-        default=str(METRIC_FOLDER),
-        metavar="DIR",
-        help="metric folder (default: %(default)s)",
-    )
-    add_publish_arguments(parser, repository="Space")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None, *, client: Any = None) -> int:
-    """Run the script; ``client`` replaces ``huggingface_hub.HfApi`` (tests pass a fake)."""
-    return script_main(plan_metric, build_parser().parse_args(argv), prog=PROG, client=client)
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``bindsplit push-metric`` on this checkout's metric folder (unless --folder is given)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not any(arg == "--folder" or arg.startswith("--folder=") for arg in argv):
+        argv = ["--folder", str(METRIC_FOLDER), *argv]
+    return bindsplit(["push-metric", *argv])
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@
   ``true_caption``, ``false_caption``), ``image`` an ``Image`` feature.
 * :func:`make_bivlc_source`: a Parquet file with BiVLC's Hub columns, ``image`` and
   ``negative_image`` ``Image`` features.
-* :func:`make_vismin_source`: a Parquet file with VisMin's Hub columns, optionally stored the way
-  an older release did (``swapped``), with :func:`make_sim_solution` writing its
-  ``sim_solution.csv``.
+* :func:`make_vismin_source`: a Parquet file with VisMin's Hub columns, optionally with crossed
+  rows (``swapped``: ``image_0`` holds the image ``text_1`` describes, as the Hub release stores
+  the rows its ``sim_solution.csv`` marks), with :func:`make_sim_solution` writing that file.
 
 Every image is a small PNG whose colour encodes where it belongs (:func:`fixture_colour`), so a
 test can tell which image ended up in which column. The same code paths read these files as read
@@ -248,8 +248,8 @@ def make_vismin_source(
 ) -> Path:
     """A Parquet file with VisMin's Hub columns. ``rows`` give ``text_0``, ``text_1`` and
     ``category``. The image described by ``text_k`` of row ``i`` is ``fixture_colour(i, k)``;
-    rows in ``swapped`` store it the other way round (``image_0`` is the image of ``text_1``),
-    as an older release did."""
+    rows in ``swapped`` store it crossed (``image_0`` is the image of ``text_1``), as the Hub
+    release stores about half of its rows."""
     image_0, image_1 = [], []
     for i in range(len(rows)):
         first, second = png_bytes(fixture_colour(i, 0)), png_bytes(fixture_colour(i, 1))

@@ -4,6 +4,7 @@ bindings per caption against hand-computed expectations, bad input, and the real
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from fixtures_sources import (
     ARO_BACKGROUND,
     aro_record,
+    aro_records,
     fixture_colour,
     make_aro_mirror_source,
     make_aro_source,
@@ -24,11 +26,18 @@ from PIL import Image
 
 from bindsplit_datasets.benchmarks import get_benchmark, list_benchmarks
 from bindsplit_datasets.benchmarks.aro_vga import split_template
-from bindsplit_datasets.benchmarks.vismin import read_sim_solution
+from bindsplit_datasets.benchmarks.base import resolve_hub_commit
+from bindsplit_datasets.benchmarks.vismin import (
+    OFFICIAL_SOLUTION,
+    PAIRING_COLUMN,
+    SimSolution,
+    official_solution_path,
+    read_sim_solution,
+)
 from bindsplit_datasets.bindings import Binding, parse_bindings
 from bindsplit_datasets.cards import flat_composition
 from bindsplit_datasets.errors import BindsplitError, SchemaError
-from bindsplit_datasets.splits import CompositionStats
+from bindsplit_datasets.labels import CompositionStats
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -216,6 +225,18 @@ def test_aro_missing_and_unreadable_images_are_counted_and_dropped(tmp_path):
         get_benchmark("aro_vga").load(folder, strict=True)
 
 
+def test_aro_records_without_a_caption_are_dropped_and_the_identity_names_no_local_path(tmp_path):
+    records = aro_records(4)
+    records[2] = {**records[2], "false_caption": "  "}
+    folder = make_aro_source(tmp_path / "aro", records=records)
+    loaded = get_benchmark("aro_vga").load(folder)
+    assert dict(loaded.report.problems) == {"missing_caption": 1}
+    assert loaded.dataset["image_path"] == ["0.jpg", "1.jpg", "3.jpg"]
+    assert loaded.identity["path"] == "aro" and str(tmp_path) not in json.dumps(loaded.identity)
+    with pytest.raises(BindsplitError, match="missing caption.*--strict"):
+        get_benchmark("aro_vga").load(folder, strict=True)
+
+
 def test_aro_bad_layouts_are_named(tmp_path):
     adapter = get_benchmark("aro_vga")
     folder = make_aro_source(tmp_path / "aro", n=2)
@@ -319,7 +340,7 @@ def test_bivlc_reads_the_hub_columns_and_parses_each_caption(tmp_path):
         "subtype",
     ]
     assert loaded.report.n_rows == 3 and not loaded.report.problems
-    assert loaded.identity["path"].endswith("bivlc.parquet")
+    assert loaded.identity["path"] == "bivlc.parquet"  # a name, never a local directory
     # image pairs with caption, negative_image with negative_caption (fixture colours)
     assert decoded_colour(dataset[1]["image"]) == fixture_colour(1, 0)
     assert decoded_colour(dataset[1]["negative_image"]) == fixture_colour(1, 1)
@@ -363,6 +384,63 @@ def test_bivlc_bad_images_are_counted_or_fail_strict(tmp_path):
     assert "dropped 2 row(s)" in loaded.report.notes[0]
     with pytest.raises(BindsplitError, match=r"row 0, column 'image': missing image.*--strict"):
         get_benchmark("bivlc").load(path, strict=True)
+
+
+def test_rows_with_a_missing_caption_are_dropped_or_fail_strict(tmp_path):
+    rows = [
+        dict(BIVLC_ROWS[0]),
+        {**BIVLC_ROWS[1], "caption": None},
+        {**BIVLC_ROWS[2], "negative_caption": "  "},
+        dict(BIVLC_ROWS[0]),
+    ]
+    path = make_bivlc_source(tmp_path / "captions.parquet", rows, unreadable_images={3})
+    loaded = get_benchmark("bivlc").load(path)
+    assert dict(loaded.report.problems) == {"missing_caption": 2, "unreadable_image": 1}
+    assert loaded.dataset["caption"] == [BIVLC_ROWS[0]["caption"]]
+    assert loaded.report.notes[0] == (
+        "dropped 2 row(s) with a missing (None or empty) caption (first: row 1, column "
+        "'caption': missing caption)"
+    )
+    with pytest.raises(
+        BindsplitError, match=r"row 1, column 'caption': missing caption; .*without --strict"
+    ):
+        get_benchmark("bivlc").load(path, strict=True)
+
+
+def test_hub_sources_record_the_resolved_commit(tmp_path, monkeypatch):
+    from huggingface_hub import HfApi
+
+    from bindsplit_datasets.benchmarks import base
+
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    local = datasets.Dataset.from_parquet(
+        str(make_bivlc_source(tmp_path / "hub.parquet", BIVLC_ROWS))
+    )
+    asked = []
+
+    def dataset_info(self, repo_id, *, revision=None, **kwargs):
+        asked.append((repo_id, revision))
+        return type("Info", (), {"sha": commit})()
+
+    def load_dataset(path, *args, revision=None, **kwargs):
+        assert path == "imirandam/BiVLC" and not args
+        asked.append(("load", revision))
+        return datasets.DatasetDict({"test": local})
+
+    monkeypatch.setattr(HfApi, "dataset_info", dataset_info)
+    monkeypatch.setattr(base.datasets, "load_dataset", load_dataset)
+    loaded = get_benchmark("bivlc").load()
+    assert loaded.identity == {"hub_id": "imirandam/BiVLC", "revision": "main", "sha": commit}
+    # the rows are read at the resolved commit, not at whatever main is by then
+    assert asked == [("imirandam/BiVLC", None), ("load", commit)]
+    assert loaded.dataset["caption"] == [row["caption"] for row in BIVLC_ROWS]
+
+
+def test_an_unreachable_hub_leaves_the_commit_unresolved(caplog):
+    # the tests run offline (HF_HUB_OFFLINE=1): huggingface_hub refuses to connect
+    with caplog.at_level("WARNING"):
+        assert resolve_hub_commit("imirandam/BiVLC", None) is None
+    assert "could not resolve the commit of Hub dataset imirandam/BiVLC" in caplog.text
 
 
 def _real_bivlc_rows(shared_data: Path) -> list[dict[str, str]]:
@@ -416,30 +494,37 @@ def test_real_bivlc_captions_through_the_bivlc_parsing_path(shared_data):
 
 
 # ------------------------------------------------------------------------------ VisMin
+# grouped by category, as the Hub split and its sim_solution.csv are
 VISMIN_ROWS = [
+    {"text_0": "A dog on a sofa.", "text_1": "A cat on a sofa.", "category": "object"},
     {
         "text_0": "A red car on the road.",
         "text_1": "A blue car on the road.",
         "category": "attribute",
     },
-    {"text_0": "A dog on a sofa.", "text_1": "A cat on a sofa.", "category": "object"},
     {
         "text_0": "A green apple on a table.",
         "text_1": "A yellow apple on a table.",
         "category": "attribute",
     },
-    {"text_0": "Two cups.", "text_1": "Three cups.", "category": "counting"},
-    {"text_0": "A bird on a fence.", "text_1": "A bird under a fence.", "category": "relation"},
     {"text_0": "A white horse.", "text_1": "A brown horse.", "category": "attribute"},
+    {"text_0": "A bird on a fence.", "text_1": "A bird under a fence.", "category": "relation"},
+    {"text_0": "Two cups.", "text_1": "Three cups.", "category": "counting"},
 ]
 CATEGORIES = [row["category"] for row in VISMIN_ROWS]
 
 
-def test_vismin_without_solution_assumes_straight_pairs_and_says_so(tmp_path):
+def test_vismin_sim_solution_uncrosses_crossed_pairs(tmp_path):
+    crossed = {0, 3, 5}
+    source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS, swapped=crossed)
+    solution = make_sim_solution(tmp_path / "sim_solution.csv", CATEGORIES, swapped=crossed)
     adapter = get_benchmark("vismin")
-    loaded = adapter.load(make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS))
-    assert "pairing assumed: text_0 describes image_0" in loaded.report.notes[0]
-    assert loaded.identity["pairing"] == "assumed text_i <-> image_i"
+    loaded = adapter.load(source, sim_solution=solution)
+    for i, row in enumerate(loaded.dataset):  # text_k describes image_k in every row now
+        assert decoded_colour(row["image_0"]) == fixture_colour(i, 0)
+        assert decoded_colour(row["image_1"]) == fixture_colour(i, 1)
+        assert row["text_0"] == VISMIN_ROWS[i]["text_0"]
+        assert row[PAIRING_COLUMN] is (i in crossed)
     assert loaded.dataset.column_names == [
         "id",
         "image_0",
@@ -447,63 +532,123 @@ def test_vismin_without_solution_assumes_straight_pairs_and_says_so(tmp_path):
         "image_1",
         "text_1",
         "category",
+        PAIRING_COLUMN,
     ]
-    assert decoded_colour(loaded.dataset[2]["image_0"]) == fixture_colour(2, 0)
-    assert adapter.all_caption_bindings(loaded.dataset)[0] == [
+    assert loaded.report.notes[0].startswith("pairing from sim_solution.csv (user file, SHA-256 ")
+    assert "3 of 6 rows have text_0 describing image_1" in loaded.report.notes[0]
+    assert loaded.identity["pairing"] == {
+        "mode": "solution",
+        "solution": "sim_solution.csv",
+        "origin": "user file",
+        "sha256": hashlib.sha256(solution.read_bytes()).hexdigest(),
+        "crossed": 3,
+        "rows": 6,
+    }
+    assert isinstance(loaded.dataset.features["image_0"], datasets.Image)
+    rows = loaded.dataset.remove_columns(["image_0", "image_1"])
+    assert [adapter.category(r) for r in rows] == [
+        "object/crossed",
+        "attribute/straight",
+        "attribute/straight",
+        "attribute/crossed",
+        "relation/straight",
+        "counting/crossed",
+    ]
+
+
+def test_vismin_as_stored_keeps_the_rows_and_says_so(tmp_path):
+    adapter = get_benchmark("vismin")
+    source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS, swapped={1})
+    loaded = adapter.load(source, pairing="as-stored")
+    assert loaded.report.notes[0].startswith("pairing as stored (--vismin-pairing as-stored)")
+    assert "1,020 of its 2,084 rows have text_0 describing image_1" in loaded.report.notes[0]
+    assert loaded.identity["pairing"] == {"mode": "as-stored"}
+    assert PAIRING_COLUMN not in loaded.dataset.column_names
+    assert decoded_colour(loaded.dataset[1]["image_0"]) == fixture_colour(1, 1)  # untouched
+    assert adapter.all_caption_bindings(loaded.dataset)[1] == [
         [B("red", "car")],
         [B("blue", "car")],
     ]
-    assert adapter.category(loaded.dataset[3]) == "counting"
+    assert adapter.category(loaded.dataset[5]) == "counting"
 
 
-def test_vismin_sim_solution_uncrosses_swapped_pairs(tmp_path):
-    swapped = {0, 3, 5}
-    source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS, swapped=swapped)
-    solution = make_sim_solution(tmp_path / "sim_solution.csv", CATEGORIES, swapped=swapped)
-    loaded = get_benchmark("vismin").load(source, sim_solution=solution)
-    for i, row in enumerate(loaded.dataset):  # text_k describes image_k in every row now
-        assert decoded_colour(row["image_0"]) == fixture_colour(i, 0)
-        assert decoded_colour(row["image_1"]) == fixture_colour(i, 1)
-        assert row["text_0"] == VISMIN_ROWS[i]["text_0"]
-    assert "3 of 6 samples have text_0 matching image_1" in loaded.report.notes[0]
-    assert loaded.identity["pairing"]["swapped"] == 3
-    assert isinstance(loaded.dataset.features["image_0"], datasets.Image)
+def test_vismin_pairing_options_are_checked(tmp_path):
+    adapter = get_benchmark("vismin")
+    with pytest.raises(ValueError, match="unknown VisMin pairing 'guess'.*solution, as-stored"):
+        adapter.load("unused", pairing="guess")
+    with pytest.raises(ValueError, match="pass one of them"):
+        adapter.load("unused", pairing="as-stored", sim_solution="s.csv")
 
 
-def test_read_sim_solution_groups_by_category_and_checks_consistency(tmp_path):
+def test_read_sim_solution_keeps_file_order_and_checks_consistency(tmp_path):
     path = make_sim_solution(tmp_path / "s.csv", CATEGORIES, swapped={2, 5})
-    assert read_sim_solution(path) == {
-        "attribute": [False, True, True],
-        "object": [False],
-        "counting": [False],
-        "relation": [False],
-    }
+    assert read_sim_solution(path) == SimSolution(
+        tuple(CATEGORIES), (False, False, True, False, False, True)
+    )
     lines = path.read_text().splitlines()
     # a Text relation that contradicts the Image relation
-    text, image = lines[1].split(",")[1], lines[2].split(",")[2]
+    text, image = lines[1].split(",")[1], lines[3].split(",")[2]
     (tmp_path / "bad.csv").write_text("\n".join([lines[0], f"0,{text},{image},object"]) + "\n")
     with pytest.raises(SchemaError, match="line 2.*do not describe one consistent pairing"):
         read_sim_solution(tmp_path / "bad.csv")
     (tmp_path / "cols.csv").write_text("idx,Text,category\n0,x,object\n")
     with pytest.raises(SchemaError, match=r"missing column\(s\) \['Image'\]"):
         read_sim_solution(tmp_path / "cols.csv")
+    # idx restarts at 0 in every category and counts its rows in order
+    shuffled = [lines[0], lines[1], lines[3], lines[2], *lines[4:]]
+    (tmp_path / "order.csv").write_text("\n".join(shuffled) + "\n")
+    with pytest.raises(SchemaError, match="line 3: idx 1 of category 'attribute' should be 0"):
+        read_sim_solution(tmp_path / "order.csv")
 
 
 def test_vismin_solution_of_another_release_is_refused(tmp_path):
     source = make_vismin_source(tmp_path / "v.parquet", VISMIN_ROWS)
-    solution = make_sim_solution(tmp_path / "s.csv", CATEGORIES[:-1])
+    fewer = make_sim_solution(tmp_path / "fewer.csv", CATEGORIES[:-1])
     with pytest.raises(
-        SchemaError, match="does not belong to this source.*'attribute': 2.*'attribute': 3"
+        SchemaError,
+        match=r"fewer.csv does not belong to this source.*'counting': 1.*--sim-solution PATH.*"
+        r"--vismin-pairing as-stored",
     ):
-        get_benchmark("vismin").load(source, sim_solution=solution)
+        get_benchmark("vismin").load(source, sim_solution=fewer)
+    # the same rows per category in another order: rows are matched by position
+    reordered = make_sim_solution(tmp_path / "reordered.csv", [*CATEGORIES[1:4], *CATEGORIES[:1]])
+    other = make_vismin_source(tmp_path / "o.parquet", VISMIN_ROWS[:4])
+    with pytest.raises(
+        SchemaError, match="source row 0 has category 'object', the solution's row 0 'attribute'"
+    ):
+        get_benchmark("vismin").load(other, sim_solution=reordered)
+    # by default the official solution applies, and this six-row source is not its release
+    with pytest.raises(SchemaError, match="the official sim_solution does not belong"):
+        get_benchmark("vismin").load(source)
+
+
+def test_the_shipped_solution_is_the_official_file(shared_data):
+    shipped = official_solution_path()
+    assert shipped.name == OFFICIAL_SOLUTION["file"]
+    real = shared_data / "vismin" / "sim_solution.csv"
+    assert shipped.read_bytes() == real.read_bytes()
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == OFFICIAL_SOLUTION["sha256"]
+    notice = (shipped.parent / "NOTICE").read_text()
+    assert OFFICIAL_SOLUTION["sha256"] in notice and "CC BY 4.0" in notice
+    assert "mair-lab/vismin-bench" in notice and "solutions/sim_solution.csv" in notice
 
 
 def test_real_sim_solution_is_read(shared_data):
     solution = read_sim_solution(shared_data / "vismin" / "sim_solution.csv")
-    assert sum(len(flags) for flags in solution.values()) == 2084
-    crossed = sum(sum(flags) for flags in solution.values())
-    assert crossed == 1020  # about half of the older release's pairs are crossed
-    assert set(solution) == {"object", "attribute", "relation", "counting"}
+    assert len(solution) == 2084
+    assert sum(solution.crossed) == 1020  # text_0 describes image_1 in about half of the rows
+    assert list(dict.fromkeys(solution.categories)) == [
+        "object",
+        "attribute",
+        "relation",
+        "counting",
+    ]
+    assert Counter(solution.categories) == {
+        "object": 579,
+        "attribute": 294,
+        "relation": 622,
+        "counting": 589,
+    }
 
 
 def test_png_fixture_colours_are_distinct():

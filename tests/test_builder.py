@@ -4,6 +4,8 @@ the ``build``/``stats`` commands."""
 
 from __future__ import annotations
 
+import csv
+import hashlib
 import json
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from fixtures_sources import (
     BIVLC_FEATURES,
     aro_record,
     fixture_colour,
+    make_aro_mirror_source,
     make_aro_source,
     make_bivlc_source,
     make_sim_solution,
@@ -24,7 +27,7 @@ from fixtures_sources import (
 from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import (
-    BindSplitBuilder,
+    DEFAULT_MAX_LEAKAGE,
     LeakageError,
     build_benchmark,
     compute_annotations,
@@ -32,8 +35,8 @@ from bindsplit_datasets.builder import (
 )
 from bindsplit_datasets.errors import BindsplitError
 from bindsplit_datasets.features import ANNOTATION_FEATURES
+from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import ReferenceIndex
-from bindsplit_datasets.splits import annotate_sample
 
 REFERENCE = [
     "a red car on the road",
@@ -116,18 +119,31 @@ def test_labels_familiarity_and_composition_match_hand_computation(bivlc_build):
     assert full["bindsplit_label"] == [label for _, _, label, _, _ in BIVLC]
     assert full["caption_familiarity"] == [fam for *_, fam, _ in BIVLC]
     assert full["asymmetric"] == [asym for *_, asym in BIVLC]
+    assert full["balanced"] == [True, False, False, False, False, False]
     assert full[2]["caption_bindings"] == [
         [{"attribute": "red", "object": "car", "count": 1, "seen": True}],
         [{"attribute": "purple", "object": "dog", "count": 0, "seen": False}],
     ]
-    assert manifest["composition"] == {
+    expected = {
         "n": 6,
         "counts": {"seen": 1, "unseen": 2, "partial": 2, "none": 1},
         "shares": {"seen": 1 / 6, "unseen": 2 / 6, "partial": 2 / 6, "none": 1 / 6},
         "positive_seen_rate": 2 / 5,
         "negative_seen_rate": 2 / 5,
+        # every caption has one binding, except both of the `none` sample
+        "positive_caption_seen_rate": 2 / 5,
+        "negative_caption_seen_rate": 2 / 5,
+        "n_positive_bindings": 5,
+        "n_negative_bindings": 5,
+        "n_positive_captions": 5,
+        "n_negative_captions": 5,
         "asymmetric_share": 2 / 6,
+        "balanced_count": 1,
+        "balanced_share": 1 / 6,
+        "n_with_bindings": 5,
+        "unseen_share_with_bindings": 2 / 5,
     }
+    assert manifest["composition"] == {**expected, "by_category": {"replace/att": expected}}
 
 
 def test_compute_annotations_equals_row_by_row_annotation(bivlc_source, reference_file):
@@ -143,34 +159,47 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     out = bivlc_build.path
     assert sorted(p.name for p in out.iterdir()) == [
         "README.md",
+        "balanced",
         "bindsplit.json",
         "full",
         "partial",
         "seen",
         "unseen",
     ]
-    for config, n in {"full": 6, "seen": 1, "unseen": 2, "partial": 2}.items():
+    for config, n in {"full": 6, "seen": 1, "unseen": 2, "partial": 2, "balanced": 1}.items():
         assert [p.name for p in (out / config).iterdir()] == ["test-00000-of-00001.parquet"]
         assert pq.read_metadata(out / config / "test-00000-of-00001.parquet").num_rows == n
     manifest = json.loads((out / "bindsplit.json").read_text())
     assert manifest == bivlc_build.manifest
     assert set(manifest) == MANIFEST_KEYS
     assert manifest["format"] == "bindsplit-build/1" and manifest["benchmark"] == "bivlc"
-    assert manifest["configs"] == {"full": 6, "seen": 1, "unseen": 2, "partial": 2}
-    assert manifest["source"]["path"] == str(bivlc_source.resolve())
+    assert manifest["configs"] == {"full": 6, "seen": 1, "unseen": 2, "partial": 2, "balanced": 1}
+    assert manifest["source"] == {
+        "path": "bivlc.parquet",
+        "files": ["bivlc.parquet"],
+        "sha256": hashlib.sha256(bivlc_source.read_bytes()).hexdigest(),
+    }
     assert manifest["reference"]["corpus"]["kind"] == "text" and manifest["min_count"] == 1
-    assert manifest["leakage"] == {"overlap": 0, "override": False}
+    assert manifest["leakage"] == {
+        "overlap": 0,
+        "n_positive": 12,
+        "share": 0.0,
+        "threshold": DEFAULT_MAX_LEAKAGE,
+        "override": False,
+    }
     assert manifest["source_report"] == {"n_rows": 6, "problems": {}, "notes": []}
     assert len(manifest["fingerprint"]) == 64
 
 
-def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(bivlc_build):
+def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(
+    bivlc_build, bivlc_source
+):
     unseen = datasets.load_dataset(str(bivlc_build.path), "unseen", split="test")
     assert unseen["caption"] == ["a purple car", "a golden dog"]
     assert set(unseen["bindsplit_label"]) == {"unseen"}
     assert unseen.features == datasets.Features(
         {
-            **get_benchmark("bivlc").load(bivlc_build.manifest["source"]["path"]).dataset.features,
+            **get_benchmark("bivlc").load(bivlc_source).dataset.features,
             **ANNOTATION_FEATURES,
         }
     )
@@ -181,6 +210,8 @@ def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(bivlc
     assert unseen[1]["negative_image"].convert("RGB").getpixel((1, 1)) == fixture_colour(5, 1)
     default = datasets.load_dataset(str(bivlc_build.path), split="test")  # full is the default
     assert len(default) == 6
+    balanced = datasets.load_dataset(str(bivlc_build.path), "balanced", split="test")
+    assert balanced["caption"] == ["a red car"] and balanced["balanced"] == [True]
 
 
 def test_same_inputs_give_the_same_rows(bivlc_build, work, bivlc_source, reference_file):
@@ -210,16 +241,28 @@ def test_many_shards_keep_row_order(bivlc_build, work, bivlc_source, reference_f
     assert sharded.manifest["fingerprint"] == bivlc_build.manifest["fingerprint"]
 
 
-def test_an_existing_folder_is_kept_unless_overwrite(work, bivlc_source, reference_file):
+def test_an_existing_folder_is_kept_unless_it_is_a_previous_build(
+    work, bivlc_source, reference_file
+):
     out = work / "occupied"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    with pytest.raises(FileExistsError, match="--overwrite"):
-        build_benchmark("bivlc", out=out, source=bivlc_source, reference=reference_file)
+    for overwrite in (False, True):
+        with pytest.raises(FileExistsError, match="is not a previous BindSplit build"):
+            build_benchmark(
+                "bivlc", out=out, source=bivlc_source, reference=reference_file, overwrite=overwrite
+            )
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
-    build_benchmark("bivlc", out=out, source=bivlc_source, reference=reference_file, overwrite=True)
-    assert not (out / "keep.txt").exists() and (out / "bindsplit.json").is_file()
-    assert siblings(out) == ["occupied"]  # no temporary or old folders left beside it
+    previous = work / "previous"
+    build_benchmark("bivlc", out=previous, source=bivlc_source, reference=reference_file)
+    with pytest.raises(FileExistsError, match="--overwrite"):
+        build_benchmark("bivlc", out=previous, source=bivlc_source, reference=reference_file)
+    (previous / "stale.txt").write_text("from the previous build")
+    build_benchmark(
+        "bivlc", out=previous, source=bivlc_source, reference=reference_file, overwrite=True
+    )
+    assert not (previous / "stale.txt").exists() and (previous / "bindsplit.json").is_file()
+    assert siblings(previous) == ["previous"]  # no temporary or old folders left beside it
 
 
 def test_empty_configuration_is_not_written_and_the_card_says_so(work, reference_file):
@@ -227,8 +270,9 @@ def test_empty_configuration_is_not_written_and_the_card_says_so(work, reference
     result = build_benchmark("bivlc", out=work / "no_seen", source=source, reference=reference_file)
     assert result.manifest["configs"] == {"full": 2, "unseen": 1, "partial": 1}
     assert result.manifest["composition"]["counts"]["seen"] == 0
-    assert not (result.path / "seen").exists()
+    assert not (result.path / "seen").exists() and not (result.path / "balanced").exists()
     assert "| `seen` | 0 | " in (result.path / "README.md").read_text()
+    assert "| `balanced` | 0 | " in (result.path / "README.md").read_text()
     assert "(empty: not written)" in (result.path / "README.md").read_text()
 
 
@@ -286,17 +330,67 @@ def test_leaking_reference_is_refused_unless_overridden(work, bivlc_source):
     leaky.write_text("\n".join([*REFERENCE, "A purple car."]) + "\n")
     out = work / "leaky_build"
     # "a purple car" is a positive caption three times (twice `caption`, once `negative_caption`)
+    # of 12: 25% is at or above the default threshold of 20%
     with pytest.raises(
-        LeakageError, match=r"contains 3 of BiVLC's own positive captions.*--allow-leakage"
+        LeakageError,
+        match=r"contains 3 of BiVLC's 12 positive captions verbatim \(25.0%, at or above the "
+        r"threshold of 20.0%\).*--allow-leakage.*--max-leakage",
     ):
         build_benchmark("bivlc", out=out, source=bivlc_source, reference=leaky)
     assert siblings(out) == []
     result = build_benchmark(
         "bivlc", out=out, source=bivlc_source, reference=leaky, allow_leakage=True
     )
-    assert result.manifest["leakage"] == {"overlap": 3, "override": True}
+    assert result.manifest["leakage"] == {
+        "overlap": 3,
+        "n_positive": 12,
+        "share": 0.25,
+        "threshold": 0.2,
+        "override": True,
+    }
     card = (out / "README.md").read_text()
-    assert "Leakage override" in card and "3 of this benchmark's own positive captions" in card
+    assert "Leakage override" in card
+    assert "contains 3 of this benchmark's 12 positive captions (25.0%) verbatim" in card
+    # a higher threshold lets it through without an override
+    result = build_benchmark(
+        "bivlc", out=out, source=bivlc_source, reference=leaky, max_leakage=0.3, overwrite=True
+    )
+    assert result.manifest["leakage"]["override"] is False
+    assert result.manifest["leakage"]["threshold"] == 0.3
+
+
+def test_chance_duplicates_below_the_threshold_build_and_are_reported(work, bivlc_source):
+    # COCO captions repeat by chance: "a golden dog" is two of the 12 positive captions (16.7%)
+    reference = work / "chance.txt"
+    reference.write_text("\n".join([*REFERENCE, "a golden dog"]) + "\n")
+    result = build_benchmark(
+        "bivlc", out=work / "chance_build", source=bivlc_source, reference=reference
+    )
+    assert result.manifest["leakage"] == {
+        "overlap": 2,
+        "n_positive": 12,
+        "share": 2 / 12,
+        "threshold": 0.2,
+        "override": False,
+    }
+    card = (result.path / "README.md").read_text()
+    assert "Leakage override" not in card
+    assert (
+        "Leakage check: 2 of this benchmark's 12 positive captions (16.7%) occur verbatim in the "
+        "reference; a build is refused when the share reaches 20.0%"
+    ) in card
+    # the threshold 0 refuses any overlap
+    with pytest.raises(LeakageError, match=r"\(16.7%, at or above the threshold of 0.0%\)"):
+        prepare_benchmark("bivlc", source=bivlc_source, reference=reference, max_leakage=0)
+    with pytest.raises(ValueError, match="max_leakage.*between 0 and 1, got 1.5"):
+        prepare_benchmark("bivlc", source=bivlc_source, reference=reference, max_leakage=1.5)
+
+
+def test_a_reference_holding_most_positives_is_refused(work, bivlc_source):
+    reference = work / "holds_most.txt"
+    reference.write_text("\n".join(c for c, *_ in BIVLC) + "\n")  # every `caption`
+    with pytest.raises(LeakageError, match=r"contains 9 of BiVLC's 12 positive captions"):
+        prepare_benchmark("bivlc", source=bivlc_source, reference=reference)
 
 
 def test_an_adapter_without_the_guard_builds_and_says_so(work, bivlc_source, monkeypatch):
@@ -306,7 +400,14 @@ def test_an_adapter_without_the_guard_builds_and_says_so(work, bivlc_source, mon
     leaky = work / "own_corpus.txt"
     leaky.write_text("\n".join([*REFERENCE, "a purple car"]) + "\n")
     result = build_benchmark("bivlc", out=work / "unguarded", source=bivlc_source, reference=leaky)
-    assert result.manifest["leakage"] == {"overlap": 3, "override": False, "guard": False}
+    assert result.manifest["leakage"] == {
+        "overlap": 3,
+        "n_positive": 12,
+        "share": 0.25,
+        "threshold": 0.2,
+        "override": False,
+        "guard": False,
+    }
     card = (result.path / "README.md").read_text()
     assert "Leakage check: off for this benchmark" in card and "Leakage override" not in card
 
@@ -346,46 +447,6 @@ def test_unknown_configuration_is_named(bivlc_source, reference_file):
         ValueError, match="unknown configuration 'half'.*full, seen, unseen, partial"
     ):
         prepared.config_indices("half")
-    with pytest.raises(ValueError, match="BuilderConfig 'half' not found"):
-        BindSplitBuilder(config_name="half", benchmark="bivlc", source=str(bivlc_source))
-
-
-# ---------------------------------------------------------------------- datasets builder
-def test_builder_class_prepares_one_configuration_offline(
-    work, bivlc_build, bivlc_source, reference_file
-):
-    builder = BindSplitBuilder(
-        config_name="unseen",
-        benchmark="bivlc",
-        source=str(bivlc_source),
-        reference=str(reference_file),
-        cache_dir=str(work / "builder_cache"),
-    )
-    assert builder.config.configuration == "unseen" and builder.config.min_count == 1
-    builder.download_and_prepare()
-    unseen = builder.as_dataset(split="test")
-    built = datasets.load_dataset(str(bivlc_build.path), "unseen", split="test")
-    assert unseen.features == built.features
-    assert (
-        unseen.remove_columns(["image", "negative_image"]).to_list()
-        == built.remove_columns(["image", "negative_image"]).to_list()
-    )
-    assert unseen[0]["image"].convert("RGB").getpixel((1, 1)) == fixture_colour(1, 0)
-    with pytest.raises(ValueError, match="needs benchmark=NAME"):
-        BindSplitBuilder(config_name="full")
-
-
-def test_builder_class_refuses_an_empty_configuration(work, reference_file):
-    source = make_bivlc_source(work / "only_unseen.parquet", BIVLC_ROWS[1:2])
-    builder = BindSplitBuilder(
-        config_name="seen",
-        benchmark="bivlc",
-        source=str(source),
-        reference=str(reference_file),
-        cache_dir=str(work / "builder_cache_empty"),
-    )
-    with pytest.raises(BindsplitError, match="configuration 'seen' of bivlc has no rows"):
-        builder.download_and_prepare()
 
 
 # ---------------------------------------------------------------------------- commands
@@ -420,10 +481,14 @@ def test_build_command_with_sim_solution(work, reference_file, capsys):
     )
     assert code == 0
     printed = capsys.readouterr().out
-    assert f"wrote {out}" in printed and "1 of 3 samples have text_0 matching image_1" in printed
+    assert f"wrote {out}" in printed and "1 of 3 rows have text_0 describing image_1" in printed
     full = datasets.load_dataset(str(out), "full", split="test")
     assert full[1]["image_0"].convert("RGB").getpixel((1, 1)) == fixture_colour(1, 0)
+    assert full["pairing_crossed"] == [False, True, False]
     assert full["bindsplit_label"] == ["partial", "unseen", "seen"]
+    card = (out / "README.md").read_text()
+    assert "Pairing: the ground truth `sim_solution.csv` (user file, SHA-256 `" in card
+    assert "| attribute/crossed | 1 |" in card  # composition by category and pairing
     assert (
         'load_dataset("me/vismin-split", "unseen", split="test")' in (out / "README.md").read_text()
     )
@@ -441,16 +506,34 @@ def test_stats_command_prints_the_table_beside_the_paper_and_writes_nothing(
     assert lines[0].startswith("BiVLC: 6 samples; reference ")
     assert lines[1].split() == ["n", "share", "paper"]
     assert lines[2].split() == ["seen", "1", "16.7%"]
-    assert lines[3].split() == [
-        "unseen",
-        "2",
-        "33.3%",
-        "1.8%",
-    ]  # the paper's BiVLC figure beside ours
+    assert lines[3].split() == ["unseen", "2", "33.3%", "1.8%"]  # the paper's figure beside ours
     assert lines[5].split() == ["none", "1", "16.7%"]
-    assert any(
-        line.split()[:4] == ["positive-caption", "bindings", "seen", "40.0%"] for line in lines
-    )
+    # the second reading of the unseen share: over the five samples with bindings
+    assert lines[7].split() == [
+        "unseen,",
+        "of",
+        "samples",
+        "with",
+        "bindings",
+        "2",
+        "40.0%",
+        "1.8%",
+    ]
+    assert lines[8].split()[-2:] == ["1", "16.7%"] and lines[8].startswith("balanced")
+    assert lines[9].split() == ["positive-caption", "bindings", "seen", "5", "40.0%"]
+    assert lines[10].split() == [
+        "positive",
+        "captions",
+        "with",
+        "a",
+        "binding",
+        "seen",
+        "5",
+        "40.0%",
+    ]
+    by_category = lines.index("by category:")
+    assert lines[by_category + 1].split()[:2] == ["category", "n"]
+    assert lines[by_category + 2].split()[:4] == ["replace/att", "6", "1", "(16.7%)"]
     assert sorted(p.name for p in work.iterdir()) == before
 
 
@@ -471,12 +554,12 @@ def test_commands_report_bad_input_without_traceback(work, bivlc_source, referen
     )
     assert code == 2
     assert (
-        "unknown benchmark 'winoground'; known benchmarks: aro_vga, bivlc"
+        "unknown benchmark 'winoground'; known benchmarks: aro_vga (alias: aro), bivlc"
         in capsys.readouterr().err
     )
     out = work / "cli_leak"
     leaky = work / "cli_leaky.txt"
-    leaky.write_text("a golden dog\n")
+    leaky.write_text("a golden dog\na purple car\n")  # 5 of the 12 positive captions
     code = cli.main(
         [
             "build",
@@ -492,3 +575,161 @@ def test_commands_report_bad_input_without_traceback(work, bivlc_source, referen
     assert code == 2
     assert "--allow-leakage" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ------------------------------------------------------------------------- VisMin pairing
+def _official_pairing(shared_data: Path) -> tuple[list[str], list[bool]]:
+    """Categories and crossed flags of the official sim_solution.csv, read naively."""
+    with open(shared_data / "vismin" / "sim_solution.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    crossed = [row["Text"].replace(" ", "") == "T1_I0>T0_I0&T0_I1>T1_I1" for row in rows]
+    return [row["category"] for row in rows], crossed
+
+
+@pytest.mark.slow  # 2,084 rows: the official file's size
+def test_vismin_builds_with_the_official_pairing_by_default(work, shared_data, reference_file):
+    categories, crossed = _official_pairing(shared_data)
+    assert (len(categories), sum(crossed)) == (2084, 1020)
+    texts = [("a red car", "a blue car"), ("a white dog", "a purple dog"), ("two cups", "a cup")]
+    rows = [
+        {"text_0": texts[i % 3][0], "text_1": texts[i % 3][1], "category": category}
+        for i, category in enumerate(categories)
+    ]
+    # stored as the release is: crossed rows hold the image of text_0 in image_1
+    swapped = {i for i, flag in enumerate(crossed) if flag}
+    source = make_vismin_source(work / "vismin_release.parquet", rows, swapped=swapped)
+    result = build_benchmark(
+        "vismin", out=work / "vismin_official", source=source, reference=reference_file
+    )
+    full = datasets.load_dataset(str(result.path), "full", split="test")
+    assert full["pairing_crossed"] == crossed
+    raw = full.cast_column("image_0", datasets.Image(decode=False)).cast_column(
+        "image_1", datasets.Image(decode=False)
+    )
+    # text_i describes image_i in every row (the fixture image of text_k of row i)
+    assert [cell["bytes"] for cell in raw["image_0"]] == [
+        png_bytes(fixture_colour(i, 0)) for i in range(len(rows))
+    ]
+    assert [cell["bytes"] for cell in raw["image_1"]] == [
+        png_bytes(fixture_colour(i, 1)) for i in range(len(rows))
+    ]
+    pairing = result.manifest["source"]["pairing"]
+    assert pairing["mode"] == "solution" and pairing["solution"] == "vismin_sim_solution.csv"
+    assert (
+        pairing["sha256"]
+        == hashlib.sha256((shared_data / "vismin" / "sim_solution.csv").read_bytes()).hexdigest()
+    )
+    assert (pairing["crossed"], pairing["rows"]) == (1020, 2084)
+    card = (result.path / "README.md").read_text()
+    assert f"SHA-256 `{pairing['sha256']}`" in card and "mair-lab/vismin-bench" in card
+    by_category = result.manifest["composition"]["by_category"]
+    assert sum(stats["n"] for name, stats in by_category.items() if "crossed" in name) == 1020
+
+
+# ----------------------------------------------------------- every benchmark, every config
+def _fixture_input(benchmark: str, folder: Path) -> dict:
+    """Source and reference (and options) of a small build of ``benchmark`` with at least one
+    balanced sample, inputs written into ``folder``."""
+    folder.mkdir(parents=True)
+    reference = folder / "reference.txt"
+    reference.write_text("\n".join(REFERENCE) + "\n")
+    if benchmark == "bivlc":
+        return {"source": make_bivlc_source(folder / "bivlc.parquet", BIVLC_ROWS)}
+    if benchmark == "vismin":
+        rows = [{**row, "category": "attribute"} for row in BIVLC_ROWS_AS_VISMIN]
+        solution = make_sim_solution(folder / "solution.csv", ["attribute"] * 3, swapped={2})
+        return {
+            "source": make_vismin_source(folder / "vismin.parquet", rows, swapped={2}),
+            "source_options": {"sim_solution": solution},
+        }
+    if benchmark == "aro_vga":
+        records = [
+            aro_record(0, "red", "car", "blue", "car"),
+            aro_record(1, "red", "bus", "x", "y"),
+        ]
+        return {"source": make_aro_source(folder / "aro", records=records, image_format="PNG")}
+    if benchmark == "aro_mirror":
+        captions = [("the red car and the blue car", "the blue car and the red car")] * 2
+        return {"source": make_aro_mirror_source(folder / "mirror.parquet", captions)}
+    from bindsplit_datasets.synthetic import default_world, reference_index, write_test_benchmark
+
+    world = default_world()
+    index = reference_index(world, n_captions=120)
+    out = write_test_benchmark(world, folder / "synthetic", 2, 7, index=index, progress=False)
+    return {"source": out, "reference": index}
+
+
+BIVLC_ROWS_AS_VISMIN = [
+    {"text_0": "a red car", "text_1": "a white dog"},
+    {"text_0": "a purple car", "text_1": "a red car"},
+    {"text_0": "a red car", "text_1": "a blue car"},
+]
+
+
+@pytest.mark.parametrize("benchmark", ["bivlc", "vismin", "aro_vga", "aro_mirror", "synthetic"])
+def test_every_configuration_loads_on_every_benchmark(tmp_path, benchmark):
+    inputs = _fixture_input(benchmark, tmp_path / "inputs")
+    inputs.setdefault("reference", tmp_path / "inputs" / "reference.txt")
+    name = "aro_vga" if benchmark == "aro_mirror" else benchmark
+    result = build_benchmark(name, out=tmp_path / "build", **inputs)
+    full = datasets.load_dataset(str(result.path), "full", split="test")
+    for config in result.manifest["configs"]:
+        rows = datasets.load_dataset(str(result.path), config, split="test")
+        assert len(rows) == result.manifest["configs"][config]
+    balanced = datasets.load_dataset(str(result.path), "balanced", split="test")
+    expected = [i for i, flag in enumerate(full["balanced"]) if flag]
+    assert len(balanced) == len(expected) > 0
+    assert balanced["caption_familiarity"] == [full["caption_familiarity"][i] for i in expected]
+    labels = full["bindsplit_label"]
+    assert all(full["balanced"][i] for i, label in enumerate(labels) if label == "seen")
+    assert not any(full["balanced"][i] for i, label in enumerate(labels) if label == "unseen")
+    assert result.manifest["composition"]["balanced_count"] == len(expected)
+
+
+def test_cards_and_manifests_hold_no_local_paths(tmp_path):
+    inputs = tmp_path / "inputs"
+    bivlc = _fixture_input("bivlc", inputs / "bivlc")
+    vismin = _fixture_input("vismin", inputs / "vismin")
+    aro = aro_record(0, "red", "car", "blue", "car"), aro_record(1, "red", "bus", "x", "y")
+    aro_folder = make_aro_source(inputs / "aro", records=aro, missing_images={1})
+    reference = inputs / "bivlc" / "reference.txt"
+    results = [
+        build_benchmark("bivlc", out=tmp_path / "b", reference=reference, **bivlc),
+        build_benchmark("vismin", out=tmp_path / "v", reference=reference, **vismin),
+        build_benchmark("aro_vga", out=tmp_path / "a", source=aro_folder, reference=reference),
+    ]
+    for result in results:
+        for name in ("README.md", "bindsplit.json"):
+            text = (result.path / name).read_text()
+            assert str(tmp_path) not in text and str(tmp_path.resolve()) not in text
+    # local inputs are named relative to where they were, with their hashes
+    aro_manifest = results[2].manifest
+    assert aro_manifest["source"]["path"] == "aro" and len(aro_manifest["source"]["sha256"]) == 64
+    assert "('1.jpg' in aro/images): missing image" in aro_manifest["source_report"]["notes"][0]
+    assert results[1].manifest["source"]["pairing"]["solution"] == "solution.csv"
+
+
+def test_pairing_and_leakage_flags_on_the_command_line(work, reference_file, capsys):
+    source = make_vismin_source(work / "flags.parquet", VISMIN_ROWS, swapped={1})
+    out = work / "flags_build"
+    argv = ["build", "vismin", "--source", str(source), "--reference", str(reference_file)]
+    assert cli.main([*argv, "--out", str(out), "--vismin-pairing", "as-stored"]) == 0
+    printed = capsys.readouterr().out
+    assert "note: pairing as stored (--vismin-pairing as-stored)" in printed
+    manifest = json.loads((out / "bindsplit.json").read_text())
+    assert manifest["source"]["pairing"] == {"mode": "as-stored"}
+    assert "pairing_crossed" not in datasets.load_dataset(str(out), split="test").column_names
+    assert "> **Pairing unchecked.**" in (out / "README.md").read_text()
+    # "a red car" is one of the six positive captions: refused at a 10% threshold
+    (work / "flags_ref.txt").write_text("a red car\n")
+    leaky = ["--reference", str(work / "flags_ref.txt"), "--vismin-pairing", "as-stored"]
+    stats = ["stats", "vismin", "--source", str(source), *leaky]
+    assert cli.main([*stats, "--max-leakage", "0.1"]) == 2
+    assert "1 of VisMin's 6 positive captions verbatim (16.7%" in capsys.readouterr().err
+    assert cli.main(stats) == 0
+    assert "note: 1 of 6 positive captions (16.7%) are in the reference: below the threshold" in (
+        capsys.readouterr().out
+    )
+    with pytest.raises(SystemExit):
+        cli.main([*stats, "--max-leakage", "1.5"])
+    assert "expected a share between 0 and 1, got '1.5'" in capsys.readouterr().err

@@ -16,13 +16,15 @@ from huggingface_hub import DatasetCard
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import build_benchmark
 from bindsplit_datasets.cards import (
+    category_rows,
     composition_rows,
     flat_composition,
     format_share,
+    paper_figure_notes,
     render_card,
 )
+from bindsplit_datasets.labels import composition
 from bindsplit_datasets.names import PAPER_CITATION
-from bindsplit_datasets.splits import composition
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a black cat on a mat"]
 ROWS = [
@@ -157,22 +159,53 @@ def _table_rows(markdown: str, heading: str) -> dict[str, list[str]]:
 
 def test_card_numbers_equal_those_recomputed_from_the_rows(card, build):
     full = datasets.load_dataset(str(build.path), "full", split="test")
-    stats = composition(full.remove_columns(["image", "negative_image"]))
+    rows = full.remove_columns(["image", "negative_image"])
+    adapter = get_benchmark("bivlc")
+    stats = composition(rows, [adapter.category(row) for row in rows])
     assert stats.to_dict() == build.manifest["composition"]
     table = _table_rows(card.text, "Composition")
     for label in ("seen", "unseen", "partial", "none"):
         assert table[label][:2] == [str(stats.counts[label]), format_share(stats.shares[label])]
     assert table["total"][:2] == [str(stats.n), "100.0%"]
-    assert table["positive-caption bindings seen"][1] == format_share(stats.positive_seen_rate)
-    assert table["negative-caption bindings seen"][1] == format_share(stats.negative_seen_rate)
+    readings = {
+        "positive-caption bindings seen": (stats.n_positive_bindings, stats.positive_seen_rate),
+        "positive captions with a binding seen": (
+            stats.n_positive_captions,
+            stats.positive_caption_seen_rate,
+        ),
+        "negative-caption bindings seen": (stats.n_negative_bindings, stats.negative_seen_rate),
+        "negative captions with a binding seen": (
+            stats.n_negative_captions,
+            stats.negative_caption_seen_rate,
+        ),
+    }
+    for row, (n, rate) in readings.items():
+        assert table[row][:2] == [str(n), format_share(rate)]
     assert table["samples with familiarity asymmetry"][1] == format_share(stats.asymmetric_share)
-    assert table["unseen"][2] == "1.8%"  # the paper's figure beside ours
+    assert table["unseen"][2] == "1.8%"  # the paper's figure beside ours, in both readings
+    assert table["unseen, of samples with bindings"] == [
+        str(stats.counts["unseen"]),
+        format_share(stats.unseen_share_with_bindings),
+        "1.8%",
+    ]
+    assert table["balanced (equal familiarity above 0)"][:2] == [
+        str(stats.balanced_count),
+        format_share(stats.balanced_share),
+    ]
+    by_category = _table_rows(card.text, "Composition").keys() & stats.by_category.keys()
+    assert by_category == {"replace/att", "swap/att", "add/obj"}
+    for name, by in stats.by_category.items():
+        assert table[name][:2] == [
+            str(by.n),
+            f"{by.counts['seen']} ({format_share(by.shares['seen'])})",
+        ]
     configurations = _table_rows(card.text, "Configurations")
     for config in build.manifest["configs"]:
         n = len(datasets.load_dataset(str(build.path), config, split="test"))
         assert configurations[f"`{config}`"][0] == str(n)
     # the hand-checkable values against REFERENCE
     assert stats.counts == {"seen": 1, "unseen": 1, "partial": 4, "none": 1}
+    assert stats.balanced_count == 1 and stats.by_category["swap/att"].counts["unseen"] == 1
 
 
 def test_card_states_reference_parser_loading_and_citations(card, build):
@@ -190,10 +223,34 @@ def test_card_states_reference_parser_loading_and_citations(card, build):
 
 def test_leakage_override_is_stated(build):
     manifest = copy.deepcopy(build.manifest)
-    manifest["leakage"] = {"overlap": 12, "override": True}
+    manifest["leakage"] = {
+        "overlap": 12,
+        "n_positive": 14,
+        "share": 12 / 14,
+        "threshold": 0.2,
+        "override": True,
+    }
     text = render_card(manifest)
-    assert "**Leakage override.** The reference corpus contains 12 of this benchmark's" in text
-    assert "(override: built with `--allow-leakage`)" in text
+    assert (
+        "**Leakage override.** The reference corpus contains 12 of this benchmark's 14 positive "
+        "captions (85.7%) verbatim"
+    ) in text
+    assert "reaches 20.0%" in text and "Override: built with `--allow-leakage`." in text
+
+
+def test_source_commit_and_pairing_are_stated(build):
+    manifest = copy.deepcopy(build.manifest)
+    manifest["source"] = {"hub_id": "imirandam/BiVLC", "revision": "main", "sha": "ab" * 20}
+    text = render_card(manifest)
+    commit = "ab" * 20
+    hub = "Read from the Hub dataset `imirandam/BiVLC`, revision `main`"
+    assert f"{hub}, at commit `{commit}`." in text
+    manifest["source"]["sha"] = None
+    assert "this build is not pinned to a commit" in render_card(manifest)
+    manifest["source"]["pairing"] = {"mode": "as-stored"}
+    text = render_card(manifest)
+    assert "> **Pairing unchecked.** Built with `--vismin-pairing as-stored`" in text
+    assert "Pairing: **as stored**" in text
 
 
 def test_source_problems_and_notes_reach_the_card(tmp_path, reference_file):
@@ -213,6 +270,12 @@ def test_source_problems_and_notes_reach_the_card(tmp_path, reference_file):
     )
     assert DatasetCard(text).data.license == "mit"
     assert "| unseen |" in text and "n = 314" in text  # ARO's paper figures: share and split size
+    # and the note that those two figures cannot both hold for ARO's 28,748 samples
+    assert (
+        "> **Note on the paper's figures.** The paper's unseen figures for this benchmark cannot "
+        "both hold: its unseen split has n = 314 samples, which is 1.09% of the benchmark's "
+        "28,748 samples, while it quotes an unseen share of 1.2% (about 345 samples)."
+    ) in text
 
 
 def test_composition_rows_and_flat_keys():
@@ -222,19 +285,31 @@ def test_composition_rows_and_flat_keys():
         "shares": {"seen": 0.5, "unseen": 0.125, "partial": 0.25, "none": 0.125},
         "positive_seen_rate": 0.75,
         "negative_seen_rate": None,
+        "positive_caption_seen_rate": 5 / 7,
+        "negative_caption_seen_rate": None,
+        "n_positive_bindings": 12,
+        "n_negative_bindings": 0,
+        "n_positive_captions": 7,
+        "n_negative_captions": 0,
         "asymmetric_share": 0.375,
+        "balanced_count": 5,
+        "balanced_share": 0.625,
+        "n_with_bindings": 7,
+        "unseen_share_with_bindings": 1 / 7,
     }
-    rows = composition_rows(
-        stats, {"unseen_share": 0.012, "unseen_count": 314, "positive_seen_rate": 0.798}
-    )
-    assert rows == [
+    figures = {"unseen_share": 0.012, "unseen_count": 314, "positive_seen_rate": 0.798}
+    assert composition_rows(stats, figures) == [
         ("seen", "4", "50.0%", ""),
         ("unseen", "1", "12.5%", "1.2%, n = 314"),
         ("partial", "2", "25.0%", ""),
         ("none", "1", "12.5%", ""),
         ("total", "8", "100.0%", ""),
-        ("positive-caption bindings seen", "", "75.0%", "79.8%"),
-        ("negative-caption bindings seen", "", "-", ""),
+        ("unseen, of samples with bindings", "1", "14.3%", "1.2%"),
+        ("balanced (equal familiarity above 0)", "5", "62.5%", ""),
+        ("positive-caption bindings seen", "12", "75.0%", "79.8%"),
+        ("positive captions with a binding seen", "7", "71.4%", "79.8%"),
+        ("negative-caption bindings seen", "0", "-", ""),
+        ("negative captions with a binding seen", "0", "-", ""),
         ("samples with familiarity asymmetry", "", "37.5%", ""),
     ]
     assert flat_composition(stats) == {
@@ -247,10 +322,36 @@ def test_composition_rows_and_flat_keys():
         "partial_share": 0.25,
         "none_count": 1,
         "none_share": 0.125,
+        "unseen_share_with_bindings": 1 / 7,
+        "balanced_count": 5,
+        "balanced_share": 0.625,
         "positive_seen_rate": 0.75,
+        "positive_caption_seen_rate": 5 / 7,
         "negative_seen_rate": None,
+        "negative_caption_seen_rate": None,
         "asymmetric_share": 0.375,
     }
+    assert category_rows(stats) == []
+    assert category_rows({**stats, "by_category": {"swap": stats}}) == [
+        (
+            "swap",
+            "8",
+            "4 (50.0%)",
+            "1 (12.5%)",
+            "2 (25.0%)",
+            "1 (12.5%)",
+            "5 (62.5%)",
+            "75.0%",
+            "-",
+            "37.5%",
+        )
+    ]
+
+
+def test_paper_figure_notes_only_where_the_figures_disagree():
+    assert paper_figure_notes("aro_vga", {"unseen_share": 0.012, "unseen_count": 314})
+    assert paper_figure_notes("aro_vga", {"unseen_share": 0.011, "unseen_count": 314}) == []
+    assert paper_figure_notes("bivlc", {"unseen_share": 0.018}) == []
 
 
 def test_render_card_rejects_an_unknown_benchmark(build):

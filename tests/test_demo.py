@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
-from bindsplit_datasets.plotting import load_results
+from bindsplit_datasets.reports import load_results
 
 N_PER_STRATUM = 12
 
@@ -44,12 +45,18 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left
+    # the manifest marks the folder as a demo output, which a later --overwrite may replace
+    demo = json.loads((out / "demo.json").read_text(encoding="utf-8"))
+    assert demo["format"] == DEMO_OUTPUT.format and DEMO_OUTPUT.marks(out)
+    assert demo["models"] == [model_id("clip"), model_id("negclip")]
+    assert demo["n_per_stratum"] == N_PER_STRATUM
 
 
-def test_demo_refuses_to_replace_without_overwrite(tmp_path: Path) -> None:
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_demo_never_replaces_a_user_folder(tmp_path: Path, overwrite) -> None:
     out = tmp_path / "demo_output"
     out.mkdir()
     (out / "mine.txt").write_text("keep", encoding="utf-8")
-    with pytest.raises(FileExistsError, match="demo_output"):
-        run_demo(out, n_per_stratum=2, overwrite=False, progress=False)
+    with pytest.raises(FileExistsError, match="demo_output exists and is not a previous"):
+        run_demo(out, n_per_stratum=2, overwrite=overwrite, progress=False)
     assert [p.name for p in out.iterdir()] == ["mine.txt"]

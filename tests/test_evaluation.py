@@ -16,7 +16,6 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from tiny_models import (
-    TINY_LABELS,
     AroLikeAdapter,
     BivlcLikeAdapter,
     naive_scores,
@@ -29,6 +28,7 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
+from bindsplit_datasets.builder import rows_fingerprint
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.evaluation import OutputPathError, format_table, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
@@ -38,8 +38,6 @@ from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring import ScoringOptionError, read_scores
 
 CAPTIONS = BivlcLikeAdapter.caption_columns
-#: The label of each of the 12 rows of the test build.
-TINY_LABEL_LIST = [TINY_LABELS[i % len(TINY_LABELS)] for i in range(12)]
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -86,6 +84,7 @@ def expected_metrics(model, processor, rows, adapter, n_bootstrap):
         rows["bindsplit_label"],
         categories if any(categories) else None,
         groups if any(groups) else None,
+        balanced=rows["balanced"],
     )
     return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
 
@@ -119,7 +118,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
-        "fingerprint": "fingerprint-of-_test_bivlc_like",
+        "fingerprint": rows_fingerprint(rows, BivlcLikeAdapter.image_columns),
         "reference": {"corpus": "test"},
     }
     assert record["scoring"] == {
@@ -177,12 +176,11 @@ def test_unknown_configuration_lists_valid_ones(build):
         load_bindsplit(build, "bogus")
 
 
-def test_loads_every_configuration_of_a_build(build):
+def test_loads_every_configuration_of_a_build(build, rows):
     unseen = load_bindsplit(build, "unseen")
     assert len(unseen.dataset) == 4 and set(unseen.dataset["bindsplit_label"]) == {"unseen"}
-    assert (
-        unseen.benchmark == "_test_bivlc_like"
-        and unseen.fingerprint == "fingerprint-of-_test_bivlc_like"
+    assert unseen.benchmark == "_test_bivlc_like" and unseen.fingerprint == rows_fingerprint(
+        rows, BivlcLikeAdapter.image_columns
     )
     assert isinstance(unseen.dataset.features["image"], datasets.Image)
     with pytest.raises(ValueError, match="scores the full configuration"):
@@ -223,7 +221,9 @@ def test_hub_dataset_is_loaded_with_its_manifest(build, monkeypatch):
 
     def fake_load(path, name, *, split, revision, cache_dir):
         calls.append(("rows", path, name, split, revision))
-        return real_load(str(build), name, split=split)
+        # by file: datasets caches a README-configured folder by its name and configuration only
+        files = [str(p) for p in sorted((build / name).glob("*.parquet"))]
+        return real_load("parquet", data_files={split: files}, split=split)
 
     monkeypatch.setattr("huggingface_hub.hf_hub_download", fake_download)
     monkeypatch.setattr(datasets, "load_dataset", fake_load)
@@ -366,7 +366,7 @@ def test_a_loaded_dataset_is_evaluated_with_its_manifest(build, rows, tmp_path):
     for given in (manifest, build, build / "bindsplit.json"):
         record = evaluate_model(model, full, processor=processor, n_bootstrap=0, manifest=given)
         assert record["metrics"] == expected
-        assert record["dataset"]["fingerprint"] == "fingerprint-of-_test_bivlc_like"
+        assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
     # without manifest=: the JSON in the dataset's description
     described = datasets.Dataset(
         full.data,
@@ -392,6 +392,7 @@ def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):
     assert record["samples"] == {
         "id": [str(i) for i in range(12)],  # no id column: the row in `full`
         "label": list(rows["bindsplit_label"]),
+        "balanced": list(rows["balanced"]),
         "i2t": [int(i2t) for i2t, _ in outcomes],
         "t2i": [int(t2i) for _, t2i in outcomes],
     }
@@ -400,28 +401,18 @@ def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):
 
 
 def test_source_ids_and_balanced_flags_reach_the_record_and_the_metric(rows, tmp_path, monkeypatch):
-    balanced = [label == "seen" or index % 4 == 0 for index, label in enumerate(TINY_LABEL_LIST)]
-    with_columns = rows.add_column("pair_id", [f"p{i:03d}" for i in range(12)]).add_column(
-        "balanced", balanced
-    )
-    build = write_fake_build(tmp_path / "with_ids", with_columns, "_test_bivlc_like")
+    with_ids = rows.add_column("pair_id", [f"p{i:03d}" for i in range(12)])
+    build = write_fake_build(tmp_path / "with_ids", with_ids, "_test_bivlc_like")
     monkeypatch.setattr(BivlcLikeAdapter, "id_column", "pair_id", raising=False)
-    seen = {}
-
-    def accumulate_with_balanced(scores, splits, categories=None, macro_groups=None, *, balanced):
-        seen["balanced"] = balanced
-        return accumulate(scores, splits, categories, macro_groups)
-
-    monkeypatch.setattr(evaluation, "accumulate", accumulate_with_balanced)
     model, processor = tiny_clip(seed=5)
-    record = evaluate_model(
-        model, build, processor=processor, n_bootstrap=0, save_scores=tmp_path / "s.parquet"
-    )
+    path = tmp_path / "s.parquet"
+    record = evaluate_model(model, build, processor=processor, n_bootstrap=0, save_scores=path)
+    balanced = list(rows["balanced"])
     assert record["samples"]["id"] == [f"p{i:03d}" for i in range(12)]
-    assert record["samples"]["balanced"] == balanced == seen["balanced"]
-    saved = pq.read_table(tmp_path / "s.parquet")
-    assert saved.column("id").to_pylist() == record["samples"]["id"]
-    assert read_scores(tmp_path / "s.parquet")["balanced"] == balanced
+    assert record["samples"]["balanced"] == balanced
+    assert record["metrics"]["balanced/n"] == sum(balanced) == 6  # the seen and partial rows
+    assert pq.read_table(path).column("id").to_pylist() == record["samples"]["id"]
+    assert read_scores(path)["balanced"] == balanced
 
 
 def test_unwritable_save_scores_fails_before_scoring(build, tmp_path):
@@ -429,6 +420,8 @@ def test_unwritable_save_scores_fails_before_scoring(build, tmp_path):
     with pytest.raises(OutputPathError, match="is a folder; pass a file path"):
         evaluate_model(not_a_model, build, save_scores=tmp_path)
     (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputPathError, match="not a BindSplit scores file, which BindSplit never"):
+        evaluate_model(not_a_model, build, save_scores=tmp_path / "file")
     with pytest.raises(OutputPathError, match="is a file, not a folder"):
         evaluate_model(not_a_model, build, save_scores=tmp_path / "file" / "scores.parquet")
     with pytest.raises(ScoringOptionError, match="unknown mixed precision 'fp9'"):

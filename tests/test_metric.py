@@ -9,7 +9,9 @@ import fnmatch
 import json
 import math
 import pickle
-import runpy
+import re
+import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -21,11 +23,12 @@ import yaml
 
 import bindsplit_datasets
 from bindsplit_datasets import metric as bs_metric
+from bindsplit_datasets import metric_core, names
 
 pytestmark = pytest.mark.filterwarnings("error")
 
 REPO_METRIC = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
-CONFIGS = ("full", "seen", "unseen", "partial")
+CONFIGS = ("full", "seen", "unseen", "partial")  # the configurations defined by labels
 LABELS = ("seen", "unseen", "partial", "none")
 METRIC_NAMES = ("i2t", "t2i", "group")
 
@@ -39,7 +42,7 @@ ALL_TIED = [[0.5, 0.5], [0.5, 0.5]]  # every comparison is a tie: all wrong
 
 @pytest.fixture(scope="module")
 def core():
-    return bs_metric.core()
+    return metric_core
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,7 @@ def points(results: dict) -> dict:
 def assert_clean(results: dict) -> None:
     """No NaN, accuracies in [0, 1], gaps in [-1, 1], intervals ordered lists of two floats."""
     for key, value in results.items():
-        assert key.split("/")[0] in (*CONFIGS, "gap"), key
+        assert key.split("/")[0] in (*CONFIGS, "balanced", "gap"), key
         if key.endswith("_ci"):
             assert isinstance(value, list) and len(value) == 2, key
             low, high = value
@@ -255,8 +258,9 @@ def naive_outcome(m):
     return i2t, t2i
 
 
-def naive_results(samples, macro_min_samples):
-    """Point estimates and counts, by per-sample loops over (matrix, label, category, group)."""
+def naive_results(samples, macro_min_samples, balanced=None):
+    """Point estimates and counts, by per-sample loops over (matrix, label, category, group)
+    and, when given, the per-sample balanced flags."""
     out = {}
     outcomes = [naive_outcome(m) for m, _, _, _ in samples]
 
@@ -271,8 +275,13 @@ def naive_results(samples, macro_min_samples):
 
     categories = sorted({c for _, _, c, _ in samples if c})
     groups = sorted({g for _, _, _, g in samples if g})
-    for config in CONFIGS:
-        members = [k for k, (_, label, _, _) in enumerate(samples) if config in ("full", label)]
+    configs = {
+        config: [k for k, (_, label, _, _) in enumerate(samples) if config in ("full", label)]
+        for config in CONFIGS
+    }
+    if balanced is not None:
+        configs["balanced"] = [k for k, flag in enumerate(balanced) if flag]
+    for config, members in configs.items():
         out[f"{config}/n"] = len(members)
         out.update(accuracies(f"{config}/", [outcomes[k] for k in members]))
         if groups:
@@ -322,18 +331,27 @@ def random_samples(seed: int, n: int):
     return samples
 
 
+def random_flags(seed: int, samples) -> list[bool]:
+    """Balanced flags as the protocol allows them: every seen sample, no unseen or none one."""
+    rng = np.random.default_rng(seed + 100)
+    return [s[1] == "seen" or (s[1] == "partial" and bool(rng.random() < 0.4)) for s in samples]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_naive_reference(core, seed):
     samples = random_samples(seed, 800)
+    flags = random_flags(seed, samples) if seed % 3 else None  # with and without flags
     stats = core.accumulate(
         [s[0] for s in samples],
         [s[1] for s in samples],
         categories=[s[2] for s in samples],
         macro_groups=[s[3] for s in samples],
+        balanced=flags,
     )
     results = core.compute_metrics(stats, n_bootstrap=50, macro_min_samples=40)
     assert_clean(results)
-    expected = naive_results(samples, macro_min_samples=40)
+    assert ("balanced/n" in results) == (flags is not None)
+    expected = naive_results(samples, macro_min_samples=40, balanced=flags)
     got = points(results)
     assert sorted(got) == sorted(expected)
     for key, value in expected.items():
@@ -563,8 +581,10 @@ def test_malformed_arrays_and_lengths(core):
 
 
 def test_configurations_and_missing_inputs(metric_cache):
-    with pytest.raises(ValueError, match="unknown configuration 'nope'.*category\\+macro_group"):
-        load("nope", cache_dir=metric_cache)
+    for bad in ("nope", "category+category", "category+", "Balanced"):
+        message = f"unknown configuration '{re.escape(bad)}'.*'default'"
+        with pytest.raises(ValueError, match=message):
+            load(bad, cache_dir=metric_cache)
     both = load("category+macro_group", cache_dir=metric_cache)
     with pytest.raises(ValueError, match="missing: macro_group"):
         both.compute(scores=GOOD, split=["seen", "none"], category=["a", "b"])
@@ -590,6 +610,173 @@ def test_configurations_and_missing_inputs(metric_cache):
     assert single == results
 
 
+# -- the balanced configuration ----------------------------------------------------------------
+
+BALANCED_SAMPLES = [
+    (IDENTITY, "seen", True),  # (T, T)
+    (I2T_WRONG, "seen", True),  # (F, T)
+    (T2I_TIE, "partial", True),  # (T, F)
+    (IDENTITY, "partial", False),  # (T, T)
+    (ALL_TIED, "unseen", False),  # (F, F)
+]
+
+
+def test_balanced_exact(core):
+    stats = core.accumulate(
+        [m for m, _, _ in BALANCED_SAMPLES],
+        [label for _, label, _ in BALANCED_SAMPLES],
+        balanced=[flag for _, _, flag in BALANCED_SAMPLES],
+    )
+    results = core.compute_metrics(stats, n_bootstrap=0)
+    assert {k: v for k, v in results.items() if k.startswith("balanced/")} == {
+        "balanced/n": 3,
+        "balanced/i2t": 2 / 3,
+        "balanced/t2i": 2 / 3,
+        "balanced/group": 1 / 3,
+    }
+    assert results["partial/n"] == 2 and results["partial/group"] == 0.5
+    assert stats.balanced.splits == {"partial": (0, 0, 0, 1, 0, 0), "seen": (0, 1, 0, 0, 1, 0)}
+    # no balanced sample: the configuration is reported empty; no flags: not reported at all
+    none_flagged = core.accumulate([IDENTITY], ["partial"], balanced=[False])
+    assert core.compute_metrics(none_flagged, n_bootstrap=0)["balanced/n"] == 0
+    assert "balanced/n" not in core.compute_metrics(core.accumulate([IDENTITY], ["partial"]))
+
+
+def test_balanced_breakdowns_and_unchanged_intervals(core):
+    samples = random_samples(4, 500)
+    flags = random_flags(4, samples)
+    columns = {
+        "scores": [s[0] for s in samples],
+        "splits": [s[1] for s in samples],
+        "categories": [s[2] for s in samples],
+        "macro_groups": [s[3] for s in samples],
+    }
+    with_flags = core.compute_metrics(
+        core.accumulate(**columns, balanced=flags), n_bootstrap=300, macro_min_samples=5
+    )
+    without = core.compute_metrics(core.accumulate(**columns), n_bootstrap=300, macro_min_samples=5)
+    # the balanced block adds keys and changes nothing else, intervals included
+    assert {k: v for k, v in with_flags.items() if not k.startswith("balanced/")} == without
+    # the balanced block equals the full block of the balanced samples alone (points and n)
+    subset = {
+        name: [value for value, flag in zip(values, flags, strict=True) if flag]
+        for name, values in columns.items()
+    }
+    alone = points(
+        core.compute_metrics(core.accumulate(**subset), n_bootstrap=0, macro_min_samples=5)
+    )
+    balanced = {
+        k.removeprefix("balanced/"): v for k, v in points(with_flags).items() if "balanced/" in k
+    }
+    full_of_subset = {k.removeprefix("full/"): v for k, v in alone.items() if k.startswith("full/")}
+    # categories that only unflagged samples have are reported with n = 0
+    assert {k: v for k, v in balanced.items() if not k.endswith("/n") or v} == {
+        k: v for k, v in full_of_subset.items() if not k.endswith("/n") or v
+    }
+    assert any(k.startswith("category/") for k in balanced)
+    assert balanced["macro_n_groups"] > 0
+
+
+def test_balanced_merge_and_round_trip(core):
+    samples = random_samples(8, 300)
+    flags = random_flags(8, samples)
+
+    def part(chunk: slice, with_flags: bool = True):
+        return core.accumulate(
+            [s[0] for s in samples[chunk]],
+            [s[1] for s in samples[chunk]],
+            categories=[s[2] for s in samples[chunk]],
+            balanced=flags[chunk] if with_flags else None,
+        )
+
+    whole = part(slice(None))
+    assert part(slice(0, 120)) + part(slice(120, None)) == whole
+    assert sum([part(slice(0, 7)), part(slice(7, 7)), part(slice(7, None))]) == whole
+    restored = core.BindsplitStatistics.from_dict(json.loads(json.dumps(whole.to_dict())))
+    assert restored == whole and restored.balanced is not None
+    assert "balanced" not in part(slice(None), with_flags=False).to_dict()
+    # statistics without flags but with samples cannot join flagged ones; empty ones can
+    with pytest.raises(ValueError, match="balanced= to every accumulate call"):
+        part(slice(0, 10)) + part(slice(10, 20), with_flags=False)
+    assert part(slice(0, 10)) + core.BindsplitStatistics() == part(slice(0, 10))
+    with pytest.raises(ValueError, match="'balanced' must be a dict"):
+        core.BindsplitStatistics.from_dict({**whole.to_dict(), "balanced": [1, 2]})
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ([True], "2 score matrices but 1 balanced flags"),
+        ([True, 1], "sample 1: balanced must be True or False"),
+        ([None, True], "sample 0: balanced must be True or False"),
+        (["yes", True], "sample 0: balanced must be True or False"),
+    ],
+)
+def test_bad_balanced_flags(core, flags, message):
+    with pytest.raises(ValueError, match=message):
+        core.accumulate(GOOD, ["seen", "partial"], balanced=flags)
+
+
+def test_balanced_through_evaluate(metric_cache):
+    scores = [m for m, _, _ in BALANCED_SAMPLES]
+    splits = [label for _, label, _ in BALANCED_SAMPLES]
+    flags = [flag for _, _, flag in BALANCED_SAMPLES]
+    expected = metric_core.compute_metrics(
+        metric_core.accumulate(scores, splits, balanced=flags), n_bootstrap=100
+    )
+    module = load("balanced", cache_dir=metric_cache)
+    module.add_batch(scores=scores[:2], split=splits[:2], balanced=flags[:2])
+    module.add_batch(scores=scores[2:], split=splits[2:], balanced=np.array(flags[2:]))
+    assert module.compute(n_bootstrap=100) == expected
+    # the default configuration takes the flags as a compute argument in a single call
+    default = load(cache_dir=metric_cache)
+    assert default.compute(scores=scores, split=splits, balanced=flags, n_bootstrap=100) == expected
+    with pytest.raises(ValueError, match="missing: balanced"):
+        module.add_batch(scores=scores, split=splits)
+    combined = load("balanced+category", cache_dir=metric_cache).compute(
+        scores=scores, split=splits, balanced=flags, category=["a"] * 5, n_bootstrap=0
+    )
+    assert combined["balanced/category/a/n"] == 3
+
+
+# -- names shared with the package -------------------------------------------------------------
+
+
+def bibtex_block(text: str, heading: str) -> str:
+    """The ```bibtex block that follows ``heading`` in a markdown text."""
+    after = text[text.index(heading) :]
+    return after.split("```bibtex\n", 1)[1].split("```", 1)[0].rstrip("\n")
+
+
+def test_restated_names_equal_the_package_names(core, metric, repo_root):
+    assert core.SPLIT_LABELS == names.SPLIT_LABELS
+    # names.CONFIGURATIONS lists the built configurations; "balanced" may not be built yet
+    assert names.CONFIGURATIONS in (
+        core.CONFIGURATIONS,
+        tuple(c for c in core.CONFIGURATIONS if c != core.BALANCED),
+    )
+    assert tuple(core.LABEL_POOLS) == CONFIGS and core.CONFIGURATIONS == (*CONFIGS, "balanced")
+    assert core.PAPER_CITATION == names.PAPER_CITATION
+    assert metric.citation == names.PAPER_CITATION
+    readme = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
+    assert bibtex_block(readme, "## Citation") == names.PAPER_CITATION
+    top = (repo_root / "README.md").read_text(encoding="utf-8")
+    assert bibtex_block(top, "## Citation") == names.PAPER_CITATION
+
+
+@pytest.mark.slow  # a subprocess
+def test_core_imports_without_evaluate_datasets_or_torch(repo_root):
+    code = (
+        "import sys, bindsplit_datasets.metric_core, bindsplit_datasets.metric\n"
+        "heavy = {'torch', 'transformers', 'datasets', 'evaluate'}\n"
+        "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
 # -- loading, docs, packaging ------------------------------------------------------------------
 
 
@@ -606,14 +793,18 @@ def test_load_metric_from_any_directory(tmp_path, monkeypatch):
     results = module.compute(scores=GOOD, split=["seen", "unseen"], category=["a", "a"])
     assert results["gap/category/a/i2t"] == 0.0
     assert bs_metric.METRIC_DIR.resolve() == REPO_METRIC
-    assert bs_metric.accumulate is bs_metric.core().accumulate
-    assert bs_metric.SPLIT_LABELS == LABELS and tuple(bs_metric.CONFIGURATIONS) == CONFIGS
+    assert bs_metric.accumulate is metric_core.accumulate
+    assert bs_metric.SPLIT_LABELS == LABELS and bs_metric.CONFIGURATIONS == (*CONFIGS, "balanced")
 
 
-def test_module_doctests_run(core, repo_root, monkeypatch):
-    monkeypatch.chdir(repo_root)  # the examples load "metrics/bindsplit"
-    failed, attempted = doctest.testmod(core, optionflags=doctest.ELLIPSIS)
-    assert failed == 0 and attempted >= 20
+def test_module_doctests_run(metric, repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)  # the wrapper's examples load "metrics/bindsplit"
+    core_module = sys.modules[metric_core.accumulate.__module__]
+    failed, attempted = doctest.testmod(core_module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0 and attempted >= 12
+    wrapper = sys.modules[type(metric).__module__]
+    failed, attempted = doctest.testmod(wrapper, optionflags=doctest.ELLIPSIS)
+    assert failed == 0 and attempted >= 15
 
 
 def test_readme_examples_run(repo_root, monkeypatch):
@@ -624,10 +815,10 @@ def test_readme_examples_run(repo_root, monkeypatch):
     test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(REPO_METRIC), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0 and runner.tries >= 8
+    assert runner.failures == 0 and runner.tries >= 10
 
 
-def test_space_files(metric_cache, tmp_path, monkeypatch):
+def test_space_files():
     text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
     front = yaml.safe_load(text.split("---\n")[1])
     assert {"title", "emoji", "colorFrom", "colorTo", "sdk_version", "description"} <= set(front)
@@ -644,18 +835,6 @@ def test_space_files(metric_cache, tmp_path, monkeypatch):
         "## Citation",
     ):
         assert section in text
-    requirements = (REPO_METRIC / "requirements.txt").read_text().split()
-    assert {r.split(">")[0].split("=")[0] for r in requirements} == {
-        "evaluate",
-        "datasets",
-        "numpy",
-    }
-    # the Space entry point loads this folder's metric, from whatever directory it runs in
-    launched = []
-    monkeypatch.setattr(evaluate.utils, "launch_gradio_widget", launched.append)
-    monkeypatch.chdir(tmp_path)
-    runpy.run_path(str(REPO_METRIC / "app.py"), run_name="__main__")
-    assert [m.name for m in launched] == ["bindsplit"]
 
 
 def test_package_data_ships_every_metric_file(repo_root):
@@ -664,6 +843,7 @@ def test_package_data_ships_every_metric_file(repo_root):
     patterns = parser["options.package_data"]["bindsplit_datasets"].split()
     shipped = [p.removeprefix("_metric/bindsplit/") for p in patterns if p.startswith("_metric/")]
     files = [p.name for p in REPO_METRIC.iterdir() if p.is_file()]
-    assert {"bindsplit.py", "README.md", "app.py", "requirements.txt"} <= set(files)
+    expected = {"bindsplit.py", "bindsplit_core.py", "README.md", "app.py", "requirements.txt"}
+    assert expected <= set(files)
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in shipped), name

@@ -14,7 +14,6 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 from tiny_models import (
-    CONFIGS,
     BivlcLikeAdapter,
     naive_open_clip_scores,
     register_test_benchmarks,
@@ -24,7 +23,7 @@ from tiny_models import (
 )
 
 from bindsplit_datasets import cli, evaluate_model
-from bindsplit_datasets.metric import accumulate, compute_metrics
+from bindsplit_datasets.metric import CONFIGURATIONS, accumulate, compute_metrics
 from bindsplit_datasets.models import Encoder, OpenClipEncoder, load_encoder
 from bindsplit_datasets.models.errors import (
     CorruptWeightsError,
@@ -81,7 +80,9 @@ def naive(reference, rows):
 def naive_metrics(naive, rows, n_bootstrap):
     adapter = BivlcLikeAdapter()
     categories = [adapter.category(row) for row in rows]
-    stats = accumulate(naive.numpy(), rows["bindsplit_label"], categories)
+    stats = accumulate(
+        naive.numpy(), rows["bindsplit_label"], categories, balanced=rows["balanced"]
+    )
     return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
 
 
@@ -129,7 +130,7 @@ def test_identity_names_the_folder_and_digests_the_weights(folder, tmp_path):
 def test_evaluate_model_and_cli_equal_naive_on_every_configuration(folder, build, naive, rows):
     expected = naive_metrics(naive, rows, 100)
     record = evaluate_model(f"open_clip:local-dir:{folder}", build, n_bootstrap=100, batch_size=5)
-    assert {key.split("/")[0] for key in record["metrics"]} == {*CONFIGS, "gap"}
+    assert {key.split("/")[0] for key in record["metrics"]} == {*CONFIGURATIONS, "gap"}
     assert record["metrics"] == expected
     assert record["model"]["id"] == "open_clip:local-dir:tiny-oc"
     i2t = [int((m[0, 0] > m[0, 1]) and (m[1, 1] > m[1, 0])) for m in naive.numpy()]

@@ -1,38 +1,48 @@
-"""Publishing to the Hub, against a fake client that records every call (no network).
+"""Publishing to the Hub, against a fake Hub in memory that records every call (no network).
 
-The fake built folder and metric folder are made here, in the layout of docs/architecture.md.
+The fake built folder, metric folder and results records are made here, in the layout of
+docs/architecture.md.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import datasets
+import httpx2
 import pytest
 from huggingface_hub import DatasetCard
+from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
 from bindsplit_datasets import publish
 from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.manifest import read_manifest
+from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (
     PUBLISH_RECORD,
     execute_plan,
     inspect_build,
     plan_dataset,
     plan_metric,
+    plan_results,
     validate_repo_name,
 )
+from bindsplit_datasets.publish import dataset as publish_dataset
+from bindsplit_datasets.publish import hub as publish_hub
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "hf_test_token"
-READ_ONLY = {"repo_exists", "file_exists", "hf_hub_download"}
+READ_ONLY = {"repo_info", "hf_hub_download"}
 
 # rows per configuration and shards per configuration of the fake build
 ROWS = {"full": 6, "seen": 3, "unseen": 1, "partial": 2}
@@ -50,7 +60,18 @@ def card_text(configs: dict[str, int] = SHARDS, default: str = "full") -> str:
         ]
         if name == default:
             lines.append("  default: true")
-    return "\n".join([*lines, "---", "", "# BindSplit: BiVLC", "", "Seen and unseen splits.", ""])
+    body = [
+        "# BindSplit: BiVLC",
+        "",
+        "Seen and unseen splits.",
+        "",
+        "```python",
+        'unseen = load_dataset("bindsplit/bivlc", "unseen", split="test")',
+        'record = evaluate_model("openai/clip-vit-base-patch32", "bindsplit/bivlc")',
+        "```",
+        "",
+    ]
+    return "\n".join([*lines, "---", "", *body])
 
 
 def write_build(folder: Path) -> Path:
@@ -78,6 +99,14 @@ def write_build(folder: Path) -> Path:
     (folder / "bindsplit.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "README.md").write_text(card_text(), encoding="utf-8")
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _rows_not_verified(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake build above has the layout of a build but not its annotated rows, so planning
+    reads its manifest without checking the rows; tests/test_manifest.py checks that a real
+    build changed after the fact is refused by the push dry run."""
+    monkeypatch.setattr(publish_dataset, "verify_build", read_manifest)
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +137,12 @@ tags:
 """
 
 METRIC_SCRIPT = '''\
-"""A stand-in metric with the layout of the real one."""
+"""A stand-in metric with the layout of the real one: a wrapper and its core."""
 
 import datasets
 import evaluate
+
+from .stand_in_core import count
 
 
 class Bindsplit(evaluate.Metric):
@@ -123,7 +154,7 @@ class Bindsplit(evaluate.Metric):
         )
 
     def _compute(self, predictions):
-        return {"n": len(predictions)}
+        return {"n": count(predictions)}
 '''
 
 
@@ -133,68 +164,103 @@ def metric_folder(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "README.md").write_text(METRIC_README, encoding="utf-8")
     (folder / "bindsplit.py").write_text(METRIC_SCRIPT, encoding="utf-8")
-    (folder / "app.py").write_text(
-        "import evaluate\nfrom evaluate.utils import launch_gradio_widget\n\n"
-        'launch_gradio_widget(evaluate.load("bindsplit"))\n',
-        encoding="utf-8",
+    (folder / "stand_in_core.py").write_text(
+        "def count(values):\n    return len(values)\n", encoding="utf-8"
     )
-    (folder / "requirements.txt").write_text("evaluate\ngradio\n", encoding="utf-8")
+    (folder / "app.py").write_text("import gradio\n", encoding="utf-8")
+    (folder / "requirements.txt").write_text("numpy\n", encoding="utf-8")
     return folder
 
 
+def http_error(kind: type[HfHubHTTPError], status: int, message: str) -> HfHubHTTPError:
+    request = httpx2.Request("GET", "https://hub.test")
+    return kind(message, response=httpx2.Response(status, request=request))
+
+
 class FakeHub:
-    """Records every call; repositories are {(repo_type, repo_id): {revision: {path: bytes}}}."""
+    """A Hub in memory: every commit is a snapshot {path: bytes}, refs point at commits, and every
+    call is recorded. ``before_commit`` runs inside the next ``create_commit`` before it applies,
+    like a commit someone else lands at that moment."""
 
     def __init__(self, downloads: Path) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
-        self.repos: dict[tuple[str, str], dict[str, dict[str, bytes]]] = {}
+        self.refs: dict[tuple[str, str], dict[str, str]] = {}  # (type, id) -> ref -> commit
+        self.commits: dict[str, dict[str, bytes]] = {}
         self.downloads = downloads
+        self.before_commit: Callable[[], None] | None = None
 
-    def _files(self, repo_id: str, repo_type: str, revision: str | None) -> dict[str, bytes]:
-        return self.repos.get((repo_type, repo_id), {}).get(revision or "main", {})
+    def _commit(self, key: tuple[str, str], ref: str, files: dict[str, bytes]) -> str:
+        sha = hashlib.sha1(str(len(self.commits)).encode()).hexdigest()
+        self.commits[sha] = files
+        self.refs[key][ref] = sha
+        return sha
 
-    def repo_exists(self, repo_id: str, *, repo_type: str, token: str) -> bool:
+    def head(self, repo_type: str, repo_id: str, ref: str = "main") -> str:
+        return self.refs[(repo_type, repo_id)][ref]
+
+    def files(self, repo_type: str, repo_id: str, ref: str = "main") -> dict[str, bytes]:
+        return self.commits[self.head(repo_type, repo_id, ref)]
+
+    def edit(self, repo_type: str, repo_id: str, path: str, content: bytes) -> None:
+        """A commit made by someone else on main (a web edit), creating the repository if new."""
+        key = (repo_type, repo_id)
+        files = dict(self.files(repo_type, repo_id)) if key in self.refs else {}
+        self.refs.setdefault(key, {})
+        self._commit(key, "main", {**files, path: content})
+
+    def repo_info(
+        self, repo_id: str, *, repo_type: str, revision: str | None, token: str
+    ) -> SimpleNamespace:
         self.calls.append(
-            ("repo_exists", {"repo_id": repo_id, "repo_type": repo_type, "token": token})
+            ("repo_info", {"repo_id": repo_id, "repo_type": repo_type, "revision": revision})
         )
-        return (repo_type, repo_id) in self.repos
-
-    def file_exists(
-        self, repo_id: str, filename: str, *, repo_type: str, revision: str | None, token: str
-    ) -> bool:
-        self.calls.append(
-            ("file_exists", {"repo_id": repo_id, "filename": filename, "revision": revision})
+        if (repo_type, repo_id) not in self.refs:
+            raise http_error(RepositoryNotFoundError, 404, f"{repo_id} not found")
+        sha = self.refs[(repo_type, repo_id)].get(revision or "main")
+        if sha is None:
+            raise http_error(RevisionNotFoundError, 404, f"revision {revision} not found")
+        return SimpleNamespace(
+            sha=sha, siblings=[SimpleNamespace(rfilename=path) for path in self.commits[sha]]
         )
-        return filename in self._files(repo_id, repo_type, revision)
 
     def hf_hub_download(
-        self, repo_id: str, filename: str, *, repo_type: str, revision: str | None, token: str
+        self, repo_id: str, filename: str, *, repo_type: str, revision: str, token: str
     ) -> str:
         self.calls.append(
             ("hf_hub_download", {"repo_id": repo_id, "filename": filename, "revision": revision})
         )
         path = self.downloads / f"{len(self.calls)}-{Path(filename).name}"
-        path.write_bytes(self._files(repo_id, repo_type, revision)[filename])
+        path.write_bytes(self.commits[revision][filename])
         return str(path)
 
     def create_repo(self, repo_id: str, **kwargs: Any) -> None:
         self.calls.append(("create_repo", {"repo_id": repo_id, **kwargs}))
-        self.repos.setdefault((kwargs["repo_type"], repo_id), {"main": {}})
+        key = (kwargs["repo_type"], repo_id)
+        if key not in self.refs:
+            self.refs[key] = {}
+            self._commit(key, "main", {".gitattributes": b"*.parquet filter=lfs\n"})
 
     def create_branch(self, repo_id: str, **kwargs: Any) -> None:
         self.calls.append(("create_branch", {"repo_id": repo_id, **kwargs}))
-        branches = self.repos[(kwargs["repo_type"], repo_id)]
-        branches.setdefault(kwargs["branch"], dict(branches["main"]))
+        refs = self.refs[(kwargs["repo_type"], repo_id)]
+        refs.setdefault(kwargs["branch"], refs["main"])
 
     def create_commit(self, repo_id: str, operations: Any, **kwargs: Any) -> Any:
         recorded = [(op.path_in_repo, op.path_or_fileobj) for op in operations]
         self.calls.append(("create_commit", {"repo_id": repo_id, "operations": recorded, **kwargs}))
-        revision = (
-            f"refs/pr/{len(self.calls)}" if kwargs["create_pr"] else kwargs["revision"] or "main"
-        )
-        files = self.repos[(kwargs["repo_type"], repo_id)].setdefault(revision, {})
+        if self.before_commit is not None:
+            self.before_commit()
+            self.before_commit = None
+        key = (kwargs["repo_type"], repo_id)
+        branch = kwargs["revision"] or "main"
+        parent = kwargs.get("parent_commit")
+        if parent is not None and not kwargs["create_pr"] and self.refs[key][branch] != parent:
+            raise http_error(HfHubHTTPError, 412, "A commit has happened since. Please refresh")
+        files = dict(self.commits[parent or self.refs[key][branch]])
         for path, source in recorded:
             files[path] = source if isinstance(source, bytes) else Path(source).read_bytes()
+        ref = f"refs/pr/{len(self.calls)}" if kwargs["create_pr"] else branch
+        self._commit(key, ref, files)
         pr_url = f"https://hub/{repo_id}/discussions/1" if kwargs["create_pr"] else None
         return SimpleNamespace(commit_url=f"https://hub/{repo_id}/commit/abc", pr_url=pr_url)
 
@@ -203,10 +269,13 @@ class FakeHub:
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> FakeHub:
+def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeHub:
+    """The fake Hub, also what the command line and the scripts publish to."""
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    return FakeHub(downloads)
+    fake = FakeHub(downloads)
+    monkeypatch.setattr(publish_hub, "hub_client", lambda token: fake)
+    return fake
 
 
 @pytest.fixture
@@ -230,6 +299,7 @@ def load_script(name: str) -> ModuleType:
 
 push_dataset = load_script("push_dataset")
 push_metric = load_script("push_metric")
+push_results = load_script("push_results")
 
 EXPECTED_FILES = [
     "README.md",
@@ -243,10 +313,12 @@ EXPECTED_FILES = [
 ]
 
 
-def expected_writes(plan: publish.PublishPlan) -> list[tuple[str, dict[str, Any]]]:
+def expected_writes(
+    plan: publish.PublishPlan, parent_commit: str | None = None, files: Any = None
+) -> list[tuple[str, dict[str, Any]]]:
     """The plan's calls as the fake records them."""
     calls = []
-    for call in plan.calls():
+    for call in plan.calls(files, parent_commit=parent_commit):
         kwargs = {**call.kwargs, "token": TOKEN}
         if "operations" in kwargs:
             kwargs["operations"] = [
@@ -266,9 +338,10 @@ def expected_writes(plan: publish.PublishPlan) -> list[tuple[str, dict[str, Any]
 def test_dry_run_sends_nothing_and_lists_every_file(
     build: Path, hub: FakeHub, logged_out: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert push_dataset.main([str(build), "--repo", "org/bindsplit-bivlc"], client=hub) == 0
+    assert push_dataset.main([str(build)]) == 0
     assert hub.calls == []  # not even read-only calls, and no token needed
     out = capsys.readouterr().out
+    assert "repository: bindsplit/bivlc (dataset" in out  # the benchmark's canonical repository
     for path in EXPECTED_FILES:
         assert path in out
     assert "full 6 (default), seen 3, unseen 1, partial 2" in out
@@ -277,9 +350,10 @@ def test_dry_run_sends_nothing_and_lists_every_file(
 
 
 def test_plan_contents(build: Path) -> None:
-    plan = plan_dataset(build, "org/bindsplit-bivlc")
+    plan = plan_dataset(build)
+    assert plan.repo_id == "bindsplit/bivlc"
     assert [file.path_in_repo for file in plan.files] == EXPECTED_FILES
-    for file in plan.files[:-1]:
+    for file in plan.files[:-1]:  # the card names this repository already: uploaded as it is
         assert file.local_path == build / file.path_in_repo
         assert file.size == file.local_path.stat().st_size
     record = json.loads(plan.files[-1].content)
@@ -287,49 +361,94 @@ def test_plan_contents(build: Path) -> None:
     assert record["build_fingerprint"] == "0" * 64
     assert [call.method for call in plan.calls()] == ["create_repo", "create_commit"]
     assert plan.calls()[0].kwargs == {
-        "repo_id": "org/bindsplit-bivlc",
+        "repo_id": "bindsplit/bivlc",
         "repo_type": "dataset",
         "exist_ok": True,
     }
     assert plan.not_uploaded == ()
 
 
+@pytest.mark.parametrize(
+    ("benchmark", "options", "expected"),
+    [
+        ("bivlc", {}, "bindsplit/bivlc"),
+        ("aro_vga", {}, "bindsplit/aro"),
+        ("aro_vga", {"org": "my-lab"}, "my-lab/aro"),
+        ("aro_vga", {"repo_id": "me/aro-coco"}, "me/aro-coco"),
+        ("aro_vga", {"org": "my-lab", "repo_id": "me/aro-coco"}, "me/aro-coco"),  # --repo wins
+    ],
+)
+def test_default_repository_follows_the_benchmark(
+    build: Path, benchmark: str, options: dict[str, str], expected: str
+) -> None:
+    manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
+    (build / "bindsplit.json").write_text(json.dumps({**manifest, "benchmark": benchmark}))
+    assert plan_dataset(build, **options).repo_id == expected
+
+
+def test_the_card_examples_name_the_target_repository(
+    build: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = (build / "README.md").read_bytes()
+    plan = plan_dataset(build, org="my-lab")
+    card = plan.card.content.decode("utf-8")
+    assert plan.card.local_path is None and plan.card.size == len(plan.card.content)
+    assert 'load_dataset("my-lab/bivlc", "unseen", split="test")' in card
+    assert 'evaluate_model("openai/clip-vit-base-patch32", "my-lab/bivlc")' in card
+    assert "bindsplit/bivlc" not in card
+    assert card == local.decode("utf-8").replace('"bindsplit/bivlc"', '"my-lab/bivlc"')
+    assert DatasetCard(card).data.to_dict() == DatasetCard(local.decode()).data.to_dict()
+    assert (build / "README.md").read_bytes() == local  # the build folder is never modified
+    record = json.loads(plan.files[-1].content)
+    assert record["card_sha256"] == hashlib.sha256(plan.card.content).hexdigest()
+    assert plan.not_uploaded == ()
+    assert push_dataset.main([str(build), "--org", "my-lab"]) == 0
+    out = capsys.readouterr().out
+    assert "load 'my-lab/bivlc' (the local card says 'bindsplit/bivlc')" in out
+    assert "README.md" in out and "<- generated" in out
+
+
+def test_a_card_without_loading_examples_is_uploaded_as_it_is(build: Path) -> None:
+    text = (build / "README.md").read_text(encoding="utf-8")
+    (build / "README.md").write_text(text.split("```python")[0], encoding="utf-8")
+    plan = plan_dataset(build, org="my-lab")
+    assert plan.card.local_path == build / "README.md"
+
+
 def test_yes_makes_exactly_the_planned_calls(
     build: Path, hub: FakeHub, logged_in: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert (
-        push_dataset.main([str(build), "--repo", "org/bindsplit-bivlc", "--yes"], client=hub) == 0
-    )
+    assert push_dataset.main([str(build), "--repo", "org/bindsplit-bivlc", "--yes"]) == 0
     plan = plan_dataset(build, "org/bindsplit-bivlc")
-    assert hub.writes() == expected_writes(plan)
-    # a new repository: the only read-only call is the existence check of the card guard
-    assert [call[0] for call in hub.calls] == ["repo_exists", "create_repo", "create_commit"]
-    uploaded = hub.repos[("dataset", "org/bindsplit-bivlc")]["main"]
-    assert sorted(uploaded) == sorted(EXPECTED_FILES)
-    assert uploaded["README.md"] == (build / "README.md").read_bytes()
+    assert hub.writes() == expected_writes(plan)  # a new repository: no parent commit
+    # a new repository: the only read-only call is the one that finds it missing
+    assert [call[0] for call in hub.calls] == ["repo_info", "create_repo", "create_commit"]
+    uploaded = hub.files("dataset", "org/bindsplit-bivlc")
+    assert sorted(uploaded) == sorted([*EXPECTED_FILES, ".gitattributes"])
+    assert uploaded["README.md"] == plan.card.read()
+    assert b'load_dataset("org/bindsplit-bivlc"' in uploaded["README.md"]
     assert "published: https://hub/org/bindsplit-bivlc/commit/abc" in capsys.readouterr().out
 
 
 def test_revision_and_pull_request(build: Path, hub: FakeHub, logged_in: None) -> None:
-    argv = [
-        str(build),
-        "--repo",
-        "org/bindsplit-bivlc",
-        "--yes",
-        "--revision",
-        "v2",
-        "--create-pr",
-        "--private",
+    hub.edit("dataset", "org/ds", "notes.md", b"an existing repository")
+    head = hub.head("dataset", "org/ds")
+    argv = [str(build), "--repo", "org/ds", "--yes", "--revision", "v2", "--create-pr"]
+    assert push_dataset.main([*argv, "--private"]) == 0
+    plan = plan_dataset(build, "org/ds", revision="v2", create_pr=True, private=True)
+    # the branch does not exist yet: it is read from main, which it is created from
+    assert hub.calls[:2] == [
+        ("repo_info", {"repo_id": "org/ds", "repo_type": "dataset", "revision": "v2"}),
+        ("repo_info", {"repo_id": "org/ds", "repo_type": "dataset", "revision": None}),
     ]
-    assert push_dataset.main(argv, client=hub) == 0
-    plan = plan_dataset(build, "org/bindsplit-bivlc", revision="v2", create_pr=True, private=True)
-    assert hub.writes() == expected_writes(plan)
+    assert hub.writes() == expected_writes(plan, parent_commit=head)
     methods = [method for method, _ in hub.writes()]
     assert methods == ["create_repo", "create_branch", "create_commit"]
     create_repo, create_branch, commit = (kwargs for _, kwargs in hub.writes())
     assert create_repo["private"] is True
     assert create_branch["branch"] == "v2" and create_branch["exist_ok"] is True
     assert commit["revision"] == "v2" and commit["create_pr"] is True
+    assert "README.md" not in hub.files("dataset", "org/ds", "v2")  # a pull request, not v2
 
 
 def test_the_folder_the_plan_accepts_is_loadable_by_configuration(build: Path) -> None:
@@ -343,7 +462,7 @@ def test_the_folder_the_plan_accepts_is_loadable_by_configuration(build: Path) -
     assert sorted(default["caption"]) == [f"full caption {i}" for i in range(6)]
 
 
-# --- the edited-card guard -------------------------------------------------------------------
+# --- reading the Hub before writing: the edited-card guard and the parent commit --------------
 
 
 def test_republishing_an_unchanged_or_rebuilt_card_is_allowed(
@@ -352,48 +471,61 @@ def test_republishing_an_unchanged_or_rebuilt_card_is_allowed(
     first = plan_dataset(build, "org/ds")
     execute_plan(first, hub, token=TOKEN)
     hub.calls.clear()
+    head = hub.head("dataset", "org/ds")
     execute_plan(first, hub, token=TOKEN)  # identical card: no need to read the publish record
-    assert [c[0] for c in hub.calls if c[0] in READ_ONLY] == [
-        "repo_exists",
-        "file_exists",
-        "hf_hub_download",
+    assert [c for c in hub.calls if c[0] in READ_ONLY] == [
+        ("repo_info", {"repo_id": "org/ds", "repo_type": "dataset", "revision": None}),
+        ("hf_hub_download", {"repo_id": "org/ds", "filename": "README.md", "revision": head}),
     ]
+    assert hub.writes() == expected_writes(first, parent_commit=head)
 
     (build / "README.md").write_text(
         card_text().replace("Seen and unseen", "Rebuilt"), encoding="utf-8"
     )
     hub.calls.clear()
-    execute_plan(
-        plan_dataset(build, "org/ds"), hub, token=TOKEN
-    )  # Hub card is the one we published
+    # the Hub card is the one we published: it may be replaced
+    execute_plan(plan_dataset(build, "org/ds"), hub, token=TOKEN)
     assert hub.writes()[-1][0] == "create_commit"
-    assert "Rebuilt" in hub.repos[("dataset", "org/ds")]["main"]["README.md"].decode()
+    assert "Rebuilt" in hub.files("dataset", "org/ds")["README.md"].decode()
 
 
 def test_a_card_edited_on_the_hub_is_not_overwritten_without_force(
     build: Path, hub: FakeHub, logged_in: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    execute_plan(plan_dataset(build, "org/ds"), hub, token=TOKEN)
-    remote = hub.repos[("dataset", "org/ds")]["main"]
-    remote["README.md"] += b"\nA note added on the Hub.\n"
+    execute_plan(plan_dataset(build), hub, token=TOKEN)
+    edited = hub.files("dataset", "bindsplit/bivlc")["README.md"] + b"\nA note added on the Hub.\n"
+    hub.edit("dataset", "bindsplit/bivlc", "README.md", edited)
     hub.calls.clear()
 
-    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes"], client=hub) == 2
+    assert push_dataset.main([str(build), "--yes"]) == 2
     assert "edited on the Hub" in capsys.readouterr().err
     assert hub.writes() == []
-    assert remote["README.md"].endswith(b"A note added on the Hub.\n")
+    assert hub.files("dataset", "bindsplit/bivlc")["README.md"] == edited
 
-    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes", "--force"], client=hub) == 0
-    assert remote["README.md"] == (build / "README.md").read_bytes()
+    assert push_dataset.main([str(build), "--yes", "--force"]) == 0
+    assert (
+        hub.files("dataset", "bindsplit/bivlc")["README.md"] == (build / "README.md").read_bytes()
+    )
 
 
 def test_a_card_not_published_by_bindsplit_is_not_overwritten(build: Path, hub: FakeHub) -> None:
-    hub.repos[("dataset", "org/ds")] = {
-        "main": {"README.md": b"---\nlicense: mit\n---\nhand made\n"}
-    }
+    hub.edit("dataset", "org/ds", "README.md", b"---\nlicense: mit\n---\nhand made\n")
     with pytest.raises(BindsplitError, match="not published by BindSplit"):
         execute_plan(plan_dataset(build, "org/ds"), hub, token=TOKEN)
     assert hub.writes() == []
+
+
+def test_a_commit_landing_after_the_read_stops_the_publish(
+    build: Path, hub: FakeHub, logged_in: None
+) -> None:
+    """The guard and the commit see the same revision: the commit is based on the head read."""
+    execute_plan(plan_dataset(build), hub, token=TOKEN)
+    before = hub.files("dataset", "bindsplit/bivlc")
+    hub.before_commit = lambda: hub.edit("dataset", "bindsplit/bivlc", "README.md", b"edited")
+    with pytest.raises(BindsplitError, match="changed while publishing.*nothing was uploaded"):
+        execute_plan(plan_dataset(build), hub, token=TOKEN)
+    after = hub.files("dataset", "bindsplit/bivlc")
+    assert after == {**before, "README.md": b"edited"}  # only the other commit landed
 
 
 # --- bad input: errors before anything is sent -----------------------------------------------
@@ -408,7 +540,6 @@ def test_a_card_not_published_by_bindsplit_is_not_overwritten(build: Path, hub: 
         ("org/name.git", "invalid repository name"),
         ("justname", "ORG/NAME"),
         ("a/b/c", "invalid repository name"),
-        ("", "invalid repository name"),
     ],
 )
 def test_bad_repository_names(
@@ -421,8 +552,14 @@ def test_bad_repository_names(
 ) -> None:
     with pytest.raises(ValueError, match=expected):
         validate_repo_name(repo)
-    assert push_dataset.main([str(build), "--repo", repo, "--yes"], client=hub) == 2
+    assert push_dataset.main([str(build), "--repo", repo, "--yes"]) == 2
     assert expected in capsys.readouterr().err
+    assert hub.calls == []
+
+
+def test_bad_organisation(build: Path, hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
+    assert push_dataset.main([str(build), "--org", "bad org", "--yes"]) == 2
+    assert "invalid repository name 'bad org/bivlc'" in capsys.readouterr().err
     assert hub.calls == []
 
 
@@ -507,42 +644,66 @@ def test_not_a_build_folder(
     damage(build)
     with pytest.raises(SchemaError, match=expected):
         inspect_build(build)
-    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes"], client=hub) == 2
+    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes"]) == 2
     assert expected in capsys.readouterr().err
     assert hub.calls == []
 
 
 def test_missing_folder(tmp_path: Path, hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        push_dataset.main([str(tmp_path / "nowhere"), "--repo", "org/ds", "--yes"], client=hub) == 2
-    )
+    assert push_dataset.main([str(tmp_path / "nowhere"), "--repo", "org/ds", "--yes"]) == 2
     assert "folder not found" in capsys.readouterr().err and hub.calls == []
 
 
 def test_missing_token_at_upload_time(
     build: Path, hub: FakeHub, logged_out: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes"], client=hub) == 2
+    assert push_dataset.main([str(build), "--repo", "org/ds", "--yes"]) == 2
     error = capsys.readouterr().err
     assert "no Hugging Face token" in error and "hf auth login" in error and "HF_TOKEN" in error
     assert hub.calls == []
 
 
-def test_script_runs_as_a_program(build: Path) -> None:
+@pytest.mark.slow  # subprocesses
+@pytest.mark.parametrize(
+    "program",
+    [
+        [str(REPO_ROOT / "hub_scripts" / "push_dataset.py")],
+        ["-m", "bindsplit_datasets.cli", "push-dataset"],
+    ],
+)
+def test_script_and_command_run_as_programs(build: Path, program: list[str]) -> None:
     result = subprocess.run(
-        [
-            sys.executable,
-            str(REPO_ROOT / "hub_scripts" / "push_dataset.py"),
-            str(build),
-            "--repo",
-            "org/ds",
-        ],
+        # --no-verify: a subprocess does not see the fixture that skips the fake rows' check
+        [sys.executable, *program, str(build), "--org", "my-lab", "--no-verify"],
         capture_output=True,
         text=True,
         check=False,
+        cwd=REPO_ROOT,
     )
     assert result.returncode == 0, result.stderr
+    assert "repository: my-lab/bivlc" in result.stdout
     assert "full/test-00001-of-00002.parquet" in result.stdout and "dry run" in result.stdout
+
+
+def test_publishing_code_does_not_import_the_command_line() -> None:
+    """The library's publishing modules and the metric are below the command line."""
+    package = REPO_ROOT / "bindsplit_datasets"
+    modules = [*sorted((package / "publish").glob("*.py")), package / "metric.py"]
+    modules.append(package / "metric_core.py")
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = [
+            (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for alias in node.names
+        ]
+        assert not [
+            name
+            for name in imported
+            if name.split(".")[-1] in ("cli", "commands") or ".cli" in name or "commands" in name
+        ], path
+    assert "argparse" not in "".join(p.read_text() for p in (package / "publish").glob("*.py"))
 
 
 # --- the metric Space ------------------------------------------------------------------------
@@ -550,50 +711,56 @@ def test_script_runs_as_a_program(build: Path) -> None:
 
 def test_metric_plan_and_upload(metric_folder: Path, hub: FakeHub, logged_in: None) -> None:
     (metric_folder / "notes.txt").write_text("scratch", encoding="utf-8")
-    plan = plan_metric(metric_folder, "org/bindsplit")
+    plan = plan_metric(metric_folder)
+    assert plan.repo_id == "bindsplit/bindsplit"
     assert [f.path_in_repo for f in plan.files] == [
         "README.md",
         "bindsplit.py",
         "app.py",
+        "stand_in_core.py",
         "requirements.txt",
         PUBLISH_RECORD,
     ]
     assert plan.not_uploaded == ("notes.txt",)
-    assert (
-        push_metric.main(
-            ["--repo", "org/bindsplit", "--folder", str(metric_folder), "--yes"], client=hub
-        )
-        == 0
-    )
+    assert push_metric.main(["--folder", str(metric_folder), "--yes"]) == 0
     assert hub.writes() == expected_writes(plan)
     assert hub.writes()[0] == (
         "create_repo",
         {
-            "repo_id": "org/bindsplit",
+            "repo_id": "bindsplit/bindsplit",
             "repo_type": "space",
             "exist_ok": True,
             "space_sdk": "gradio",
             "token": TOKEN,
         },
     )
+    assert plan_metric(metric_folder, org="my-lab").repo_id == "my-lab/bindsplit"
+
+
+def test_metric_script_defaults_to_the_checkouts_metric(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert push_metric.main(["--org", "my-lab"]) == 0
+    out = capsys.readouterr().out
+    assert "repository: my-lab/bindsplit (Space" in out
+    assert str(REPO_ROOT / "metrics" / "bindsplit" / "bindsplit_core.py") in out
+    assert hub.calls == []
 
 
 @pytest.mark.slow  # importing evaluate imports transformers
 def test_metric_space_layout_loads_with_evaluate(
     metric_folder: Path, hub: FakeHub, tmp_path: Path
 ) -> None:
-    """The Space holds what evaluate.load("org/bindsplit") needs: bindsplit.py at its root."""
+    """The Space holds what evaluate.load("org/bindsplit") needs: bindsplit.py at its root and
+    the module it imports relatively (evaluate copies it along)."""
     import evaluate
 
     execute_plan(plan_metric(metric_folder, "org/bindsplit"), hub, token=TOKEN)
     space = tmp_path / "space" / "bindsplit"
     space.mkdir(parents=True)
-    for path, content in hub.repos[("space", "org/bindsplit")]["main"].items():
+    for path, content in hub.files("space", "org/bindsplit").items():
         (space / path).write_bytes(content)
-    assert {"README.md", "app.py", "requirements.txt", "bindsplit.py"} <= {
-        p.name for p in space.iterdir()
-    }
-    metric = evaluate.load(str(space))
+    metric = evaluate.load(str(space), cache_dir=str(tmp_path / "cache"))
     assert metric.compute(predictions=[1, 0, 1]) == {"n": 3}
 
 
@@ -618,6 +785,10 @@ def test_metric_space_layout_loads_with_evaluate(
         (lambda f: (f / "app.py").unlink(), "missing app.py"),
         (lambda f: (f / "requirements.txt").unlink(), "missing requirements.txt"),
         (lambda f: (f / "bindsplit.py").rename(f / "other.py"), "has no bindsplit.py"),
+        (
+            lambda f: (f / "stand_in_core.py").unlink(),
+            "missing stand_in_core.py (imported by bindsplit.py)",
+        ),
     ],
 )
 def test_metric_folder_problems(
@@ -629,8 +800,7 @@ def test_metric_folder_problems(
     expected: str,
 ) -> None:
     change(metric_folder)
-    argv = ["--repo", "org/bindsplit", "--folder", str(metric_folder), "--yes"]
-    assert push_metric.main(argv, client=hub) == 2
+    assert push_metric.main(["--folder", str(metric_folder), "--yes"]) == 2
     assert expected in capsys.readouterr().err
     assert hub.calls == []
 
@@ -641,16 +811,152 @@ def test_metric_repository_must_be_named_after_the_script(metric_folder: Path) -
 
 
 def test_real_metric_folder_is_publishable() -> None:
-    folder = REPO_ROOT / "metrics" / "bindsplit"
-    if not all(
-        (folder / name).is_file()
-        for name in ("README.md", "bindsplit.py", "app.py", "requirements.txt")
-    ):
-        pytest.skip("metrics/bindsplit is not complete yet")
-    plan = plan_metric(folder, "org/bindsplit")
-    assert {f.path_in_repo for f in plan.files} >= {
+    plan = plan_metric()  # the folder shipped in the package: this checkout's metrics/bindsplit
+    assert [f.path_in_repo for f in plan.files] == [
         "README.md",
         "bindsplit.py",
         "app.py",
+        "bindsplit_core.py",
         "requirements.txt",
+        PUBLISH_RECORD,
+    ]
+    assert plan.repo_id == "bindsplit/bindsplit"
+
+
+# --- results records -------------------------------------------------------------------------
+
+
+def results_record(
+    model: str,
+    benchmark: str = "bivlc",
+    *,
+    revision: str | None = None,
+    fingerprint: str | None = "f1",
+    i2t: float = 0.7,
+) -> dict[str, Any]:
+    """A results record in the layout `bindsplit eval` writes."""
+    return {
+        "format": RESULTS_FORMAT,
+        "bindsplit_version": "0.1.0",
+        "model": {"id": model, "revision": revision, "class": "CLIPModel"},
+        "dataset": {
+            "data": f"bindsplit/{benchmark}",
+            "benchmark": benchmark,
+            "fingerprint": fingerprint,
+        },
+        "metrics": {"full/n": 10, "full/i2t": i2t, "full/i2t_ci": [0.5, 0.9]},
+        "created": "2026-01-01T00:00:00+00:00",
     }
+
+
+def write_json(path: Path, value: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def results(tmp_path: Path) -> Path:
+    folder = tmp_path / "results"
+    write_json(folder / "a.json", results_record("openai/clip-vit-base-patch32"))
+    write_json(folder / "aro" / "b.json", results_record("laion/CLIP-ViT-B-32", "aro_vga"))
+    write_json(  # a collection: one file, two records (one a copy of a.json)
+        folder / "collection.json",
+        [
+            results_record("openai/clip-vit-base-patch32"),
+            results_record("openai/clip-vit-base-patch32", revision="abc123"),
+        ],
+    )
+    write_json(folder / "leaderboard.json", {"format": "something-else/1"})  # another tool's
+    (folder / "notes.txt").write_text("scratch", encoding="utf-8")
+    return folder
+
+
+def test_results_plan(results: Path) -> None:
+    plan = plan_results([results], "org/bindsplit-results")
+    key = publish.record_key(results_record("openai/clip-vit-base-patch32"))
+    assert publish.record_path(key) == (
+        f"records/bivlc/openai__clip-vit-base-patch32/{key.digest}.json"
+    )
+    paths = [file.path_in_repo for file in plan.files]
+    assert paths[0] == "README.md" and len(paths) == 4  # three distinct records
+    assert len({path.rsplit("/", 1)[1] for path in paths[1:]}) == 3
+    assert sorted(p.split("/")[1] for p in paths[1:]) == ["aro_vga", "bivlc", "bivlc"]
+    by_path = {file.path_in_repo: file for file in plan.files}
+    single = by_path[publish.record_path(key)]
+    assert single.local_path == results / "a.json"  # uploaded byte for byte
+    revised = publish.record_key(results_record("openai/clip-vit-base-patch32", revision="abc123"))
+    generated = by_path[publish.record_path(revised)]
+    assert json.loads(generated.content)["model"]["revision"] == "abc123"
+    assert set(plan.not_uploaded) == {str(results / "leaderboard.json"), str(results / "notes.txt")}
+    assert plan.overwrite is False and plan.repo_type == "dataset"
+    assert '"org/bindsplit-results"' in by_path["README.md"].content.decode()
+
+
+def test_results_are_appended_never_duplicated(
+    results: Path, hub: FakeHub, logged_in: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = "org/bindsplit-results"
+    assert push_results.main([str(results), "--repo", repo, "--yes"]) == 0
+    first = hub.files("dataset", repo)
+    assert len([path for path in first if path.startswith("records/")]) == 3
+    assert "published:" in capsys.readouterr().out
+
+    # the same records again: nothing is committed
+    hub.calls.clear()
+    assert push_results.main([str(results), "--repo", repo, "--yes"]) == 0
+    assert [call[0] for call in hub.calls] == ["repo_info"]
+    assert "nothing new to publish" in capsys.readouterr().out
+
+    # one new record and a changed copy of a published one: only the new record is added, the
+    # published one is kept as it is; a README edited on the Hub is kept too
+    hub.edit("dataset", repo, "README.md", b"# our leaderboard\n")
+    head = hub.head("dataset", repo)
+    more = results.parent / "more"
+    write_json(more / "a.json", results_record("openai/clip-vit-base-patch32", i2t=0.8))
+    write_json(more / "c.json", results_record("org/new-model", "vismin"))
+    hub.calls.clear()
+    plan = plan_results([more], repo)
+    assert push_results.main([str(more), "--repo", repo, "--yes"]) == 0
+    added = publish.record_path(publish.record_key(results_record("org/new-model", "vismin")))
+    assert hub.writes()[-1][1]["operations"] == [(added, str(more / "c.json"))]
+    assert hub.writes()[-1][1]["parent_commit"] == head
+    assert hub.writes() == expected_writes(
+        plan, parent_commit=head, files=[f for f in plan.files if f.path_in_repo == added]
+    )
+    now = hub.files("dataset", repo)
+    assert now["README.md"] == b"# our leaderboard\n"
+    assert {path: now[path] for path in first if path != "README.md"} == {
+        path: content for path, content in first.items() if path != "README.md"
+    }
+    out = capsys.readouterr().out
+    assert "already on the Hub, kept:" in out and "published:" in out
+
+
+def test_results_dry_run_and_plan_errors(
+    results: Path, tmp_path: Path, hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert push_results.main([str(results), "--repo", "org/r"]) == 0
+    assert hub.calls == [] and "dry run" in capsys.readouterr().out
+
+    conflicting = write_json(
+        tmp_path / "other.json",
+        results_record("openai/clip-vit-base-patch32", i2t=0.1),
+    )
+    with pytest.raises(SchemaError, match="different results for the same model"):
+        plan_results([results / "a.json", conflicting], "org/r")
+    no_build = write_json(tmp_path / "nofp.json", results_record("m/x", fingerprint=None))
+    with pytest.raises(SchemaError, match="no dataset.fingerprint"):
+        plan_results([no_build], "org/r")
+    not_record = write_json(tmp_path / "x.json", {"format": "something-else/1"})
+    assert push_results.main([str(not_record), "--repo", "org/r"]) == 2
+    assert "is not a BindSplit results record" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SchemaError, match="no results records found"):
+        plan_results([empty], "org/r")
+    with pytest.raises(FileNotFoundError, match="not found"):
+        plan_results([tmp_path / "nowhere"], "org/r")
+    with pytest.raises(SystemExit):  # --repo is required
+        push_results.main([str(results)])
+    assert "--repo" in capsys.readouterr().err

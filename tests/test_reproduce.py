@@ -1,9 +1,10 @@
 """`make reproduce`'s pipeline end to end, with every download replaced by a local fixture.
 
-The reference is a COCO-format caption file, the three benchmarks are sources in their exact
-source schemas (ARO's original layout with image files, BiVLC's and VisMin's Hub columns), and the
-model is a tiny random CLIP saved as a Hugging Face folder: only the locations differ from the
-real run, so this proves the code path of `bindsplit reproduce` complete.
+The reference is a COCO-format caption file, the four benchmarks are sources in their exact
+source schemas (ARO's original layout with image files, BiVLC's and VisMin's Hub columns,
+SugarCrepe's repository layout with its COCO val2017 image folder), and the model is a tiny
+random CLIP saved as a Hugging Face folder: only the locations differ from the real run, so this
+proves the code path of `bindsplit reproduce` complete.
 """
 
 from __future__ import annotations
@@ -12,13 +13,19 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures_sources import make_aro_source, make_bivlc_source, make_vismin_source
+from fixtures_sources import (
+    make_aro_source,
+    make_bivlc_source,
+    make_sim_solution,
+    make_vismin_source,
+)
+from fixtures_sugarcrepe import SUGARCREPE_SAMPLES, make_sugarcrepe_source
 from tiny_models import tiny_clip
 
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.plotting import load_results
-from bindsplit_datasets.reproduce import model_slug, reproduce
+from bindsplit_datasets.reports import load_results
+from bindsplit_datasets.reproduce import REAL_BENCHMARKS, model_slug, reproduce
 
 REFERENCE_CAPTIONS = [
     "a white plate on a wooden table",
@@ -95,6 +102,11 @@ def offline_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "aro_vga": make_aro_source(root / "aro", 12),
         "bivlc": make_bivlc_source(root / "bivlc.parquet", BIVLC_ROWS),
         "vismin": make_vismin_source(root / "vismin.parquet", VISMIN_ROWS),
+        "sugarcrepe": make_sugarcrepe_source(root / "sugar-crepe"),
+        # the official VisMin ground truth covers the real release only: this source has its own
+        "vismin_solution": make_sim_solution(
+            root / "sim_solution.csv", [row["category"] for row in VISMIN_ROWS]
+        ),
     }
 
 
@@ -106,13 +118,18 @@ def test_reproduce_offline_writes_every_output(
     result = reproduce(
         out,
         models=[str(offline_inputs["model"])],
-        sources={name: offline_inputs[name] for name in ("aro_vga", "bivlc", "vismin")},
+        sources={name: offline_inputs[name] for name in REAL_BENCHMARKS},
+        source_options={
+            "sugarcrepe": {"images": offline_inputs["sugarcrepe"] / "val2017"},
+            "vismin": {"sim_solution": offline_inputs["vismin_solution"]},
+        },
         reference=offline_inputs["reference"],
         n_bootstrap=20,
         progress=False,
         echo=echoed.append,
     )
-    assert sorted(result.datasets) == ["aro_vga", "bivlc", "vismin"]
+    assert sorted(result.datasets) == sorted(REAL_BENCHMARKS)
+    assert "sugarcrepe" in REAL_BENCHMARKS
     slug = model_slug(offline_inputs["model"])
     assert slug == "tiny-clip"
     for name, folder in result.datasets.items():
@@ -124,14 +141,23 @@ def test_reproduce_offline_writes_every_output(
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
         assert record["metrics"]["full/n"] == manifest["configs"]["full"]
         assert result.figures[name].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    # ARO is 1 image x 2 captions: no T2I; BiVLC and VisMin are 2 x 2.
+    # ARO and SugarCrepe are 1 image x 2 captions: no T2I; BiVLC and VisMin are 2 x 2.
     [aro] = load_results(result.results["aro_vga"])
     [bivlc] = load_results(result.results["bivlc"])
+    [sugarcrepe] = load_results(result.results["sugarcrepe"])
     assert "full/t2i" not in aro["metrics"] and "full/t2i" in bivlc["metrics"]
+    assert "full/t2i" not in sugarcrepe["metrics"]
     assert bivlc["metrics"]["full/n"] == len(BIVLC_ROWS)
+    n_sugarcrepe = sum(len(samples) for samples in SUGARCREPE_SAMPLES.values())
+    assert sugarcrepe["metrics"]["full/n"] == n_sugarcrepe
     # the composition sits beside the paper's figures, and both texts are echoed and saved
     assert echoed == [result.composition, result.leaderboard]
     assert "79.8%" in result.composition and "41.8%" in result.composition
+    # the paper has no SugarCrepe figures: its table is printed on its own, and says so
+    assert (
+        f"SugarCrepe ({n_sugarcrepe} samples; the paper reports no figures for it)"
+        in result.composition
+    )
     assert (out / "composition.txt").read_text(encoding="utf-8") == result.composition + "\n"
     assert slug in (out / "leaderboard.txt").read_text(encoding="utf-8")
     summary = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))

@@ -15,8 +15,8 @@ from PIL import Image
 from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark, list_benchmarks
 from bindsplit_datasets.bindings import Binding, parse_bindings
+from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import ReferenceIndex
-from bindsplit_datasets.splits import annotate_sample
 from bindsplit_datasets.synthetic import (
     STRATA,
     PlacedObject,
@@ -348,3 +348,25 @@ def test_synth_command_parallel_shards_equal_serial_ones(tmp_path):
         assert serial.to_dict() == parallel.to_dict()
     world = SyntheticWorld.load(tmp_path / "serial")
     assert world.image_size == 32 and len(world.held_out) == 9
+
+
+def test_strata_share_shape_pairs_and_seen_shares_unseen_colour_pairs(world, index):
+    report = GenerationReport(300, 2)
+    samples = list(generate_test_samples(world, index, 300, seed=2, report=report))
+    blocks = [((c1, c2), (s1, s2)) for c1, c2, s1, s2 in _blocks(set(world.held_out), world)]
+    block_shapes = {"|".join(sorted(shapes)) for _, shapes in blocks}
+    block_colours = {"|".join(sorted(colours)) for colours, _ in blocks}
+    # every stratum draws from exactly the held-out blocks' shape pairs, about uniformly
+    for stratum in STRATA:
+        counts = report.shape_pairs[stratum]
+        assert set(counts) == block_shapes
+        assert sum(counts.values()) == 300 and min(counts.values()) >= 70
+    # seen and unseen samples pair the same colours; partial ones mix a block colour with another
+    assert set(report.colour_pairs["seen"]) == set(report.colour_pairs["unseen"]) == block_colours
+    for sample in samples:
+        if sample.stratum == "partial":
+            colours = set(sample.specs[0].scene.colours)
+            shapes = set(sample.specs[0].scene.shapes)
+            (block,) = [c for c, s in blocks if set(s) == shapes]
+            assert len(colours & set(block)) == 1
+    assert report.to_dict()["shape_pairs"]["seen"] == dict(report.shape_pairs["seen"])

@@ -19,7 +19,6 @@ import contextlib
 import io
 import json
 import string
-import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -265,6 +264,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
     :data:`TINY_LABELS`. Both images and captions repeat across rows.
     """
     from bindsplit_datasets.features import ANNOTATION_FEATURES
+    from bindsplit_datasets.labels import is_balanced
 
     images = [png_bytes(random_image(seed)) for seed in range(n_images)]
     rows: dict[str, list[Any]] = {name: [] for name in (*_SOURCE_FEATURES, *ANNOTATION_FEATURES)}
@@ -286,6 +286,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
         familiarity = None if label == "none" else float(seen)
         rows["caption_familiarity"].append([familiarity, familiarity])
         rows["asymmetric"].append(label == "partial")
+        rows["balanced"].append(is_balanced([familiarity, familiarity]))
         rows["bindsplit_label"].append(label)
     return datasets.Dataset.from_dict(
         rows, features=datasets.Features({**_SOURCE_FEATURES, **ANNOTATION_FEATURES})
@@ -367,13 +368,7 @@ def naive_open_clip_scores(
 def write_fake_build(
     folder: Path, dataset: datasets.Dataset, benchmark: str, configs: tuple[str, ...] = CONFIGS
 ) -> Path:
-    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards).
-
-    The folder gets a random suffix (the path is returned): ``datasets`` caches the rows of a
-    README-configured folder under its name and configuration only, so two builds in folders of
-    the same name (other tests, other sessions) would share cached rows.
-    """
-    folder = folder.with_name(f"{folder.name}-{uuid.uuid4().hex[:12]}")
+    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards)."""
     labels = dataset["bindsplit_label"]
     sizes = {}
     for config in configs:
@@ -396,18 +391,24 @@ def write_fake_build(
         ]
     }
     (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# test build\n")
-    (folder / "bindsplit.json").write_text(json.dumps(fake_manifest(benchmark, sizes)))
+    (folder / "bindsplit.json").write_text(json.dumps(fake_manifest(dataset, benchmark, sizes)))
     return folder
 
 
-def fake_manifest(benchmark: str, sizes: Mapping[str, int]) -> dict[str, Any]:
-    """The manifest :func:`write_fake_build` writes (the fields evaluation reads)."""
+def fake_manifest(
+    dataset: datasets.Dataset, benchmark: str, sizes: Mapping[str, int]
+) -> dict[str, Any]:
+    """The manifest :func:`write_fake_build` writes (the fields loading checks and evaluation
+    reads), with the real fingerprint of the rows."""
+    from bindsplit_datasets.benchmarks import get_benchmark
+    from bindsplit_datasets.builder import rows_fingerprint
+
     return {
         "format": "bindsplit-build/1",
         "benchmark": benchmark,
         "reference": {"corpus": "test"},
         "configs": dict(sizes),
-        "fingerprint": f"fingerprint-of-{benchmark}",
+        "fingerprint": rows_fingerprint(dataset, get_benchmark(benchmark).image_columns),
     }
 
 

@@ -16,6 +16,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 
+from ..errors import BindsplitValueError
 from .base import BenchmarkAdapter, LoadedSource, SourceReport
 
 __all__ = [
@@ -84,7 +85,7 @@ def get_benchmark(name: str) -> BenchmarkAdapter:
     try:
         factory: Callable[[], BenchmarkAdapter] = _REGISTRY[_ALIASES.get(name, name)]
     except KeyError:
-        raise ValueError(
+        raise BindsplitValueError(
             f"unknown benchmark {name!r}; known benchmarks: {benchmark_choices()}"
         ) from None
     return factory()

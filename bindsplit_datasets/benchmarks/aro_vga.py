@@ -40,9 +40,9 @@ import datasets
 import pyarrow as pa
 
 from ..bindings import Binding, normalise_binding, parse_bindings
-from ..errors import BindsplitError, SchemaError
+from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from . import register
-from .base import BenchmarkAdapter, LoadedSource, SourceReport, sha256_files
+from .base import BenchmarkAdapter, LoadedSource, SourceReport, check_captions, sha256_files
 
 __all__ = ["AROVGAttribution", "ORIGINAL_FIELDS", "TEMPLATE", "split_template"]
 
@@ -72,6 +72,8 @@ _CHUNK = 1000
 _CROP_VERSION = 1
 #: Temporary column holding each record's image problem while the original layout is read.
 _PROBLEM = "_bindsplit_image_problem"
+#: The first bytes of every Parquet file.
+_PARQUET_MAGIC = b"PAR1"
 
 _SPACES = re.compile(r"\s+")
 _JOINER = " and the "
@@ -172,9 +174,15 @@ class AROVGAttribution(BenchmarkAdapter):
             if path.is_dir() and (path / ANNOTATION_FILE).is_file():
                 return self._load_original(path / ANNOTATION_FILE, strict=strict, num_proc=num_proc)
             if path.is_dir() and not any(path.rglob("*.parquet")):
-                raise FileNotFoundError(
+                raise BindsplitFileNotFoundError(
                     f"{path} is not an ARO VG-Attribution source: it has neither "
                     f"{ANNOTATION_FILE} (with {IMAGE_FOLDER}/ beside it) nor Parquet files"
+                )
+            if path.is_file() and not _starts_with(path, _PARQUET_MAGIC):
+                raise SchemaError(
+                    f"{path} is not an ARO VG-Attribution source: it is neither the JSON "
+                    f"annotation file nor a Parquet file; pass the folder with {ANNOTATION_FILE} "
+                    f"and {IMAGE_FOLDER}/, that JSON file, or a Parquet copy of {self.hub_id}"
                 )
         loaded = self.read_table(source, strict=strict)
         loaded.identity["layout"] = "hub-mirror"
@@ -218,7 +226,7 @@ class AROVGAttribution(BenchmarkAdapter):
     ) -> LoadedSource:
         image_dir = annotation_file.parent / IMAGE_FOLDER
         if not image_dir.is_dir():
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"image folder {image_dir} not found; the original ARO layout has "
                 f"{IMAGE_FOLDER}/ beside {ANNOTATION_FILE}"
             )
@@ -263,9 +271,10 @@ class AROVGAttribution(BenchmarkAdapter):
             dataset = dataset.select([i for i in range(len(dataset)) if i not in dropped])
             dataset = dataset.flatten_indices()
         dataset = dataset.remove_columns(_PROBLEM)
+        dataset = check_captions(dataset, self.caption_columns, report, strict=strict)
         report.n_rows = len(dataset)
         identity = {
-            "path": str(annotation_file.parent.resolve()),
+            "path": annotation_file.parent.resolve().name,
             "files": [ANNOTATION_FILE],
             "sha256": json_sha256,
             "layout": "original",
@@ -316,6 +325,11 @@ class AROVGAttribution(BenchmarkAdapter):
             return f"{attr1}_{attr2}"
         fits = split_template(row["true_caption"] or "", row["false_caption"] or "")
         return f"{fits[0][0]}_{fits[0][2]}" if fits else None
+
+
+def _starts_with(path: Path, prefix: bytes) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(len(prefix)) == prefix
 
 
 def _image_stats(image_dir: Path, records: Sequence[Mapping[str, Any]]) -> list[Any]:

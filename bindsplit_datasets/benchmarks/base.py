@@ -18,6 +18,7 @@ from __future__ import annotations
 import abc
 import hashlib
 import io
+import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,18 +29,28 @@ import datasets
 from tqdm.auto import tqdm
 
 from ..bindings import Binding, parse_bindings, parse_many
-from ..errors import BindsplitError, SchemaError
+from ..errors import (
+    BindsplitError,
+    BindsplitFileNotFoundError,
+    BindsplitValueError,
+    SchemaError,
+)
+from ..parquet_files import load_parquet_files
 
 __all__ = [
     "BenchmarkAdapter",
     "LoadedSource",
     "ParsedCaptionsAdapter",
     "SourceReport",
+    "check_captions",
     "check_images",
     "image_problem",
     "read_dataset_source",
+    "resolve_hub_commit",
     "sha256_files",
 ]
+
+logger = logging.getLogger(__name__)
 
 _HASH_CHUNK = 1 << 20
 _ROW_BATCH = 1000
@@ -67,8 +78,9 @@ class LoadedSource:
     """Raw benchmark rows plus where they came from.
 
     ``dataset`` holds the source benchmark's own columns (images as ``datasets.Image``);
-    ``identity`` describes the source for the build fingerprint: ``{"hub_id", "revision"}`` for the
-    Hub or ``{"path", "sha256"}`` for local files.
+    ``identity`` describes the source for the build fingerprint: ``{"hub_id", "revision", "sha"}``
+    for the Hub or ``{"path", "files", "sha256"}`` for local files (``path`` is the file or folder
+    name, never a local absolute path: manifests and cards are published).
     """
 
     dataset: datasets.Dataset
@@ -142,10 +154,10 @@ class BenchmarkAdapter(abc.ABC):
         return len(self.caption_columns)
 
     def check_columns(self, column_names: Sequence[str], where: str) -> None:
-        """Raise a :class:`ValueError` naming every required column missing from ``where``."""
+        """Raise a :class:`SchemaError` naming every required column missing from ``where``."""
         missing = [c for c in self.required_columns if c not in column_names]
         if missing:
-            raise ValueError(
+            raise SchemaError(
                 f"{where} is not a {self.pretty_name} source: missing column(s) {missing}; "
                 f"expected at least {list(self.required_columns)}."
             )
@@ -175,11 +187,12 @@ class BenchmarkAdapter(abc.ABC):
         return "coco2017"
 
     def check_options(self, options: Mapping[str, Any]) -> None:
-        """Raise a :class:`ValueError` naming any option this adapter's :meth:`load` lacks."""
+        """Raise a :class:`BindsplitValueError` naming any option this adapter's :meth:`load`
+        lacks."""
         unknown = sorted(set(options) - set(self.load_options))
         if unknown:
             accepted = ", ".join(self.load_options) or "none"
-            raise ValueError(
+            raise BindsplitValueError(
                 f"{self.name} does not accept the source option(s) {unknown}; accepted: {accepted}"
             )
 
@@ -209,7 +222,9 @@ class BenchmarkAdapter(abc.ABC):
         columns are checked and image columns typed ``datasets.Image``."""
         if source is None:
             if self.hub_id is None:
-                raise ValueError(f"{self.pretty_name} has no Hub source; pass a local source")
+                raise BindsplitValueError(
+                    f"{self.pretty_name} has no Hub source; pass a local source (--source)"
+                )
             source = self.hub_id
         dataset, identity = read_dataset_source(
             source, hub_revision=self.hub_revision, split=self.hub_split
@@ -235,8 +250,10 @@ class BenchmarkAdapter(abc.ABC):
         strict: bool,
         progress: bool = True,
     ) -> LoadedSource:
-        """A :class:`LoadedSource` of ``dataset`` after :func:`check_images`."""
+        """A :class:`LoadedSource` of ``dataset`` after :func:`check_captions` and
+        :func:`check_images` (rows with a missing caption or a bad image are dropped)."""
         report = SourceReport()
+        dataset = check_captions(dataset, self.caption_columns, report, strict=strict)
         dataset = check_images(
             dataset, self.image_columns, report, strict=strict, progress=progress
         )
@@ -289,40 +306,114 @@ def read_dataset_source(
     """Read ``source`` with :func:`datasets.load_dataset`: a local Parquet file or a folder of
     Parquet files (found recursively, read in sorted path order), or else a Hub dataset id.
 
-    Returns the ``split`` and the source's identity for the build fingerprint (``{"path",
-    "files", "sha256"}`` for local files, ``{"hub_id", "revision"}`` for the Hub). A Hub
-    dataset with a single split is accepted whatever that split is called.
+    Returns the ``split`` and the source's identity for the build fingerprint: ``{"path",
+    "files", "sha256"}`` for local files (``path``: the file or folder name, no local directory),
+    ``{"hub_id", "revision", "sha"}`` for the Hub, where ``sha`` is the commit ``revision``
+    resolved to (:func:`resolve_hub_commit`) and the rows are read at that commit. A Hub dataset
+    with a single split is accepted whatever that split is called.
+
+    Raises:
+        BindsplitFileNotFoundError: neither an existing path nor a Hub id; a folder without
+            Parquet files.
+        SchemaError: a local file that is not Parquet (an image, text, a truncated download),
+            or files without any row.
     """
     path = Path(source).expanduser()
     if path.exists():
         files = [path] if path.is_file() else sorted(path.rglob("*.parquet"))
         if not files:
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"{path} holds no Parquet files; pass a Parquet file, a folder of Parquet files "
                 "or a Hub dataset id"
             )
-        dataset = datasets.load_dataset(
-            "parquet", data_files={split: [str(f) for f in files]}, split=split
+        dataset = load_parquet_files(
+            files,
+            split,
+            where=str(path),
+            fix="pass the benchmark as a Parquet file, a folder of Parquet files or a Hub dataset "
+            "id, with the columns of its Hub release",
         )
         identity: dict[str, Any] = {
-            "path": str(path.resolve()),
+            "path": path.resolve().name,
             "files": [f.name if f == path else f.relative_to(path).as_posix() for f in files],
             "sha256": sha256_files(files),
         }
         return dataset, identity
     if not _looks_like_hub_id(str(source)):
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"source {str(source)!r} not found: it is neither an existing path nor a Hub dataset "
             "id of the form 'org/name'"
         )
-    loaded = datasets.load_dataset(str(source), revision=hub_revision)
+    commit = resolve_hub_commit(str(source), hub_revision)
+    loaded = datasets.load_dataset(str(source), revision=commit or hub_revision)
     if split in loaded:
         dataset = loaded[split]
     elif len(loaded) == 1:
         dataset = next(iter(loaded.values()))
     else:
         raise SchemaError(f"Hub dataset {source} has no split {split!r} (splits: {list(loaded)})")
-    return dataset, {"hub_id": str(source), "revision": hub_revision or "main"}
+    return dataset, {"hub_id": str(source), "revision": hub_revision or "main", "sha": commit}
+
+
+def resolve_hub_commit(hub_id: str, revision: str | None) -> str | None:
+    """The commit SHA that ``revision`` (``None``: the default branch) of the Hub dataset
+    ``hub_id`` resolves to, so that a build records exactly which data it read.
+
+    Returns ``None`` (and logs a warning) when it cannot be resolved, e.g. offline with the
+    dataset in the local cache: the build then records no commit. Any failure counts (offline
+    mode, no network, errors of whichever HTTP client ``huggingface_hub`` uses): resolving is a
+    best effort, and a source that does not exist fails next, when its rows are read.
+    """
+    from huggingface_hub import HfApi
+
+    try:
+        return HfApi().dataset_info(hub_id, revision=revision).sha
+    except Exception as error:  # a best effort: see the docstring
+        logger.warning(
+            "could not resolve the commit of Hub dataset %s (%s); the build records none",
+            hub_id,
+            error,
+        )
+        return None
+
+
+def check_captions(
+    dataset: datasets.Dataset,
+    columns: Sequence[str],
+    report: SourceReport,
+    *,
+    strict: bool,
+) -> datasets.Dataset:
+    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``.
+
+    A row without a caption cannot be labelled (its bindings are unknown, not absent), so it is
+    never kept as ``none``: each dropped row is counted in ``report.problems``
+    (``missing_caption``) and summarised in ``report.notes``; with ``strict=True`` the first one
+    raises :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    """
+    captions = dataset.select_columns(list(columns)).to_dict()
+    bad: list[int] = []
+    first: str | None = None
+    for position, texts in enumerate(zip(*(captions[c] for c in columns), strict=True)):
+        for column, text in zip(columns, texts, strict=True):
+            if text is not None and (not isinstance(text, str) or text.strip()):
+                continue
+            where = f"row {position}, column {column!r}: missing caption"
+            if strict:
+                raise BindsplitError(
+                    f"{where}; fix the source, or build without --strict to skip such rows"
+                )
+            report.problems["missing_caption"] += 1
+            first = first or where
+            bad.append(position)
+            break
+    if not bad:
+        return dataset
+    report.notes.append(
+        f"dropped {len(bad)} row(s) with a missing (None or empty) caption (first: {first})"
+    )
+    dropped = set(bad)
+    return dataset.select([i for i in range(len(dataset)) if i not in dropped]).flatten_indices()
 
 
 def image_problem(value: Any) -> str | None:

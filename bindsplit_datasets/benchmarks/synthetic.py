@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..bindings import Binding, normalise_binding
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from ..names import PAPER_CITATION
 from . import register
 from .base import BenchmarkAdapter, LoadedSource, read_dataset_source
@@ -103,14 +104,14 @@ class Synthetic(BenchmarkAdapter):
         if source is None:
             source = default_source(options.get("n_per_stratum"), options.get("seed"))
         elif options:
-            raise ValueError(
+            raise BindsplitValueError(
                 f"options {sorted(options)} only choose the generated default benchmark; "
                 "omit them when you pass a source"
             )
         path = Path(source).expanduser()
         data = path / "test" if (path / "test").is_dir() else path
         if path.is_dir() and data == path:
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"{path} is not a synthetic benchmark folder (no test/ folder); write one with "
                 "bindsplit_datasets.synthetic.write_test_benchmark or pass a Parquet file"
             )
@@ -157,7 +158,7 @@ class Synthetic(BenchmarkAdapter):
             folder = folder.parent
         reference = folder / "reference.parquet"
         if not reference.is_file():
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"no reference.parquet beside {source}: a synthetic benchmark is labelled against "
                 "its world's training corpus; name that index with --reference (reference=...)"
             )

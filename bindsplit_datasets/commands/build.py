@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from typing import Any
 
 from ..benchmarks import benchmark_choices, get_benchmark
-from ..builder import build_benchmark
-from ..cards import composition_rows
+from ..benchmarks.vismin import PAIRINGS
+from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
+from ..cards import CATEGORY_HEADER, category_rows, composition_rows, paper_figure_notes
+from ..reports import format_composition, render_table
 
 NAME = "build"
 HELP = (
     "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus and "
     "write "
-    "DIR: the full/seen/unseen/partial configurations as Parquet, a dataset card and a manifest."
+    "DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a dataset card and a "
+    "manifest."
 )
 
 
@@ -31,7 +36,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         "--reference",
         metavar="REF",
         help="coco2017 (COCO train2017 captions), a COCO-format caption JSON, a .txt file with "
-        "one caption per line, or a saved index (.parquet); default: the benchmark's own default "
+        "one caption per line, a saved index (`bindsplit reference build`), a Hub dataset id "
+        "(streamed), or Parquet caption shards (a folder, a glob or an fsspec URL such as "
+        "hf://datasets/... or s3://..., column `caption`); default: the benchmark's own default "
         "(coco2017 for the real benchmarks)",
     )
     parser.add_argument(
@@ -44,44 +51,106 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="fail on the first bad source row (missing/unreadable image, ARO template mismatch) "
+        help="fail on the first bad source row (missing caption, missing/unreadable image, ARO "
+        "template mismatch) "
         "instead of counting and reporting it",
     )
     parser.add_argument(
         "--allow-leakage",
         action="store_true",
-        help="proceed although the reference contains the benchmark's own positive captions "
-        "(stated on the dataset card)",
+        help="proceed although the reference contains a large share of the benchmark's own "
+        "positive captions (stated on the dataset card)",
+    )
+    parser.add_argument(
+        "--max-leakage",
+        type=_share,
+        default=DEFAULT_MAX_LEAKAGE,
+        metavar="SHARE",
+        help="refuse the build when this share (0-1) or more of the benchmark's positive "
+        "captions occur verbatim in the reference (default: %(default)s; fewer are chance "
+        "duplicates, counted on the card)",
     )
     parser.add_argument(
         "--sim-solution",
         metavar="CSV",
-        help="vismin only: sim_solution.csv of an older release whose image/text pairs are swapped",
+        help="vismin only: the sim_solution.csv of the release read (default: the official "
+        "ground truth shipped with the package)",
     )
+    parser.add_argument(
+        "--images",
+        metavar="DIR",
+        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
+        "downloaded once and cached)",
+    )
+    parser.add_argument(
+        "--vismin-pairing",
+        choices=PAIRINGS,
+        help="vismin only: 'solution' (default) stores every row so that text_i describes "
+        "image_i, as the sim_solution.csv says; 'as-stored' keeps the rows unchecked (stated on "
+        "the dataset card)",
+    )
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return value
 
 
 def source_options(args: argparse.Namespace) -> dict[str, str]:
     """Adapter options from the command line (only those given)."""
-    return {"sim_solution": args.sim_solution} if args.sim_solution else {}
+    options = {}
+    if args.sim_solution:
+        options["sim_solution"] = args.sim_solution
+    if args.images:
+        options["images"] = args.images
+    if args.vismin_pairing:
+        options["pairing"] = args.vismin_pairing
+    return options
 
 
-def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
-    """The composition table as aligned plain text (``what  n  share  paper``)."""
-    header = ("", "n", "share", "paper")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+def print_composition(
+    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
+) -> None:
+    """Print the composition beside the paper's figures, the notes on those figures and the
+    composition by category (when the benchmark has categories)."""
+    print(format_composition(composition_rows(composition, paper_figures)))
+    for note in paper_figure_notes(benchmark, paper_figures):
+        print(f"note: {note}")
+    categories = category_rows(composition)
+    if categories:
+        print("\nby category:")
+        align = ("<",) + (">",) * (len(CATEGORY_HEADER) - 1)
+        print(render_table(CATEGORY_HEADER, categories, align=align))
+
+
+def print_leakage(leakage: Mapping[str, Any]) -> None:
+    """Print the leakage check's outcome when positive captions were found in the reference."""
+    if not leakage["overlap"] or not leakage.get("guard", True):
+        return
+    share = leakage.get("share") or 0.0
+    found = (
+        f"{leakage['overlap']:,} of {leakage.get('n_positive', 0):,} positive captions "
+        f"({100 * share:.1f}%) are in the reference"
+    )
+    if leakage["override"]:
+        print(f"warning: {found}, at or above the threshold (built with --allow-leakage)")
+    else:
+        print(f"note: {found}: below the threshold, chance duplicates")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     parser.add_argument(
-        "--out", required=True, metavar="DIR", help="output folder (must not exist or be empty)"
+        "--out", required=True, metavar="DIR", help="output folder (new, or an empty folder)"
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace a non-empty DIR")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
+    )
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",
@@ -98,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         min_count=args.min_count,
         strict=args.strict,
         allow_leakage=args.allow_leakage,
+        max_leakage=args.max_leakage,
         overwrite=args.overwrite,
         source_options=source_options(args),
         repo_id=args.repo_id,
@@ -106,10 +176,9 @@ def run(args: argparse.Namespace) -> int:
     manifest = result.manifest
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
-    figures = get_benchmark(manifest["benchmark"]).paper_figures
-    print(format_composition(composition_rows(manifest["composition"], figures)))
+    adapter = get_benchmark(manifest["benchmark"])
+    print_composition(manifest["composition"], adapter.name, adapter.paper_figures)
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
-    if manifest["leakage"]["override"]:
-        print(f"warning: {manifest['leakage']['overlap']:,} positive captions are in the reference")
+    print_leakage(manifest["leakage"])
     return 0

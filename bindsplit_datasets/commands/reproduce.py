@@ -7,8 +7,9 @@ import argparse
 
 NAME = "reproduce"
 HELP = (
-    "Download COCO train2017 captions and ARO VG-A, BiVLC and VisMin, build them, print their "
-    "composition beside the paper's figures, evaluate models and write results and figures."
+    "Download COCO train2017 captions and ARO VG-A, BiVLC, VisMin and SugarCrepe, build them, "
+    "print their composition beside the paper's figures, evaluate models and write results and "
+    "figures."
 )
 
 
@@ -43,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sim-solution", metavar="CSV", help="VisMin sim_solution.csv for a swapped release"
     )
     parser.add_argument(
+        "--images",
+        metavar="DIR",
+        help="SugarCrepe's COCO val2017 image folder (default: downloaded once and cached)",
+    )
+    parser.add_argument(
         "--reference", default="coco2017", help="reference corpus (default: coco2017)"
     )
     parser.add_argument("--min-count", type=int, default=1, help="seen threshold (default: 1)")
@@ -55,7 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..reproduce import reproduce
 
-    options = {"vismin": {"sim_solution": args.sim_solution}} if args.sim_solution else {}
+    options = {}
+    if args.sim_solution:
+        options["vismin"] = {"sim_solution": args.sim_solution}
+    if args.images:
+        options["sugarcrepe"] = {"images": args.images}
     result = reproduce(
         args.out,
         models=[m for m in args.models.split(",") if m],

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 
 from ..builder import prepare_benchmark
-from ..cards import composition_rows
-from .build import add_source_arguments, format_composition, source_options
+from .build import add_source_arguments, print_composition, print_leakage, source_options
 
 NAME = "stats"
 HELP = (
-    "Print how a benchmark splits into seen/unseen/partial/none samples against a reference "
-    "corpus, "
-    "with binding seen rates and the asymmetric share, beside the BindSplit paper's figures."
+    "Print how a benchmark splits into seen/unseen/partial/none (and balanced) samples against a "
+    "reference corpus, with seen rates and the asymmetric share beside the BindSplit paper's "
+    "figures, and per category."
 )
 
 
@@ -28,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         min_count=args.min_count,
         strict=args.strict,
         allow_leakage=args.allow_leakage,
+        max_leakage=args.max_leakage,
         source_options=source_options(args),
         progress=True,
     )
@@ -38,13 +38,8 @@ def run(args: argparse.Namespace) -> int:
         f"{fingerprint.get('digest')} ({fingerprint.get('n_captions', 0):,} captions), "
         f"min_count {prepared.index.min_count}"
     )
-    print(
-        format_composition(
-            composition_rows(prepared.composition().to_dict(), adapter.paper_figures)
-        )
-    )
+    print_composition(prepared.composition().to_dict(), adapter.name, adapter.paper_figures)
     for note in prepared.source.report.notes:
         print(f"note: {note}")
-    if prepared.leakage["override"]:
-        print(f"warning: {prepared.leakage['overlap']:,} positive captions are in the reference")
+    print_leakage(prepared.leakage)
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..argtypes import positive_int
+from ..atomic import TRAINSET_OUTPUT, check_output
 from ..synthetic.corpus import DEFAULT_TRAIN_SEED
 from ..synthetic.trainset import DEFAULT_N_TRAIN, DEFAULT_SHARD_SIZE, write_training_set
 from ..synthetic.world import (
@@ -24,10 +26,12 @@ HELP = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to create")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="folder to create (or empty folder)"
+    )
     parser.add_argument(
         "--n-train",
-        type=int,
+        type=positive_int,
         default=DEFAULT_N_TRAIN,
         metavar="N",
         help="training scenes (default: %(default)s)",
@@ -53,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--image-size",
-        type=int,
+        type=positive_int,
         default=DEFAULT_IMAGE_SIZE,
         metavar="P",
         help="image side in pixels (default: %(default)s)",
@@ -72,21 +76,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--shard-size",
-        type=int,
+        type=positive_int,
         default=DEFAULT_SHARD_SIZE,
         help="rows per Parquet shard (default: %(default)s)",
     )
     parser.add_argument(
-        "--num-proc", type=int, default=1, help="processes rendering shards in parallel"
+        "--num-proc", type=positive_int, default=1, help="processes rendering shards in parallel"
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace DIR if it exists")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace DIR if it holds a previous training set"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.out.exists() and not args.overwrite:
-        raise FileExistsError(
-            f"{args.out} already exists; choose another --out or pass --overwrite"
-        )
+    check_output(args.out, TRAINSET_OUTPUT, overwrite=args.overwrite)  # before any work
     world = make_world(
         args.shapes,
         args.colours,

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import BindsplitValueError
 from .render import PlacedObject, Scene, sample_layout
 from .world import Pair, SyntheticWorld
 
@@ -34,6 +35,8 @@ __all__ = [
     "STREAMS",
     "Quadruple",
     "SceneSpec",
+    "StratumPools",
+    "balanced_pools",
     "caption_of",
     "intent_of",
     "object_phrase",
@@ -170,6 +173,58 @@ def quadruples(world: SyntheticWorld) -> dict[str, tuple[Quadruple, ...]]:
     return {k: tuple(v) for k, v in by_intent.items()}
 
 
+#: Stratum -> unordered shape pair -> the stratum's quadruples with that shape pair.
+StratumPools = dict[str, dict[tuple[str, str], tuple[Quadruple, ...]]]
+
+
+def _unordered(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def balanced_pools(world: SyntheticWorld) -> StratumPools:
+    """Candidate quadruples per stratum, restricted so that familiarity is the only difference.
+
+    The fully unseen stratum can only use colour pairs and shape pairs that lie inside one
+    held-out block, while the seen and partial strata could use any. Left unrestricted, the strata
+    would differ in *which* shapes and colours they pair (harder shape pairs in one stratum than
+    in another), and accuracy per stratum would measure that as well as familiarity. So:
+
+    * every stratum uses exactly the unseen stratum's shape pairs, and a sampler draws the shape
+      pair uniformly first (:func:`generate_test_samples`), so all strata share one shape-pair
+      distribution;
+    * within a shape pair, a stratum uses the unseen stratum's colour pairs when it has
+      candidates with them (the seen stratum does: two blocks' colours with a third block's
+      shapes) and any colour pair otherwise. The partial stratum never can: if both colours and
+      both shapes of a quadruple lie in held-out blocks, its four bindings are all held out (one
+      block) or none is (two blocks), so a partial sample must mix a held-out colour pair with
+      other colours. Its colours stay balanced one by one: each block's colours take part as
+      often as the shape pairs of that block are drawn.
+
+    Raises:
+        ValueError: the world has no fully unseen quadruple, or a stratum has no candidate for
+            one of the unseen shape pairs (a world too small to balance).
+    """
+    by_intent = quadruples(world)
+    if not by_intent["unseen"]:
+        raise BindsplitValueError("the world has no unseen swap samples; change its held-out set")
+    shape_pairs = sorted({_unordered(q[2], q[3]) for q in by_intent["unseen"]})
+    colour_pairs = {_unordered(q[0], q[1]) for q in by_intent["unseen"]}
+    pools: StratumPools = {}
+    for stratum, candidates in by_intent.items():
+        pools[stratum] = {}
+        for shape_pair in shape_pairs:
+            same_shapes = [q for q in candidates if _unordered(q[2], q[3]) == shape_pair]
+            preferred = [q for q in same_shapes if _unordered(q[0], q[1]) in colour_pairs]
+            chosen = tuple(preferred or same_shapes)
+            if not chosen:
+                raise BindsplitValueError(
+                    f"the world has no {stratum} swap sample with the shapes {shape_pair} of the "
+                    "unseen stratum; use more colours or shapes so that the strata can be balanced"
+                )
+            pools[stratum][shape_pair] = chosen
+    return pools
+
+
 def swap_pair(
     world: SyntheticWorld, rng: np.random.Generator, quadruple: Quadruple
 ) -> tuple[SceneSpec, SceneSpec]:
@@ -185,7 +240,9 @@ def seen_swap_pair(world: SyntheticWorld, seed: int, index: int) -> tuple[SceneS
     rng = scene_rng(seed, "swap", index)
     candidates = quadruples(world)["seen"]
     if not candidates:
-        raise ValueError("the world has no fully seen 2 x 2 block, so no seen swap pairs exist")
+        raise BindsplitValueError(
+            "the world has no fully seen 2 x 2 block, so no seen swap pairs exist"
+        )
     return swap_pair(world, rng, candidates[int(rng.integers(len(candidates)))])
 
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from .world import SyntheticWorld
 
 if TYPE_CHECKING:
@@ -60,11 +61,11 @@ def checkpoint_path(name: str) -> Path:
     try:
         path = CHECKPOINTS[name]
     except KeyError:
-        raise ValueError(
+        raise BindsplitValueError(
             f"unknown synthetic checkpoint {name!r}; choose one of {sorted(CHECKPOINTS)}"
         ) from None
     if not (path / "model.safetensors").is_file():
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"checkpoint {name!r} is missing at {path}; train it with "
             f"`bindsplit train-synthetic --model {name}`"
         )

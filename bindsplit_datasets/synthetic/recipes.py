@@ -10,10 +10,15 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..argtypes import positive_int
 from .corpus import DEFAULT_TRAIN_SEED
 from .testset import DEFAULT_N_PER_STRATUM
 
-__all__ = ["RECIPES", "Recipe", "add_arguments"]
+__all__ = ["DEFAULT_OUT", "RECIPES", "Recipe", "add_arguments"]
+
+#: Where ``train-synthetic`` writes checkpoints unless told otherwise: a folder of the working
+#: directory, never the installed package (that takes ``--into-package``).
+DEFAULT_OUT = "synthetic_checkpoints"
 
 
 @dataclass(frozen=True)
@@ -42,26 +47,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=sorted(RECIPES),
         help="which model(s) to train (default: both)",
     )
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--out",
         type=Path,
-        default=None,
-        help="output folder (one model) or parent folder (several); default: the "
-        "package's checkpoints/<model>, which replaces the shipped checkpoint",
+        default=Path(DEFAULT_OUT),
+        metavar="DIR",
+        help="each model is written to DIR/<model> (default: %(default)s)",
+    )
+    where.add_argument(
+        "--into-package",
+        action="store_true",
+        help="write into the installed package's checkpoints/<model> instead, replacing the "
+        "shipped checkpoints that `bindsplit demo` scores",
     )
     parser.add_argument(
-        "--steps", type=int, default=None, help="optimiser steps (default: the model's recipe)"
+        "--overwrite",
+        action="store_true",
+        help="replace DIR/<model> if it holds a previous checkpoint (never anything else)",
     )
-    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=None,
+        help="optimiser steps (default: the model's recipe)",
+    )
+    parser.add_argument("--batch-size", type=positive_int, default=128)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=DEFAULT_TRAIN_SEED)
-    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    parser.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads")
     parser.add_argument(
         "--max-minutes", type=float, default=15.0, help="stop a model's training after this long"
     )
     parser.add_argument(
         "--eval-n",
-        type=int,
+        type=positive_int,
         default=DEFAULT_N_PER_STRATUM,
         help="test samples per label for the report",
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
+from ..errors import BindsplitValueError
 from .world import COLOURS
 
 __all__ = [
@@ -93,7 +94,9 @@ def sample_layout(rng: np.random.Generator, n_objects: int) -> list[tuple[float,
                 break
         if len(placed) == n_objects:
             return placed
-    raise ValueError(f"cannot place {n_objects} non-overlapping objects; use fewer objects")
+    raise BindsplitValueError(
+        f"cannot place {n_objects} non-overlapping objects; use fewer objects"
+    )
 
 
 # --- shape outlines: unit polygons around (0, 0) with radius <= 1, y pointing down -------------

@@ -5,10 +5,12 @@ A sample is a scene (``image_0``, ``caption_0``) and its attribute-swapped twin 
 image's hard negative (the structure of ARO's attribute swaps and of BiVLC/VisMin's 2 x 2 samples).
 
 Stratification: candidates are proposed by *intent* (:func:`~.corpus.intent_of`, from the world's
-held-out set), then labelled by :func:`bindsplit_datasets.splits.annotate_sample` against the
-reference index built from the training corpus by the project's parser (the labelling every real
-benchmark gets). A candidate fills the stratum of its computed *label*; one whose label differs
-from its intent is dropped and counted in the report, and the tests assert there are none.
+held-out set) from pools balanced so that the strata differ in familiarity only (the same shape
+pairs, drawn uniformly, in every stratum: :func:`~.corpus.balanced_pools`), then labelled by
+:func:`bindsplit_datasets.labels.annotate_sample` against the reference index built from the
+training corpus by the project's parser (the labelling every real benchmark gets). A candidate
+fills the stratum of its computed *label*; one whose label differs from its intent is dropped and
+counted in the report, and the tests assert there are none.
 
 Layout of a written benchmark (:func:`write_test_benchmark`)::
 
@@ -33,10 +35,10 @@ import datasets
 from tqdm.auto import tqdm
 
 from ..atomic import atomic_directory
+from ..errors import BindsplitValueError
 from .corpus import (
-    Quadruple,
     SceneSpec,
-    quadruples,
+    balanced_pools,
     reference_index,
     scene_bindings,
     scene_rng,
@@ -48,7 +50,7 @@ from .world import SyntheticWorld
 
 if TYPE_CHECKING:
     from ..bindings import Binding
-    from ..splits import BindingCounts
+    from ..labels import BindingCounts
 
 __all__ = [
     "DEFAULT_N_PER_STRATUM",
@@ -112,6 +114,16 @@ class GenerationReport:
     seed: int
     counts: Counter[str] = field(default_factory=Counter)
     mismatches: Counter[str] = field(default_factory=Counter)  # "intent->label" -> count
+    #: stratum -> "shape|shape" (unordered) -> samples, and the same for colour pairs
+    shape_pairs: dict[str, Counter[str]] = field(default_factory=dict)
+    colour_pairs: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def add(self, sample: SwapSample) -> None:
+        """Count ``sample`` in its stratum."""
+        scene = sample.specs[0].scene
+        self.counts[sample.stratum] += 1
+        for tally, names in ((self.shape_pairs, scene.shapes), (self.colour_pairs, scene.colours)):
+            tally.setdefault(sample.stratum, Counter())["|".join(sorted(names))] += 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -119,6 +131,8 @@ class GenerationReport:
             "seed": self.seed,
             "counts": dict(self.counts),
             "mismatches": dict(self.mismatches),
+            "shape_pairs": {k: dict(sorted(v.items())) for k, v in self.shape_pairs.items()},
+            "colour_pairs": {k: dict(sorted(v.items())) for k, v in self.colour_pairs.items()},
         }
 
 
@@ -133,39 +147,41 @@ def generate_test_samples(
     """``n_per_stratum`` samples of each stratum in :data:`STRATA` order (module docstring).
 
     Attempt ``a`` of stratum ``s`` is seeded with ``(seed, "test", s * 10**7 + a)``, so the output
-    is a deterministic function of the arguments.
+    is a deterministic function of the arguments. Each attempt draws a shape pair uniformly from
+    the balanced pools (:func:`~.corpus.balanced_pools`), then a quadruple of its stratum with
+    those shapes.
 
     Raises:
         ValueError: the world has no candidate for a stratum, or its labels keep disagreeing with
             the intent (an index that is not this world's reference).
     """
-    from ..splits import annotate_sample
+    from ..labels import annotate_sample
 
     if n_per_stratum < 1:
-        raise ValueError(f"n_per_stratum must be at least 1; got {n_per_stratum}")
+        raise BindsplitValueError(f"n_per_stratum must be at least 1; got {n_per_stratum}")
     report = report if report is not None else GenerationReport(n_per_stratum, seed)
-    candidates = quadruples(world)
+    pools = balanced_pools(world)
     for s, stratum in enumerate(STRATA):
-        pool: tuple[Quadruple, ...] = candidates[stratum]
-        if not pool:
-            raise ValueError(f"the world has no {stratum} swap samples; change its held-out set")
+        by_shapes = list(pools[stratum].values())
         made = attempts = 0
         while made < n_per_stratum:
             if attempts >= _MAX_ATTEMPTS_PER_SAMPLE * n_per_stratum:
-                raise ValueError(
+                raise BindsplitValueError(
                     f"only {made} of {n_per_stratum} {stratum} samples after {attempts} attempts: "
                     f"labels disagree with the world ({dict(report.mismatches)}); is the index "
                     "this world's reference index (synthetic.reference_index(world))?"
                 )
             rng = scene_rng(seed, "test", s * 10**7 + attempts)
             attempts += 1
+            pool = by_shapes[int(rng.integers(len(by_shapes)))]
             specs = swap_pair(world, rng, pool[int(rng.integers(len(pool)))])
             label = annotate_sample([scene_bindings(spec.scene) for spec in specs], index).label
             if label != stratum:
                 report.mismatches[f"{stratum}->{label}"] += 1
                 continue
-            report.counts[stratum] += 1
-            yield SwapSample(f"{stratum}-{made:05d}", stratum, label, specs)
+            sample = SwapSample(f"{stratum}-{made:05d}", stratum, label, specs)
+            report.add(sample)
+            yield sample
             made += 1
     if report.mismatches:
         logger.warning(
@@ -212,6 +228,12 @@ world's training corpus (`reference.parquet`): {counts}.
 Each row holds a scene (`image_0`, `caption_0`) and the same scene with the two colours swapped
 (`image_1`, `caption_1`); `objects`, `attributes_0`, `attributes_1` give the bindings of each
 caption in caption order and `stratum` the label the sample was generated for.
+
+The strata differ in familiarity only: every stratum pairs the same shapes (the shape pairs of the
+held-out blocks, drawn uniformly), and the seen stratum also the same colour pairs as the unseen
+one. A partial sample cannot use a held-out block's colour pair with that block's shapes (it would
+be unseen), so it pairs one of the block's colours with another colour; `generation.json` lists the
+shape and colour pairs of every stratum.
 
 Held-out bindings (never in training): {held_out}. World fingerprint: `{world.fingerprint}`.
 Generation: seed {report.seed}, {report.n_per_stratum} samples per stratum (`generation.json`).

@@ -10,7 +10,9 @@ train-synthetic``) trains, from a fixed seed and a deterministic data order:
     bindings seen), so every caption's twin is an in-batch hard negative (NegCLIP's recipe).
 
 Both run on CPU within a step budget (``--steps``) and a wall-clock safety limit
-(``--max-minutes``). The checkpoint folder gets the model, the tokenizer, the image processor and
+(``--max-minutes``). Each model is written to ``--out``/<model> (default
+``synthetic_checkpoints/<model>``); replacing the checkpoints shipped in the package takes
+``--into-package``. The checkpoint folder gets the model, the tokenizer, the image processor and
 ``training_report.json``/``.md``: configuration, steps, wall time, and I2T/T2I/group accuracy per
 label on the synthetic test benchmark. The accuracies are computed here with plain torch (the
 strict ``>`` rule of docs/protocol.md, section 5; not the project's scorer and metric), on the
@@ -36,7 +38,8 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from ..atomic import atomic_directory
+from ..atomic import CHECKPOINT_OUTPUT, atomic_directory, check_output
+from ..errors import BindsplitValueError
 from .corpus import DEFAULT_TRAIN_SEED, SceneSpec, reference_index, seen_swap_pair, training_scene
 from .models import (
     CHECKPOINTS,
@@ -58,7 +61,7 @@ from .testset import (
 from .world import SyntheticWorld, default_world
 
 if TYPE_CHECKING:
-    from ..splits import BindingCounts
+    from ..labels import BindingCounts
 
 __all__ = [
     "BATCHES",
@@ -69,7 +72,9 @@ __all__ = [
     "contrastive_loss",
     "evaluate",
     "main",
+    "output_folders",
     "run",
+    "save_checkpoint",
     "swap_accuracies",
     "train",
 ]
@@ -95,7 +100,9 @@ def plain_batch(world: SyntheticWorld, seed: int, step: int, batch_size: int) ->
 def swap_batch(world: SyntheticWorld, seed: int, step: int, batch_size: int) -> list[SceneSpec]:
     """``batch_size / 2`` seen swap pairs, each scene next to its twin."""
     if batch_size % 2:
-        raise ValueError(f"swap batches hold pairs: batch size must be even, got {batch_size}")
+        raise BindsplitValueError(
+            f"swap batches hold pairs: the batch size must be even, got --batch-size {batch_size}"
+        )
     start = step * (batch_size // 2)
     return [spec for i in range(batch_size // 2) for spec in seen_swap_pair(world, seed, start + i)]
 
@@ -130,7 +137,7 @@ class TrainConfig:
         try:
             return RECIPES[self.model]
         except KeyError:
-            raise ValueError(
+            raise BindsplitValueError(
                 f"unknown synthetic model {self.model!r}; choose one of {sorted(RECIPES)}"
             ) from None
 
@@ -419,14 +426,25 @@ def _report_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def save_checkpoint(model: Any, world: SyntheticWorld, report: dict[str, Any], out: Path) -> Path:
-    """Write model, processor files and report to a temporary sibling, then rename it to ``out``."""
-    with atomic_directory(out, overwrite=True) as tmp:
+def save_checkpoint(
+    model: Any,
+    world: SyntheticWorld,
+    report: dict[str, Any],
+    out: str | Path,
+    *,
+    overwrite: bool = False,
+) -> Path:
+    """Write model, processor files and report to a temporary sibling, then rename it to ``out``.
+
+    ``out`` must be new or an empty folder; ``overwrite`` replaces a previous checkpoint (its
+    ``training_report.json`` carries the format tag), never anything else.
+    """
+    with atomic_directory(out, CHECKPOINT_OUTPUT, overwrite=overwrite) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         save_processor(world, tmp)
         size = (tmp / "model.safetensors").stat().st_size
-        report = {**report, "checkpoint_bytes": size}
-        (tmp / "training_report.json").write_text(json.dumps(report, indent=2) + "\n")
+        report = {"format": CHECKPOINT_OUTPUT.format, **report, "checkpoint_bytes": size}
+        (tmp / str(CHECKPOINT_OUTPUT.manifest)).write_text(json.dumps(report, indent=2) + "\n")
         (tmp / "training_report.md").write_text(_report_markdown(report))
     return Path(out)
 
@@ -434,10 +452,31 @@ def save_checkpoint(model: Any, world: SyntheticWorld, report: dict[str, Any], o
 # ----------------------------------------------------------------------------- command line
 
 
+def output_folders(args: argparse.Namespace) -> dict[str, Path]:
+    """Model name -> the folder its checkpoint goes to: ``--out``/<model>, or with
+    ``--into-package`` the package's own checkpoint folder."""
+    if args.into_package:
+        return {name: CHECKPOINTS[name] for name in args.model}
+    return {name: Path(args.out) / name for name in args.model}
+
+
 def run(args: argparse.Namespace) -> int:
-    """Train every requested model and write its checkpoint; print where each went."""
-    world = default_world()
+    """Train every requested model and write its checkpoint; print where each went.
+
+    Every output folder and option is checked before the first model trains.
+    """
+    outputs = output_folders(args)
+    overwrite = args.overwrite or args.into_package
+    for out in outputs.values():
+        check_output(out, CHECKPOINT_OUTPUT, overwrite=overwrite)
     for name in args.model:
+        if RECIPES[name].batches == "swap" and args.batch_size % 2:
+            raise BindsplitValueError(
+                f"{name} trains on pairs of scenes: the batch size must be even, got "
+                f"--batch-size {args.batch_size}"
+            )
+    world = default_world()
+    for name, out in outputs.items():
         config = TrainConfig(
             model=name,
             steps=args.steps if args.steps is not None else RECIPES[name].steps,
@@ -448,12 +487,8 @@ def run(args: argparse.Namespace) -> int:
             max_minutes=args.max_minutes,
             eval_n_per_stratum=args.eval_n,
         )
-        if args.out is None:
-            out = CHECKPOINTS[name]
-        else:
-            out = args.out if len(args.model) == 1 else args.out / name
         model, report = train(config, world)
-        save_checkpoint(model, world, report, out)
+        save_checkpoint(model, world, report, out, overwrite=overwrite)
         accuracy = " ".join(
             f"{s}={a['i2t']:.3f}/{a['t2i']:.3f}/{a['group']:.3f}"
             for s, a in report["accuracy"].items()

@@ -5,7 +5,8 @@ Layout of ``OUT``::
     OUT/README.md                                  dataset card with a ``configs:`` block
     OUT/world.json                                 the world (held-out pairs included)
     OUT/reference.parquet                          reference index of exactly these captions
-    OUT/generation.json                            rows, seed, shards, world and index fingerprints
+    OUT/generation.json                            format tag, rows, seed, shards, world and index
+                                                   fingerprints (marks OUT as a training set)
     OUT/train/train-0000K-of-0000N.parquet         image (PNG) + caption + structured columns
 
 Row ``i`` is training scene ``i`` of :func:`~.corpus.training_scene`, so shards are independent
@@ -26,7 +27,8 @@ from typing import Any
 import datasets
 from tqdm.auto import tqdm
 
-from ..atomic import atomic_directory
+from ..atomic import TRAINSET_OUTPUT, atomic_directory
+from ..errors import BindsplitValueError
 from .corpus import DEFAULT_TRAIN_SEED, reference_index, training_scene
 from .render import render_scene
 from .shards import encode_png, shard_name, write_shard
@@ -145,15 +147,21 @@ def write_training_set(
     overwrite: bool = False,
     progress: bool = True,
 ) -> Path:
-    """Write the training set (layout: module docstring) atomically and return ``out``."""
+    """Write the training set (layout: module docstring) atomically and return ``out``.
+
+    ``out`` must be new or an empty folder; ``overwrite`` replaces a previous training set
+    (never anything else: :func:`~bindsplit_datasets.atomic.check_output`).
+    """
     if n_train < 1:
-        raise ValueError(f"the training set needs at least one row; got --n-train {n_train}")
+        raise BindsplitValueError(
+            f"the training set needs at least one row; got --n-train {n_train}"
+        )
     if shard_size < 1:
-        raise ValueError(f"shard size must be at least 1; got {shard_size}")
+        raise BindsplitValueError(f"shard size must be at least 1; got --shard-size {shard_size}")
     out = Path(out)
     n_shards = math.ceil(n_train / shard_size)
     ranges = [(k * shard_size, min(n_train, (k + 1) * shard_size)) for k in range(n_shards)]
-    with atomic_directory(out, overwrite=overwrite) as tmp:
+    with atomic_directory(out, TRAINSET_OUTPUT, overwrite=overwrite) as tmp:
         world.save(tmp / "world.json")
         train_dir = tmp / "train"
         train_dir.mkdir()
@@ -183,6 +191,7 @@ def write_training_set(
         index.save(tmp / "reference.parquet")
         (tmp / "README.md").write_text(_card(world, n_train, seed, n_shards), encoding="utf-8")
         info = {
+            "format": TRAINSET_OUTPUT.format,
             "n_train": n_train,
             "seed": seed,
             "shard_size": shard_size,
@@ -190,5 +199,6 @@ def write_training_set(
             "world": world.fingerprint,
             "reference": index.fingerprint,
         }
-        (tmp / "generation.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+        manifest = tmp / str(TRAINSET_OUTPUT.manifest)
+        manifest.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return out

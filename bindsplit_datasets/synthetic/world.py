@@ -28,6 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..names import WORLD_FORMAT
+
 __all__ = [
     "COLOURS",
     "DEFAULT_COLOURS",
@@ -36,7 +39,6 @@ __all__ = [
     "DEFAULT_SHAPES",
     "DEFAULT_TEMPLATES",
     "SHAPES",
-    "WORLD_FORMAT",
     "Pair",
     "SyntheticWorld",
     "choose_held_out",
@@ -44,7 +46,6 @@ __all__ = [
     "make_world",
 ]
 
-WORLD_FORMAT = "bindsplit-synthetic-world/1"
 
 #: Colour names the renderer knows, with clearly distinct RGB values (none close to the background).
 COLOURS: Mapping[str, tuple[int, int, int]] = {
@@ -113,16 +114,16 @@ class SyntheticWorld:
             p for p in self.held_out if p[0] not in self.colours or p[1] not in self.shapes
         )
         if stray:
-            raise ValueError(
+            raise BindsplitValueError(
                 f"held-out pairs {stray} use colours or shapes that are not in the world"
             )
         if self.image_size < 16:
-            raise ValueError(
+            raise BindsplitValueError(
                 f"image size {self.image_size} is too small to draw shapes; use 16 or more"
             )
         for template in self.templates:
             if template.count("{0}") != 1 or template.count("{1}") != 1:
-                raise ValueError(
+                raise BindsplitValueError(
                     f"caption template {template!r} must contain {{0}} and {{1}} once each"
                 )
         object.__setattr__(self, "_seen", frozenset(self.pairs) - self.held_out)
@@ -171,7 +172,7 @@ class SyntheticWorld:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SyntheticWorld:
         if data.get("format") != WORLD_FORMAT:
-            raise ValueError(
+            raise SchemaError(
                 f"not a synthetic world description (format {data.get('format')!r}, "
                 f"expected {WORLD_FORMAT!r}); write one with `bindsplit synth`"
             )
@@ -187,7 +188,7 @@ class SyntheticWorld:
         if "seen" in data and [list(p) for p in world.seen_pairs] != [
             list(p) for p in data["seen"]
         ]:
-            raise ValueError(
+            raise SchemaError(
                 "world description is inconsistent: its 'seen' list is not the complement "
                 "of 'held_out'"
             )
@@ -211,7 +212,7 @@ class SyntheticWorld:
         if path.is_dir():
             path = path / "world.json"
         if not path.is_file():
-            raise FileNotFoundError(
+            raise BindsplitFileNotFoundError(
                 f"no world description at {path}; write one with `bindsplit synth`"
             )
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
@@ -219,14 +220,14 @@ class SyntheticWorld:
 
 def _check_names(kind: str, names: Sequence[str], known: Sequence[str]) -> None:
     if len(names) < 2:
-        raise ValueError(
+        raise BindsplitValueError(
             f"a world needs at least two {kind}s (attribute swaps need two); got {list(names)}"
         )
     if len(set(names)) != len(names):
-        raise ValueError(f"duplicate {kind} names in {list(names)}")
+        raise BindsplitValueError(f"duplicate {kind} names in {list(names)}")
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise ValueError(f"unknown {kind}(s) {unknown}; the renderer knows {list(known)}")
+        raise BindsplitValueError(f"unknown {kind}(s) {unknown}; the renderer knows {list(known)}")
 
 
 def _blocks(cells: Iterable[Pair], colours: Sequence[str], shapes: Sequence[str]) -> int:
@@ -252,12 +253,14 @@ def choose_held_out(
         ValueError: the fraction is out of range or no set of that size meets the constraints.
     """
     if not 0.0 < fraction < 1.0:
-        raise ValueError(f"held-out fraction must lie strictly between 0 and 1; got {fraction}")
+        raise BindsplitValueError(
+            f"held-out fraction must lie strictly between 0 and 1; got {fraction}"
+        )
     pairs = list(itertools.product(colours, shapes))
     k = round(fraction * len(pairs))
     n_blocks = min(k // 4, len(colours) // 2, len(shapes) // 2)
     if n_blocks < 1:
-        raise ValueError(
+        raise BindsplitValueError(
             f"no held-out set of {k} of the {len(pairs)} pairs holds out a 2 x 2 block (4 pairs); "
             "raise --held-out or add shapes/colours"
         )
@@ -280,7 +283,7 @@ def choose_held_out(
             and _blocks(seen, colours, shapes) >= 1
         ):
             return chosen
-    raise ValueError(
+    raise BindsplitValueError(
         f"no held-out set of {k} of the {len(pairs)} pairs keeps every colour and shape seen and "
         "leaves a fully seen 2 x 2 block; lower --held-out or add shapes/colours"
     )

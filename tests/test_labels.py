@@ -9,7 +9,7 @@ import pytest
 
 from bindsplit_datasets.bindings import Binding
 from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
-from bindsplit_datasets.splits import (
+from bindsplit_datasets.labels import (
     CONFIGURATIONS,
     SPLIT_LABELS,
     AnnotatedBinding,
@@ -17,6 +17,7 @@ from bindsplit_datasets.splits import (
     annotate_sample,
     composition,
     config_includes,
+    is_balanced,
     split_label,
 )
 
@@ -145,11 +146,61 @@ def test_split_label_from_flags():
 
 
 def test_config_includes():
-    assert [c for c in CONFIGURATIONS if config_includes(c, "none")] == ["full"]
-    assert [c for c in CONFIGURATIONS if config_includes(c, "partial")] == ["full", "partial"]
-    assert all(config_includes("full", label) for label in SPLIT_LABELS)
-    with pytest.raises(ValueError, match="unknown configuration 'all'"):
-        config_includes("all", "seen")
+    assert CONFIGURATIONS == ("full", "seen", "unseen", "partial", "balanced")
+    none = annotate_sample([[], []], INDEX)
+    partial = annotate_sample([[RED_APPLE], [PURPLE_BANANA]], INDEX)
+    even = annotate_sample([[RED_APPLE, PURPLE_BANANA], [BLUE_MUG, STRIPED_CAT]], INDEX)
+    seen = annotate_sample([[RED_APPLE], []], INDEX)
+    assert [c for c in CONFIGURATIONS if config_includes(c, none)] == ["full"]
+    assert [c for c in CONFIGURATIONS if config_includes(c, partial)] == ["full", "partial"]
+    assert [c for c in CONFIGURATIONS if config_includes(c, even)] == [
+        "full",
+        "partial",
+        "balanced",
+    ]
+    assert [c for c in CONFIGURATIONS if config_includes(c, seen.to_row())] == [
+        "full",
+        "seen",
+        "balanced",
+    ]
+    with pytest.raises(ValueError, match="unknown configuration 'all'.*partial, balanced"):
+        config_includes("all", seen)
+
+
+@pytest.mark.parametrize(
+    ("captions", "balanced"),
+    [
+        ([[RED_APPLE, BLUE_MUG], [BLUE_MUG, RED_APPLE]], True),  # seen: 1 and 1
+        ([[RED_APPLE, PURPLE_BANANA], [BLUE_MUG, STRIPED_CAT, CERAMIC_MUG, RED_MUG]], True),
+        ([[RED_APPLE], [], [BLUE_MUG]], True),  # a caption without bindings has no say
+        ([[], [RED_APPLE]], True),  # seen although the positive has no bindings
+        ([[PURPLE_BANANA], [STRIPED_CAT]], False),  # equal, but zero: unseen
+        ([[RED_APPLE, BLUE_MUG], [BLUE_APPLE, RED_MUG]], False),  # 1 vs 0
+        ([[RED_APPLE], [RED_APPLE, PURPLE_BANANA]], False),  # 1 vs 1/2
+        ([[], []], False),  # none
+    ],
+)
+def test_balanced_means_equal_familiarity_above_zero(captions, balanced):
+    ann = annotate_sample(captions, INDEX)
+    assert ann.balanced is balanced
+    assert ann.to_row()["balanced"] is balanced
+    assert is_balanced(ann.caption_familiarity) is balanced
+
+
+def test_seen_is_within_balanced_and_unseen_outside_it():
+    pool = [RED_APPLE, BLUE_MUG, CERAMIC_MUG, RED_MUG, BLUE_APPLE, PURPLE_BANANA, STRIPED_CAT]
+    samples = [
+        annotate_sample([pool[i : i + a], pool[j : j + b]], INDEX)
+        for i in range(len(pool))
+        for j in range(len(pool))
+        for a in range(3)
+        for b in range(3)
+    ]
+    assert {s.label for s in samples} == set(SPLIT_LABELS)
+    assert all(s.balanced for s in samples if s.label == "seen")
+    assert not any(s.balanced for s in samples if s.label in ("unseen", "none"))
+    assert any(s.balanced for s in samples if s.label == "partial")
+    assert not any(s.balanced and s.asymmetric for s in samples)
 
 
 def test_to_row_has_exactly_the_annotation_columns_and_encodes():
@@ -164,6 +215,7 @@ def test_to_row_has_exactly_the_annotation_columns_and_encodes():
         ],
         "caption_familiarity": [1.0, 0.0, None],
         "asymmetric": True,
+        "balanced": False,
         "bindsplit_label": "partial",
     }
     table = datasets.Dataset.from_list([row], features=ANNOTATION_FEATURES)
@@ -188,7 +240,21 @@ EXPECTED_COMPOSITION = {
     "positive_seen_rate": 0.8,
     # negative bindings: 2 + 1 + 2 + 0 + 1 = 6, seen 2 + 0 + 0 + 0 + 1 = 3
     "negative_seen_rate": 0.5,
+    # positive captions with bindings: samples 1, 2, 3; with a seen binding: 1, 3
+    "positive_caption_seen_rate": 2 / 3,
+    # negative captions with bindings: samples 1, 2, 3, 5; with a seen binding: 1, 5
+    "negative_caption_seen_rate": 0.5,
+    "n_positive_bindings": 5,
+    "n_negative_bindings": 6,
+    "n_positive_captions": 3,
+    "n_negative_captions": 4,
     "asymmetric_share": 0.2,
+    # samples 1 (1 and 1) and 5 (None and 1)
+    "balanced_count": 2,
+    "balanced_share": 0.4,
+    # all but the `none` sample; one of those four is unseen
+    "n_with_bindings": 4,
+    "unseen_share_with_bindings": 0.25,
 }
 
 
@@ -196,6 +262,31 @@ def test_composition_hand_computed():
     stats = composition(_hand_samples())
     assert stats.to_dict() == EXPECTED_COMPOSITION
     assert (stats.n_positive_bindings, stats.n_negative_bindings) == (5, 6)
+    assert stats.by_category == {}
+
+
+def test_composition_by_category_equals_the_composition_of_each_category():
+    samples = _hand_samples()
+    categories = ["swap", "add", "swap", None, "add"]
+    stats = composition(samples, categories)
+    assert {k: v for k, v in stats.to_dict().items() if k != "by_category"} == (
+        EXPECTED_COMPOSITION
+    )
+    assert sorted(stats.by_category) == ["add", "swap"]  # a sample without category is left out
+    for name, by in stats.by_category.items():
+        naive = composition([s for s, c in zip(samples, categories, strict=True) if c == name])
+        assert by == naive
+    assert stats.to_dict()["by_category"]["swap"]["counts"] == {
+        "seen": 1,
+        "unseen": 0,
+        "partial": 1,
+        "none": 0,
+    }
+    assert stats.to_dict()["by_category"]["add"]["balanced_count"] == 1
+    with pytest.raises(ValueError, match="fewer categories than samples"):
+        composition(samples, categories[:-1])
+    with pytest.raises(ValueError, match="more categories than samples"):
+        composition(samples, [*categories, "extra"])
 
 
 def test_composition_from_rows_and_dataset_rows_matches():
@@ -215,7 +306,17 @@ def test_composition_of_nothing_has_no_rates():
         "shares": dict.fromkeys(SPLIT_LABELS),
         "positive_seen_rate": None,
         "negative_seen_rate": None,
+        "positive_caption_seen_rate": None,
+        "negative_caption_seen_rate": None,
+        "n_positive_bindings": 0,
+        "n_negative_bindings": 0,
+        "n_positive_captions": 0,
+        "n_negative_captions": 0,
         "asymmetric_share": None,
+        "balanced_count": 0,
+        "balanced_share": None,
+        "n_with_bindings": 0,
+        "unseen_share_with_bindings": None,
     }
 
 

@@ -1,0 +1,371 @@
+"""SugarCrepe (Hsieh et al., NeurIPS 2023 Datasets and Benchmarks): one COCO val2017 image, a
+positive caption and a hard negative caption that adds, replaces or swaps an object, attribute or
+relation.
+
+Two source layouts are read:
+
+* **official** (the ``data/`` folder of the SugarCrepe repository): one JSON file per subset,
+  ``add_att``, ``add_obj``, ``replace_att``, ``replace_obj``, ``replace_rel``, ``swap_att``,
+  ``swap_obj`` (``_ent`` is read as ``_obj``, the repository's earlier file names), each
+  ``{"<key>": {"filename", "caption", "negative_caption"}}``, plus the COCO val2017 images they
+  name. ``source`` is the repository folder, its ``data/`` folder or one subset file; the images
+  come from the ``images`` option (``--images``: the val2017 folder) or else are downloaded once
+  and cached (:mod:`.coco_images`). ``source=None`` downloads the JSON files from the repository.
+  Each sample becomes a row ``image`` (the JPEG's bytes, unchanged), ``filename``, ``caption``,
+  ``negative_caption``, ``subset`` (the canonical subset name); subsets in the order above, samples
+  in file order. A row whose image is missing from the folder or unreadable is dropped and counted
+  (``missing_image``/``unreadable_image``); ``--strict`` fails instead.
+* **copy**: a Hub id or local Parquet files with the columns ``image`` (or ``images``, read as
+  ``image``), ``caption``, ``negative_caption`` and ``subset``.
+
+``caption`` is the positive caption (the leakage guard looks for it in the reference: SugarCrepe's
+positives are COCO val2017 captions), bindings come from the caption parser, and per-category
+breakdowns are per ``subset``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import datasets
+
+from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..reference import default_cache_dir
+from . import register
+from .base import (
+    LoadedSource,
+    ParsedCaptionsAdapter,
+    SourceReport,
+    image_problem,
+    read_dataset_source,
+    sha256_files,
+)
+from .coco_images import coco_val2017_images, download_file
+
+__all__ = [
+    "RECORD_FIELDS",
+    "SUBSETS",
+    "SUBSET_ALIASES",
+    "SugarCrepe",
+    "download_official_source",
+    "find_subset_files",
+]
+
+#: The subsets, one JSON file each, in build order.
+SUBSETS: tuple[str, ...] = (
+    "add_att",
+    "add_obj",
+    "replace_att",
+    "replace_obj",
+    "replace_rel",
+    "swap_att",
+    "swap_obj",
+)
+#: Earlier file names of the repository, read as the subset they name.
+SUBSET_ALIASES: Mapping[str, str] = {
+    "add_ent": "add_obj",
+    "replace_ent": "replace_obj",
+    "swap_ent": "swap_obj",
+}
+#: The fields of every sample of a subset file.
+RECORD_FIELDS: tuple[str, ...] = ("filename", "caption", "negative_caption")
+#: The folder of the subset files in the repository.
+DATA_FOLDER = "data"
+#: Where ``source=None`` downloads the subset files from.
+OFFICIAL_URL = "https://raw.githubusercontent.com/RAIVNLab/sugar-crepe/main/data/{subset}.json"
+
+#: Bumped when the rows read from the official layout change, so cached reads are not reused.
+_READ_VERSION = 1
+#: Temporary column holding each sample's image problem while the official layout is read.
+_PROBLEM = "_bindsplit_image_problem"
+_FEATURES = datasets.Features(
+    {
+        "image": datasets.Image(),
+        "filename": datasets.Value("string"),
+        "caption": datasets.Value("string"),
+        "negative_caption": datasets.Value("string"),
+        "subset": datasets.Value("string"),
+        _PROBLEM: datasets.Value("string"),
+    }
+)
+
+
+def _subset_of(path: Path) -> str | None:
+    """The canonical subset a file name stands for (``None``: not a subset file)."""
+    if path.suffix != ".json":
+        return None
+    return path.stem if path.stem in SUBSETS else SUBSET_ALIASES.get(path.stem)
+
+
+def find_subset_files(folder: str | os.PathLike[str]) -> dict[str, Path]:
+    """The subset files directly in ``folder``: canonical subset -> file, in :data:`SUBSETS`
+    order (empty if there are none).
+
+    Raises:
+        SchemaError: a subset has two files (``add_obj.json`` and ``add_ent.json``).
+    """
+    found: dict[str, Path] = {}
+    for path in sorted(Path(folder).glob("*.json")):
+        subset = _subset_of(path)
+        if subset is None:
+            continue
+        if subset in found:
+            raise SchemaError(
+                f"{folder} holds two files of the subset {subset!r}: {found[subset].name} and "
+                f"{path.name}; keep one"
+            )
+        found[subset] = path
+    return {subset: found[subset] for subset in SUBSETS if subset in found}
+
+
+def _official_files(path: Path) -> dict[str, Path]:
+    """The subset files of an official-layout ``path`` (a subset file, the ``data/`` folder or the
+    repository folder); empty if ``path`` is not in that layout."""
+    if path.is_file():
+        subset = _subset_of(path)
+        return {subset: path} if subset else {}
+    if not path.is_dir():
+        return {}
+    return find_subset_files(path) or (
+        find_subset_files(path / DATA_FOLDER) if (path / DATA_FOLDER).is_dir() else {}
+    )
+
+
+def _read_subset(path: Path) -> list[tuple[str, dict[str, str]]]:
+    """The ``(key, sample)`` pairs of one subset file, in file order, each sample checked to have
+    :data:`RECORD_FIELDS` as strings and a plain file name."""
+    try:
+        samples = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SchemaError(f"{path} is not a readable JSON file: {error}") from None
+    if not isinstance(samples, dict) or not samples:
+        raise SchemaError(
+            f"{path} must hold a non-empty JSON object of samples, "
+            '{"<key>": {"filename", "caption", "negative_caption"}}, as SugarCrepe\'s files do'
+        )
+    records = []
+    for key, sample in samples.items():
+        if not isinstance(sample, dict) or not all(
+            isinstance(sample.get(field), str) for field in RECORD_FIELDS
+        ):
+            raise SchemaError(
+                f"{path}: sample {key!r} must have the string fields {list(RECORD_FIELDS)}, got "
+                f"{sample!r}"
+            )
+        filename = sample["filename"]
+        if not filename or Path(filename).name != filename or filename in (".", ".."):
+            raise SchemaError(
+                f"{path}: sample {key!r} names the image {filename!r}; expected a file name in "
+                "the COCO val2017 folder, such as '000000000139.jpg'"
+            )
+        records.append((key, {field: sample[field] for field in RECORD_FIELDS}))
+    return records
+
+
+def _images_folder(images: str | os.PathLike[str] | None) -> Path:
+    """The val2017 folder given by ``--images`` (or the folder above it), else the cached one."""
+    if images is None:
+        return coco_val2017_images()
+    folder = Path(images).expanduser()
+    if not folder.is_dir():
+        raise BindsplitFileNotFoundError(
+            f"--images {folder} is not a folder; pass the COCO val2017 image folder, or leave "
+            "--images out to download it"
+        )
+    nested = folder / "val2017"
+    return nested if nested.is_dir() else folder
+
+
+def download_official_source(
+    cache_dir: str | os.PathLike[str] | None = None, *, progress: bool = True
+) -> Path:
+    """The subset files of the SugarCrepe repository, downloaded once into
+    ``<cache>/sugarcrepe/data`` (:data:`OFFICIAL_URL`); returns that folder."""
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    folder = root / "sugarcrepe" / DATA_FOLDER
+    for subset in SUBSETS:
+        path = folder / f"{subset}.json"
+        if not path.is_file():
+            download_file(OFFICIAL_URL.format(subset=subset), path, progress=progress)
+    return folder
+
+
+def _image_stats(folder: Path, filenames: Sequence[str]) -> list[Any]:
+    """Size and modification time of every named image (part of the read cache's key)."""
+    stats = []
+    for name in dict.fromkeys(filenames):
+        path = folder / name
+        stat = path.stat() if path.is_file() else None
+        stats.append([name, stat.st_size, stat.st_mtime_ns] if stat else [name, None, None])
+    return stats
+
+
+def _official_rows(
+    samples: Sequence[Mapping[str, str]], image_dir: str
+) -> Iterator[dict[str, Any]]:
+    """Each sample with its image file's bytes, or ``image=None`` and the problem in
+    ``_PROBLEM``; each distinct image is checked once."""
+    folder = Path(image_dir)
+    problems: dict[str, str | None] = {}
+    for sample in samples:
+        name = sample["filename"]
+        path = folder / name
+        image: dict[str, Any] | None = None
+        if name not in problems:
+            problems[name] = image_problem({"bytes": None, "path": str(path)})
+        if problems[name] is None:
+            image = {"bytes": path.read_bytes(), "path": name}
+        yield {**sample, "image": image, _PROBLEM: problems[name]}
+
+
+@register
+class SugarCrepe(ParsedCaptionsAdapter):
+    """SugarCrepe, every subset; see the module docstring for the layouts it reads."""
+
+    name: ClassVar[str] = "sugarcrepe"
+    pretty_name: ClassVar[str] = "SugarCrepe"
+    image_columns: ClassVar[tuple[str, ...]] = ("image",)
+    caption_columns: ClassVar[tuple[str, ...]] = ("caption", "negative_caption")
+    required_columns: ClassVar[tuple[str, ...]] = ("image", "caption", "negative_caption", "subset")
+    category_columns: ClassVar[tuple[str, ...]] = ("subset",)
+    load_options: ClassVar[tuple[str, ...]] = ("images",)
+    license: ClassVar[str] = "mit"
+    citation: ClassVar[str] = """@inproceedings{hsieh2023sugarcrepe,
+  title     = {{SugarCrepe}: Fixing Hackable Benchmarks for Vision-Language Compositionality},
+  author    = {Hsieh, Cheng-Yu and Zhang, Jieyu and Ma, Zixian and Kembhavi, Aniruddha and
+               Krishna, Ranjay},
+  booktitle = {Advances in Neural Information Processing Systems, Datasets and Benchmarks Track},
+  year      = {2023}
+}"""
+
+    def load(
+        self, source: str | Path | None = None, *, strict: bool = False, **options: Any
+    ) -> LoadedSource:
+        """Read the official layout (``source=None``: downloaded from the repository) or a copy
+        (module docstring).
+
+        Option ``images``: the COCO val2017 image folder of the official layout (default: the
+        cached download).
+        """
+        self.check_options(options)
+        images = options.get("images")
+        if source is None:
+            files = find_subset_files(download_official_source())
+            loaded = self._load_official(files, _images_folder(images), strict=strict)
+            loaded.identity["url"] = OFFICIAL_URL
+            return loaded
+        path = Path(source).expanduser()
+        files = _official_files(path)
+        if files:
+            return self._load_official(files, _images_folder(images), strict=strict)
+        if path.is_dir() and not any(path.rglob("*.parquet")):
+            raise BindsplitFileNotFoundError(
+                f"{path} is not a SugarCrepe source: it has no subset files "
+                f"({', '.join(f'{s}.json' for s in SUBSETS)}) directly or in {DATA_FOLDER}/, "
+                "and no Parquet files"
+            )
+        if images is not None:
+            raise BindsplitValueError(
+                f"--images applies to the official layout (the subset JSON files), and {source} "
+                "is not one; a Parquet or Hub copy holds its images"
+            )
+        return self._load_copy(source, strict=strict)
+
+    def _load_copy(self, source: str | Path, *, strict: bool) -> LoadedSource:
+        dataset, identity = read_dataset_source(source, hub_revision=None, split=self.hub_split)
+        if "image" not in dataset.column_names and "images" in dataset.column_names:
+            dataset = dataset.rename_column("images", "image")
+        self.check_columns(dataset.column_names, str(source))
+        if not isinstance(dataset.features["image"], datasets.Image):
+            dataset = dataset.cast_column("image", datasets.Image())
+        identity["layout"] = "copy"
+        return self.checked_source(dataset, identity, strict=strict)
+
+    def _load_official(
+        self, files: Mapping[str, Path], image_dir: Path, *, strict: bool
+    ) -> LoadedSource:
+        samples: list[dict[str, str]] = []
+        keys: list[tuple[str, str]] = []  # (subset, key in its file) of every sample
+        for subset, path in files.items():
+            for key, record in _read_subset(path):
+                samples.append({**record, "subset": subset})
+                keys.append((subset, key))
+        paths = list(files.values())
+        json_sha256 = sha256_files(paths)
+        fingerprint = hashlib.sha256(
+            json.dumps(
+                [
+                    _READ_VERSION,
+                    json_sha256,
+                    str(image_dir.resolve()),
+                    _image_stats(image_dir, [s["filename"] for s in samples]),
+                ]
+            ).encode()
+        ).hexdigest()
+        dataset = datasets.Dataset.from_generator(
+            _official_rows,
+            features=_FEATURES,
+            gen_kwargs={"samples": samples, "image_dir": str(image_dir)},
+            fingerprint=fingerprint,
+        )
+        report = SourceReport()
+        sizes = Counter(subset for subset, _ in keys)
+        report.notes.append("samples per subset: " + ", ".join(f"{s} {sizes[s]:,}" for s in files))
+        absent = [subset for subset in SUBSETS if subset not in files]
+        if absent:
+            report.notes.append(f"subsets not in the source: {', '.join(absent)}")
+        aliased = [f"{p.name} as {subset}" for subset, p in files.items() if p.stem != subset]
+        if aliased:
+            report.notes.append(f"read {', '.join(aliased)}")
+        dataset = self._drop_bad_images(dataset, samples, keys, image_dir, report, strict=strict)
+        report.n_rows = len(dataset)
+        folder = paths[0].parent
+        identity = {
+            "path": str(folder.resolve()),
+            "files": [path.name for path in paths],
+            "sha256": json_sha256,
+            "layout": "official",
+            "images": str(image_dir.resolve()),
+            "n_records": len(samples),
+        }
+        return LoadedSource(dataset=dataset, report=report, identity=identity)
+
+    @staticmethod
+    def _drop_bad_images(
+        dataset: datasets.Dataset,
+        samples: Sequence[Mapping[str, str]],
+        keys: Sequence[tuple[str, str]],
+        image_dir: Path,
+        report: SourceReport,
+        *,
+        strict: bool,
+    ) -> datasets.Dataset:
+        problems = dataset[_PROBLEM]
+        bad = [position for position, problem in enumerate(problems) if problem]
+        if bad:
+            first = bad[0]
+            subset, key = keys[first]
+            where = (
+                f"{subset} sample {key!r} ({samples[first]['filename']!r} in {image_dir}): "
+                f"{problems[first].replace('_', ' ')}"
+            )
+            if strict:
+                raise BindsplitError(
+                    f"{where}; pass --images with the COCO val2017 image folder, or build "
+                    "without --strict to skip such samples"
+                )
+            for position in bad:
+                report.problems[problems[position]] += 1
+            report.notes.append(
+                f"dropped {len(bad)} sample(s) with a missing or unreadable image (first: {where})"
+            )
+            dropped = set(bad)
+            dataset = dataset.select([i for i in range(len(dataset)) if i not in dropped])
+            dataset = dataset.flatten_indices()
+        return dataset.remove_columns(_PROBLEM)

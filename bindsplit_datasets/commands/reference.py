@@ -1,0 +1,214 @@
+"""``bindsplit reference``: build a reference index from a caption corpus, and inspect one.
+
+``build SOURCE --out INDEX.parquet`` indexes any corpus ``--reference`` accepts (``coco2017``, a
+COCO caption JSON, a text file, a saved index, a Hub dataset id, Parquet shards as a folder, glob
+or fsspec URL) with the local or the Ray engine; ``info INDEX`` prints an index's fingerprint and
+most common bindings; ``lookup INDEX CAPTION`` prints each binding of a caption with its count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..bindings import parse_bindings
+from ..errors import BindsplitValueError, OutputExistsError
+from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
+from ..reference.index import is_index_file
+
+NAME = "reference"
+HELP = (
+    "Build a reference index (the binding counts of a caption corpus) with the local or Ray "
+    "engine, print an index's fingerprint and most common bindings, or look a caption up."
+)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
+    return value
+
+
+def _add_build(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "build",
+        help="index a caption corpus into INDEX.parquet",
+        description="Index the (attribute, object) bindings of a caption corpus into a Parquet "
+        "file that --reference accepts.",
+    )
+    parser.add_argument("source", metavar="SOURCE", help=f"the corpus: {ACCEPTED_FORMS}")
+    parser.add_argument(
+        "--out", required=True, metavar="INDEX.parquet", help="the index file to write"
+    )
+    parser.add_argument(
+        "--caption-column",
+        metavar="COL",
+        help="caption column of Parquet shards or a Hub dataset (default: caption)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=list(ENGINES),
+        default="local",
+        help="local: worker processes on this machine; ray: Ray Data on a local Ray instance "
+        "or the cluster at --ray-address (same result; default: local)",
+    )
+    parser.add_argument(
+        "--num-workers",
+        type=_positive,
+        metavar="N",
+        help="worker processes (local) or CPUs (ray) to use (default: every CPU)",
+    )
+    parser.add_argument(
+        "--min-count",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="a binding is seen when it occurs in at least N captions (default: 1)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="Ray cluster to run on (e.g. ray://head:10001 or auto; needs --engine ray)",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    parser.set_defaults(_action=_build)
+
+
+def _add_info(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "info",
+        help="print an index's fingerprint, counts and most common bindings",
+        description="Print a saved index's fingerprint, caption and binding counts and its most "
+        "common bindings.",
+    )
+    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    parser.add_argument(
+        "--top",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="how many of the most common bindings to list (default: 10)",
+    )
+    parser.set_defaults(_action=_info)
+
+
+def _add_lookup(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lookup",
+        help="print each binding of a caption with its count and seen/unseen",
+        description="Parse captions and print each binding with its count in the index and "
+        "whether it is seen (count >= min_count).",
+    )
+    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    parser.add_argument("captions", metavar="CAPTION", nargs="+", help="caption(s) to look up")
+    parser.add_argument(
+        "--min-count",
+        type=_positive,
+        metavar="N",
+        help="seen threshold to apply (default: the index's own)",
+    )
+    parser.set_defaults(_action=_lookup)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    subparsers = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    _add_build(subparsers)
+    _add_info(subparsers)
+    _add_lookup(subparsers)
+
+
+def run(args: argparse.Namespace) -> int:
+    return int(args._action(args))
+
+
+def _table(rows: Sequence[Sequence[str]], right: tuple[int, ...] = ()) -> str:
+    """Rows as aligned plain text (columns in ``right`` right-aligned)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _build(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.suffix.lower() != ".parquet":
+        raise BindsplitValueError(
+            f"--out {out} must end in .parquet, the suffix --reference recognises"
+        )
+    if out.exists() and not (out.is_file() and is_index_file(out)):
+        raise OutputExistsError(
+            f"{out} exists and is not a BindSplit reference index: BindSplit replaces only its own "
+            "outputs, even with --overwrite; choose another --out"
+        )
+    if out.exists() and not args.overwrite:
+        raise OutputExistsError(f"{out} already exists: choose another --out or pass --overwrite")
+    index = resolve_reference(
+        args.source,
+        min_count=args.min_count,
+        caption_column=args.caption_column,
+        engine=args.engine,
+        num_proc=args.num_workers,
+        ray_address=args.ray_address,
+        progress=True,
+    )
+    index.save(out)
+    print(
+        f"wrote {out}: {len(index):,} distinct bindings from {index.n_captions:,} captions "
+        f"({index.n_skipped:,} skipped), min_count {index.min_count}, fingerprint "
+        f"{index.fingerprint['digest']}"
+    )
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    index = ReferenceIndex.load(args.index)
+    fingerprint = index.fingerprint
+    seen = sum(count >= index.min_count for _, count in index.items())
+    print(f"index: {args.index}")
+    print(f"fingerprint: {fingerprint['digest']}")
+    print(json.dumps(fingerprint, indent=2, sort_keys=True))
+    if index.build:
+        n = index.build.get("num_proc")
+        workers = "every CPU" if n is None else f"{n} worker{'s' if n != 1 else ''}"
+        print(f"built with: the {index.build.get('engine')} engine, {workers}")
+    print(
+        f"captions: {index.n_captions:,} ({index.n_skipped:,} skipped; "
+        f"{index.n_caption_digests:,} distinct)"
+    )
+    print(f"distinct bindings: {len(index):,} ({seen:,} seen at min_count {index.min_count})")
+    print(f"most common bindings (top {args.top}):")
+    rows = [("count", "attribute", "object")]
+    rows += [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
+    print(_table(rows, right=(0,)))
+    return 0
+
+
+def _lookup(args: argparse.Namespace) -> int:
+    index = ReferenceIndex.load(args.index)
+    if args.min_count is not None:
+        index = index.with_min_count(args.min_count)
+    print(
+        f"reference {index.fingerprint['digest']} ({index.n_captions:,} captions), "
+        f"min_count {index.min_count}"
+    )
+    for caption in args.captions:
+        verbatim = "yes" if index.contains_caption(caption) else "no"
+        print(f"\ncaption: {caption!r} (verbatim in the reference: {verbatim})")
+        bindings = parse_bindings(caption)
+        if not bindings:
+            print("no attribute-object binding found")
+            continue
+        rows = [("attribute", "object", "count", "status")]
+        for binding in bindings:
+            status = "seen" if index.seen(binding) else "unseen"
+            rows.append((binding.attribute, binding.object, f"{index.count(binding):,}", status))
+        print(_table(rows, right=(2,)))
+    return 0

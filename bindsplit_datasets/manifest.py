@@ -1,0 +1,293 @@
+"""The one validator of built BindSplit datasets: their ``bindsplit.json`` manifest, and whether a
+folder still holds exactly what the manifest describes.
+
+A build (docs/architecture.md) is trusted only as far as its files match its manifest: the rows'
+fingerprint (:func:`~bindsplit_datasets.builder.rows_fingerprint`, the same function the build
+used), the row count of every configuration, the label counts of the composition, and every
+configuration other than ``full`` holding exactly the rows of ``full`` with that label. A label
+rewritten after the build, a deleted, truncated or corrupt shard, or a hand-edited manifest fails
+:func:`verify_build` with a :class:`~bindsplit_datasets.errors.BuildVerificationError` naming the
+file and the fix. Loading (:func:`~bindsplit_datasets.loading.load_bindsplit`), evaluation and
+publishing all go through these checks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from .benchmarks import get_benchmark
+from .builder import CARD_NAME, rows_fingerprint
+from .errors import (
+    BindsplitFileNotFoundError,
+    BuildVerificationError,
+    NotAFolderError,
+    SchemaError,
+)
+from .features import ANNOTATION_COLUMNS
+from .labels import config_includes
+from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .parquet_files import load_parquet_files, parquet_row_count
+
+__all__ = [
+    "BUILD_HINT",
+    "REBUILD_FIX",
+    "SPLIT",
+    "VERIFY_FIX",
+    "BuildVerificationError",
+    "check_annotations",
+    "check_manifest",
+    "config_files",
+    "local_build",
+    "parse_manifest",
+    "read_manifest",
+    "verify_build",
+    "verify_rows",
+]
+
+#: How to make a build (ends messages about folders that are not builds).
+BUILD_HINT = "make one with `bindsplit build BENCHMARK --out DIR`"
+#: How to repair a build whose files are damaged.
+REBUILD_FIX = "rebuild it with `bindsplit build BENCHMARK --out DIR --overwrite`"
+#: How to get past a failed verification (ends every BuildVerificationError of a check).
+VERIFY_FIX = f"{REBUILD_FIX}, or pass --no-verify (verify=False) to use it unchecked"
+#: The split every configuration of a build holds.
+SPLIT = "test"
+_LABEL = "bindsplit_label"
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+# ---------------------------------------------------------------------------------- manifest
+def check_manifest(manifest: Mapping[str, Any], where: str) -> None:
+    """Raise :class:`SchemaError` unless ``manifest`` is a BindSplit build manifest: the format
+    tag, a ``benchmark`` name and a ``configs`` mapping of configuration to row count."""
+    if not isinstance(manifest, Mapping) or manifest.get("format") != BUILD_FORMAT:
+        found = manifest.get("format") if isinstance(manifest, Mapping) else type(manifest).__name__
+        raise SchemaError(
+            f"{where} is not a BindSplit build: its {MANIFEST_NAME} has format {found!r}, "
+            f"expected {BUILD_FORMAT!r}; {BUILD_HINT}."
+        )
+    missing = [key for key in ("benchmark", "configs") if key not in manifest]
+    if missing:
+        raise SchemaError(
+            f"the {MANIFEST_NAME} of {where} lacks {missing}; rebuild it ({BUILD_HINT})."
+        )
+    configs = manifest["configs"]
+    if not isinstance(configs, Mapping) or not all(
+        config in CONFIGURATIONS and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+        for config, n in configs.items()
+    ):
+        raise SchemaError(
+            f"the {MANIFEST_NAME} of {where} has 'configs' {configs!r}, expected a mapping of "
+            f"configuration ({', '.join(CONFIGURATIONS)}) to row count; rebuild it ({BUILD_HINT})."
+        )
+
+
+def check_annotations(dataset: datasets.Dataset, where: str) -> None:
+    """Raise :class:`SchemaError` unless ``dataset`` has every annotation column."""
+    missing = [column for column in ANNOTATION_COLUMNS if column not in dataset.column_names]
+    if missing:
+        raise SchemaError(
+            f"{where} is not a BindSplit build: missing annotation column(s) {missing} "
+            f"(columns: {dataset.column_names}); {BUILD_HINT}."
+        )
+
+
+def parse_manifest(text: str, where: str) -> dict[str, Any]:
+    """The manifest in ``text`` (the contents of ``where``'s ``bindsplit.json``), checked."""
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SchemaError(
+            f"{where}/{MANIFEST_NAME} is not valid JSON ({error}); {BUILD_HINT}."
+        ) from None
+    check_manifest(manifest, where)
+    return manifest
+
+
+def local_build(data: str | Path) -> Path | None:
+    """``data`` as a local path if it exists, ``None`` if it is a Hub dataset id.
+
+    Raises:
+        BindsplitFileNotFoundError: ``data`` is neither an existing path nor an ``owner/name`` id.
+    """
+    if Path(data).exists():
+        return Path(data)
+    if isinstance(data, Path) or not _HUB_ID.match(str(data)):
+        raise BindsplitFileNotFoundError(
+            f"{data} is neither a folder nor a Hub dataset id (owner/name); pass a folder made "
+            f"by `bindsplit build` or the id of a BindSplit dataset on the Hub."
+        )
+    return None
+
+
+def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str, Any]:
+    """The checked ``bindsplit.json`` of a built folder or Hub dataset (``revision``: Hub only).
+
+    Raises:
+        BindsplitFileNotFoundError: neither a folder nor a Hub id, or no such Hub dataset.
+        NotAFolderError: ``data`` is a file.
+        SchemaError: no manifest, or not a BindSplit build manifest.
+    """
+    folder = local_build(data)
+    if folder is not None:
+        if not folder.is_dir():
+            raise NotAFolderError(f"{folder} is a file; pass the folder made by `bindsplit build`.")
+        local = folder / MANIFEST_NAME
+        if not local.is_file():
+            raise SchemaError(
+                f"{folder} is not a BindSplit build: it has no {MANIFEST_NAME}; {BUILD_HINT}."
+            )
+        try:
+            text = local.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SchemaError(f"{local} is not a text file; {BUILD_HINT}.") from None
+        return parse_manifest(text, str(folder))
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
+
+    try:
+        path = hf_hub_download(str(data), MANIFEST_NAME, repo_type="dataset", revision=revision)
+    except EntryNotFoundError:
+        raise SchemaError(
+            f"the Hub dataset {data} is not a BindSplit build: it has no {MANIFEST_NAME}; "
+            f"{BUILD_HINT}."
+        ) from None
+    except RepositoryNotFoundError:
+        raise BindsplitFileNotFoundError(
+            f"no dataset {data} on the Hub (or it is private: log in with `hf auth login`)."
+        ) from None
+    return parse_manifest(Path(path).read_text(encoding="utf-8"), str(data))
+
+
+# ------------------------------------------------------------------------------ verification
+def config_files(folder: str | Path, config: str) -> list[Path]:
+    """The Parquet shards of configuration ``config`` of the built folder, in shard order."""
+    return sorted((Path(folder) / config).glob("*.parquet"))
+
+
+def _failed(problem: str) -> BuildVerificationError:
+    return BuildVerificationError(f"{problem}; {VERIFY_FIX}")
+
+
+def verify_rows(
+    manifest: Mapping[str, Any], rows: Mapping[str, datasets.Dataset], where: str
+) -> None:
+    """Check loaded configurations of a build against its ``manifest``.
+
+    ``rows`` maps configuration to its rows. With ``full``: the fingerprint of its rows equals the
+    manifest's, its label counts equal the composition, and every other configuration given
+    holds exactly the rows of ``full`` with that label, in order. Without ``full``: each
+    configuration has the manifest's row count and only rows of its own label.
+
+    Raises:
+        BuildVerificationError: the first mismatch, naming the configuration and the fix.
+    """
+    image_columns = get_benchmark(str(manifest["benchmark"])).image_columns
+    configs = manifest["configs"]
+    for config, dataset in rows.items():
+        expected = configs.get(config)
+        if len(dataset) != expected:
+            raise _failed(
+                f"{where}/{config} holds {len(dataset)} rows, its {MANIFEST_NAME} records "
+                f"{expected}"
+            )
+        check_annotations(dataset, where)
+    full = rows.get("full")
+    if full is None:
+        for config, dataset in rows.items():
+            members = dataset.select_columns(list(ANNOTATION_COLUMNS)).to_list()
+            wrong = sorted({row[_LABEL] for row in members if not config_includes(config, row)})
+            if wrong:
+                raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
+        return
+    recorded = manifest.get("fingerprint")
+    actual = rows_fingerprint(full, image_columns)
+    if actual != recorded:
+        raise _failed(
+            f"the rows of {where}/full do not match its {MANIFEST_NAME}: their fingerprint is "
+            f"{actual[:16]}, the manifest records {str(recorded)[:16]} (the files were changed "
+            "after the build)"
+        )
+    labels = full[_LABEL]
+    composition = manifest.get("composition")
+    counts = composition.get("counts") if isinstance(composition, Mapping) else None
+    if isinstance(counts, Mapping):
+        found = Counter(labels)
+        if any(found.get(label, 0) != n for label, n in counts.items()) or set(found) - set(counts):
+            raise _failed(
+                f"the labels of {where}/full ({dict(sorted(found.items()))}) do not match the "
+                f"composition in its {MANIFEST_NAME} ({dict(sorted(counts.items()))})"
+            )
+    annotations = full.select_columns(list(ANNOTATION_COLUMNS)).to_list()
+    for config, subset in rows.items():
+        if config == "full":
+            continue
+        expected_rows = full.select(
+            [i for i, row in enumerate(annotations) if config_includes(config, row)]
+        )
+        if rows_fingerprint(subset, image_columns) != rows_fingerprint(
+            expected_rows, image_columns
+        ):
+            raise _failed(
+                f"{where}/{config} does not hold exactly the {config!r} rows of {where}/full"
+            )
+
+
+def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> dict[str, Any]:
+    """Check the built folder against its manifest and return the manifest.
+
+    Checked: the manifest (format tag, configurations), the dataset card (``README.md``), that
+    the configuration folders are exactly the manifest's, every shard readable with the
+    manifest's row count per configuration, and the rows themselves (:func:`verify_rows`: the
+    fingerprint over ``full``, the composition, each configuration equal to ``full``'s rows of
+    its label). Reads every row once (``datasets`` caches the Arrow conversion, so loading the
+    folder afterwards costs little).
+
+    Raises:
+        BuildVerificationError: the folder does not match its manifest (names the file; the fix
+            is to rebuild, or to skip verification explicitly).
+        SchemaError: it is not a BindSplit build at all.
+    """
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    where = str(folder)
+    if not (folder / CARD_NAME).is_file():
+        raise _failed(f"{folder} has no {CARD_NAME} (its dataset card)")
+    configs = manifest["configs"]
+    if "full" not in configs:
+        raise _failed(f"the {MANIFEST_NAME} of {folder} records no 'full' configuration")
+    present = {c for c in CONFIGURATIONS if config_files(folder, c)}
+    extra = sorted(present - set(configs))
+    if extra:
+        raise _failed(
+            f"{folder} has Parquet files for {extra}, which its {MANIFEST_NAME} does not list"
+        )
+    for config, expected in configs.items():
+        files = config_files(folder, config)
+        if not files:
+            raise _failed(f"{folder / config} has no Parquet files (the manifest records it)")
+        n = sum(parquet_row_count(f, fix=VERIFY_FIX, error=BuildVerificationError) for f in files)
+        if n != expected:
+            raise _failed(
+                f"{folder / config} holds {n} rows, its {MANIFEST_NAME} records {expected}"
+            )
+    rows = {
+        config: load_parquet_files(
+            config_files(folder, config),
+            SPLIT,
+            where=str(folder / config),
+            fix=VERIFY_FIX,
+            error=BuildVerificationError,
+            cache_dir=cache_dir,
+        )
+        for config in configs
+    }
+    verify_rows(manifest, rows, where)
+    return manifest

@@ -1,0 +1,42 @@
+"""The BindSplit metric's functional core (protocol section 5), importable without evaluate.
+
+The metric lives in ``metrics/bindsplit/`` of the repository, a self-contained folder that is also
+published as a Hugging Face Space; the package ships it as package data
+(``bindsplit_datasets/_metric/bindsplit/``). Its numpy-only core ``bindsplit_core.py`` is imported
+here under a stable module name (``_metric`` and ``_metric/bindsplit`` are namespace packages), so
+that the scorer, the command line and the tests use exactly the code of the published metric
+without loading evaluate, datasets or torch, and its objects pickle.
+
+``accumulate(scores, splits, categories, macro_groups, *, balanced)`` -> ``BindsplitStatistics``
+(mergeable across batches and processes) -> ``compute_metrics(stats, ...)`` -> flat results dict.
+"""
+
+from __future__ import annotations
+
+from ._metric.bindsplit.bindsplit_core import (
+    BALANCED,
+    CONFIGURATIONS,
+    LABEL_POOLS,
+    METRICS,
+    PAPER_CITATION,
+    SPLIT_LABELS,
+    BindsplitStatistics,
+    Result,
+    accumulate,
+    compute_metrics,
+    sample_outcome,
+)
+
+__all__ = [
+    "BALANCED",
+    "CONFIGURATIONS",
+    "LABEL_POOLS",
+    "METRICS",
+    "PAPER_CITATION",
+    "SPLIT_LABELS",
+    "BindsplitStatistics",
+    "Result",
+    "accumulate",
+    "compute_metrics",
+    "sample_outcome",
+]

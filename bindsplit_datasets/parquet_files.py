@@ -1,0 +1,86 @@
+"""Reading local Parquet files with one clear error for a file that is not what it should be.
+
+Benchmark sources and built folders are Parquet files; a user can hand over a PNG, a text file, an
+empty file or a truncated download instead. ``datasets`` reports those as a multi-page
+``DatasetGenerationError`` traceback, or as ``Instruction "test" corresponds to no data!`` for a
+file without rows. Here each becomes a :class:`~bindsplit_datasets.errors.SchemaError` (or the
+subclass the caller names) that says which file is wrong and what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
+from datasets.exceptions import DatasetGenerationError
+
+from .errors import SchemaError
+
+__all__ = ["load_parquet_files", "parquet_row_count"]
+
+
+def _reason(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def parquet_row_count(path: str | Path, *, fix: str, error: type[SchemaError] = SchemaError) -> int:
+    """The number of rows of the Parquet file ``path``, read from its footer.
+
+    Raises:
+        SchemaError: (or ``error``) ``path`` is not a Parquet file, or is empty or truncated; the
+            message names the file and ends with ``fix``.
+    """
+    try:
+        return pq.read_metadata(path).num_rows
+    except (pa.ArrowException, OSError) as problem:
+        raise error(f"{path} is not a readable Parquet file ({_reason(problem)}); {fix}") from None
+
+
+def _first_unreadable(files: Sequence[Path]) -> tuple[Path, BaseException] | None:
+    """The first of ``files`` whose data cannot be read in full, with the problem."""
+    for path in files:
+        try:
+            for _ in pq.ParquetFile(path).iter_batches():
+                pass
+        except (pa.ArrowException, OSError) as problem:
+            return path, problem
+    return None
+
+
+def load_parquet_files(
+    files: Sequence[str | Path],
+    split: str,
+    *,
+    where: str,
+    fix: str,
+    error: type[SchemaError] = SchemaError,
+    cache_dir: str | Path | None = None,
+) -> datasets.Dataset:
+    """``datasets.load_dataset("parquet", data_files={split: files}, split=split)``, with every
+    problem of the files as one ``error`` (default :class:`SchemaError`) whose message names the
+    file and ends with ``fix``.
+
+    ``datasets`` notices changed files by their modification time, so a rewritten file is read
+    again rather than served from its cache. ``where`` names the whole (a folder) in the message
+    for files without any row.
+    """
+    paths = [Path(f) for f in files]
+    if sum(parquet_row_count(p, fix=fix, error=error) for p in paths) == 0:
+        raise error(f"{where} holds no rows; {fix}")
+    try:
+        return datasets.load_dataset(
+            "parquet",
+            data_files={split: [str(p) for p in paths]},
+            split=split,
+            cache_dir=str(cache_dir) if cache_dir is not None else None,
+        )
+    except DatasetGenerationError as problem:
+        found = _first_unreadable(paths)
+        if found is not None:
+            path, cause = found
+            raise error(f"{path} is corrupt ({_reason(cause)}); {fix}") from None
+        cause = problem.__cause__ or problem
+        raise error(f"cannot read the Parquet files of {where} ({_reason(cause)}); {fix}") from None

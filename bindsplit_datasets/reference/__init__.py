@@ -1,0 +1,51 @@
+"""The reference index (docs/protocol.md, section 2): what a model has seen, as binding counts
+of a caption corpus.
+
+One module per concern: :mod:`.index` (the index, its fingerprint and file format),
+:mod:`.corpora` (the corpus readers), :mod:`.counting` (the counting code every engine runs),
+:mod:`.local` and :mod:`.ray` (the two engines, chosen in :mod:`.engines`), :mod:`.coco` (the
+default COCO train2017 corpus, downloaded and checked) and :mod:`.resolve` (reference
+specifications such as ``coco2017`` or a shard folder, to an index).
+"""
+
+from .coco import (
+    COCO2017_ANNOTATIONS_URL,
+    COCO2017_CAPTIONS_MEMBER,
+    CacheChecksumError,
+)
+from .corpora import (
+    Captions,
+    CocoCaptions,
+    Corpus,
+    HubDataset,
+    ParquetShards,
+    TextFile,
+    default_cache_dir,
+)
+from .counting import caption_digest, normalise_caption
+from .engines import ENGINES
+from .index import EmptyCorpusError, ParserMismatchError, ReferenceIndex
+from .resolve import ACCEPTED_FORMS, DEFAULT_CAPTION_COLUMN, open_reference, resolve_reference
+
+__all__ = [
+    "ACCEPTED_FORMS",
+    "COCO2017_ANNOTATIONS_URL",
+    "COCO2017_CAPTIONS_MEMBER",
+    "DEFAULT_CAPTION_COLUMN",
+    "ENGINES",
+    "CacheChecksumError",
+    "Captions",
+    "CocoCaptions",
+    "Corpus",
+    "EmptyCorpusError",
+    "HubDataset",
+    "ParquetShards",
+    "ParserMismatchError",
+    "ReferenceIndex",
+    "TextFile",
+    "caption_digest",
+    "default_cache_dir",
+    "normalise_caption",
+    "open_reference",
+    "resolve_reference",
+]

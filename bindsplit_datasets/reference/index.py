@@ -1,0 +1,646 @@
+"""The reference index (docs/protocol.md, section 2): how often each binding occurs in a caption
+corpus.
+
+A :class:`ReferenceIndex` stands for "what the model has seen". It counts every normalised
+(attribute, object) binding of a caption corpus (:mod:`~bindsplit_datasets.reference.corpora`:
+COCO train2017 by default, a COCO-format caption JSON, a text file, a Hugging Face dataset column,
+Parquet shards) and calls a binding *seen* when its count reaches ``min_count``.
+
+Every index carries a :attr:`~ReferenceIndex.fingerprint` recording the corpus identity (file
+names with content hashes, or dataset id + resolved revision), the parser version and
+normalisation options, ``min_count`` and the caption counts, plus a short ``digest`` of all of
+these, so a split built against it can say exactly what "seen" meant. Which engine built the
+index, and with how many workers, is recorded apart (:attr:`~ReferenceIndex.build`): both engines
+give the same counts, so the same corpus has one fingerprint.
+
+Leakage guard: the index also keeps a 64-bit digest of every normalised caption
+(:func:`~bindsplit_datasets.reference.counting.normalise_caption`) as a sorted, unique
+``numpy.uint64`` array (8 bytes a caption: under 5 MB for COCO train2017), so a build can check
+whether a benchmark's own captions occur verbatim in the reference
+(:meth:`~ReferenceIndex.caption_overlap`).
+
+File format (:meth:`~ReferenceIndex.save` / :meth:`~ReferenceIndex.load`): one Parquet file with
+the columns ``attribute`` (string), ``object`` (string), ``count`` (int64), one row per distinct
+binding, sorted by attribute then object. Its key-value metadata holds ``bindsplit.format``
+(``bindsplit-reference/1``), ``bindsplit.fingerprint`` (the fingerprint as JSON),
+``bindsplit.caption_digests`` (the caption digests as raw little-endian uint64 bytes) and,
+optionally, ``bindsplit.build`` (the engine and workers as JSON), so an index is a single
+self-describing file. The footer holds at most 2 GiB: about 268 million distinct captions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..atomic import atomic_file
+from ..bindings import NORMALISATION, PARSER_VERSION, Binding
+from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..names import REFERENCE_FORMAT
+from .coco import cached_index_path, coco2017_corpus
+from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
+from .counting import caption_digest
+from .engines import count_corpus
+
+__all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
+
+logger = logging.getLogger(__name__)
+
+#: Format tag written into every saved index (file metadata and fingerprint).
+#: The command that builds an index file, for error messages.
+BUILD_COMMAND = "bindsplit reference build SOURCE --out INDEX.parquet"
+
+_META_FORMAT = b"bindsplit.format"
+_META_FINGERPRINT = b"bindsplit.fingerprint"
+_META_DIGESTS = b"bindsplit.caption_digests"
+_META_BUILD = b"bindsplit.build"
+_COLUMNS = ("attribute", "object", "count")
+# the digest array lives in the Parquet footer; lift pyarrow's default 100 MB guard for big corpora
+_THRIFT_LIMIT = 2**31 - 1
+
+
+class EmptyCorpusError(BindsplitError, ValueError):
+    """A corpus without a single usable caption."""
+
+
+class ParserMismatchError(BindsplitError):
+    """A saved index was built by another parser version or normalisation than the running one."""
+
+
+def _json_digest(payload: Mapping[str, Any], length: int = 16) -> str:
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()[:length]
+
+
+def _check_min_count(min_count: int) -> int:
+    if isinstance(min_count, bool) or not isinstance(min_count, int) or min_count < 1:
+        raise BindsplitValueError(f"min_count must be an integer >= 1, got {min_count!r}")
+    return min_count
+
+
+def _as_binding(binding: object) -> Binding:
+    """A :class:`Binding`, or an ``(attribute, object)`` tuple of strings made one."""
+    if isinstance(binding, Binding):
+        return binding
+    if (
+        isinstance(binding, tuple)
+        and len(binding) == 2
+        and all(isinstance(part, str) for part in binding)
+    ):
+        return Binding(*binding)
+    raise TypeError(
+        f"expected a Binding or an (attribute, object) tuple of strings, got {binding!r}; "
+        "normalise raw words with bindsplit_datasets.bindings.normalise_binding"
+    )
+
+
+class ReferenceIndex:
+    """Counts of the normalised bindings of a caption corpus, with ``seen := count >= min_count``.
+
+    Build one with :meth:`from_corpus`, a ``from_*`` constructor or :meth:`coco2017`; persist it
+    with :meth:`save` and :meth:`load`. An index is immutable; :meth:`with_min_count` returns a
+    re-thresholded copy that shares the counts. Queries take a
+    :class:`~bindsplit_datasets.bindings.Binding` or a plain ``(attribute, object)`` tuple of
+    normalised words.
+    """
+
+    def __init__(
+        self,
+        counts: Mapping[Binding, int],
+        *,
+        caption_digests: np.ndarray,
+        min_count: int,
+        n_captions: int,
+        n_skipped: int,
+        corpus: Mapping[str, Any],
+        parser_version: str = PARSER_VERSION,
+        normalisation: Mapping[str, Any] | None = None,
+        build: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._counts: dict[Binding, int] = dict(counts)
+        self._digests = caption_digests
+        self.min_count = _check_min_count(min_count)
+        self.n_captions = int(n_captions)
+        self.n_skipped = int(n_skipped)
+        #: How the index was built (engine, workers): not part of the fingerprint.
+        self.build: dict[str, Any] = dict(build or {})
+        core = {
+            "format": REFERENCE_FORMAT,
+            "corpus": dict(corpus),
+            "parser_version": parser_version,
+            "normalisation": dict(NORMALISATION if normalisation is None else normalisation),
+            "min_count": self.min_count,
+            "n_captions": self.n_captions,
+            "n_skipped": self.n_skipped,
+        }
+        try:
+            core = json.loads(json.dumps(core))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the corpus description must be JSON-serialisable: {error}") from None
+        self.fingerprint: dict[str, Any] = {**core, "digest": _json_digest(core)}
+
+    # ------------------------------------------------------------------ queries
+    def count(self, binding: Binding | tuple[str, str]) -> int:
+        """How many captions of the corpus state ``binding`` (0 if none)."""
+        return self._counts.get(_as_binding(binding), 0)
+
+    def seen(self, binding: Binding | tuple[str, str]) -> bool:
+        """Whether ``binding`` occurs in at least ``min_count`` captions."""
+        return self._counts.get(_as_binding(binding), 0) >= self.min_count
+
+    def __len__(self) -> int:
+        """Number of distinct bindings in the corpus."""
+        return len(self._counts)
+
+    def __contains__(self, binding: object) -> bool:
+        """Whether ``binding`` occurs in the corpus at all (``count >= 1``, below min_count too)."""
+        return _as_binding(binding) in self._counts
+
+    def items(self) -> Iterator[tuple[Binding, int]]:
+        """Every (binding, count) pair, in no particular order."""
+        return iter(self._counts.items())
+
+    def most_common(self, n: int | None = None) -> list[tuple[Binding, int]]:
+        """The ``n`` most frequent bindings (all if ``None``); ties broken by binding order."""
+        key = lambda item: (-item[1], item[0])  # noqa: E731
+        if n is None:
+            return sorted(self._counts.items(), key=key)
+        return heapq.nsmallest(n, self._counts.items(), key=key)
+
+    @property
+    def n_caption_digests(self) -> int:
+        """Number of distinct normalised captions in the corpus."""
+        return int(self._digests.size)
+
+    def contains_caption(self, text: str) -> bool:
+        """Whether ``text`` (normalised) is one of the corpus captions."""
+        return self.caption_overlap([text]) == 1
+
+    def caption_overlap(self, texts: Iterable[str]) -> int:
+        """How many of ``texts`` occur (normalised) among the corpus captions.
+
+        Each text is counted, duplicates included; non-strings are ignored.
+        """
+        query = np.fromiter(
+            (caption_digest(t) for t in texts if isinstance(t, str)), dtype=np.uint64
+        )
+        if query.size == 0 or self._digests.size == 0:
+            return 0
+        positions = np.searchsorted(self._digests, query)
+        positions[positions == self._digests.size] = 0
+        return int(np.count_nonzero(self._digests[positions] == query))
+
+    def with_min_count(self, min_count: int) -> ReferenceIndex:
+        """The same counts with another ``seen`` threshold (and the matching fingerprint)."""
+        if min_count == self.min_count:
+            return self
+        clone = object.__new__(ReferenceIndex)
+        clone.__dict__.update(self.__dict__)
+        clone.min_count = _check_min_count(min_count)
+        core = {k: v for k, v in self.fingerprint.items() if k != "digest"}
+        core["min_count"] = clone.min_count
+        clone.fingerprint = {**core, "digest": _json_digest(core)}
+        return clone
+
+    def __repr__(self) -> str:
+        return (
+            f"ReferenceIndex({len(self)} bindings from {self.n_captions} captions, "
+            f"min_count={self.min_count}, digest={self.fingerprint['digest']})"
+        )
+
+    # ------------------------------------------------------------ constructors
+    @classmethod
+    def from_corpus(
+        cls,
+        corpus: Corpus,
+        *,
+        min_count: int = 1,
+        engine: str = "local",
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """Index a :class:`~bindsplit_datasets.reference.corpora.Corpus` (read once, streamed).
+
+        ``engine`` is ``"local"`` (``num_proc`` processes; ``None``: every CPU) or ``"ray"``
+        (Ray Data; ``ray_address`` joins a cluster, else a local Ray instance with ``num_proc``
+        CPUs runs the build); both give the same index. ``None``, non-string and empty captions
+        are skipped and counted in :attr:`n_skipped`, or raise ``ValueError`` with
+        ``strict=True``. A corpus without a usable caption raises :class:`EmptyCorpusError`.
+        """
+        _check_min_count(min_count)
+        tally = count_corpus(
+            corpus,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+        if tally.n_captions == 0:
+            raise EmptyCorpusError(
+                f"{corpus.name}: the corpus has no usable captions ({tally.n_skipped} skipped as "
+                "None, non-string or empty); point the reference at a non-empty caption corpus"
+            )
+        counts = tally.bindings()
+        logger.info(
+            "indexed %d captions (%d skipped) of %s: %d distinct bindings",
+            tally.n_captions,
+            tally.n_skipped,
+            corpus.name,
+            len(counts),
+        )
+        return cls(
+            counts,
+            caption_digests=tally.digests.array(),
+            min_count=min_count,
+            n_captions=tally.n_captions,
+            n_skipped=tally.n_skipped,
+            corpus=corpus.identity,
+            build={"engine": engine, "num_proc": num_proc},
+        )
+
+    @classmethod
+    def from_captions(
+        cls,
+        captions: Iterable[Any],
+        *,
+        min_count: int = 1,
+        corpus: Mapping[str, Any] | None = None,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        total: int | None = None,
+        engine: str = "local",
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """Index any iterable of captions (streamed: it is read once, never held).
+
+        ``corpus`` describes where the captions come from, for the fingerprint; by default it is
+        ``{"kind": "captions", "sha256": ...}``, a hash of the usable captions in order. The
+        other options are :meth:`from_corpus`'s.
+        """
+        return cls.from_corpus(
+            Captions(captions, identity=corpus, total=total),
+            min_count=min_count,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+
+    @classmethod
+    def from_text_file(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        min_count: int = 1,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        engine: str = "local",
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """Index a UTF-8 text file with one caption per line (blank lines are skipped captions)."""
+        return cls.from_corpus(
+            TextFile(path),
+            min_count=min_count,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+
+    @classmethod
+    def from_coco(
+        cls,
+        path_or_url: str | os.PathLike[str],
+        *,
+        min_count: int = 1,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        cache_dir: str | os.PathLike[str] | None = None,
+        corpus: Mapping[str, Any] | None = None,
+        engine: str = "local",
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """Index the captions of an official COCO caption file (``annotations[*].caption``).
+
+        A URL is downloaded once into ``cache_dir/downloads``. A file that is not JSON, or has no
+        ``annotations`` list, raises :class:`~bindsplit_datasets.errors.SchemaError`; an
+        annotation without a ``caption`` counts as a skipped caption.
+        """
+        source = CocoCaptions(path_or_url, cache_dir=cache_dir, identity=corpus, progress=progress)
+        return cls.from_corpus(
+            source,
+            min_count=min_count,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+
+    @classmethod
+    def from_hf_dataset(
+        cls,
+        dataset_id: str,
+        column: str = "caption",
+        *,
+        split: str = "train",
+        config: str | None = None,
+        revision: str | None = None,
+        min_count: int = 1,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        engine: str = "local",
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """Index one column of a Hugging Face dataset, streamed (nothing is downloaded in full).
+
+        ``dataset_id`` is a Hub id (its revision is resolved to a commit sha and pinned) or a
+        local dataset folder (identified by a hash of its files).
+        """
+        return cls.from_corpus(
+            HubDataset(dataset_id, column, split=split, config=config, revision=revision),
+            min_count=min_count,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+
+    @classmethod
+    def from_parquet(
+        cls,
+        source: str | os.PathLike[str],
+        column: str = "caption",
+        *,
+        min_count: int = 1,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        engine: str = "local",
+        ray_address: str | None = None,
+        storage_options: Mapping[str, Any] | None = None,
+    ) -> ReferenceIndex:
+        """Index the caption ``column`` of Parquet shards: a folder, a glob or an fsspec URL
+        (``hf://datasets/...``, ``s3://...``; ``storage_options`` go to its file system)."""
+        return cls.from_corpus(
+            ParquetShards(source, column, storage_options=storage_options),
+            min_count=min_count,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+
+    @classmethod
+    def coco2017(
+        cls,
+        *,
+        cache_dir: str | os.PathLike[str] | None = None,
+        min_count: int = 1,
+        num_proc: int | None = None,
+        strict: bool = False,
+        progress: bool = True,
+        engine: str = "local",
+        ray_address: str | None = None,
+    ) -> ReferenceIndex:
+        """The default reference: COCO train2017 captions (about 592,000).
+
+        The official annotation archive is downloaded once into ``cache_dir/coco2017`` (only the
+        train2017 caption file is kept, and checked against its recorded SHA-256 on every use),
+        and the built index is cached beside it under a key of the corpus identity, parser
+        version and normalisation, so later calls load it instantly.
+        """
+        corpus = coco2017_corpus(cache_dir, progress=progress)
+        index_path = cached_index_path(corpus, REFERENCE_FORMAT)
+        if index_path.is_file():
+            try:
+                return cls.load(index_path).with_min_count(min_count)
+            except (SchemaError, ParserMismatchError) as error:
+                logger.warning("cached index %s unusable (%s); rebuilding it", index_path, error)
+        index = cls.from_corpus(
+            corpus,
+            engine=engine,
+            num_proc=num_proc,
+            strict=strict,
+            progress=progress,
+            ray_address=ray_address,
+        )
+        index.save(index_path)
+        return index.with_min_count(min_count)
+
+    # ------------------------------------------------------------ persistence
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the index to a Parquet file (temporary sibling, renamed when complete)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = Path(path)
+        ordered = sorted(self._counts.items())
+        table = pa.table(
+            {
+                "attribute": pa.array([b.attribute for b, _ in ordered], type=pa.string()),
+                "object": pa.array([b.object for b, _ in ordered], type=pa.string()),
+                "count": pa.array([c for _, c in ordered], type=pa.int64()),
+            }
+        )
+        metadata = {
+            _META_FORMAT: REFERENCE_FORMAT.encode("ascii"),
+            _META_FINGERPRINT: json.dumps(self.fingerprint, sort_keys=True).encode("utf-8"),
+            _META_DIGESTS: self._digests.astype("<u8").tobytes(),
+            _META_BUILD: json.dumps(self.build, sort_keys=True).encode("utf-8"),
+        }
+        with atomic_file(path) as tmp:
+            # store_schema=False: the metadata is stored once, not again inside the Arrow schema
+            with pq.ParquetWriter(tmp, table.schema, store_schema=False) as writer:
+                writer.write_table(table)
+                writer.add_key_value_metadata(metadata)
+        return path
+
+    @classmethod
+    def load(
+        cls, path: str | os.PathLike[str], *, allow_parser_mismatch: bool = False
+    ) -> ReferenceIndex:
+        """Read an index written by :meth:`save`.
+
+        Raises ``FileNotFoundError`` for a missing file, :class:`SchemaError` for a file that is
+        not Parquet, is corrupt or is not a BindSplit index, and :class:`ParserMismatchError` for
+        an index built by another parser version or normalisation (unless
+        ``allow_parser_mismatch=True``, which loads it with a warning).
+        """
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = Path(path)
+        if not path.is_file():
+            raise BindsplitFileNotFoundError(f"reference index {path} not found")
+        try:
+            parquet = pq.ParquetFile(
+                path,
+                thrift_string_size_limit=_THRIFT_LIMIT,
+                thrift_container_size_limit=_THRIFT_LIMIT,
+            )
+            metadata = parquet.metadata.metadata or {}
+        except (pa.ArrowException, OSError) as error:
+            raise SchemaError(
+                f"{path} is not a readable Parquet file ({error}); rebuild the index with "
+                f"`{BUILD_COMMAND}`"
+            ) from None
+        if not is_index_metadata(metadata):
+            found = metadata.get(_META_FORMAT, b"").decode("utf-8", "replace")
+            raise SchemaError(
+                f"{path} is not a BindSplit reference index (metadata {_META_FORMAT.decode()!r} "
+                f"is {found!r}, expected {REFERENCE_FORMAT!r}); build one with "
+                f"`{BUILD_COMMAND}` or ReferenceIndex.save()"
+            )
+        fingerprint = _read_fingerprint(path, metadata)
+        digests = _read_digests(path, metadata)
+        _check_parser(path, fingerprint, allow_parser_mismatch)
+        try:
+            table = parquet.read()
+        except (pa.ArrowException, OSError) as error:
+            raise SchemaError(
+                f"{path} is corrupt ({error}); rebuild the index with `{BUILD_COMMAND}`"
+            ) from None
+        counts = _read_counts(path, table)
+        index = cls(
+            counts,
+            caption_digests=digests,
+            min_count=fingerprint["min_count"],
+            n_captions=fingerprint["n_captions"],
+            n_skipped=fingerprint["n_skipped"],
+            corpus=fingerprint["corpus"],
+            parser_version=fingerprint["parser_version"],
+            normalisation=fingerprint["normalisation"],
+            build=_read_build(metadata),
+        )
+        if index.fingerprint != fingerprint:
+            raise SchemaError(
+                f"{path}: stored fingerprint does not match its contents (digest "
+                f"{fingerprint.get('digest')!r} vs {index.fingerprint['digest']!r}); the file was "
+                f"altered, rebuild the index with `{BUILD_COMMAND}`"
+            )
+        return index
+
+
+def is_index_metadata(metadata: Mapping[bytes, bytes]) -> bool:
+    """Whether Parquet key-value ``metadata`` is a reference index's (by its format tag)."""
+    return metadata.get(_META_FORMAT) == REFERENCE_FORMAT.encode("ascii")
+
+
+def is_index_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a Parquet file written by :meth:`ReferenceIndex.save` (a Parquet
+    file that is not is, for example, a caption shard)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.ParquetFile(
+            path,
+            thrift_string_size_limit=_THRIFT_LIMIT,
+            thrift_container_size_limit=_THRIFT_LIMIT,
+        ).metadata.metadata
+    except (pa.ArrowException, OSError):
+        return False
+    return is_index_metadata(metadata or {})
+
+
+# --------------------------------------------------------------------- helpers: reading
+def _rebuild(path: Path, problem: str) -> SchemaError:
+    return SchemaError(f"{path}: {problem}; rebuild the index with `{BUILD_COMMAND}`")
+
+
+def _read_fingerprint(path: Path, metadata: Mapping[bytes, bytes]) -> dict[str, Any]:
+    try:
+        fingerprint = json.loads(metadata[_META_FINGERPRINT])
+        required = {
+            "format",
+            "corpus",
+            "parser_version",
+            "normalisation",
+            "min_count",
+            "n_captions",
+            "n_skipped",
+            "digest",
+        }
+        missing = required - set(fingerprint)
+    except (KeyError, ValueError, TypeError) as error:
+        raise _rebuild(path, f"unreadable fingerprint metadata ({error})") from None
+    if missing:
+        raise _rebuild(path, f"fingerprint lacks {sorted(missing)}")
+    return fingerprint
+
+
+def _read_build(metadata: Mapping[bytes, bytes]) -> dict[str, Any]:
+    """The build record (absent in indexes written before it was kept: ``{}``)."""
+    try:
+        build = json.loads(metadata.get(_META_BUILD, b"{}"))
+    except ValueError:
+        return {}
+    return build if isinstance(build, dict) else {}
+
+
+def _read_digests(path: Path, metadata: Mapping[bytes, bytes]) -> np.ndarray:
+    raw = metadata.get(_META_DIGESTS)
+    if raw is None or len(raw) % 8:
+        raise _rebuild(path, "caption digests missing or truncated")
+    digests = np.frombuffer(raw, dtype="<u8").astype(np.uint64)
+    if digests.size > 1 and not bool(np.all(digests[1:] > digests[:-1])):
+        raise _rebuild(path, "caption digests are not sorted and unique")
+    return digests
+
+
+def _check_parser(path: Path, fingerprint: Mapping[str, Any], allow: bool) -> None:
+    current = json.loads(json.dumps(NORMALISATION))
+    differences = []
+    if fingerprint["parser_version"] != PARSER_VERSION:
+        differences.append(
+            f"parser version {fingerprint['parser_version']!r} (running {PARSER_VERSION!r})"
+        )
+    if fingerprint["normalisation"] != current:
+        differences.append(f"normalisation {fingerprint['normalisation']} (running {current})")
+    if not differences:
+        return
+    message = f"{path} was built with " + " and ".join(differences)
+    if allow:
+        logger.warning("%s; loading it anyway (allow_parser_mismatch=True)", message)
+        return
+    raise ParserMismatchError(
+        f"{message}; its counts may not match what the running parser extracts. Rebuild the "
+        f"index from its corpus (`{BUILD_COMMAND}`), or pass allow_parser_mismatch=True to use "
+        "it anyway"
+    )
+
+
+def _read_counts(path: Path, table: Any) -> dict[Binding, int]:
+    import pyarrow as pa
+
+    expected = {"attribute": pa.string(), "object": pa.string(), "count": pa.int64()}
+    actual = {field.name: field.type for field in table.schema}
+    if actual != expected:
+        raise _rebuild(path, f"columns {actual} differ from the reference-index columns {expected}")
+    if any(table.column(name).null_count for name in _COLUMNS):
+        raise _rebuild(path, "the index has missing values")
+    attributes, objects, counts = (table.column(name).to_pylist() for name in _COLUMNS)
+    result = {Binding(a, o): c for a, o, c in zip(attributes, objects, counts, strict=True)}
+    if len(result) != len(counts) or (counts and min(counts) < 1):
+        raise _rebuild(path, "duplicate bindings or non-positive counts")
+    return result

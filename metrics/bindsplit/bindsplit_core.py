@@ -1,0 +1,704 @@
+# Copyright 2026 The BindSplit Authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The BindSplit metric's functional core: numpy and the standard library only.
+
+The evaluate module ``bindsplit.py`` next to this file is a thin wrapper around it (evaluate
+copies this sibling along when it loads the folder), the Space's ``app.py`` calls it directly, and
+the BindSplit package imports it as ``bindsplit_datasets.metric_core`` without loading evaluate,
+datasets or torch:
+
+1. :func:`sample_outcome` turns one similarity matrix into its (I2T, T2I) outcome;
+2. :func:`accumulate` reduces many samples to :class:`BindsplitStatistics`: counts of the six
+   possible outcomes per split label (and per category / macro group, and for the samples flagged
+   ``balanced``). Statistics of disjoint batches or processes add up (``merge`` / ``+``) and
+   travel as JSON (``to_dict``/``from_dict``);
+3. :func:`compute_metrics` turns statistics into the flat results dict.
+
+Because every sample's outcome is one of six cells, resampling samples with replacement is a
+multinomial draw over the cell counts: the bootstrap intervals need the counts only, and a
+distributed evaluation only has to add counts.
+
+The folder is published on its own, so it restates BindSplit's configuration names, split labels
+and citation; the package's tests check that they equal ``bindsplit_datasets.names``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CONFIGURATIONS",
+    "LABEL_POOLS",
+    "METRICS",
+    "PAPER_CITATION",
+    "SPLIT_LABELS",
+    "BindsplitStatistics",
+    "accumulate",
+    "compute_metrics",
+    "sample_outcome",
+]
+
+PAPER_CITATION = """@inproceedings{peng2026clip,
+  title     = {{CLIP} Models Generalize Less Than Compositional Benchmarks Suggest},
+  author    = {Peng, Shuman and Uselis, Arnas and Koishigarina, Darina and Ester, Martin and
+               Oh, Seong Joon},
+  booktitle = {ICML 2026 Workshop on Compositional Learning: Safety, Interpretability, and Agents},
+  year      = {2026}
+}"""
+"""BibTeX of the paper that defines the protocol."""
+
+SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
+"""Valid `bindsplit_label` values of a sample."""
+
+LABEL_POOLS: dict[str, tuple[str, ...]] = {
+    "full": SPLIT_LABELS,
+    "seen": ("seen",),
+    "unseen": ("unseen",),
+    "partial": ("partial",),
+}
+"""Configuration defined by split labels -> the labels it pools."""
+
+BALANCED = "balanced"
+"""The configuration of the samples flagged balanced (every caption equally familiar, above zero);
+a per-sample flag, not a label: ``seen`` samples are balanced, ``unseen`` ones are not."""
+
+CONFIGURATIONS: tuple[str, ...] = (*LABEL_POOLS, BALANCED)
+"""Every reported configuration, in report order."""
+
+METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
+"""Accuracies, in the order they are reported."""
+
+# A sample's outcome is one of six cells: index 3 * i2t + t2i_state, with t2i_state
+# 0 = wrong, 1 = right, 2 = absent (fewer than two images).
+_N_CELLS = 6
+_ABSENT = 2
+_STATISTICS_FORMAT = "bindsplit-metric-statistics/1"
+
+Counts = tuple[int, ...]
+"""Counts of the six outcome cells (i2t, t2i): (0, wrong), (0, right), (0, absent), (1, wrong),
+(1, right), (1, absent)."""
+
+Result = int | float | list[float]
+
+
+# ---------------------------------------------------------------------------------------------
+# One sample
+
+
+def _as_matrix(matrix: Any) -> np.ndarray:
+    """The validated float matrix of one sample; a ValueError says what is wrong with it."""
+    try:
+        array = np.asarray(matrix, dtype=np.float64)
+    except (ValueError, TypeError) as error:
+        if isinstance(matrix, Sequence) and all(isinstance(row, Sequence) for row in matrix):
+            lengths = [len(row) for row in matrix]
+            if len(set(lengths)) > 1:
+                raise ValueError(
+                    f"the scores matrix is ragged (row lengths {lengths}); every image needs one "
+                    "score per caption"
+                ) from None
+        raise ValueError(f"the scores matrix is not a matrix of numbers ({error})") from None
+    if array.ndim != 2:
+        raise ValueError(
+            f"the scores must be a 2-D n_images x n_captions matrix, got shape {array.shape}"
+        )
+    _check_shape(*array.shape)
+    _check_finite(array)
+    return array
+
+
+def _check_shape(n_images: int, n_captions: int) -> None:
+    if n_captions < 2 or not 1 <= n_images <= n_captions:
+        raise ValueError(
+            f"the scores matrix is {n_images} x {n_captions} (images x captions); it needs at "
+            "least two captions and 1 <= n_images <= n_captions, since caption j is the correct "
+            "caption of image j (transpose a captions x images matrix)"
+        )
+
+
+def _check_finite(array: np.ndarray) -> None:
+    bad = np.argwhere(~np.isfinite(array))
+    if len(bad):
+        position = [int(i) for i in bad[0]]
+        raise ValueError(
+            f"the scores matrix holds {array[tuple(bad[0])]} at {position}; every score must be "
+            "a finite number"
+        )
+
+
+def _outcomes(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """I2T and T2I outcomes (bool arrays) of a validated stack of equal-shape matrices (N, I, C).
+
+    I2T: every image i scores its caption strictly above every other caption. T2I (``None`` for
+    fewer than two images): every caption j < n_images scores its image strictly above every
+    other image.
+    """
+    n_images, n_captions = stack.shape[1:]
+    own = np.eye(n_images, n_captions, dtype=bool)
+    diagonal = stack[:, own].reshape(len(stack), n_images)
+    rivals = np.where(own, -np.inf, stack)
+    i2t = (diagonal > rivals.max(axis=2)).all(axis=1)
+    if n_images < 2:
+        return i2t, None
+    t2i = (diagonal > rivals[:, :, :n_images].max(axis=1)).all(axis=1)
+    return i2t, t2i
+
+
+def sample_outcome(matrix: Any) -> tuple[bool, bool | None]:
+    """(I2T correct, T2I correct) of one n_images x n_captions matrix (strict >: ties are wrong).
+
+    T2I is ``None`` (absent, not wrong) for a sample with one image. Ties are wrong. Raises
+    ValueError for a ragged, wrongly shaped or non-finite matrix.
+
+    >>> sample_outcome([[0.9, 0.1], [0.2, 0.8]])
+    (True, True)
+    >>> sample_outcome([[0.6, 0.7], [0.1, 0.8]])
+    (False, True)
+    >>> sample_outcome([[0.3, 0.3]])
+    (False, None)
+    """
+    array = _as_matrix(matrix)
+    i2t, t2i = _outcomes(array[None])
+    return bool(i2t[0]), None if t2i is None else bool(t2i[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Sufficient statistics
+
+
+@dataclass
+class BindsplitStatistics:
+    """Outcome-cell counts per split label, and per (label, category) and (label, macro group).
+
+    ``balanced`` holds the same counts for the samples flagged balanced, or is ``None`` when no
+    flags were given (then no ``balanced`` configuration is reported). Only non-zero counts are
+    stored, so equal data give equal statistics however they were batched. Statistics of disjoint
+    samples add up: ``a.merge(b)``, ``a + b`` or ``sum(parts)``.
+    """
+
+    splits: dict[str, Counts] = field(default_factory=dict)
+    categories: dict[str, dict[str, Counts]] = field(default_factory=dict)
+    macro_groups: dict[str, dict[str, Counts]] = field(default_factory=dict)
+    balanced: BindsplitStatistics | None = None
+
+    @property
+    def n(self) -> int:
+        """Number of samples counted."""
+        return sum(sum(counts) for counts in self.splits.values())
+
+    def merge(self, other: BindsplitStatistics) -> BindsplitStatistics:
+        """Statistics of the samples of ``self`` and ``other`` together.
+
+        Raises ValueError when only one side has balanced flags (and the other has samples): the
+        balanced configuration of the union would silently miss samples.
+        """
+        if not isinstance(other, BindsplitStatistics):
+            raise TypeError(f"cannot merge BindsplitStatistics with {type(other).__name__}")
+        return BindsplitStatistics(
+            splits=_add_counts(self.splits, other.splits),
+            categories=_add_nested(self.categories, other.categories),
+            macro_groups=_add_nested(self.macro_groups, other.macro_groups),
+            balanced=_merge_balanced(self, other),
+        )
+
+    def __add__(self, other: BindsplitStatistics) -> BindsplitStatistics:
+        return self.merge(other)
+
+    def __radd__(self, other: object) -> BindsplitStatistics:
+        if other == 0:  # the start value of sum()
+            return self
+        return NotImplemented
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable copy (keys sorted), e.g. to gather statistics across processes."""
+        data = {"format": _STATISTICS_FORMAT, **self._counts_to_dict()}
+        if self.balanced is not None:
+            data["balanced"] = self.balanced._counts_to_dict()
+        return data
+
+    def _counts_to_dict(self) -> dict[str, Any]:
+        return {
+            "splits": {label: list(self.splits[label]) for label in sorted(self.splits)},
+            "categories": _nested_to_lists(self.categories),
+            "macro_groups": _nested_to_lists(self.macro_groups),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BindsplitStatistics:
+        """Inverse of :meth:`to_dict`; raises ValueError for anything else."""
+        if not isinstance(data, Mapping) or data.get("format") != _STATISTICS_FORMAT:
+            raise ValueError(
+                f"not BindSplit metric statistics: expected a dict with format "
+                f"{_STATISTICS_FORMAT!r}, as written by BindsplitStatistics.to_dict()"
+            )
+        balanced = data.get("balanced")
+        if balanced is not None and not isinstance(balanced, Mapping):
+            raise ValueError(
+                f"statistics entry 'balanced' must be a dict of counts, got {balanced!r}"
+            )
+        return cls._counts_from_dict(
+            data, balanced=None if balanced is None else cls._counts_from_dict(balanced)
+        )
+
+    @classmethod
+    def _counts_from_dict(
+        cls, data: Mapping[str, Any], balanced: BindsplitStatistics | None = None
+    ) -> BindsplitStatistics:
+        splits = {}
+        for label, counts in dict(data.get("splits", {})).items():
+            splits[_checked_label(label, "statistics")] = _checked_counts(counts, label)
+        nested: dict[str, dict[str, dict[str, Counts]]] = {}
+        for kind in ("categories", "macro_groups"):
+            nested[kind] = {}
+            for label, groups in dict(data.get(kind, {})).items():
+                _checked_label(label, "statistics")
+                nested[kind][label] = {
+                    str(name): _checked_counts(counts, f"{label}/{name}")
+                    for name, counts in dict(groups).items()
+                }
+        return cls(
+            splits=_add_counts(splits, {}),
+            categories=_add_nested(nested["categories"], {}),
+            macro_groups=_add_nested(nested["macro_groups"], {}),
+            balanced=balanced,
+        )
+
+
+def _merge_balanced(a: BindsplitStatistics, b: BindsplitStatistics) -> BindsplitStatistics | None:
+    """The balanced subset of ``a + b``: both subsets added, or the one side's if the other side
+    is empty; an error if a side with samples has no flags."""
+    if a.balanced is not None and b.balanced is not None:
+        return a.balanced.merge(b.balanced)
+    if a.balanced is None and b.balanced is None:
+        return None
+    flagged, unflagged = (a, b) if b.balanced is None else (b, a)
+    if unflagged.n:
+        raise ValueError(
+            f"cannot merge statistics with balanced flags and statistics of {unflagged.n} "
+            "samples without them; pass balanced= to every accumulate call, or to none"
+        )
+    return flagged.balanced
+
+
+def _add_counts(a: Mapping[str, Counts], b: Mapping[str, Counts]) -> dict[str, Counts]:
+    total: dict[str, Counts] = {}
+    zero = (0,) * _N_CELLS
+    for key in sorted(set(a) | set(b)):
+        counts = tuple(x + y for x, y in zip(a.get(key, zero), b.get(key, zero), strict=True))
+        if any(counts):
+            total[key] = counts
+    return total
+
+
+def _add_nested(
+    a: Mapping[str, Mapping[str, Counts]], b: Mapping[str, Mapping[str, Counts]]
+) -> dict[str, dict[str, Counts]]:
+    total = {}
+    for label in sorted(set(a) | set(b)):
+        groups = _add_counts(a.get(label, {}), b.get(label, {}))
+        if groups:
+            total[label] = groups
+    return total
+
+
+def _nested_to_lists(nested: Mapping[str, Mapping[str, Counts]]) -> dict[str, dict[str, list]]:
+    return {
+        label: {name: list(nested[label][name]) for name in sorted(nested[label])}
+        for label in sorted(nested)
+    }
+
+
+def _checked_counts(counts: Any, where: str) -> Counts:
+    if (
+        not isinstance(counts, Sequence)
+        or len(counts) != _N_CELLS
+        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+    ):
+        raise ValueError(
+            f"statistics entry {where!r} must be {_N_CELLS} non-negative integer counts, "
+            f"got {counts!r}"
+        )
+    return tuple(counts)
+
+
+def _checked_label(label: Any, where: str) -> str:
+    if label not in SPLIT_LABELS:
+        raise ValueError(
+            f"{where}: unknown split label {label!r}; valid labels: {', '.join(SPLIT_LABELS)} "
+            "(the bindsplit_label column)"
+        )
+    return label
+
+
+def _checked_groups(values: Sequence[Any] | None, n: int, name: str) -> list[str] | None:
+    """Per-sample group names ("" for none), or None when no groups were given."""
+    if values is None:
+        return None
+    if len(values) != n:
+        raise ValueError(f"got {n} score matrices but {len(values)} {name} values")
+    groups = []
+    for index, value in enumerate(values):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"sample {index}: {name} must be a string or None, got {value!r}")
+        groups.append(value or "")
+    return groups
+
+
+def _equal_shape_stacks(scores: Any) -> list[tuple[list[int], np.ndarray]]:
+    """Validated samples as (indices, stack of their matrices) per matrix shape.
+
+    ValueErrors name the index of the first bad sample.
+    """
+    if not isinstance(scores, np.ndarray) and len(scores):
+        try:  # one conversion when every matrix has the same shape (the common case)
+            whole = np.asarray(scores, dtype=np.float64)
+        except (ValueError, TypeError):
+            whole = None
+        if whole is not None and whole.ndim == 3:
+            scores = whole
+    if isinstance(scores, np.ndarray) and scores.ndim == 3 and scores.dtype.kind in "fiu":
+        stack = scores.astype(np.float64, copy=False)
+        if len(stack):
+            try:
+                _check_shape(*stack.shape[1:])
+            except ValueError as error:
+                raise ValueError(f"sample 0: {error}") from None
+        bad = np.argwhere(~np.isfinite(stack))
+        if len(bad):
+            index = int(bad[0][0])
+            try:
+                _check_finite(stack[index])
+            except ValueError as error:
+                raise ValueError(f"sample {index}: {error}") from None
+        return [(list(range(len(stack))), stack)]
+    by_shape: dict[tuple[int, ...], tuple[list[int], list[np.ndarray]]] = {}
+    for index, matrix in enumerate(scores):
+        try:
+            array = _as_matrix(matrix)
+        except ValueError as error:
+            raise ValueError(f"sample {index}: {error}") from None
+        indices, arrays = by_shape.setdefault(array.shape, ([], []))
+        indices.append(index)
+        arrays.append(array)
+    return [(indices, np.stack(arrays)) for indices, arrays in by_shape.values()]
+
+
+def _sample_cells(scores: Any) -> np.ndarray:
+    """The outcome cell (0..5) of every sample."""
+    cells = np.empty(len(scores), dtype=np.int64)
+    for indices, stack in _equal_shape_stacks(scores):
+        i2t, t2i = _outcomes(stack)
+        t2i_state = np.full(len(indices), _ABSENT) if t2i is None else t2i.astype(np.int64)
+        cells[indices] = 3 * i2t.astype(np.int64) + t2i_state
+    return cells
+
+
+def _checked_flags(values: Sequence[Any] | None, n: int) -> list[bool] | None:
+    """Per-sample balanced flags, or None when none were given."""
+    if values is None:
+        return None
+    if len(values) != n:
+        raise ValueError(f"got {n} score matrices but {len(values)} balanced flags")
+    for index, value in enumerate(values):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(
+                f"sample {index}: balanced must be True or False (every caption equally familiar "
+                f"and above zero), got {value!r}"
+            )
+    return [bool(value) for value in values]
+
+
+def accumulate(
+    scores: Sequence[Any] | np.ndarray,
+    splits: Sequence[str],
+    categories: Sequence[str | None] | None = None,
+    macro_groups: Sequence[str | None] | None = None,
+    *,
+    balanced: Sequence[bool] | None = None,
+) -> BindsplitStatistics:
+    """Sufficient statistics of a batch of samples.
+
+    ``scores``: per sample an n_images x n_captions matrix (nested lists, arrays, or one
+    (N, n_images, n_captions) array); ``splits``: per sample its ``bindsplit_label``;
+    ``categories`` / ``macro_groups``: optional per-sample group names ("" or None: no group);
+    ``balanced``: optional per-sample flags (the dataset's ``balanced`` column), which add the
+    ``balanced`` configuration. Errors name the sample index within this batch.
+
+    >>> stats = accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"])
+    >>> stats.splits
+    {'seen': (0, 0, 0, 0, 1, 0), 'unseen': (0, 0, 1, 0, 0, 0)}
+    >>> flags = [True, False]
+    >>> flagged = accumulate([[[0.9, 0.1]], [[0.3, 0.3]]], ["seen", "partial"], balanced=flags)
+    >>> flagged.balanced.splits  # the balanced samples only
+    {'seen': (0, 0, 0, 0, 0, 1)}
+    """
+    n = len(scores)
+    if len(splits) != n:
+        raise ValueError(f"got {n} score matrices but {len(splits)} split labels")
+    labels = [_checked_label(label, f"sample {index}") for index, label in enumerate(splits)]
+    category_names = _checked_groups(categories, n, "category")
+    macro_names = _checked_groups(macro_groups, n, "macro_group")
+    flags = _checked_flags(balanced, n)
+    cells = _sample_cells(scores).tolist()
+    subset = None
+    if flags is not None:
+        kept = [index for index, flag in enumerate(flags) if flag]
+        subset = _count_statistics(
+            [labels[i] for i in kept],
+            None if category_names is None else [category_names[i] for i in kept],
+            None if macro_names is None else [macro_names[i] for i in kept],
+            [cells[i] for i in kept],
+        )
+    stats = _count_statistics(labels, category_names, macro_names, cells)
+    stats.balanced = subset
+    return stats
+
+
+def _count_statistics(
+    labels: Sequence[str],
+    category_names: Sequence[str] | None,
+    macro_names: Sequence[str] | None,
+    cells: Sequence[int],
+) -> BindsplitStatistics:
+    return BindsplitStatistics(
+        splits=_count_cells(labels, cells),
+        categories=_count_nested(labels, category_names, cells),
+        macro_groups=_count_nested(labels, macro_names, cells),
+    )
+
+
+def _count_cells(keys: Sequence[str], cells: Sequence[int]) -> dict[str, Counts]:
+    """Outcome-cell counts per key, keys sorted."""
+    table: dict[str, list[int]] = {}
+    for key, cell in zip(keys, cells, strict=True):
+        table.setdefault(key, [0] * _N_CELLS)[cell] += 1
+    return {key: tuple(table[key]) for key in sorted(table)}
+
+
+def _count_nested(
+    labels: Sequence[str], names: Sequence[str] | None, cells: Sequence[int]
+) -> dict[str, dict[str, Counts]]:
+    """Outcome-cell counts per label and group name; samples without a group ("") left out."""
+    if names is None:
+        return {}
+    nested = {}
+    for label in sorted(set(labels)):
+        picked = [
+            (name, cell)
+            for lab, name, cell in zip(labels, names, cells, strict=True)
+            if lab == label and name
+        ]
+        if picked:
+            nested[label] = _count_cells(*zip(*picked, strict=True))
+    return nested
+
+
+# ---------------------------------------------------------------------------------------------
+# From statistics to metrics
+
+
+def _correct(counts: np.ndarray) -> dict[str, np.ndarray]:
+    """Correct-sample counts per available metric, for counts of shape (..., 6).
+
+    T2I and group are available only when no sample lacks T2I (absent cells all zero).
+    """
+    cells = counts.reshape(*counts.shape[:-1], 2, 3)
+    correct = {"i2t": cells[..., 1, :].sum(axis=-1)}
+    if not cells[..., _ABSENT].any():
+        correct["t2i"] = cells[..., :, 1].sum(axis=-1)
+        correct["group"] = cells[..., 1, 1]
+    return correct
+
+
+def _rng(seed: int, *names: str) -> np.random.Generator:
+    """A generator keyed by seed and names, so each block's draws do not depend on the others."""
+    digest = hashlib.blake2b("\x1f".join(names).encode(), digest_size=8).digest()
+    return np.random.default_rng([seed, *np.frombuffer(digest, dtype=np.uint32).tolist()])
+
+
+def _resample(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap resamples of the cell counts (n_bootstrap, 6): a multinomial draw over cells."""
+    n = int(counts.sum())
+    return rng.multinomial(n, counts / n, size=n_bootstrap)
+
+
+@dataclass
+class _Estimate:
+    """A point estimate and its bootstrap replicates (None without bootstrap)."""
+
+    point: float
+    draws: np.ndarray | None
+
+
+def _pooled_estimates(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
+    """Accuracy estimates of one pool of samples (counts (6,), n > 0)."""
+    n = counts.sum()
+    draws = _correct(_resample(counts, n_bootstrap, rng)) if n_bootstrap else {}
+    return {
+        metric: _Estimate(float(correct / n), draws[metric] / n if n_bootstrap else None)
+        for metric, correct in _correct(counts).items()
+    }
+
+
+def _macro_estimates(group_counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
+    """Unweighted means over groups (counts (G, 6), each n > 0); groups resampled separately."""
+    n = group_counts.sum(axis=1)
+    points = _correct(group_counts)
+    draws = {}
+    if n_bootstrap:
+        resampled = np.stack([_resample(c, n_bootstrap, rng) for c in group_counts], axis=1)
+        draws = {m: (c / n).mean(axis=1) for m, c in _correct(resampled).items()}
+    return {
+        f"macro_{metric}": _Estimate(float((c / n).mean()), draws.get(metric))
+        for metric, c in points.items()
+    }
+
+
+def _difference(a: _Estimate, b: _Estimate) -> _Estimate:
+    """``a - b``; with bootstrap replicates, the replicate-wise differences (a and b resampled
+    independently)."""
+    draws = None if a.draws is None or b.draws is None else a.draws - b.draws
+    return _Estimate(a.point - b.point, draws)
+
+
+def _interval(draws: np.ndarray, confidence: float) -> list[float]:
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(draws, [tail, 1.0 - tail])
+    return [float(low), float(high)]
+
+
+def _check_options(n_bootstrap: Any, confidence: Any, seed: Any, macro_min_samples: Any) -> None:
+    def is_int(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+    if not is_int(n_bootstrap) or n_bootstrap < 0:
+        raise ValueError(
+            f"n_bootstrap must be an integer >= 0 (0: no intervals), got {n_bootstrap!r}"
+        )
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    if not is_int(seed) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if not is_int(macro_min_samples) or macro_min_samples < 1:
+        raise ValueError(f"macro_min_samples must be an integer >= 1, got {macro_min_samples!r}")
+
+
+def _pool(per_label: Mapping[str, Counts], labels: Sequence[str]) -> np.ndarray:
+    total = np.zeros(_N_CELLS, dtype=np.int64)
+    for label in labels:
+        total += np.asarray(per_label.get(label, (0,) * _N_CELLS), dtype=np.int64)
+    return total
+
+
+def _pool_groups(
+    nested: Mapping[str, Mapping[str, Counts]], labels: Sequence[str], names: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """Pooled counts over ``labels`` of each group in ``names`` (zero where ``nested`` lacks it)."""
+    return {
+        name: _pool({lab: groups[name] for lab, groups in nested.items() if name in groups}, labels)
+        for name in names
+    }
+
+
+def _group_names(nested: Mapping[str, Mapping[str, Counts]]) -> list[str]:
+    return sorted({name for groups in nested.values() for name in groups})
+
+
+def _configuration_counts(
+    stats: BindsplitStatistics,
+) -> dict[str, tuple[BindsplitStatistics, tuple[str, ...]]]:
+    """Reported configuration -> (the statistics it reads, the labels it pools)."""
+    found = {config: (stats, labels) for config, labels in LABEL_POOLS.items()}
+    if stats.balanced is not None:
+        found[BALANCED] = (stats.balanced, SPLIT_LABELS)
+    return found
+
+
+def compute_metrics(
+    stats: BindsplitStatistics,
+    *,
+    n_bootstrap: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    macro_min_samples: int = 25,
+) -> dict[str, Result]:
+    """The flat results dict of the metric.
+
+    For each configuration ``{config}`` (full, seen, unseen, partial, and balanced when the
+    statistics have balanced flags): ``{config}/n``; ``{config}/{metric}`` and
+    ``{config}/{metric}_ci`` for each accuracy that applies (T2I and group only where every sample
+    has at least two images); ``gap/{metric}`` (seen minus unseen); breakdowns
+    ``{config}/category/{name}/...`` and ``{config}/macro_...`` when categories or macro groups
+    were given. Accuracies are fractions in [0, 1]; intervals are percentile-bootstrap
+    ``[low, high]`` lists from ``n_bootstrap`` multinomial resamples of the outcome counts, seeded
+    per configuration and block so that adding a breakdown or a configuration leaves the other
+    intervals unchanged.
+
+    >>> stats = accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"])
+    >>> results = compute_metrics(stats, n_bootstrap=0)
+    >>> results["full/n"], results["full/i2t"], results["seen/group"], results["gap/i2t"]
+    (2, 0.5, 1.0, 1.0)
+    >>> "balanced/n" in results
+    False
+    """
+    _check_options(n_bootstrap, confidence, seed, macro_min_samples)
+    results: dict[str, Result] = {}
+    estimates: dict[str, dict[str, _Estimate]] = {}
+    category_names = _group_names(stats.categories)
+
+    def report(prefix: str, found: Mapping[str, _Estimate]) -> None:
+        for suffix, estimate in found.items():
+            results[f"{prefix}/{suffix}"] = estimate.point
+            if estimate.draws is not None:
+                results[f"{prefix}/{suffix}_ci"] = _interval(estimate.draws, confidence)
+
+    for config, (source, labels) in _configuration_counts(stats).items():
+        found: dict[str, _Estimate] = {}
+        counts = _pool(source.splits, labels)
+        results[f"{config}/n"] = int(counts.sum())
+        if counts.sum():
+            pooled = _pooled_estimates(counts, n_bootstrap, _rng(seed, config))
+            report(config, pooled)
+            found.update(pooled)
+        if stats.macro_groups:
+            groups = _pool_groups(source.macro_groups, labels, _group_names(source.macro_groups))
+            kept = np.array(
+                [c for c in groups.values() if c.sum() >= macro_min_samples], dtype=np.int64
+            ).reshape(-1, _N_CELLS)
+            results[f"{config}/macro_n_groups"] = len(kept)
+            results[f"{config}/macro_n"] = int(kept.sum())
+            if len(kept):
+                macro = _macro_estimates(kept, n_bootstrap, _rng(seed, config, "macro"))
+                report(config, macro)
+                found.update(macro)
+        for name, counts in _pool_groups(source.categories, labels, category_names).items():
+            prefix = f"category/{name}"
+            results[f"{config}/{prefix}/n"] = int(counts.sum())
+            if counts.sum():
+                block = _pooled_estimates(counts, n_bootstrap, _rng(seed, config, prefix))
+                report(f"{config}/{prefix}", block)
+                found.update({f"{prefix}/{metric}": value for metric, value in block.items()})
+        estimates[config] = found
+
+    seen, unseen = estimates["seen"], estimates["unseen"]
+    gaps = {key: _difference(seen[key], unseen[key]) for key in seen if key in unseen}
+    report("gap", gaps)
+    return results

@@ -1,0 +1,166 @@
+"""The command line's error contract: BindSplit's own errors are one line and exit code 2, bugs
+keep their traceback, Ctrl-C is one line and exit code 130; bad sources (an image, an empty or
+garbage file, a binary CSV, a text file as ARO) are named with their fix."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import datasets
+import pytest
+from fixtures_sources import make_bivlc_source, make_vismin_source, png_bytes
+
+from bindsplit_datasets import cli
+from bindsplit_datasets.atomic import atomic_directory
+from bindsplit_datasets.errors import (
+    BindsplitError,
+    BindsplitFileNotFoundError,
+    BindsplitValueError,
+    SchemaError,
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _datasets_cache(tmp_path_factory):
+    """Keep ``datasets``' Arrow cache of the fixtures out of the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
+        yield
+
+
+def run_failing(monkeypatch, error: BaseException):
+    """Run ``bindsplit synth`` with its work replaced by raising ``error``."""
+    import bindsplit_datasets.commands.synth as synth
+
+    def fail(args):
+        raise error
+
+    monkeypatch.setattr(synth, "run", fail)
+    return cli.main(["synth", "--out", "unused"])
+
+
+def error_line(stderr: str) -> str:
+    assert "Traceback" not in stderr
+    (line,) = [line for line in stderr.splitlines() if line.startswith("bindsplit ")]
+    return line
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        BindsplitError("the problem; the fix"),
+        SchemaError("the problem; the fix"),
+        BindsplitValueError("the problem; the fix"),
+        BindsplitFileNotFoundError("the problem; the fix"),
+        PermissionError(errno.EACCES, "Permission denied", "/the/problem"),
+        OSError(errno.ENOSPC, "No space left on device"),
+    ],
+)
+def test_user_errors_are_one_line_with_exit_code_2(monkeypatch, capsys, error):
+    assert run_failing(monkeypatch, error) == 2
+    line = error_line(capsys.readouterr().err)
+    assert line.startswith("bindsplit synth: error: ") and line.endswith(str(error).split()[-1])
+
+
+def test_a_multi_line_message_is_printed_on_one_line(monkeypatch, capsys):
+    assert run_failing(monkeypatch, BindsplitError("first\n  second")) == 2
+    assert error_line(capsys.readouterr().err) == "bindsplit synth: error: first second"
+
+
+@pytest.mark.parametrize("error", [ValueError("a bug"), KeyError("a bug"), TypeError("a bug")])
+def test_other_exceptions_are_bugs_and_keep_their_traceback(monkeypatch, error):
+    with pytest.raises(type(error)):
+        run_failing(monkeypatch, error)
+
+
+def test_verbose_shows_the_traceback_of_user_errors(monkeypatch):
+    import bindsplit_datasets.commands.synth as synth
+
+    def fail(args):
+        raise SchemaError("the problem")
+
+    monkeypatch.setattr(synth, "run", fail)
+    with pytest.raises(SchemaError):
+        cli.main(["-v", "synth", "--out", "unused"])
+
+
+def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary(tmp_path, monkeypatch, capsys):
+    import bindsplit_datasets.commands.synth as synth
+
+    def interrupted(args):
+        with atomic_directory(args.out) as folder:
+            (folder / "half.parquet").write_bytes(b"half")
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(synth, "run", interrupted)
+    assert cli.main(["synth", "--out", str(tmp_path / "out")]) == 130
+    assert capsys.readouterr().err.strip() == "bindsplit synth: interrupted"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["synth", "--out", "x", "--n-train", "0"],
+        ["synth", "--out", "x", "--shard-size", "0"],
+        ["synth", "--out", "x", "--num-proc", "0"],
+        ["demo", "--batch-size", "0"],
+        ["demo", "--n-per-stratum", "0"],
+        ["demo", "--n-bootstrap", "-1"],
+    ],
+)
+def test_counts_below_their_minimum_are_refused_by_the_parser(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2 and "must be at least" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ bad sources
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("sources")
+    paths = {
+        "reference": folder / "reference.txt",
+        "png": folder / "picture.png",
+        "garbage": folder / "garbage.parquet",
+        "empty_file": folder / "empty.parquet",
+        "text": folder / "captions.txt",
+    }
+    paths["reference"].write_text("a red car on the road\n", encoding="utf-8")
+    paths["png"].write_bytes(png_bytes((1, 2, 3)))
+    paths["garbage"].write_bytes(b"not parquet at all" * 20)
+    paths["empty_file"].write_bytes(b"")
+    paths["text"].write_text("the white dog and the black cat\n", encoding="utf-8")
+    paths["no_rows"] = make_bivlc_source(folder / "no_rows.parquet", [])
+    rows = [{"text_0": "a red car", "text_1": "a blue car", "category": "attribute"}]
+    paths["vismin"] = make_vismin_source(folder / "vismin.parquet", rows)
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "source", "expected"),
+    [
+        ("bivlc", "png", "picture.png is not a readable Parquet file (Parquet magic bytes"),
+        ("bivlc", "garbage", "garbage.parquet is not a readable Parquet file"),
+        ("bivlc", "empty_file", "empty.parquet is not a readable Parquet file"),
+        ("bivlc", "no_rows", "no_rows.parquet holds no rows; pass the benchmark as a Parquet"),
+        ("aro_vga", "text", "captions.txt is not an ARO VG-Attribution source: it is neither"),
+        ("aro_vga", "png", "picture.png is not an ARO VG-Attribution source"),
+    ],
+)
+def test_bad_sources_are_named_with_the_fix(files, capsys, benchmark, source, expected):
+    argv = ["stats", benchmark, "--source", str(files[source])]
+    assert cli.main([*argv, "--reference", str(files["reference"])]) == 2
+    line = error_line(capsys.readouterr().err)
+    assert expected in line, line
+    assert "pass" in line  # every message says what to pass instead
+
+
+def test_a_binary_sim_solution_is_named_with_the_fix(files, capsys):
+    argv = ["stats", "vismin", "--source", str(files["vismin"]), "--sim-solution"]
+    argv += [str(files["png"]), "--reference", str(files["reference"])]
+    assert cli.main(argv) == 2
+    line = error_line(capsys.readouterr().err)
+    assert f"{files['png']} is not a CSV text file" in line
+    assert "pass VisMin's sim_solution.csv (columns idx, Text, Image, category)" in line
