@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BindsplitError, BindsplitValueError
+from .models.loaders import model_id
 from .reports.results import is_results_record, validate_record
 from .reproduce import model_slug
 
@@ -214,7 +215,10 @@ def plan_runs(
                 )
             claimed[path] = (model, build.data)
             existing = check_output_file(path, "--out-dir")
-            done = existing is not None and same_run(existing, model, revision, build.fingerprint)
+            recorded_as = model_id(model, name=name)  # the id its record carries, never a path
+            done = existing is not None and same_run(
+                existing, recorded_as, revision, build.fingerprint
+            )
             plan.append(PlannedRun(model, build, path, existing, skip=done and not force))
     return plan
 

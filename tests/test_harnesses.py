@@ -26,7 +26,7 @@ from tiny_models import png_bytes, random_image, tiny_clip
 
 from bindsplit_datasets.builder import build_benchmark
 from bindsplit_datasets.evaluation import evaluate_model
-from bindsplit_datasets.scoring import feature_tensor
+from bindsplit_datasets.models.hf import feature_tensor
 
 pytestmark = pytest.mark.slow
 

@@ -16,6 +16,7 @@ from bindsplit_datasets.models import (
     ModelIdentity,
     as_encoder,
     load_encoder,
+    model_id,
     register_loader,
     split_spec,
 )
@@ -139,3 +140,16 @@ def test_a_loaded_open_clip_model_points_to_its_wrapper():
 
     with pytest.raises(UnsupportedModelError, match=r"OpenClipEncoder\(model, preprocess"):
         as_encoder(OpenClipLike())
+
+
+def test_model_id_is_what_the_record_will_carry(tmp_path):
+    model, processor = tiny_clip()
+    folder = tmp_path / "runs" / "clip-ft"
+    model.save_pretrained(folder)
+    processor.save_pretrained(folder)
+    assert model_id(str(folder)) == model_id(folder) == "clip-ft"
+    assert model_id(str(folder)) == load_encoder(str(folder)).identity.id
+    assert model_id("openai/clip-vit-base-patch32") == "openai/clip-vit-base-patch32"
+    assert model_id(f"open_clip:local-dir:{folder}") == "open_clip:local-dir:clip-ft"
+    assert model_id("open_clip:ViT-B-32/openai") == "open_clip:ViT-B-32/openai"
+    assert model_id(str(folder), name="mine") == "mine"

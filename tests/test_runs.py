@@ -130,7 +130,7 @@ def test_grid_run_writes_each_pair_then_skips_then_force_redoes(
         record = json.loads((out / name).read_text())
         benchmark, model = name.removesuffix(".json").split("__")
         manifest = json.loads((builds[benchmark] / "bindsplit.json").read_text())
-        assert record["model"]["id"] == str(models[model])
+        assert record["model"]["id"] == models[model].name  # the folder's name, never its path
         assert record["dataset"]["benchmark"] == benchmark
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
         assert f"results written to {out / name}" in first_output

@@ -21,6 +21,7 @@ _EXPORTS: dict[str, str] = {
     "LOADERS": "loaders",
     "as_encoder": "loaders",
     "load_encoder": "loaders",
+    "model_id": "loaders",
     "register_loader": "loaders",
     "split_spec": "loaders",
     "HFEncoder": "hf",
@@ -53,7 +54,14 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .hf import HFEncoder
     from .identity import ModelIdentity
-    from .loaders import LOADERS, as_encoder, load_encoder, register_loader, split_spec
+    from .loaders import (
+        LOADERS,
+        as_encoder,
+        load_encoder,
+        model_id,
+        register_loader,
+        split_spec,
+    )
     from .open_clip import OpenClipEncoder
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "HFEncoder",
     "check_model",
     "check_loading_info",
+    "display_name",
     "feature_tensor",
     "load",
     "text_max_length",
@@ -419,6 +420,12 @@ def _hub_commit(identifier: str, revision: str | None) -> str | None:
     return parts[parts.index("snapshots") + 1] if "snapshots" in parts[:-1] else None
 
 
+def display_name(identifier: str) -> str:
+    """The ``model.id`` of a Hub id (itself) or a local folder (its name, never its path)."""
+    path = Path(identifier).expanduser()
+    return folder_name(path) if path.exists() else identifier
+
+
 def load(identifier: str, *, revision: str | None = None, name: str | None = None) -> HFEncoder:
     """Load a Hub id or local folder as an :class:`HFEncoder`, refusing checkpoints whose
     weights do not all load.
@@ -452,7 +459,7 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
         folder,
         lambda: transformers.AutoProcessor.from_pretrained(identifier, revision=revision),
     )
+    display = name or display_name(identifier)
     if folder is not None:
-        return HFEncoder(model, processor, name=name or folder_name(folder))
-    commit = _hub_commit(identifier, revision)
-    return HFEncoder(model, processor, name=name or identifier, revision=commit)
+        return HFEncoder(model, processor, name=display)
+    return HFEncoder(model, processor, name=display, revision=_hub_commit(identifier, revision))

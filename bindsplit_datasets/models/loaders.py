@@ -25,36 +25,47 @@ __all__ = [
     "Loader",
     "as_encoder",
     "load_encoder",
+    "model_id",
     "register_loader",
     "split_spec",
 ]
 
 
+def _resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
+    """A function, or the ``"module:function"`` it names (imported now)."""
+    if callable(target):
+        return target
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 @dataclass(frozen=True)
 class Loader:
     """A registered loader: ``target`` is ``"module:function"`` (imported on first use) or the
-    function itself, called as ``f(rest_of_string, revision=..., name=...) -> Encoder``."""
+    function itself, called as ``f(rest_of_string, revision=..., name=...) -> Encoder``;
+    ``identify`` likewise, ``f(rest_of_string) -> str``: the ``model.id`` its records carry
+    (default: the whole model string)."""
 
     target: str | Callable[..., Encoder]
     #: The forms it accepts, shown in the error for an unknown prefix.
     usage: str
+    identify: str | Callable[[str], str] | None = None
 
     def __call__(self, spec: str, *, revision: str | None, name: str | None) -> Encoder:
-        function = self.target
-        if isinstance(function, str):
-            module, _, attribute = function.partition(":")
-            function = getattr(importlib.import_module(module), attribute)
-        return function(spec, revision=revision, name=name)
+        return _resolve(self.target)(spec, revision=revision, name=name)
 
 
 #: Prefix (without the colon) -> its loader.
 LOADERS: dict[str, Loader] = {
     "hf": Loader(
-        f"{__package__}.hf:load", "hf:OWNER/NAME or a local folder (the default, no prefix)"
+        f"{__package__}.hf:load",
+        "hf:OWNER/NAME or a local folder (the default, no prefix)",
+        f"{__package__}.hf:display_name",
     ),
     "open_clip": Loader(
         f"{__package__}.open_clip:load",
         "open_clip:ARCH/PRETRAINED, open_clip:hf-hub:ORG/NAME, open_clip:local-dir:PATH",
+        f"{__package__}.open_clip:display_name",
     ),
 }
 
@@ -65,9 +76,14 @@ DEFAULT_PREFIX = "hf"
 _PREFIX = re.compile(r"^([A-Za-z][\w.-]+):(?!//)(.*)$", re.DOTALL)
 
 
-def register_loader(prefix: str, target: str | Callable[..., Encoder], usage: str) -> None:
+def register_loader(
+    prefix: str,
+    target: str | Callable[..., Encoder],
+    usage: str,
+    identify: str | Callable[[str], str] | None = None,
+) -> None:
     """Route ``prefix:...`` model strings to ``target`` (see :class:`Loader`)."""
-    LOADERS[prefix] = Loader(target, usage)
+    LOADERS[prefix] = Loader(target, usage, identify)
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -97,6 +113,24 @@ def load_encoder(
     else:
         prefix, rest = split_spec(spec)
     return LOADERS[prefix](rest, revision=revision, name=name)
+
+
+def model_id(spec: str | os.PathLike[str], *, name: str | None = None) -> str:
+    """The ``model.id`` the results record of a model string will carry, without loading it:
+    ``name`` when given, else what the loader records (a Hub id, an open_clip string, a local
+    folder's name).
+
+    >>> model_id("openai/clip-vit-base-patch32"), model_id("x/y", name="mine")
+    ('openai/clip-vit-base-patch32', 'mine')
+    """
+    if name:
+        return name
+    if isinstance(spec, os.PathLike):
+        prefix, rest = DEFAULT_PREFIX, os.fspath(spec)
+    else:
+        prefix, rest = split_spec(spec)
+    identify = LOADERS[prefix].identify
+    return str(spec) if identify is None else _resolve(identify)(rest)
 
 
 def as_encoder(

@@ -35,7 +35,7 @@ from .errors import (
 from .hf import tokenizer_identity
 from .identity import ModelIdentity, folder_name, weights_digest
 
-__all__ = ["OpenClipEncoder", "load", "parse_spec"]
+__all__ = ["OpenClipEncoder", "display_name", "load", "parse_spec"]
 
 #: Schemas open_clip resolves itself; a string starting with one goes to open_clip unchanged.
 SCHEMAS = ("hf-hub:", "local-dir:")
@@ -65,8 +65,14 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     return architecture, pretrained or None
 
 
-def _display_name(spec: str, model_name: str, pretrained: str | None) -> str:
-    """``open_clip:...`` without machine paths: a folder or checkpoint file by its name."""
+def display_name(spec: str) -> str:
+    """The ``model.id`` of ``open_clip:spec``, without machine paths: a folder or checkpoint
+    file by its name.
+
+    >>> display_name("local-dir:/home/me/runs/my-clip"), display_name("ViT-B-32/openai")
+    ('open_clip:local-dir:my-clip', 'open_clip:ViT-B-32/openai')
+    """
+    model_name, pretrained = parse_spec(spec)
     if model_name.startswith("local-dir:"):
         return f"open_clip:local-dir:{folder_name(model_name.removeprefix('local-dir:'))}"
     if pretrained is not None and Path(pretrained).expanduser().is_file():
@@ -254,7 +260,7 @@ def load(spec: str, *, revision: str | None = None, name: str | None = None) -> 
         )
     model_name, pretrained = parse_spec(spec)
     _check_spec(open_clip, spec, model_name, pretrained)
-    display = _display_name(spec, model_name, pretrained)
+    display = display_name(spec)
     model, preprocess = _create(open_clip, display, model_name, pretrained)
     tokenizer = open_clip.get_tokenizer(model_name)
     return OpenClipEncoder(model, preprocess, tokenizer, name=name or display)
