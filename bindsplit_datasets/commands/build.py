@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..benchmarks import benchmark_choices, get_benchmark
 from ..benchmarks.vismin import PAIRINGS
 from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
-from ..cards import CATEGORY_HEADER, category_rows, composition_rows, paper_figure_notes
+from ..cards import composition_report
 
 NAME = "build"
 HELP = (
@@ -112,35 +112,6 @@ def source_options(args: argparse.Namespace) -> dict[str, str]:
     return options
 
 
-def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Rows as aligned plain text: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in range(1, len(row))]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def format_composition(rows: list[tuple[str, str, str, str]]) -> str:
-    """The composition table as aligned plain text (``what  n  share  paper``)."""
-    return format_table(("", "n", "share", "paper"), rows)
-
-
-def print_composition(
-    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
-) -> None:
-    """Print the composition beside the paper's figures, the notes on those figures and the
-    composition by category (when the benchmark has categories)."""
-    print(format_composition(composition_rows(composition, paper_figures)))
-    for note in paper_figure_notes(benchmark, paper_figures):
-        print(f"note: {note}")
-    categories = category_rows(composition)
-    if categories:
-        print("\nby category:")
-        print(format_table(CATEGORY_HEADER, categories))
-
-
 def print_leakage(leakage: Mapping[str, Any]) -> None:
     """Print the leakage check's outcome when positive captions were found in the reference."""
     if not leakage["overlap"] or not leakage.get("guard", True):
@@ -190,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = get_benchmark(manifest["benchmark"])
-    print_composition(manifest["composition"], adapter.name, adapter.paper_figures)
+    print(composition_report(manifest["composition"], adapter.name, adapter.paper_figures))
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
     print_leakage(manifest["leakage"])

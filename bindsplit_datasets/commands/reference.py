@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..argtypes import positive_int
 from ..bindings import parse_bindings
 from ..errors import BindsplitValueError, OutputExistsError
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
@@ -25,16 +26,27 @@ HELP = (
 )
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
-    return value
+def _subcommand(
+    subparsers: argparse._SubParsersAction,
+    action: Callable[[argparse.Namespace], int],
+    *,
+    help: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """The parser of one action (named after its function, ``_build`` -> ``build``)."""
+    parser = subparsers.add_parser(action.__name__.lstrip("_"), help=help, description=description)
+    parser.set_defaults(_action=action)
+    return parser
+
+
+def _add_index(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
 
 
 def _add_build(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "build",
+    parser = _subcommand(
+        subparsers,
+        _build,
         help="index a caption corpus into INDEX.parquet",
         description="Index the (attribute, object) bindings of a caption corpus into a Parquet "
         "file that --reference accepts.",
@@ -57,13 +69,13 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--num-workers",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="worker processes (local) or CPUs (ray) to use (default: every CPU)",
     )
     parser.add_argument(
         "--min-count",
-        type=_positive,
+        type=positive_int,
         default=1,
         metavar="N",
         help="a binding is seen when it occurs in at least N captions (default: 1)",
@@ -74,43 +86,42 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         help="Ray cluster to run on (e.g. ray://head:10001 or auto; needs --engine ray)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
-    parser.set_defaults(_action=_build)
 
 
 def _add_info(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "info",
+    parser = _subcommand(
+        subparsers,
+        _info,
         help="print an index's fingerprint, counts and most common bindings",
         description="Print a saved index's fingerprint, caption and binding counts and its most "
         "common bindings.",
     )
-    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    _add_index(parser)
     parser.add_argument(
         "--top",
-        type=_positive,
+        type=positive_int,
         default=10,
         metavar="N",
         help="how many of the most common bindings to list (default: 10)",
     )
-    parser.set_defaults(_action=_info)
 
 
 def _add_lookup(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lookup",
+    parser = _subcommand(
+        subparsers,
+        _lookup,
         help="print each binding of a caption with its count and seen/unseen",
         description="Parse captions and print each binding with its count in the index and "
         "whether it is seen (count >= min_count).",
     )
-    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    _add_index(parser)
     parser.add_argument("captions", metavar="CAPTION", nargs="+", help="caption(s) to look up")
     parser.add_argument(
         "--min-count",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="seen threshold to apply (default: the index's own)",
     )
-    parser.set_defaults(_action=_lookup)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
