@@ -1,6 +1,6 @@
 """Dataset cards for built BindSplit datasets, and the composition tables they share with
-``bindsplit build``, ``bindsplit stats`` and ``bindsplit reproduce`` (:func:`composition_report`,
-:func:`format_composition`).
+``bindsplit build``, ``bindsplit stats`` and ``bindsplit reproduce`` (:func:`composition_rows`,
+:func:`category_rows`, :func:`composition_report`).
 
 A card is rendered from the build manifest alone (plus the per-configuration ``DatasetInfo`` the
 builder measured), so every number on it is the manifest's: composition per label (and per
@@ -24,6 +24,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from .reports.tables import Align, format_composition, render_table
 
 __all__ = [
     "CATEGORY_HEADER",
@@ -33,7 +34,6 @@ __all__ = [
     "composition_rows",
     "configs_metadata",
     "flat_composition",
-    "format_composition",
     "format_share",
     "paper_figure_notes",
     "render_card",
@@ -205,33 +205,18 @@ def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> li
     ]
 
 
-def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Rows as aligned plain text: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in range(1, len(row))]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def format_composition(
-    composition: Mapping[str, Any], paper_figures: Mapping[str, float] | None = None
-) -> str:
-    """The composition table (:func:`composition_rows`) as aligned plain text."""
-    return _text_table(COMPOSITION_HEADER, composition_rows(composition, paper_figures))
-
-
 def composition_report(
     composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
 ) -> str:
     """The composition beside the paper's figures, the notes on those figures and the composition
     by category (when the benchmark has categories), as plain text."""
-    lines = [format_composition(composition, paper_figures)]
+    lines = [format_composition(composition_rows(composition, paper_figures))]
     lines += [f"note: {note}" for note in paper_figure_notes(benchmark, paper_figures)]
     categories = category_rows(composition)
     if categories:
-        lines += ["", "by category:", _text_table(CATEGORY_HEADER, categories)]
+        right: list[Align] = [">"] * (len(CATEGORY_HEADER) - 1)
+        align: list[Align] = ["<", *right]
+        lines += ["", "by category:", render_table(CATEGORY_HEADER, categories, align=align)]
     return "\n".join(lines)
 
 

@@ -96,7 +96,7 @@ def run_demo(
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
     from .builder import build_benchmark
     from .evaluation import evaluate_model
-    from .plotting import plot_results
+    from .reports import plot_results
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -161,8 +161,8 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
-    from .evaluation import format_table
-    from .plotting import format_comparison
+    from .reports import format_comparison
+    from .reports import format_record_table as format_table
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):

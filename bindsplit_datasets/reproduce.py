@@ -105,10 +105,10 @@ def reproduce(
     from .atomic import write_text
     from .benchmarks import get_benchmark
     from .builder import build_benchmark
-    from .cards import format_composition
+    from .cards import composition_rows
     from .evaluation import evaluate_model, write_record
-    from .plotting import format_comparison, plot_results
     from .reference import resolve_reference
+    from .reports import format_comparison, format_composition, plot_results
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first
     if not models:
@@ -135,7 +135,9 @@ def reproduce(
             progress=progress,
         )
         result.datasets[name] = built.path
-        table = format_composition(built.manifest["composition"], adapter.paper_figures)
+        table = format_composition(
+            composition_rows(built.manifest["composition"], adapter.paper_figures)
+        )
         figures = "" if adapter.paper_figures else "; the paper reports no figures for it"
         compositions.append(
             f"{adapter.pretty_name} ({built.manifest['configs']['full']:,} samples{figures})\n"

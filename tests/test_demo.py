@@ -11,7 +11,7 @@ import pytest
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
-from bindsplit_datasets.plotting import load_results
+from bindsplit_datasets.reports import load_results
 
 N_PER_STRATUM = 12
 

@@ -24,7 +24,7 @@ from tiny_models import tiny_clip
 
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.plotting import load_results
+from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reproduce import REAL_BENCHMARKS, model_slug, reproduce
 
 REFERENCE_CAPTIONS = [

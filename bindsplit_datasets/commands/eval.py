@@ -1,4 +1,10 @@
-"""``bindsplit eval``: score a CLIP-like model on a BindSplit dataset and write a results record.
+"""``bindsplit eval``: score models on BindSplit datasets and write one results record per pair.
+
+``--model A --data X --out FILE`` scores one model on one dataset. ``--model A --model B --data X
+--data Y --out-dir DIR`` scores every pair into ``DIR/<benchmark>__<model>.json``, skips the pairs
+whose record is already there for the same model and build (``--force`` redoes them), and ends
+with the leaderboards of ``bindsplit compare`` per benchmark. Outputs are checked before any
+scoring; a file that is not a BindSplit results record is never overwritten.
 
 Runs under ``accelerate launch --num_processes N -m bindsplit_datasets.cli eval ...`` unchanged:
 every process encodes its shard of the distinct images and captions, and only the main process
@@ -10,32 +16,65 @@ process unless MPI is installed; ``ACCELERATE_USE_CPU=true accelerate launch --m
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+from ..names import CONFIGURATIONS
+from .compare import add_confidence_argument
 
 NAME = "eval"
 HELP = (
-    "Score a model (Hub id or folder; any model with get_image_features/get_text_features) on a "
-    "BindSplit dataset and report I2T/T2I/group accuracy per configuration with bootstrap "
-    "intervals and the seen-minus-unseen gap."
+    "Score models (Hub ids, folders or other model specs; any model with get_image_features/"
+    "get_text_features) on BindSplit datasets and report I2T/T2I/group accuracy per "
+    "configuration with bootstrap intervals and the seen-minus-unseen gap; several models and "
+    "datasets write one results record each into --out-dir and end with the leaderboards."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", required=True, help="Hub model id or local model folder")
     parser.add_argument(
-        "--data", required=True, help="folder made by `bindsplit build`, or a Hub dataset id"
+        "--model",
+        action="append",
+        required=True,
+        help="Hub model id, local model folder or model spec; repeat for several models",
     )
-    parser.add_argument("--out", required=True, help="results record to write (JSON)")
+    parser.add_argument(
+        "--data",
+        action="append",
+        required=True,
+        help="folder made by `bindsplit build`, or a Hub dataset id; repeat for several",
+    )
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument("--out", help="results record to write (JSON): one model on one dataset")
+    output.add_argument(
+        "--out-dir",
+        metavar="DIR",
+        help="folder of results records, one per model and dataset (<benchmark>__<model>.json)",
+    )
+    parser.add_argument("--name", help="display name of the model (a single --model only)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --out-dir: redo pairs whose results are already there for the same model "
+        "and build",
+    )
+    parser.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="skip the model's preprocessing check before scoring",
+    )
     parser.add_argument(
         "--configs",
-        default="full,seen,unseen,partial",
-        help="comma-separated configurations to report (default: full,seen,unseen,partial)",
+        default=",".join(CONFIGURATIONS),
+        help=f"comma-separated configurations to report (default: {','.join(CONFIGURATIONS)})",
     )
     parser.add_argument("--batch-size", type=int, default=64, help="encoder batch size per process")
     parser.add_argument(
         "--mixed-precision", choices=("no", "bf16", "fp16"), default="no", help="(default: no)"
     )
     parser.add_argument(
-        "--save-scores", metavar="PATH", help="also write the per-sample score matrices (Parquet)"
+        "--save-scores",
+        metavar="PATH",
+        help="also write the per-sample score matrices (Parquet); one model on one dataset only",
     )
     parser.add_argument("--revision", help="model revision (branch, tag or commit)")
     parser.add_argument("--data-revision", help="Hub dataset revision")
@@ -50,29 +89,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--n-bootstrap", type=int, default=1000, help="bootstrap resamples (0: no intervals)"
     )
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    add_confidence_argument(parser)
+
+
+def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments of ``evaluate_model`` from the command line (the optional ones only
+    when asked for)."""
+    from ..evaluation import parse_configs
+
+    options: dict[str, Any] = {
+        "configs": parse_configs(args.configs),
+        "batch_size": args.batch_size,
+        "mixed_precision": args.mixed_precision,
+        "cache_dir": args.cache_dir,
+        "save_scores": args.save_scores,
+        "n_bootstrap": args.n_bootstrap,
+        "seed": args.seed,
+        "revision": args.revision,
+        "num_workers": args.num_workers,
+    }
+    if args.name is not None:
+        options["name"] = args.name
+    if args.no_verify:
+        options["verify"] = False
+    return options
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluation import evaluate_model, format_table, parse_configs, write_record
+    from accelerate import Accelerator
 
-    record = evaluate_model(
+    from ..reports import format_comparison
+    from ..runs import plan_runs, run_planned
+
+    options = _evaluate_options(args)  # bad configurations fail before anything is read
+    pairs = len(set(args.model)) * len(set(args.data))
+    if args.save_scores and pairs > 1:
+        raise ValueError(
+            "--save-scores writes one file: use it with a single --model and --data (the "
+            "records keep the per-sample outcomes)"
+        )
+    plan = plan_runs(
         args.model,
         args.data,
-        configs=parse_configs(args.configs),
-        batch_size=args.batch_size,
-        mixed_precision=args.mixed_precision,
-        cache_dir=args.cache_dir,
-        save_scores=args.save_scores,
-        n_bootstrap=args.n_bootstrap,
-        seed=args.seed,
+        out=args.out,
+        out_dir=args.out_dir,
+        name=args.name,
         revision=args.revision,
-        num_workers=args.num_workers,
         data_revision=args.data_revision,
+        force=args.force,
     )
-    from accelerate import PartialState
-
-    if PartialState().is_main_process:
-        write_record(record, args.out)
-        print(format_table(record))
-        print(f"results written to {args.out}")
+    # one Accelerator for every pair; it also says which process writes and prints
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    main = accelerator.is_main_process
+    records = run_planned(
+        plan, write=main, echo=print if main else _quiet, accelerator=accelerator, **options
+    )
+    if main and args.out_dir is not None:
+        print()
+        print(format_comparison(records, configs=options["configs"], confidence=args.confidence))
     return 0
+
+
+def _quiet(text: str) -> None:
+    """Output of a process other than the main one: nothing (the main process prints)."""

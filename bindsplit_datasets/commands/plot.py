@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..plotting import ALL_CONFIGS, CONFIGS, METRICS, load_results, plot_results
+from ..names import CONFIGURATIONS
+from ..reports import DEFAULT_CONFIGS, METRICS, load_results, plot_results
 
 NAME = "plot"
 HELP = (
@@ -28,9 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--configs",
         nargs="+",
-        choices=ALL_CONFIGS,
-        default=list(CONFIGS),
-        help="configurations on the x axis, in this order (default: full seen unseen)",
+        choices=CONFIGURATIONS,
+        default=list(DEFAULT_CONFIGS),
+        help=f"configurations on the x axis, in this order (default: {' '.join(DEFAULT_CONFIGS)})",
     )
     parser.add_argument(
         "--allow-mixed-builds",

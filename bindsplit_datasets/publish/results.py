@@ -21,7 +21,7 @@ from typing import Any
 from .. import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from ..names import RESULTS_FORMAT
-from ..plotting import validate_record
+from ..reports import validate_record
 from .plan import (
     CARD,
     PlannedFile,

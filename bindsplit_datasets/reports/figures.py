@@ -1,0 +1,219 @@
+"""Figures from results records: grouped bars of accuracy per configuration, one bar per model.
+
+:func:`plot_results` draws, per benchmark, one panel per metric with one group of bars per
+configuration, each with its 95% interval and n, in the style of the paper's figures
+(``bindsplit plot``). Records of different benchmarks go into different rows of panels, never into
+one panel. Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..atomic import atomic_file
+from ..errors import SchemaError
+from .results import DEFAULT_CONFIGS, METRIC_LABELS, METRICS, group_by_benchmark, unique_labels
+from .tables import percent
+
+__all__ = ["FIGURE_FORMATS", "panel_metrics", "plot_results"]
+
+#: Figure formats matplotlib writes that a paper or a README can embed.
+FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+
+
+def _value(
+    record: Mapping[str, Any], config: str, metric: str
+) -> tuple[float, tuple[float, float] | None] | None:
+    metrics = record["metrics"]
+    accuracy = metrics.get(f"{config}/{metric}")
+    if accuracy is None:
+        return None
+    interval = metrics.get(f"{config}/{metric}_ci")
+    return float(accuracy), (tuple(interval) if interval else None)
+
+
+def _n_label(group: Sequence[Mapping[str, Any]], config: str) -> str:
+    counts = sorted(
+        {record["metrics"][f"{config}/n"] for record in group if f"{config}/n" in record["metrics"]}
+    )
+    if not counts:
+        return config
+    if len(counts) == 1:
+        return f"{config}\n(n={counts[0]:,})"
+    return f"{config}\n(n={counts[0]:,}–{counts[-1]:,})"
+
+
+def _draw_panel(
+    ax: Any,
+    group: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    colors: Mapping[str, Any],
+    configs: Sequence[str],
+    metric: str,
+    benchmark: str,
+) -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    shown = [
+        config
+        for config in configs
+        if any(_value(record, config, metric) is not None for record in group)
+    ]
+    if not shown:
+        ax.set_axis_off()
+        ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]}")
+        ax.text(
+            0.5,
+            0.5,
+            f"{METRIC_LABELS[metric]} not reported\n(undefined for 1-image samples)",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            color="0.4",
+        )
+        return
+    width = min(0.8 / len(group), 0.3)  # one model: a narrow bar, not a wall
+    label_size = 7 if len(group) <= 4 else 5.5
+    for position, (label, record) in enumerate(zip(labels, group, strict=True)):
+        for slot, config in enumerate(shown):
+            value = _value(record, config, metric)
+            if value is None:
+                continue
+            accuracy, interval = value
+            x = slot + (position - (len(group) - 1) / 2) * width
+            error = None
+            top = accuracy
+            if interval is not None:
+                error = [[max(accuracy - interval[0], 0.0)], [max(interval[1] - accuracy, 0.0)]]
+                top = max(interval[1], accuracy)
+            ax.bar(
+                x,
+                accuracy,
+                width * 0.92,
+                color=colors[label],
+                label=label if slot == 0 else None,
+                yerr=error,
+                capsize=2.5,
+                error_kw={"elinewidth": 0.8, "ecolor": "0.2"},
+            )
+            ax.text(
+                x, top + 0.012, percent(accuracy), ha="center", va="bottom", fontsize=label_size
+            )
+    ax.set_xticks(range(len(shown)), [_n_label(group, config) for config in shown])
+    ax.set_ylim(0, 1.08)
+    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+    ax.set_ylabel(f"{METRIC_LABELS[metric]} accuracy")
+    ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]}")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def panel_metrics(
+    records: Sequence[Mapping[str, Any]],
+    metrics: Sequence[str] = METRICS,
+    configs: Sequence[str] = DEFAULT_CONFIGS,
+) -> list[str]:
+    """The metrics :func:`plot_results` draws a panel column for.
+
+    Those that at least one record reports on at least one of ``configs``: T2I and group drop out
+    when only 1 image x 2 captions benchmarks are given.
+    """
+    return [
+        metric
+        for metric in metrics
+        if any(
+            _value(record, config, metric) is not None for record in records for config in configs
+        )
+    ]
+
+
+def plot_results(
+    records: Sequence[Mapping[str, Any]],
+    out: str | os.PathLike[str],
+    metrics: Sequence[str] = METRICS,
+    configs: Sequence[str] = DEFAULT_CONFIGS,
+    *,
+    allow_mixed_builds: bool = False,
+    dpi: int = 150,
+) -> Path:
+    """Grouped bars of accuracy per configuration, one bar per model, with 95% intervals.
+
+    One row of panels per benchmark and one panel per metric that at least one record reports
+    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so). Each x tick is
+    a configuration with its n; bars carry their accuracy in percent. The format follows the
+    suffix of ``out`` (png, pdf or svg); the file is written to a temporary sibling and renamed
+    into place. Returns the path written.
+    Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+    """
+    out = Path(out)
+    file_format = out.suffix.lower().lstrip(".")
+    if file_format not in FIGURE_FORMATS:
+        raise ValueError(f"cannot write a figure to {out}: use a .png, .pdf or .svg file name")
+    if not out.parent.is_dir():
+        raise FileNotFoundError(
+            f"folder {out.parent} does not exist: create it or choose another --out"
+        )
+    unknown = [metric for metric in metrics if metric not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric {unknown[0]!r}; choose among {', '.join(METRICS)}")
+    groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
+    panels = panel_metrics(records, metrics, configs)
+    if not panels:
+        raise SchemaError(
+            f"no results record reports {', '.join(metrics)} on {', '.join(configs)}: "
+            "nothing to plot"
+        )
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.patches import Patch
+    except ImportError:  # pragma: no cover - matplotlib is an optional extra
+        raise ImportError(
+            "plotting needs matplotlib: pip install 'bindsplit-datasets[plot]'"
+        ) from None
+
+    labels_per_group = {benchmark: unique_labels(group) for benchmark, group in groups.items()}
+    every_label = list(
+        dict.fromkeys(label for labels in labels_per_group.values() for label in labels)
+    )
+    palette = [f"C{index % 10}" for index in range(len(every_label))]
+    colors = dict(zip(every_label, palette, strict=True))
+
+    n_models = max(len(group) for group in groups.values())
+    figure = Figure(
+        figsize=(
+            max(4.2, 1.1 + 0.5 * n_models * len(configs)) * len(panels),
+            3.4 * len(groups) + 0.6,
+        ),
+        layout="constrained",
+    )
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(len(groups), len(panels), squeeze=False)
+    for row, (benchmark, group) in enumerate(groups.items()):
+        for column, metric in enumerate(panels):
+            _draw_panel(
+                axes[row][column],
+                group,
+                labels_per_group[benchmark],
+                colors,
+                configs,
+                metric,
+                benchmark,
+            )
+    handles = [Patch(color=colors[label], label=label) for label in every_label]
+    figure.legend(
+        handles,
+        every_label,
+        loc="outside lower center",
+        ncols=min(len(every_label), 4),
+        frameon=False,
+        fontsize=8,
+    )
+
+    with atomic_file(out) as temporary:
+        figure.savefig(temporary, format=file_format, dpi=dpi)
+    return out

@@ -1,0 +1,361 @@
+"""Leaderboards from results records, and how ranks move from ``full`` to the other
+configurations.
+
+This is what the paper argues should be reported: :func:`leaderboard` ranks models on one
+configuration; :func:`rank_changes` shows how ranks move from ``full`` to the shortcut-free
+``seen`` and the ``unseen`` configurations, and marks a move only where it is real: where the
+models it passed (or that passed it) are separated by a paired bootstrap over the shared samples
+(:mod:`~bindsplit_datasets.reports.significance`). :func:`format_comparison` prints both as text
+(``bindsplit compare``, the end of a multi-model ``bindsplit eval``, the demo).
+
+Records of different benchmarks are never ranked together: :func:`format_comparison` groups them
+per benchmark; :func:`leaderboard` and :func:`rank_changes` refuse a mix.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .results import (
+    DEFAULT_CONFIGS,
+    METRIC_LABELS,
+    METRICS,
+    REFERENCE_CONFIG,
+    group_by_benchmark,
+    single_benchmark,
+    unique_labels,
+)
+from .significance import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_N_BOOTSTRAP,
+    METHOD_INTERVALS,
+    METHOD_PAIRED,
+    METHOD_UNTESTED,
+    Separation,
+    separate,
+)
+from .tables import Align, percent, render_table
+
+__all__ = [
+    "RankChange",
+    "Row",
+    "format_comparison",
+    "leaderboard",
+    "rank_changes",
+]
+
+#: Marker of a rank move that no real difference backs (shown as a tie with the ``full`` order).
+WITHIN_NOISE = "="
+
+
+@dataclass(frozen=True)
+class Row:
+    """One model's line on a leaderboard. ``accuracy`` and ``ci`` are fractions."""
+
+    rank: int
+    model: str
+    accuracy: float
+    ci: tuple[float, float] | None
+    n: int | None
+
+
+def _check_metric(metric: str) -> None:
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+
+
+def leaderboard(
+    records: Sequence[Mapping[str, Any]], config: str, metric: str = "i2t"
+) -> list[Row]:
+    """Models ranked by ``{config}/{metric}``, best first, for records of one benchmark.
+
+    Equal accuracies share a rank and the next rank skips ("1, 1, 3"); ties are listed by model
+    name. Models whose record lacks the metric on ``config`` are left out.
+    """
+    _check_metric(metric)
+    single_benchmark(records)
+    entries = []
+    for label, record in zip(unique_labels(records), records, strict=True):
+        metrics = record["metrics"]
+        accuracy = metrics.get(f"{config}/{metric}")
+        if accuracy is None:
+            continue
+        interval = metrics.get(f"{config}/{metric}_ci")
+        n = metrics.get(f"{config}/n")
+        entries.append((label, float(accuracy), tuple(interval) if interval else None, n))
+    entries.sort(key=lambda entry: (-entry[1], entry[0]))
+    return [
+        Row(
+            rank=1 + sum(other[1] > accuracy for other in entries),
+            model=label,
+            accuracy=accuracy,
+            ci=interval,
+            n=n,
+        )
+        for label, accuracy, interval, n in entries
+    ]
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """A model's rank on each configuration (``None`` where it has no value) and its move
+    relative to ``full``.
+
+    ``markers[config]``: ``"↑2"`` two places up, ``"↓1"`` one down, counting only places backed
+    by a real difference (the models passed, or passing it, are separated at the test's
+    confidence); ``"="`` a move that no real difference backs; ``""`` unchanged.
+    ``passed[config]``: the models whose order relative to this one changed for real.
+    """
+
+    model: str
+    ranks: dict[str, int | None]
+    markers: dict[str, str]
+    passed: dict[str, tuple[str, ...]]
+
+    @property
+    def moved(self) -> bool:
+        """Whether the model's rank really differs from its ``full`` rank on any
+        configuration."""
+        return any(marker not in ("", WITHIN_NOISE) for marker in self.markers.values())
+
+
+class _Tests:
+    """The pairwise separations a comparison of one benchmark's records needs, each computed
+    once."""
+
+    def __init__(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        metric: str,
+        *,
+        confidence: float,
+        n_bootstrap: int,
+        seed: int,
+    ) -> None:
+        self.by_label = dict(zip(unique_labels(records), records, strict=True))
+        self.metric = metric
+        self.confidence, self.n_bootstrap, self.seed = confidence, n_bootstrap, seed
+        self.done: dict[tuple[str, str, str], Separation] = {}
+
+    def sign(self, model: str, other: str, config: str) -> int:
+        """+1: ``model`` is really better than ``other`` on ``config``; -1 worse; 0 neither."""
+        key = (min(model, other), max(model, other), config)
+        if key not in self.done:
+            self.done[key] = separate(
+                self.by_label[key[0]],
+                self.by_label[key[1]],
+                config,
+                self.metric,
+                confidence=self.confidence,
+                n_bootstrap=self.n_bootstrap,
+                seed=self.seed,
+            )
+        sign = self.done[key].sign
+        return sign if model == key[0] else -sign
+
+    @property
+    def methods(self) -> set[str]:
+        return {separation.method for separation in self.done.values()}
+
+
+def _marker(up: bool, places: int) -> str:
+    if not places:
+        return WITHIN_NOISE
+    return f"↑{places}" if up else f"↓{places}"
+
+
+def _rank_changes(
+    records: Sequence[Mapping[str, Any]], metric: str, configs: Sequence[str], tests: _Tests
+) -> list[RankChange]:
+    boards = {
+        config: {row.model: row.rank for row in leaderboard(records, config, metric)}
+        for config in dict.fromkeys([REFERENCE_CONFIG, *configs])
+    }
+    reference = boards[REFERENCE_CONFIG]
+    models = sorted(
+        {model for board in boards.values() for model in board},
+        key=lambda model: (reference.get(model, math.inf), model),
+    )
+    changes = []
+    for model in models:
+        markers: dict[str, str] = {}
+        passed: dict[str, tuple[str, ...]] = {}
+        for config in configs:
+            if config == REFERENCE_CONFIG:
+                continue
+            board, before, after = boards[config], reference.get(model), boards[config].get(model)
+            markers[config], passed[config] = "", ()
+            if before is None or after is None or before == after:
+                continue
+            up = after < before
+            # the models whose change makes the rank move: ahead on full but no longer ahead
+            # (up), or now ahead but not ahead on full (down); ranks count the models ahead
+            crossed = [
+                other
+                for other in board
+                if other in reference
+                and other != model
+                and (reference[other] < before) != (board[other] < after)
+                and (reference[other] < before) == up
+            ]
+            real = tuple(
+                other for other in crossed if tests.sign(model, other, config) == (1 if up else -1)
+            )
+            markers[config] = _marker(up, min(len(real), abs(before - after)))
+            passed[config] = real
+        changes.append(
+            RankChange(
+                model=model,
+                ranks={config: boards[config].get(model) for config in configs},
+                markers=markers,
+                passed=passed,
+            )
+        )
+    return changes
+
+
+def rank_changes(
+    records: Sequence[Mapping[str, Any]],
+    metric: str = "i2t",
+    configs: Sequence[str] = DEFAULT_CONFIGS,
+    *,
+    confidence: float = DEFAULT_CONFIDENCE,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = 0,
+) -> list[RankChange]:
+    """Per model of one benchmark, its rank on every configuration and the move relative to
+    ``full``, marked only where real (:class:`RankChange`).
+
+    A move is real where a paired bootstrap over the samples both records share
+    (:func:`~bindsplit_datasets.reports.significance.separate`, at ``confidence``) separates the
+    model from the one it passed or that passed it; records without per-sample outcomes are
+    compared by their intervals. Ordered by ``full`` rank (models without a ``full`` value
+    last), then by name.
+    """
+    _check_metric(metric)
+    single_benchmark(records)
+    tests = _Tests(records, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+    return _rank_changes(records, metric, configs, tests)
+
+
+def _format_board(
+    records: Sequence[Mapping[str, Any]], config: str, metric: str, markers: Mapping[str, str]
+) -> list[str]:
+    rows = leaderboard(records, config, metric)
+    if not rows:
+        return [f"  {config}: no result reports {METRIC_LABELS[metric]} on this configuration"]
+    change = f"vs {REFERENCE_CONFIG}" if config != REFERENCE_CONFIG else ""
+    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", "95% CI", "n", change)
+    table = [
+        (
+            str(row.rank),
+            row.model,
+            percent(row.accuracy),
+            f"[{percent(row.ci[0])}, {percent(row.ci[1])}]" if row.ci else "-",
+            f"{row.n:,}" if row.n is not None else "-",
+            markers.get(row.model, ""),
+        )
+        for row in rows
+    ]
+    aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
+    return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
+
+
+def _summary(changes: Sequence[RankChange], config: str) -> str | None:
+    """The line under a non-``full`` board: which moves are real, which are within noise."""
+    if not any(change.ranks.get(config) is not None for change in changes):
+        return None
+    real = [
+        f"{change.model} {change.markers[config]} (vs {', '.join(change.passed[config])})"
+        for change in changes
+        if change.markers.get(config, "") not in ("", WITHIN_NOISE)
+    ]
+    noise = [change.model for change in changes if change.markers.get(config) == WITHIN_NOISE]
+    if real:
+        tail = f"; within noise: {', '.join(noise)}" if noise else ""
+        return f"order changes vs {REFERENCE_CONFIG}: {', '.join(real)}{tail}"
+    if noise:
+        return f"order same as {REFERENCE_CONFIG} within noise (moves of {', '.join(noise)})"
+    return f"order same as {REFERENCE_CONFIG}"
+
+
+def _level(confidence: float) -> str:
+    return f"{100 * confidence:g}%"
+
+
+def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confidence: float) -> str:
+    """How the block's rank moves were tested, with the level."""
+    if not methods:  # no move to test: say how one would have been
+        methods = {METHOD_PAIRED if all("samples" in r for r in records) else METHOD_INTERVALS}
+    if methods == {METHOD_UNTESTED}:
+        return (
+            f"  rank moves vs {REFERENCE_CONFIG}: not tested (no per-sample outcomes or "
+            f"intervals); {WITHIN_NOISE} marks every move"
+        )
+    paired = (
+        f"a paired bootstrap over the shared samples separates the models at {_level(confidence)}"
+    )
+    if methods == {METHOD_PAIRED}:
+        how = paired
+    elif METHOD_PAIRED in methods:
+        how = (
+            f"{paired},\n"
+            "    or non-overlapping 95% intervals where a record has no per-sample outcomes"
+        )
+    else:
+        how = "non-overlapping 95% intervals; the records have no per-sample outcomes"
+    if METHOD_UNTESTED in methods:
+        how += ";\n    untested where a record has neither per-sample outcomes nor intervals"
+    return (
+        f"  rank moves vs {REFERENCE_CONFIG}: ↑/↓ where the difference is real, "
+        f"{WITHIN_NOISE} where it is within noise\n    (real: {how})"
+    )
+
+
+def format_comparison(
+    records: Sequence[Mapping[str, Any]],
+    metric: str = "i2t",
+    configs: Sequence[str] = DEFAULT_CONFIGS,
+    *,
+    allow_mixed_builds: bool = False,
+    confidence: float = DEFAULT_CONFIDENCE,
+    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
+    seed: int = 0,
+) -> str:
+    """Text leaderboards per benchmark and configuration, with rank moves relative to ``full``.
+
+    One block per benchmark (records of different benchmarks are never ranked together): a
+    line saying how moves are tested and at which level, then one table per configuration
+    (rank, model, accuracy %, 95% CI, n) where non-``full`` tables mark each model whose rank
+    differs from its ``full`` rank (``↑2``/``↓1`` where real, ``=`` within noise), followed by
+    one line saying whether the order changed.
+    """
+    _check_metric(metric)
+    blocks = []
+    groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
+    for benchmark, group in groups.items():
+        label = METRIC_LABELS[metric]
+        lines = [f"{benchmark}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
+        if not any(
+            f"{config}/{metric}" in record["metrics"] for record in group for config in configs
+        ):
+            lines.append(
+                f"  no result reports {label} on {benchmark} (undefined for 1-image samples)"
+            )
+            blocks.append("\n".join(lines))
+            continue
+        tests = _Tests(group, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+        changes = _rank_changes(group, metric, configs, tests)
+        boards = []
+        for config in configs:
+            markers = {change.model: change.markers.get(config, "") for change in changes}
+            boards.extend(_format_board(group, config, metric, markers))
+            summary = _summary(changes, config) if config != REFERENCE_CONFIG else None
+            if summary:
+                boards.append(f"    {summary}")
+        lines.append(_method_note(tests.methods, group, confidence))
+        blocks.append("\n".join(lines + boards))
+    return "\n\n".join(blocks)

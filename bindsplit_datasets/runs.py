@@ -1,0 +1,266 @@
+"""Evaluation runs over several models and builds: one results record per (model, benchmark).
+
+:func:`plan_runs` decides, before any model is loaded, where each (model, build) pair's record
+goes, whether it can be written there, and whether it is already done: a pair is skipped when
+its file already holds a results record of the same model (id and revision) on the same build
+(dataset fingerprint), unless ``force``. :func:`run_planned` then scores the remaining pairs
+(each build is loaded once) and writes each record as soon as it is ready, so an interrupted
+run resumes where it stopped.
+
+Output rules: a record is written to a temporary sibling and renamed into place; a file that is
+not a BindSplit results record is never overwritten; a folder where a file is expected, or an
+output that cannot be written, fails before anything is scored.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import BindsplitError
+from .reports.results import is_results_record, validate_record
+from .reproduce import model_slug
+
+__all__ = [
+    "Build",
+    "OutputError",
+    "PlannedRun",
+    "check_output_file",
+    "plan_runs",
+    "read_build",
+    "record_file_name",
+    "run_planned",
+    "same_run",
+]
+
+logger = logging.getLogger(__name__)
+
+
+class OutputError(BindsplitError):
+    """An output path that cannot or must not be written (a folder, a foreign file, no
+    permission)."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """A built dataset to evaluate on, identified by its manifest (read before any scoring)."""
+
+    data: str
+    benchmark: str
+    fingerprint: str | None
+    revision: str | None = None
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One (model, build) pair: where its record goes, and the record already there, if any.
+
+    ``skip``: that record is of the same model on the same build (and ``force`` was not given).
+    """
+
+    model: str
+    build: Build
+    out: Path
+    existing: dict[str, Any] | None
+    skip: bool
+
+
+def record_file_name(model: str, benchmark: str, revision: str | None = None) -> str:
+    """``<benchmark>__<model>[@<revision>].json`` in file-name-safe characters.
+
+    >>> record_file_name("openai/clip-vit-base-patch32", "aro_vga")
+    'aro_vga__openai__clip-vit-base-patch32.json'
+    >>> record_file_name("open_clip:ViT-B-32/openai", "bivlc", "v1")
+    'bivlc__open_clip__ViT-B-32__openai@v1.json'
+    """
+    suffix = f"@{model_slug(revision)}" if revision else ""
+    return f"{model_slug(benchmark)}__{model_slug(model)}{suffix}.json"
+
+
+def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Build:
+    """The benchmark and fingerprint of a built folder or Hub dataset, from its manifest only."""
+    from .loading import read_manifest
+
+    manifest = read_manifest(str(data), revision=revision)
+    return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)
+
+
+def _check_writable_folder(folder: Path, option: str) -> None:
+    """``folder`` exists as a writable folder or can be created (its nearest existing ancestor is
+    a writable folder)."""
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(
+            f"cannot write into {folder}: {existing} is a file, not a folder; choose another "
+            f"{option}"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(
+            f"cannot write into {existing} (permission denied); choose another {option}"
+        )
+
+
+def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> dict[str, Any] | None:
+    """Whether a results record may be written to ``path``; the record already there, if any.
+
+    Returns None when nothing is there yet. Raises :class:`OutputError` when ``path`` is a folder,
+    holds anything but a BindSplit results record (never overwritten), or cannot be written.
+    """
+    path = Path(path)
+    _check_writable_folder(path.parent, option)
+    if path.is_dir():
+        raise OutputError(f"{path} is a folder; pass a file name as {option} (or use --out-dir)")
+    if not path.exists():
+        return None
+    try:
+        existing = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        existing = None
+    if not is_results_record(existing):
+        raise OutputError(
+            f"{path} exists and is not a BindSplit results record; it is never overwritten: "
+            f"move it away or choose another {option}"
+        )
+    if not os.access(path, os.W_OK):
+        raise OutputError(f"cannot replace {path} (permission denied); choose another {option}")
+    return existing
+
+
+def same_run(
+    record: Mapping[str, Any], model: str, revision: str | None, fingerprint: str | None
+) -> bool:
+    """Whether ``record`` holds the results of ``model`` at ``revision`` on the build with
+    ``fingerprint``: same model id, same build fingerprint, and the requested revision (when one
+    is requested: a run without ``revision`` accepts the revision the record was made at)."""
+    try:
+        validate_record(record)
+    except BindsplitError:
+        return False
+    recorded = record["model"]
+    return (
+        recorded["id"] == model
+        and (revision is None or recorded.get("revision") == revision)
+        and fingerprint is not None
+        and record["dataset"].get("fingerprint") == fingerprint
+    )
+
+
+def plan_runs(
+    models: Sequence[str],
+    data: Sequence[str | os.PathLike[str]],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
+    name: str | None = None,
+    revision: str | None = None,
+    data_revision: str | None = None,
+    force: bool = False,
+) -> list[PlannedRun]:
+    """Every (model, build) pair, model-major, with its output checked (module docstring).
+
+    Exactly one of ``out`` (one pair: the record's file, always rewritten) and ``out_dir`` (one
+    file per pair, named by :func:`record_file_name` after ``name`` or the model, skipped when
+    already done) is given. ``name``: display name of a single model.
+
+    Raises:
+        ValueError: a bad combination (both or neither output, ``out`` with several pairs,
+            ``name`` with several models, two pairs mapping to one file).
+        OutputError: an output that cannot or must not be written.
+    """
+    models, data = list(dict.fromkeys(models)), list(dict.fromkeys(map(str, data)))
+    if not models or not data:
+        raise ValueError("pass at least one --model and one --data")
+    if (out is None) == (out_dir is None):
+        raise ValueError(
+            "pass exactly one of --out FILE (one model on one dataset) and --out-dir DIR "
+            "(one results record per model and dataset)"
+        )
+    if name is not None and len(models) > 1:
+        raise ValueError("--name names a single model; it cannot be used with several --model")
+    if out is not None and len(models) * len(data) > 1:
+        raise ValueError(
+            f"--out writes one results record, but {len(models)} model(s) x {len(data)} "
+            "dataset(s) were given; use --out-dir DIR to write one record per pair"
+        )
+    builds = [read_build(item, data_revision) for item in data]
+    if out is not None:
+        existing = check_output_file(out, "--out")
+        return [PlannedRun(models[0], builds[0], Path(out), existing, skip=False)]
+
+    folder = Path(str(out_dir))
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"--out-dir {folder} is a file; pass a folder")
+    _check_writable_folder(folder, "--out-dir")
+    plan: list[PlannedRun] = []
+    claimed: dict[Path, tuple[str, str]] = {}
+    for model in models:
+        for build in builds:
+            path = folder / record_file_name(name or model, build.benchmark, revision)
+            if path in claimed:
+                other_model, other_data = claimed[path]
+                raise ValueError(
+                    f"{model} on {build.data} and {other_model} on {other_data} would both be "
+                    f"written to {path}: evaluate builds of one benchmark, or models whose names "
+                    "differ only in characters a file name cannot hold, into different --out-dir"
+                )
+            claimed[path] = (model, build.data)
+            existing = check_output_file(path, "--out-dir")
+            done = existing is not None and same_run(existing, model, revision, build.fingerprint)
+            plan.append(PlannedRun(model, build, path, existing, skip=done and not force))
+    return plan
+
+
+def run_planned(
+    plan: Sequence[PlannedRun],
+    *,
+    evaluate: Callable[..., dict[str, Any]] | None = None,
+    write: bool = True,
+    echo: Callable[[str], None] = lambda text: None,
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """Score every pair of ``plan`` that is not skipped and return all records, in plan order.
+
+    ``options`` go to ``evaluate`` (default:
+    :func:`~bindsplit_datasets.evaluation.evaluate_model`); each build is loaded once.
+    ``write``: write each new record (false on all but the main process of a distributed run);
+    ``echo`` receives each record's table, each skip and each written path.
+    """
+    from .evaluation import write_record
+    from .reports.tables import format_record_table
+
+    if evaluate is None:
+        from .evaluation import evaluate_model
+
+        evaluate = evaluate_model
+    loaded: dict[str, Any] = {}
+    records = []
+    for run in plan:
+        if run.skip and run.existing is not None:
+            fingerprint = str(run.build.fingerprint)[:12]
+            echo(
+                f"skipped {run.model} on {run.build.benchmark}: {run.out} already holds its "
+                f"results on this build ({fingerprint}); --force redoes it"
+            )
+            records.append(run.existing)
+            continue
+        if run.build.data not in loaded:
+            from .loading import load_bindsplit
+
+            loaded[run.build.data] = load_bindsplit(
+                run.build.data, "full", revision=run.build.revision
+            )
+        logger.info("evaluating %s on %s", run.model, run.build.data)
+        record = evaluate(run.model, loaded[run.build.data], **options)
+        if write:
+            write_record(record, run.out)
+        echo(format_record_table(record))
+        echo(f"results written to {run.out}")
+        records.append(record)
+    return records

@@ -1,0 +1,58 @@
+"""Figures from results records: panels per reported metric, atomic writes, bad requests."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BIVLC, GAMMA, write_records
+
+from bindsplit_datasets import cli
+from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.reports import panel_metrics, plot_results
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_panel_metrics_drop_undefined_ones() -> None:
+    assert panel_metrics([ARO_ALPHA, ARO_GAMMA]) == ["i2t"]
+    assert panel_metrics([ARO_ALPHA, ALPHA]) == ["i2t", "t2i", "group"]
+    assert panel_metrics(BIVLC, metrics=("group",), configs=("unseen",)) == ["group"]
+
+
+def test_plot_writes_a_png_atomically(tmp_path: Path) -> None:
+    out = tmp_path / "figure.png"
+    assert plot_results([*BIVLC, ARO_ALPHA, ARO_GAMMA], out) == out
+    wide = png_size(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]  # no temporary left
+
+    # a 1 x 2 benchmark alone: one I2T panel instead of three, one row instead of two
+    aro_only = tmp_path / "aro.png"
+    plot_results([ARO_ALPHA, ARO_GAMMA], aro_only)
+    narrow = png_size(aro_only)
+    assert narrow[0] < wide[0] / 2 and narrow[1] < wide[1]
+
+
+def test_plot_command_and_other_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = write_records(tmp_path, ALPHA, GAMMA)
+    out = tmp_path / "fig.svg"
+    assert cli.main(["plot", *paths, "--out", str(out), "--metrics", "i2t", "group"]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    svg = out.read_text(encoding="utf-8")
+    assert "<svg" in svg and "bivlc: group" in svg and "bivlc: T2I" not in svg
+
+
+def test_plot_bad_requests(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"\.png, \.pdf or \.svg"):
+        plot_results(BIVLC, tmp_path / "figure.jpg")
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        plot_results(BIVLC, tmp_path / "missing" / "figure.png")
+    with pytest.raises(SchemaError, match="nothing to plot"):
+        plot_results([ARO_ALPHA], tmp_path / "figure.png", metrics=("t2i", "group"))
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,91 @@
+"""The one text-table renderer and the tables built on it (record table, composition)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bindsplit_datasets.cards import composition_rows
+from bindsplit_datasets.reports import format_composition, format_record_table, render_table
+
+
+def test_render_table_aligns_pads_and_strips() -> None:
+    text = render_table(
+        ("rank", "model", "note"),
+        [("1", "alpha", ""), ("10", "b", "x")],
+        align=(">", "<", "<"),
+        indent="  ",
+        rule=True,
+    )
+    assert text.splitlines() == [
+        "  rank  model  note",
+        "  ----  -----  ----",
+        "     1  alpha",
+        "    10  b      x",
+    ]
+    assert render_table(("a",), []) == "a"
+    with pytest.raises(ValueError, match="3 columns needs 3 alignments and cells per row"):
+        render_table(("a", "b", "c"), [("1", "2")])
+    with pytest.raises(ValueError, match="2 columns"):
+        render_table(("a", "b"), [], align=("<",))
+
+
+RECORD = {
+    "model": {"id": "tiny"},
+    "dataset": {"benchmark": "aro_vga", "data": "out/aro"},
+    "metrics": {
+        "full/n": 300,
+        "full/i2t": 0.712,
+        "full/i2t_ci": [0.69, 0.734],
+        "seen/n": 200,
+        "seen/i2t": 0.75,
+        "seen/i2t_ci": [0.7, 0.8],
+        "seen/category/replace/n": 12,
+        "unseen/n": 0,
+        "gap/i2t": 0.125,
+        "gap/i2t_ci": [-0.05, 0.3],
+    },
+}
+
+
+def test_record_table_exact_text() -> None:
+    assert format_record_table(RECORD).splitlines() == [
+        "tiny on aro_vga (out/aro)",
+        "configuration        n    I2T                  T2I  group",
+        "-------------------  ---  -------------------  ---  -----",
+        "full                 300  71.2 [69.0, 73.4]    -    -",
+        "seen                 200  75.0 [70.0, 80.0]    -    -",
+        "unseen               0    -                    -    -",
+        "gap (seen - unseen)       +12.5 [-5.0, +30.0]  -    -",
+    ]
+
+
+def test_record_table_shows_every_configuration_the_record_reports() -> None:
+    metrics = {"full/n": 4, "full/i2t": 0.5, "balanced/n": 2, "balanced/i2t": 1.0}
+    record = {**RECORD, "metrics": metrics}
+    assert format_record_table(record).splitlines()[3:] == [
+        "full           4  50.0   -    -",
+        "balanced       2  100.0  -    -",
+    ]
+
+
+def test_composition_table_exact_text() -> None:
+    composition = {
+        "n": 1000,
+        "counts": {"seen": 700, "unseen": 20, "partial": 200, "none": 80},
+        "shares": {"seen": 0.7, "unseen": 0.02, "partial": 0.2, "none": 0.08},
+        "positive_seen_rate": 0.9,
+        "negative_seen_rate": 0.5,
+        "asymmetric_share": 0.25,
+    }
+    lines = format_composition(composition_rows(composition, {"unseen_share": 0.012})).splitlines()
+    assert lines == [
+        "                                        n   share  paper",
+        "seen                                  700   70.0%",
+        "unseen                                 20    2.0%   1.2%",
+        "partial                               200   20.0%",
+        "none                                   80    8.0%",
+        "total                               1,000  100.0%",
+        "positive-caption bindings seen              90.0%",
+        "negative-caption bindings seen              50.0%",
+        "samples with familiarity asymmetry          25.0%",
+    ]

@@ -1,0 +1,298 @@
+"""`bindsplit eval` over several models and builds: one record per pair, skipping done pairs,
+--force, outputs checked before any scoring, the single-pair form kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pytest
+from fixtures_sources import aro_records, make_aro_source, make_bivlc_source
+from tiny_models import reset_accelerate, tiny_clip
+
+from bindsplit_datasets import cli, evaluation, loading
+from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.runs import (
+    OutputError,
+    check_output_file,
+    plan_runs,
+    record_file_name,
+    same_run,
+)
+
+REFERENCE = ["a red car on the road", "a white dog on the grass", "a wooden table", "a red chair"]
+BIVLC_ROWS = [
+    {"caption": "a red car", "negative_caption": "a white dog"},
+    {"caption": "a purple car", "negative_caption": "a golden dog"},
+    {"caption": "a red car", "negative_caption": "a purple dog"},
+    {"caption": "two people walking", "negative_caption": "three people walking"},
+    {"caption": "a golden dog", "negative_caption": "a purple car"},
+    {"caption": "a white dog", "negative_caption": "a red car"},
+]
+FILES = [
+    "aro_vga__model_a.json",
+    "aro_vga__model_b.json",
+    "bivlc__model_a.json",
+    "bivlc__model_b.json",
+]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _datasets_cache(tmp_path_factory):
+    """Keep ``datasets``' Arrow cache of the fixtures out of the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_accelerate_state():
+    reset_accelerate()
+    yield
+    reset_accelerate()
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory) -> dict[str, Path]:
+    """A BiVLC build (2 x 2 samples) and an ARO build (1 x 2) from generated sources."""
+    work = tmp_path_factory.mktemp("builds")
+    reference = work / "reference.txt"
+    reference.write_text("\n".join(REFERENCE) + "\n")
+    bivlc = build_benchmark(
+        "bivlc",
+        out=work / "bivlc",
+        source=make_bivlc_source(work / "bivlc.parquet", BIVLC_ROWS),
+        reference=reference,
+        progress=False,
+    )
+    aro = build_benchmark(
+        "aro_vga",
+        out=work / "aro",
+        source=make_aro_source(work / "aro_src", records=aro_records(6), image_format="PNG"),
+        reference=reference,
+        progress=False,
+    )
+    return {"bivlc": bivlc.path, "aro_vga": aro.path}
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory) -> dict[str, Path]:
+    """Two tiny random CLIPs saved as folders ``model_a`` and ``model_b``."""
+    root = tmp_path_factory.mktemp("models")
+    folders = {}
+    for seed, name in enumerate(("model_a", "model_b")):
+        model, processor = tiny_clip(seed=seed)
+        model.save_pretrained(root / name)
+        processor.save_pretrained(root / name)
+        folders[name] = root / name
+    return folders
+
+
+def eval_args(models: dict[str, Any], builds: dict[str, Any], *extra: str) -> list[str]:
+    args = ["eval"]
+    for folder in models.values():
+        args += ["--model", str(folder)]
+    for folder in builds.values():
+        args += ["--data", str(folder)]
+    return [*args, "--n-bootstrap", "20", "--batch-size", "4", *extra]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.slow
+def test_grid_run_writes_each_pair_then_skips_then_force_redoes(
+    models, builds, tmp_path, monkeypatch, capsys
+):
+    out = tmp_path / "results"
+    args = eval_args(models, builds, "--out-dir", str(out))
+    calls: list[tuple[str, str]] = []
+    real_evaluate = evaluation.evaluate_model
+
+    def counting_evaluate(model, data, **options):
+        calls.append((Path(model).name, data.benchmark))
+        return real_evaluate(model, data, **options)
+
+    monkeypatch.setattr(evaluation, "evaluate_model", counting_evaluate)
+    assert cli.main(args) == 0
+    first_output = capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir()) == FILES  # no temporary left behind
+    assert calls == [
+        ("model_a", "bivlc"),
+        ("model_a", "aro_vga"),
+        ("model_b", "bivlc"),
+        ("model_b", "aro_vga"),
+    ]
+    for name in FILES:
+        record = json.loads((out / name).read_text())
+        benchmark, model = name.removesuffix(".json").split("__")
+        manifest = json.loads((builds[benchmark] / "bindsplit.json").read_text())
+        assert record["model"]["id"] == str(models[model])
+        assert record["dataset"]["benchmark"] == benchmark
+        assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
+        assert f"results written to {out / name}" in first_output
+    assert ("full/t2i" in json.loads((out / FILES[0]).read_text())["metrics"]) is False
+    leaderboards = first_output[first_output.index("bivlc: I2T accuracy, 2 models") :]
+    assert "aro_vga: I2T accuracy, 2 models" in leaderboards
+
+    # second run: every pair is done, nothing is loaded or scored, nothing is rewritten
+    before = snapshot(out)
+    calls.clear()
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a done pair was loaded or scored again")
+
+    monkeypatch.setattr(loading, "load_bindsplit", refuse)
+    reset_accelerate()
+    assert cli.main(args) == 0
+    second_output = capsys.readouterr().out
+    assert calls == [] and snapshot(out) == before
+    assert second_output.count("skipped ") == 4
+    assert f"{out / 'bivlc__model_b.json'} already holds its results" in second_output
+    assert second_output.endswith(leaderboards)  # the same leaderboards, from the records
+
+    # --force: all four again
+    monkeypatch.undo()
+    monkeypatch.setattr(evaluation, "evaluate_model", counting_evaluate)
+    reset_accelerate()
+    assert cli.main([*args, "--force"]) == 0
+    assert len(calls) == 4 and "skipped" not in capsys.readouterr().out
+    after = snapshot(out)
+    assert all(after[name][1] != before[name][1] for name in FILES)
+
+
+def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
+    record = {
+        "format": "bindsplit-results/1",
+        "model": {"id": "org/m", "revision": "abc"},
+        "dataset": {"benchmark": "bivlc", "fingerprint": "f1"},
+        "metrics": {},
+    }
+    assert same_run(record, "org/m", None, "f1")  # no revision asked: the recorded one does
+    assert same_run(record, "org/m", "abc", "f1")
+    assert not same_run(record, "org/m", "def", "f1")
+    assert not same_run(record, "org/other", None, "f1")
+    assert not same_run(record, "org/m", None, "f2")
+    assert not same_run(record, "org/m", None, None)
+    assert not same_run({**record, "metrics": None}, "org/m", None, "f1")  # broken: redo
+
+    out = tmp_path / "results"
+    out.mkdir()
+    manifest = json.loads((builds["bivlc"] / "bindsplit.json").read_text())
+    target = out / record_file_name("org/m", "bivlc")
+    stale = {**record, "dataset": {"benchmark": "bivlc", "fingerprint": "an older build"}}
+    target.write_text(json.dumps(stale))
+    [run] = plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)
+    assert (run.skip, run.existing, run.build.fingerprint) == (
+        False,
+        stale,
+        manifest["fingerprint"],
+    )
+    current = {**record, "dataset": {"benchmark": "bivlc", "fingerprint": manifest["fingerprint"]}}
+    target.write_text(json.dumps(current))
+    assert plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)[0].skip
+    assert not plan_runs(["org/m"], [builds["bivlc"]], out_dir=out, force=True)[0].skip
+    assert not plan_runs(["org/m"], [builds["bivlc"]], out_dir=out, revision="v2")[0].skip
+
+
+def test_file_names_are_safe_and_distinct():
+    assert record_file_name("openai/clip-vit-base-patch32", "aro_vga") == (
+        "aro_vga__openai__clip-vit-base-patch32.json"
+    )
+    assert record_file_name("open_clip:ViT-B-32/laion2b s34b", "bivlc", "refs/pr/1") == (
+        "bivlc__open_clip__ViT-B-32__laion2b__s34b@refs__pr__1.json"
+    )
+
+
+def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkeypatch, capsys):
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("scored despite a bad output")
+
+    monkeypatch.setattr(evaluation, "evaluate_model", refuse)
+    out = tmp_path / "results"
+    out.mkdir()
+    foreign = out / "bivlc__model_b.json"
+    foreign.write_text('{"notes": "mine"}')
+    assert cli.main(eval_args(models, builds, "--out-dir", str(out))) == 2
+    error = capsys.readouterr().err
+    assert f"{foreign} exists and is not a BindSplit results record; it is never overwritten" in (
+        error
+    )
+    assert foreign.read_text() == '{"notes": "mine"}' and sorted(out.iterdir()) == [foreign]
+
+    one_model = {"model_a": models["model_a"]}
+    one_build = {"bivlc": builds["bivlc"]}
+    twice = {"bivlc": builds["bivlc"], "again": f"{builds['bivlc']}/"}
+    cases = [
+        (eval_args(models, one_build, "--out", str(tmp_path / "r.json")), "use --out-dir DIR"),
+        (eval_args(one_model, one_build, "--out", str(out)), f"{out} is a folder"),
+        (eval_args(one_model, one_build, "--out-dir", str(foreign)), f"--out-dir {foreign} is a"),
+        (
+            eval_args(one_model, one_build, "--out-dir", str(foreign / "sub")),
+            f"{foreign} is a file, not a folder",
+        ),
+        (
+            eval_args(models, one_build, "--out-dir", str(tmp_path / "x"), "--name", "n"),
+            "--name names a single model",
+        ),
+        (
+            eval_args(models, one_build, "--out-dir", str(tmp_path / "x"), "--save-scores", "s"),
+            "--save-scores writes one file",
+        ),
+        (  # two builds of one benchmark (here: one build, spelt twice)
+            eval_args(one_model, twice, "--out-dir", str(tmp_path / "x")),
+            "would both be written to",
+        ),
+        (eval_args(one_model, one_build, "--out", str(foreign)), "never overwritten"),
+    ]
+    for args, expected in cases:
+        assert cli.main(args) == 2, expected
+        assert expected in capsys.readouterr().err
+    assert not (tmp_path / "x").exists() and not (tmp_path / "r.json").exists()
+    with pytest.raises(SystemExit):
+        cli.main(eval_args(one_model, one_build, "--out", "a.json", "--out-dir", "b"))
+
+
+def test_check_output_file(tmp_path):
+    assert check_output_file(tmp_path / "new" / "r.json") is None
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe")
+    with pytest.raises(OutputError, match="not a BindSplit results record"):
+        check_output_file(tmp_path / "binary.json")
+    record = {"format": "bindsplit-results/1", "model": {}}
+    (tmp_path / "r.json").write_text(json.dumps(record))
+    assert check_output_file(tmp_path / "r.json") == record  # ours, even if incomplete
+
+
+def fake_record(model: str, data: Any, **options: Any) -> dict[str, Any]:
+    return {
+        "format": "bindsplit-results/1",
+        "model": {"id": options.get("name", model), "revision": None},
+        "dataset": {"data": data.source, "benchmark": data.benchmark, "fingerprint": "f"},
+        "metrics": {"full/n": 1, "full/i2t": 1.0},
+    }
+
+
+def test_single_pair_form_and_options_reach_evaluate_model(builds, tmp_path, monkeypatch, capsys):
+    seen: list[dict[str, Any]] = []
+
+    def fake_evaluate(model, data, **options):
+        seen.append(options)
+        return fake_record(model, data, **options)
+
+    monkeypatch.setattr(evaluation, "evaluate_model", fake_evaluate)
+    out = tmp_path / "one.json"
+    base = ["eval", "--model", "org/m", "--data", str(builds["bivlc"]), "--configs", "full"]
+    assert cli.main([*base, "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["model"]["id"] == "org/m"
+    printed = capsys.readouterr().out
+    assert printed.endswith(f"results written to {out}\n") and "I2T accuracy" not in printed
+    assert "name" not in seen[0] and "verify" not in seen[0] and seen[0]["configs"] == ("full",)
+    assert cli.main([*base, "--out", str(out)]) == 0  # the single-pair form always rewrites
+
+    folder = tmp_path / "named"
+    assert cli.main([*base, "--out-dir", str(folder), "--name", "My CLIP", "--no-verify"]) == 0
+    assert (seen[-1]["name"], seen[-1]["verify"]) == ("My CLIP", False)
+    assert [p.name for p in folder.iterdir()] == ["bivlc__My__CLIP.json"]
