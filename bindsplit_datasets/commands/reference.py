@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from ..argtypes import positive_int
@@ -18,6 +18,7 @@ from ..bindings import parse_bindings
 from ..errors import BindsplitValueError, OutputExistsError
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index import is_index_file
+from ..reports import render_table
 
 NAME = "reference"
 HELP = (
@@ -135,19 +136,6 @@ def run(args: argparse.Namespace) -> int:
     return int(args._action(args))
 
 
-def _table(rows: Sequence[Sequence[str]], right: tuple[int, ...] = ()) -> str:
-    """Rows as aligned plain text (columns in ``right`` right-aligned)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 def _build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".parquet":
@@ -196,9 +184,8 @@ def _info(args: argparse.Namespace) -> int:
     )
     print(f"distinct bindings: {len(index):,} ({seen:,} seen at min_count {index.min_count})")
     print(f"most common bindings (top {args.top}):")
-    rows = [("count", "attribute", "object")]
-    rows += [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
-    print(_table(rows, right=(0,)))
+    rows = [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
+    print(render_table(("count", "attribute", "object"), rows, align=(">", "<", "<")))
     return 0
 
 
@@ -217,9 +204,10 @@ def _lookup(args: argparse.Namespace) -> int:
         if not bindings:
             print("no attribute-object binding found")
             continue
-        rows = [("attribute", "object", "count", "status")]
+        rows = []
         for binding in bindings:
             status = "seen" if index.seen(binding) else "unseen"
             rows.append((binding.attribute, binding.object, f"{index.count(binding):,}", status))
-        print(_table(rows, right=(2,)))
+        header = ("attribute", "object", "count", "status")
+        print(render_table(header, rows, align=("<", "<", ">", "<")))
     return 0
