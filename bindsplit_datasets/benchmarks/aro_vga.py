@@ -267,7 +267,6 @@ class AROVGAttribution(BenchmarkAdapter):
             located,
             report,
             strict=strict,
-            what="a missing or unreadable image",
             unit="record",
         )
         dataset = dataset.remove_columns(_PROBLEM)

@@ -384,7 +384,7 @@ def drop_rows(
     report: SourceReport,
     *,
     strict: bool,
-    what: str,
+    what: str = "a missing or unreadable image",
     unit: str = "row",
     fix: str = "fix the source",
 ) -> datasets.Dataset:

@@ -360,7 +360,6 @@ class SugarCrepe(ParsedCaptionsAdapter):
             located,
             report,
             strict=strict,
-            what="a missing or unreadable image",
             unit="sample",
             fix="pass --images with the COCO val2017 image folder",
         )
