@@ -99,6 +99,10 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary(tmp_path, monkeypat
         ["demo", "--batch-size", "0"],
         ["demo", "--n-per-stratum", "0"],
         ["demo", "--n-bootstrap", "-1"],
+        ["build", "bivlc", "--out", "x", "--min-count", "0"],
+        ["stats", "bivlc", "--min-count", "0"],
+        ["reproduce", "--batch-size", "0"],
+        ["reproduce", "--n-bootstrap", "-1"],
     ],
 )
 def test_counts_below_their_minimum_are_refused_by_the_parser(argv, capsys):

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
+from ..argtypes import positive_int
 from ..benchmarks import benchmark_choices, get_benchmark
 from ..benchmarks.vismin import PAIRINGS
 from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
@@ -42,7 +43,7 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--min-count",
-        type=int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="a binding is seen when it occurs in at least N reference captions (default: 1)",
