@@ -258,17 +258,11 @@ class AROVGAttribution(BenchmarkAdapter):
         )
         report = SourceReport()
         located = (
-            (position, f"record {position} ({records[position]['image_path']!r} in {image_dir})", p)
-            for position, p in enumerate(dataset[_PROBLEM])
-            if p
+            (i, f"record {i} ({records[i]['image_path']!r} in {image_dir})", problem)
+            for i, problem in enumerate(dataset[_PROBLEM])
+            if problem
         )
-        dataset = drop_rows(
-            dataset,
-            located,
-            report,
-            strict=strict,
-            unit="record",
-        )
+        dataset = drop_rows(dataset, located, report, strict=strict, unit="record")
         dataset = dataset.remove_columns(_PROBLEM)
         dataset = check_captions(dataset, self.caption_columns, report, strict=strict)
         report.n_rows = len(dataset)

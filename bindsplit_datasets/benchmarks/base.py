@@ -496,4 +496,4 @@ def check_images(
         raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
     )
     problems = _first_problems(rows, columns, image_problem)
-    return drop_rows(dataset, problems, report, strict=strict, what="a missing or unreadable image")
+    return drop_rows(dataset, problems, report, strict=strict)
