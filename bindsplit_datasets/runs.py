@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BindsplitError
+from .errors import BindsplitError, BindsplitValueError
 from .reports.results import is_results_record, validate_record
 from .reproduce import model_slug
 
@@ -176,16 +176,18 @@ def plan_runs(
     """
     models, data = list(dict.fromkeys(models)), list(dict.fromkeys(map(str, data)))
     if not models or not data:
-        raise ValueError("pass at least one --model and one --data")
+        raise BindsplitValueError("pass at least one --model and one --data")
     if (out is None) == (out_dir is None):
-        raise ValueError(
+        raise BindsplitValueError(
             "pass exactly one of --out FILE (one model on one dataset) and --out-dir DIR "
             "(one results record per model and dataset)"
         )
     if name is not None and len(models) > 1:
-        raise ValueError("--name names a single model; it cannot be used with several --model")
+        raise BindsplitValueError(
+            "--name names a single model; it cannot be used with several --model"
+        )
     if out is not None and len(models) * len(data) > 1:
-        raise ValueError(
+        raise BindsplitValueError(
             f"--out writes one results record, but {len(models)} model(s) x {len(data)} "
             "dataset(s) were given; use --out-dir DIR to write one record per pair"
         )
@@ -205,7 +207,7 @@ def plan_runs(
             path = folder / record_file_name(name or model, build.benchmark, revision)
             if path in claimed:
                 other_model, other_data = claimed[path]
-                raise ValueError(
+                raise BindsplitValueError(
                     f"{model} on {build.data} and {other_model} on {other_data} would both be "
                     f"written to {path}: evaluate builds of one benchmark, or models whose names "
                     "differ only in characters a file name cannot hold, into different --out-dir"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import BindsplitValueError
 from ..names import CONFIGURATIONS
 from .compare import add_confidence_argument
 
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     options = _evaluate_options(args)  # bad configurations fail before anything is read
     pairs = len(set(args.model)) * len(set(args.data))
     if args.save_scores and pairs > 1:
-        raise ValueError(
+        raise BindsplitValueError(
             "--save-scores writes one file: use it with a single --model and --data (the "
             "records keep the per-sample outcomes)"
         )

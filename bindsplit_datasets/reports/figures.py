@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import SchemaError
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from .results import DEFAULT_CONFIGS, METRIC_LABELS, METRICS, group_by_benchmark, unique_labels
 from .tables import percent
 
@@ -152,14 +152,18 @@ def plot_results(
     out = Path(out)
     file_format = out.suffix.lower().lstrip(".")
     if file_format not in FIGURE_FORMATS:
-        raise ValueError(f"cannot write a figure to {out}: use a .png, .pdf or .svg file name")
+        raise BindsplitValueError(
+            f"cannot write a figure to {out}: use a .png, .pdf or .svg file name"
+        )
     if not out.parent.is_dir():
-        raise FileNotFoundError(
+        raise BindsplitFileNotFoundError(
             f"folder {out.parent} does not exist: create it or choose another --out"
         )
     unknown = [metric for metric in metrics if metric not in METRICS]
     if unknown:
-        raise ValueError(f"unknown metric {unknown[0]!r}; choose among {', '.join(METRICS)}")
+        raise BindsplitValueError(
+            f"unknown metric {unknown[0]!r}; choose among {', '.join(METRICS)}"
+        )
     groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
     panels = panel_metrics(records, metrics, configs)
     if not panels:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import BindsplitValueError
 from .results import (
     DEFAULT_CONFIGS,
     METRIC_LABELS,
@@ -64,7 +65,7 @@ class Row:
 
 def _check_metric(metric: str) -> None:
     if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+        raise BindsplitValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
 
 
 def leaderboard(

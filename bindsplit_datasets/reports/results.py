@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT
 
 __all__ = [
@@ -177,7 +177,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]
     for raw in paths:
         path = Path(raw)
         if not path.is_file():
-            raise FileNotFoundError(f"results file not found: {path}")
+            raise BindsplitFileNotFoundError(f"results file not found: {path}")
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -194,7 +194,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]
         else:
             records.append(validate_record(record, source=str(path)))
     if not records:
-        raise ValueError("no results files given: pass one or more RESULTS.json files")
+        raise BindsplitValueError("no results files given: pass one or more RESULTS.json files")
     return records
 
 
