@@ -208,6 +208,8 @@ def prepare_benchmark(
     adapter = get_benchmark(benchmark)
     options = dict(source_options or {})
     adapter.check_options(options)
+    if source is not None:
+        source = os.fspath(source)  # adapters take a path or Hub id as text
     if reference is None:
         reference = adapter.default_reference(source)
     index = resolve_reference(reference, min_count=min_count)

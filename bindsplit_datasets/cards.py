@@ -1,5 +1,6 @@
-"""Dataset cards for built BindSplit datasets, and the composition table they share with
-``bindsplit stats``.
+"""Dataset cards for built BindSplit datasets, and the composition tables they share with
+``bindsplit build``, ``bindsplit stats`` and ``bindsplit reproduce`` (:func:`composition_rows`,
+:func:`category_rows`, :func:`composition_report`).
 
 A card is rendered from the build manifest alone (plus the per-configuration ``DatasetInfo`` the
 builder measured), so every number on it is the manifest's: composition per label (and per
@@ -14,7 +15,7 @@ fingerprint, parser version, source commit or hashes, pairing, leakage. Its YAML
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
@@ -23,10 +24,13 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from .reports.tables import Align, format_composition, render_table
 
 __all__ = [
     "CATEGORY_HEADER",
+    "COMPOSITION_HEADER",
     "category_rows",
+    "composition_report",
     "composition_rows",
     "configs_metadata",
     "flat_composition",
@@ -54,6 +58,8 @@ _RATES = (
 )
 _UNSEEN_WITH_BINDINGS = "unseen, of samples with bindings"
 _BALANCED_ROW = "balanced (equal familiarity above 0)"
+#: Header of the composition table (:func:`composition_rows`).
+COMPOSITION_HEADER: tuple[str, ...] = ("", "n", "share", "paper")
 #: Header of the per-category composition table.
 CATEGORY_HEADER: tuple[str, ...] = (
     "category",
@@ -199,6 +205,21 @@ def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> li
     ]
 
 
+def composition_report(
+    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
+) -> str:
+    """The composition beside the paper's figures, the notes on those figures and the composition
+    by category (when the benchmark has categories), as plain text."""
+    lines = [format_composition(composition_rows(composition, paper_figures))]
+    lines += [f"note: {note}" for note in paper_figure_notes(benchmark, paper_figures)]
+    categories = category_rows(composition)
+    if categories:
+        right: list[Align] = [">"] * (len(CATEGORY_HEADER) - 1)
+        align: list[Align] = ["<", *right]
+        lines += ["", "by category:", render_table(CATEGORY_HEADER, categories, align=align)]
+    return "\n".join(lines)
+
+
 def configs_metadata(configs: Mapping[str, int]) -> list[dict[str, Any]]:
     """The card's ``configs:`` entries, one per written configuration (``configs``: the
     manifest's rows per configuration), ``full`` the default."""
@@ -213,7 +234,7 @@ def configs_metadata(configs: Mapping[str, int]) -> list[dict[str, Any]]:
     ]
 
 
-def _markdown_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
@@ -314,10 +335,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "`n` = captions with bindings), and the unseen share over all samples and over the "
             "samples with at least one binding."
         ),
-        _markdown_table(
-            ("", "n", "share", "paper"),
-            composition_rows(composition, adapter.paper_figures),
-        ),
+        _markdown_table(COMPOSITION_HEADER, composition_rows(composition, adapter.paper_figures)),
         (
             "Positive captions' bindings are seen at "
             f"{format_share(composition['positive_seen_rate'])}, "

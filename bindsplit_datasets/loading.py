@@ -16,20 +16,18 @@ from typing import Any
 
 import datasets
 
-from .errors import BindsplitValueError, BuildVerificationError
+from .errors import BindsplitValueError
 from .manifest import (
-    REBUILD_FIX,
     SPLIT,
     check_annotations,
     check_manifest,
-    config_files,
+    load_config,
     local_build,
     read_manifest,
     verify_build,
     verify_rows,
 )
 from .names import CONFIGURATIONS
-from .parquet_files import load_parquet_files
 
 __all__ = [
     "BindsplitData",
@@ -126,14 +124,7 @@ def load_bindsplit(
     empty = [c for c in CONFIGURATIONS if c != "full" and counts.get(c) == 0]
     check_config(config, tuple(manifest["configs"]), empty)
     if folder is not None:
-        dataset = load_parquet_files(
-            config_files(folder, config),
-            SPLIT,
-            where=str(folder / config),
-            fix=REBUILD_FIX,
-            error=BuildVerificationError,
-            cache_dir=cache_dir,
-        )
+        dataset = load_config(folder, config, cache_dir=cache_dir)
     else:
         dataset = datasets.load_dataset(
             str(data),

@@ -44,6 +44,7 @@ __all__ = [
     "check_annotations",
     "check_manifest",
     "config_files",
+    "load_config",
     "local_build",
     "parse_manifest",
     "read_manifest",
@@ -172,6 +173,26 @@ def config_files(folder: str | Path, config: str) -> list[Path]:
     return sorted((Path(folder) / config).glob("*.parquet"))
 
 
+def load_config(
+    folder: str | Path,
+    config: str,
+    *,
+    fix: str = REBUILD_FIX,
+    cache_dir: str | Path | None = None,
+) -> datasets.Dataset:
+    """The rows of configuration ``config`` of the built folder, read by file (a rewritten file
+    is re-read, never served from ``datasets``' cache of the folder). A damaged shard raises
+    :class:`BuildVerificationError` ending with ``fix``."""
+    return load_parquet_files(
+        config_files(folder, config),
+        SPLIT,
+        where=str(Path(folder) / config),
+        fix=fix,
+        error=BuildVerificationError,
+        cache_dir=cache_dir,
+    )
+
+
 def _failed(problem: str) -> BuildVerificationError:
     return BuildVerificationError(f"{problem}; {VERIFY_FIX}")
 
@@ -279,14 +300,7 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
                 f"{folder / config} holds {n} rows, its {MANIFEST_NAME} records {expected}"
             )
     rows = {
-        config: load_parquet_files(
-            config_files(folder, config),
-            SPLIT,
-            where=str(folder / config),
-            fix=VERIFY_FIX,
-            error=BuildVerificationError,
-            cache_dir=cache_dir,
-        )
+        config: load_config(folder, config, fix=VERIFY_FIX, cache_dir=cache_dir)
         for config in configs
     }
     verify_rows(manifest, rows, where)

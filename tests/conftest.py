@@ -1,8 +1,11 @@
-"""Shared test fixtures. Tests never reach the network: Hub access is switched off here too."""
+"""Shared test fixtures. Tests never reach the network: Hub access is switched off here too, and
+every cache a test may write (``datasets``' Arrow cache, BindSplit's download cache) is a private
+folder of the session, so no test reads or fills a user's cache."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,20 @@ def _shared_dir() -> Path:
     """Folder with the real reference samples (``data/``): ``$BINDSPLIT_SHARED`` or
     ``../shared``."""
     return Path(os.environ.get("BINDSPLIT_SHARED", REPO_ROOT.parent / "shared"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point ``datasets``' cache and BindSplit's cache at folders of this session (also for the
+    subprocesses tests start)."""
+    import datasets
+
+    hf_cache = tmp_path_factory.mktemp("hf_datasets_cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(datasets.config, "HF_DATASETS_CACHE", hf_cache)
+        patch.setenv("HF_DATASETS_CACHE", str(hf_cache))
+        patch.setenv("BINDSPLIT_CACHE", str(tmp_path_factory.mktemp("bindsplit_cache")))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,8 @@ __all__ = [
     "VISMIN_FEATURES",
     "aro_record",
     "aro_records",
+    "centre_colour",
+    "close_colours",
     "fixture_colour",
     "make_aro_mirror_source",
     "make_aro_source",
@@ -55,6 +57,16 @@ UNREADABLE = b"this is not an image"
 ARO_IMAGE_SIZE = (48, 40)
 #: Colour outside the bbox of a generated ARO image (the crop must not contain it).
 ARO_BACKGROUND = (250, 250, 250)
+
+
+def centre_colour(image: Image.Image) -> tuple[int, int, int]:
+    """The RGB colour at the centre of a decoded image (fixture images are solid colours)."""
+    return image.convert("RGB").getpixel((image.width // 2, image.height // 2))
+
+
+def close_colours(a: Sequence[int], b: Sequence[int], tolerance: int = 6) -> bool:
+    """Whether two colours are equal up to ``tolerance`` per channel (JPEG is lossy)."""
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
 def fixture_colour(row: int, slot: int) -> tuple[int, int, int]:

@@ -15,6 +15,8 @@ from fixtures_sources import (
     ARO_BACKGROUND,
     aro_record,
     aro_records,
+    centre_colour,
+    close_colours,
     fixture_colour,
     make_aro_mirror_source,
     make_aro_source,
@@ -22,7 +24,6 @@ from fixtures_sources import (
     make_sim_solution,
     make_vismin_source,
 )
-from PIL import Image
 
 from bindsplit_datasets.benchmarks import get_benchmark, list_benchmarks
 from bindsplit_datasets.benchmarks.aro_vga import split_template
@@ -40,24 +41,8 @@ from bindsplit_datasets.errors import BindsplitError, SchemaError
 from bindsplit_datasets.labels import CompositionStats
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    """Keep ``datasets``' Arrow cache of the fixture sources out of the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
-
-
 def B(attribute: str, obj: str) -> Binding:
     return Binding(attribute, obj)
-
-
-def decoded_colour(image: Image.Image) -> tuple[int, int, int]:
-    return image.convert("RGB").getpixel((image.width // 2, image.height // 2))
-
-
-def close(a, b, tolerance: int = 6) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
 # ---------------------------------------------------------------------------------- registry
@@ -99,18 +84,6 @@ def test_adapters_declare_source_licence_citation_and_pairing(
     )
     assert set(adapter.paper_figures) <= set(flat_composition(stats.to_dict()))
     assert "unseen_share" in adapter.paper_figures
-
-
-def test_paper_figures_match_the_spec():
-    assert dict(get_benchmark("aro_vga").paper_figures) == {
-        "positive_seen_rate": 0.798,
-        "negative_seen_rate": 0.418,
-        "asymmetric_share": 0.825,
-        "unseen_share": 0.012,
-        "unseen_count": 314,
-    }
-    assert get_benchmark("bivlc").paper_figures["unseen_share"] == 0.018
-    assert get_benchmark("vismin").paper_figures["unseen_share"] == 0.023
 
 
 def test_unsupported_source_option_is_named():
@@ -211,7 +184,7 @@ def test_aro_bindings_come_from_the_structured_fields(tmp_path):
     ]
     assert adapter.all_caption_bindings(dataset) == [adapter.caption_bindings(r) for r in rows]
     # the JPEG images of the real layout decode to the bbox colour (lossy, so approximately)
-    assert close(decoded_colour(dataset[0]["image"]), fixture_colour(0, 0))
+    assert close_colours(centre_colour(dataset[0]["image"]), fixture_colour(0, 0))
 
 
 def test_aro_missing_and_unreadable_images_are_counted_and_dropped(tmp_path):
@@ -342,8 +315,8 @@ def test_bivlc_reads_the_hub_columns_and_parses_each_caption(tmp_path):
     assert loaded.report.n_rows == 3 and not loaded.report.problems
     assert loaded.identity["path"] == "bivlc.parquet"  # a name, never a local directory
     # image pairs with caption, negative_image with negative_caption (fixture colours)
-    assert decoded_colour(dataset[1]["image"]) == fixture_colour(1, 0)
-    assert decoded_colour(dataset[1]["negative_image"]) == fixture_colour(1, 1)
+    assert centre_colour(dataset[1]["image"]) == fixture_colour(1, 0)
+    assert centre_colour(dataset[1]["negative_image"]) == fixture_colour(1, 1)
     rows = list(dataset.remove_columns(["image", "negative_image"]))
     naive = [[parse_bindings(r["caption"]), parse_bindings(r["negative_caption"])] for r in rows]
     assert adapter.all_caption_bindings(dataset) == naive
@@ -521,8 +494,8 @@ def test_vismin_sim_solution_uncrosses_crossed_pairs(tmp_path):
     adapter = get_benchmark("vismin")
     loaded = adapter.load(source, sim_solution=solution)
     for i, row in enumerate(loaded.dataset):  # text_k describes image_k in every row now
-        assert decoded_colour(row["image_0"]) == fixture_colour(i, 0)
-        assert decoded_colour(row["image_1"]) == fixture_colour(i, 1)
+        assert centre_colour(row["image_0"]) == fixture_colour(i, 0)
+        assert centre_colour(row["image_1"]) == fixture_colour(i, 1)
         assert row["text_0"] == VISMIN_ROWS[i]["text_0"]
         assert row[PAIRING_COLUMN] is (i in crossed)
     assert loaded.dataset.column_names == [
@@ -564,7 +537,7 @@ def test_vismin_as_stored_keeps_the_rows_and_says_so(tmp_path):
     assert "1,020 of its 2,084 rows have text_0 describing image_1" in loaded.report.notes[0]
     assert loaded.identity["pairing"] == {"mode": "as-stored"}
     assert PAIRING_COLUMN not in loaded.dataset.column_names
-    assert decoded_colour(loaded.dataset[1]["image_0"]) == fixture_colour(1, 1)  # untouched
+    assert centre_colour(loaded.dataset[1]["image_0"]) == fixture_colour(1, 1)  # untouched
     assert adapter.all_caption_bindings(loaded.dataset)[1] == [
         [B("red", "car")],
         [B("blue", "car")],
@@ -649,8 +622,3 @@ def test_real_sim_solution_is_read(shared_data):
         "relation": 622,
         "counting": 589,
     }
-
-
-def test_png_fixture_colours_are_distinct():
-    colours = {fixture_colour(row, slot) for row in range(600) for slot in (0, 1)}
-    assert len(colours) == 1200

@@ -344,10 +344,6 @@ def test_normalisation_record_is_json_and_names_the_choices():
 
 # -------------------------------------------------------------------------------- lexicon
 def test_lexicon_is_grouped_lower_case_and_disjoint_from_non_attributes():
-    assert set(lexicon.ATTRIBUTE_CATEGORIES) == {
-        "colour", "material", "pattern", "size", "shape", "texture", "state", "age", "quality",
-        "origin",
-    }  # fmt: skip
     assert lexicon.ATTRIBUTES == frozenset().union(*lexicon.ATTRIBUTE_CATEGORIES.values())
     assert len(lexicon.ATTRIBUTES) >= 300
     for word in lexicon.ATTRIBUTES | lexicon.COMPOUND_NOUNS:

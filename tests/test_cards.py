@@ -73,13 +73,6 @@ ROWS = [
 ]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
-
-
 @pytest.fixture(scope="module")
 def reference_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("ref") / "reference.txt"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-import datasets
 import pytest
 from fixtures_sources import make_bivlc_source, make_vismin_source, png_bytes
 
@@ -19,14 +18,6 @@ from bindsplit_datasets.errors import (
     BindsplitValueError,
     SchemaError,
 )
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    """Keep ``datasets``' Arrow cache of the fixtures out of the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
 
 
 def run_failing(monkeypatch, error: BaseException):
@@ -108,6 +99,10 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary(tmp_path, monkeypat
         ["demo", "--batch-size", "0"],
         ["demo", "--n-per-stratum", "0"],
         ["demo", "--n-bootstrap", "-1"],
+        ["build", "bivlc", "--out", "x", "--min-count", "0"],
+        ["stats", "bivlc", "--min-count", "0"],
+        ["reproduce", "--batch-size", "0"],
+        ["reproduce", "--n-bootstrap", "-1"],
     ],
 )
 def test_counts_below_their_minimum_are_refused_by_the_parser(argv, capsys):

@@ -24,14 +24,6 @@ BIVLC_ROWS = [
 ]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    """Keep ``datasets``' Arrow cache of the fixtures out of the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """An index built by the command from a folder of shards (CAPTIONS + one null caption)."""

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import datasets
 import pytest
 from fixtures_sources import aro_records, make_aro_source, make_bivlc_source
 from tiny_models import reset_accelerate, tiny_clip
@@ -37,14 +36,6 @@ FILES = [
     "bivlc__model_a.json",
     "bivlc__model_b.json",
 ]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    """Keep ``datasets``' Arrow cache of the fixtures out of the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
 
 
 @pytest.fixture(autouse=True)

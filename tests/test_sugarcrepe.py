@@ -11,6 +11,7 @@ from pathlib import Path
 
 import datasets
 import pytest
+from fixtures_sources import centre_colour, close_colours
 from fixtures_sugarcrepe import (
     SUGARCREPE_SAMPLES,
     coco_filename,
@@ -18,15 +19,15 @@ from fixtures_sugarcrepe import (
     jpeg_bytes,
     make_sugarcrepe_source,
 )
-from PIL import Image
 
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.benchmarks import sugarcrepe as sugarcrepe_module
-from bindsplit_datasets.benchmarks.coco_images import ChecksumError, coco_val2017_images
+from bindsplit_datasets.benchmarks.coco_images import coco_val2017_images
 from bindsplit_datasets.benchmarks.sugarcrepe import SUBSETS, find_subset_files
 from bindsplit_datasets.bindings import Binding, parse_bindings
 from bindsplit_datasets.builder import LeakageError, build_benchmark
 from bindsplit_datasets.cli import main
+from bindsplit_datasets.downloads import ChecksumError
 from bindsplit_datasets.errors import BindsplitError, SchemaError
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.reference import ReferenceIndex
@@ -42,14 +43,6 @@ EXPECTED = [
     ("swap_att", 724, "partial"),  # (wooden, table), (red, chair) | swapped
     ("swap_obj", 776, "none"),  # no attribute in either caption
 ]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _datasets_cache(tmp_path_factory):
-    """Keep ``datasets``' Arrow cache of the fixture sources out of the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path_factory.mktemp("hf_cache"))
-        yield
 
 
 @pytest.fixture(scope="module")
@@ -68,30 +61,18 @@ def reference_file(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, source, reference_file) -> Path:
     out = tmp_path_factory.mktemp("built") / "sugarcrepe"
-    code = main(
-        [
-            "build",
-            "sugarcrepe",
-            "--source",
-            str(source),
-            "--images",
-            str(source / "val2017"),
-            "--reference",
-            str(reference_file),
-            "--out",
-            str(out),
-        ]
-    )
-    assert code == 0
+    assert main(["build", *source_arguments(source, reference_file), "--out", str(out)]) == 0
     return out
 
 
-def colour_of(image: Image.Image) -> tuple[int, int, int]:
-    return image.convert("RGB").getpixel((image.width // 2, image.height // 2))
-
-
-def close(a, b, tolerance: int = 6) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+def source_arguments(source: Path, reference: Path) -> list[str]:
+    """What `bindsplit build` and `bindsplit stats` read: the fixture source and reference."""
+    return [
+        "sugarcrepe",
+        *("--source", str(source)),
+        *("--images", str(source / "val2017")),
+        *("--reference", str(reference)),
+    ]
 
 
 # ------------------------------------------------------------------------------ reading
@@ -113,8 +94,8 @@ def test_official_layout_gives_one_row_per_sample_with_its_own_image(source):
     raw = rows.cast_column("image", datasets.Image(decode=False))
     for row in raw:
         assert row["image"]["bytes"] == (source / "val2017" / row["filename"]).read_bytes()
-    assert close(colour_of(rows[3]["image"]), image_colour(139))
-    assert close(colour_of(rows[4]["image"]), image_colour(724))
+    assert close_colours(centre_colour(rows[3]["image"]), image_colour(139))
+    assert close_colours(centre_colour(rows[4]["image"]), image_colour(724))
     assert loaded.report.n_rows == 6 and not loaded.report.problems
     assert loaded.report.notes == [
         "samples per subset: add_att 2, replace_att 1, swap_att 2, swap_obj 1",
@@ -236,7 +217,7 @@ def test_a_parquet_copy_is_read_and_images_is_refused_for_it(tmp_path):
     adapter = get_benchmark("sugarcrepe")
     loaded = adapter.load(path)
     assert loaded.dataset.column_names == ["image", "caption", "negative_caption", "subset"]
-    assert close(colour_of(loaded.dataset[1]["image"]), image_colour(285))
+    assert close_colours(centre_colour(loaded.dataset[1]["image"]), image_colour(285))
     assert loaded.identity["layout"] == "copy"
     with pytest.raises(ValueError, match="--images applies to the official layout"):
         adapter.load(path, images=tmp_path)
@@ -328,7 +309,7 @@ def test_build_gives_every_subset_with_the_project_labels(built, source, referen
     ]
     assert full["bindsplit_label"] == [a.label for a in naive]
     for row, image_id in zip(full, [i for _, i, _ in EXPECTED], strict=True):
-        assert close(colour_of(row["image"]), image_colour(image_id))
+        assert close_colours(centre_colour(row["image"]), image_colour(image_id))
     unseen = datasets.load_dataset(str(built), "unseen")
     assert list(unseen) == ["test"]
     assert unseen["test"]["filename"] == [coco_filename(285), coco_filename(632)]
@@ -352,19 +333,7 @@ def test_leaking_reference_is_refused(tmp_path, source):
 
 
 def test_stats_command_prints_the_composition(source, reference_file, capsys):
-    code = main(
-        [
-            "stats",
-            "sugarcrepe",
-            "--source",
-            str(source),
-            "--images",
-            str(source / "val2017"),
-            "--reference",
-            str(reference_file),
-        ]
-    )
-    assert code == 0
+    assert main(["stats", *source_arguments(source, reference_file)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("SugarCrepe: 6 samples")
     assert "unseen" in out and "33.3%" in out

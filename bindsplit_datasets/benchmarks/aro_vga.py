@@ -42,7 +42,14 @@ import pyarrow as pa
 from ..bindings import Binding, normalise_binding, parse_bindings
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from . import register
-from .base import BenchmarkAdapter, LoadedSource, SourceReport, check_captions, sha256_files
+from .base import (
+    BenchmarkAdapter,
+    LoadedSource,
+    SourceReport,
+    check_captions,
+    drop_rows,
+    sha256_files,
+)
 
 __all__ = ["AROVGAttribution", "ORIGINAL_FIELDS", "TEMPLATE", "split_template"]
 
@@ -250,26 +257,12 @@ class AROVGAttribution(BenchmarkAdapter):
             fingerprint=fingerprint,
         )
         report = SourceReport()
-        problems = dataset[_PROBLEM]
-        bad = [position for position, problem in enumerate(problems) if problem]
-        if bad:
-            first = bad[0]
-            where = (
-                f"record {first} ({records[first]['image_path']!r} in {image_dir}): "
-                f"{problems[first].replace('_', ' ')}"
-            )
-            if strict:
-                raise BindsplitError(
-                    f"{where}; fix the source, or build without --strict to skip such records"
-                )
-            for position in bad:
-                report.problems[problems[position]] += 1
-            report.notes.append(
-                f"dropped {len(bad)} record(s) with a missing or unreadable image (first: {where})"
-            )
-            dropped = set(bad)
-            dataset = dataset.select([i for i in range(len(dataset)) if i not in dropped])
-            dataset = dataset.flatten_indices()
+        located = (
+            (i, f"record {i} ({records[i]['image_path']!r} in {image_dir})", problem)
+            for i, problem in enumerate(dataset[_PROBLEM])
+            if problem
+        )
+        dataset = drop_rows(dataset, located, report, strict=strict, unit="record")
         dataset = dataset.remove_columns(_PROBLEM)
         dataset = check_captions(dataset, self.caption_columns, report, strict=strict)
         report.n_rows = len(dataset)

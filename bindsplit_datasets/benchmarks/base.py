@@ -20,7 +20,7 @@ import hashlib
 import io
 import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -44,6 +44,7 @@ __all__ = [
     "SourceReport",
     "check_captions",
     "check_images",
+    "drop_rows",
     "image_problem",
     "read_dataset_source",
     "resolve_hub_commit",
@@ -377,6 +378,60 @@ def resolve_hub_commit(hub_id: str, revision: str | None) -> str | None:
         return None
 
 
+def drop_rows(
+    dataset: datasets.Dataset,
+    problems: Iterable[tuple[int, str, str]],
+    report: SourceReport,
+    *,
+    strict: bool,
+    what: str = "a missing or unreadable image",
+    unit: str = "row",
+    fix: str = "fix the source",
+) -> datasets.Dataset:
+    """Drop the rows ``problems`` names, or fail on the first one with ``strict=True``.
+
+    ``problems`` yields ``(position, location, problem)`` in row order, at most once a row:
+    ``location`` says where for messages (``"row 3, column 'caption'"``), ``problem`` is the short
+    name counted in ``report.problems`` (``"missing_caption"``). The dropped rows are summarised in
+    ``report.notes`` (``"dropped 2 row(s) with {what} (first: ...)"``); with ``strict=True`` the
+    first one raises :class:`~bindsplit_datasets.errors.BindsplitError` naming ``fix`` instead.
+    ``problems`` is read lazily, so a strict check stops at the first bad row.
+    """
+    bad: list[int] = []
+    first: str | None = None
+    for position, location, problem in problems:
+        where = f"{location}: {problem.replace('_', ' ')}"
+        if strict:
+            raise BindsplitError(f"{where}; {fix}, or build without --strict to skip such {unit}s")
+        report.problems[problem] += 1
+        first = first or where
+        bad.append(position)
+    if not bad:
+        return dataset
+    report.notes.append(f"dropped {len(bad)} {unit}(s) with {what} (first: {first})")
+    dropped = set(bad)
+    return dataset.select([i for i in range(len(dataset)) if i not in dropped]).flatten_indices()
+
+
+def _first_problems(
+    rows: Iterable[Mapping[str, Any]],
+    columns: Sequence[str],
+    problem_of: Callable[[Any], str | None],
+) -> Iterator[tuple[int, str, str]]:
+    """``(position, location, problem)`` of each row's first cell in ``columns`` with a problem."""
+    for position, row in enumerate(rows):
+        for column in columns:
+            problem = problem_of(row[column])
+            if problem is not None:
+                yield position, f"row {position}, column {column!r}", problem
+                break
+
+
+def _caption_problem(text: Any) -> str | None:
+    missing = text is None or (isinstance(text, str) and not text.strip())
+    return "missing_caption" if missing else None
+
+
 def check_captions(
     dataset: datasets.Dataset,
     columns: Sequence[str],
@@ -392,28 +447,11 @@ def check_captions(
     raises :class:`~bindsplit_datasets.errors.BindsplitError` instead.
     """
     captions = dataset.select_columns(list(columns)).to_dict()
-    bad: list[int] = []
-    first: str | None = None
-    for position, texts in enumerate(zip(*(captions[c] for c in columns), strict=True)):
-        for column, text in zip(columns, texts, strict=True):
-            if text is not None and (not isinstance(text, str) or text.strip()):
-                continue
-            where = f"row {position}, column {column!r}: missing caption"
-            if strict:
-                raise BindsplitError(
-                    f"{where}; fix the source, or build without --strict to skip such rows"
-                )
-            report.problems["missing_caption"] += 1
-            first = first or where
-            bad.append(position)
-            break
-    if not bad:
-        return dataset
-    report.notes.append(
-        f"dropped {len(bad)} row(s) with a missing (None or empty) caption (first: {first})"
+    rows = ({c: captions[c][i] for c in columns} for i in range(len(dataset)))
+    problems = _first_problems(rows, columns, _caption_problem)
+    return drop_rows(
+        dataset, problems, report, strict=strict, what="a missing (None or empty) caption"
     )
-    dropped = set(bad)
-    return dataset.select([i for i in range(len(dataset)) if i not in dropped]).flatten_indices()
 
 
 def image_problem(value: Any) -> str | None:
@@ -454,29 +492,8 @@ def check_images(
     raw = dataset.select_columns(list(columns))
     for column in columns:
         raw = raw.cast_column(column, datasets.Image(decode=False))
-    bad: list[int] = []
-    first: str | None = None
     rows = tqdm(
         raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
     )
-    for position, row in enumerate(rows):
-        for column in columns:
-            problem = image_problem(row[column])
-            if problem is None:
-                continue
-            where = f"row {position}, column {column!r}: {problem.replace('_', ' ')}"
-            if strict:
-                raise BindsplitError(
-                    f"{where}; fix the source, or build without --strict to skip such rows"
-                )
-            report.problems[problem] += 1
-            first = first or where
-            bad.append(position)
-            break
-    if not bad:
-        return dataset
-    report.notes.append(
-        f"dropped {len(bad)} row(s) with a missing or unreadable image (first: {first})"
-    )
-    dropped = set(bad)
-    return dataset.select([i for i in range(len(dataset)) if i not in dropped]).flatten_indices()
+    problems = _first_problems(rows, columns, image_problem)
+    return drop_rows(dataset, problems, report, strict=strict)

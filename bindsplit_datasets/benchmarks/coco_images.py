@@ -2,37 +2,28 @@
 
 :func:`coco_val2017_images` returns a folder holding the 5,000 val2017 JPEG files under their
 official names (``000000000139.jpg``, ...). The first call downloads the official archive
-(``val2017.zip``, 778 MB), checks its MD5 against the published checksum, extracts the images into
-``<cache>/coco2017/val2017`` (a temporary sibling folder renamed into place when complete) and
-deletes the archive; later calls return the folder at once. ``<cache>`` is the user cache folder of
-every BindSplit download (``$BINDSPLIT_CACHE`` or ``~/.cache/bindsplit``).
+(``val2017.zip``, 778 MB) with :func:`~bindsplit_datasets.downloads.download`, which checks its
+MD5 against the published checksum, extracts the images into ``<cache>/coco2017/val2017`` (a
+temporary sibling folder renamed into place when complete) and deletes the archive; later calls
+return the folder at once. ``<cache>`` is the user cache folder of every BindSplit download
+(``$BINDSPLIT_CACHE`` or ``~/.cache/bindsplit``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import shutil
-import urllib.error
-import urllib.parse
-import urllib.request
 import zipfile
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from ..atomic import atomic_directory, atomic_file
-from ..errors import BindsplitError, SchemaError
-from ..reference import default_cache_dir
+from ..atomic import atomic_directory
+from ..downloads import IO_CHUNK, default_cache_dir, download, url_file_name
+from ..errors import SchemaError
 
-__all__ = [
-    "COCO_VAL2017_IMAGES_MD5",
-    "COCO_VAL2017_IMAGES_URL",
-    "ChecksumError",
-    "coco_val2017_images",
-    "download_file",
-]
+__all__ = ["COCO_VAL2017_IMAGES_MD5", "COCO_VAL2017_IMAGES_URL", "coco_val2017_images"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,56 +33,6 @@ COCO_VAL2017_IMAGES_URL = "http://images.cocodataset.org/zips/val2017.zip"
 COCO_VAL2017_IMAGES_MD5 = "442b8da7639aecaf257c1dceb8ba8c80"
 #: Folder of the archive's members (``val2017/<name>.jpg``) and of the cached images.
 _MEMBER_FOLDER = "val2017"
-_CHUNK = 1 << 20
-
-
-class ChecksumError(BindsplitError):
-    """A downloaded file does not have its published checksum."""
-
-
-def download_file(
-    url: str, dest: str | os.PathLike[str], *, md5: str | None = None, progress: bool = True
-) -> Path:
-    """Download ``url`` to ``dest`` and return ``dest``.
-
-    The file is written to a temporary sibling and renamed into place only when complete and, if
-    ``md5`` is given, only when its MD5 matches (otherwise :class:`ChecksumError`, and nothing is
-    left behind).
-
-    Raises:
-        BindsplitError: the download failed; the message names the URL and where to put the file
-            by hand.
-    """
-    dest = Path(dest)
-    logger.info("downloading %s to %s", url, dest)
-    digest = hashlib.md5(usedforsecurity=False)
-    try:
-        with atomic_file(dest) as tmp:
-            with urllib.request.urlopen(url) as response, open(tmp, "wb") as out:  # noqa: S310
-                total = response.headers.get("Content-Length")
-                with tqdm(
-                    total=int(total) if total else None,
-                    unit="B",
-                    unit_scale=True,
-                    desc=f"downloading {Path(urllib.parse.urlparse(url).path).name}",
-                    disable=not progress,
-                ) as bar:
-                    while chunk := response.read(_CHUNK):
-                        digest.update(chunk)
-                        out.write(chunk)
-                        bar.update(len(chunk))
-            if md5 is not None and digest.hexdigest() != md5:
-                raise ChecksumError(
-                    f"{url} downloaded with MD5 {digest.hexdigest()}, expected {md5}: the download "
-                    "is corrupt or the file changed; run the command again, or download it "
-                    f"yourself and check it before placing it at {dest}"
-                )
-    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
-        raise BindsplitError(
-            f"could not download {url} ({error}); check the network connection, or download it "
-            f"yourself and place it at {dest}"
-        ) from None
-    return dest
 
 
 def _image_members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
@@ -120,7 +61,7 @@ def _extract_images(archive_path: Path, folder: Path, *, progress: bool) -> None
             for info in tqdm(members, desc="extracting images", unit="file", disable=not progress):
                 name = info.filename.partition("/")[2]
                 with archive.open(info) as src, open(tmp / name, "wb") as out:
-                    shutil.copyfileobj(src, out, _CHUNK)
+                    shutil.copyfileobj(src, out, IO_CHUNK)
     except zipfile.BadZipFile as error:
         raise SchemaError(f"{archive_path} is not a zip archive ({error})") from None
 
@@ -138,15 +79,17 @@ def coco_val2017_images(
     the archive (a mirror, or a local ``file://`` URL) and its checksum (``None``: unchecked).
 
     Raises:
-        ChecksumError: the downloaded archive does not have ``md5`` (it is not kept).
+        ~bindsplit_datasets.downloads.ChecksumError: the archive does not have ``md5`` (a
+            download is not kept).
         SchemaError: the archive holds no ``val2017/`` images.
     """
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     folder = root / "coco2017" / _MEMBER_FOLDER
     if folder.is_dir():
         return folder
-    archive = folder.with_name(Path(urllib.parse.urlparse(url).path).name or "val2017.zip")
-    download_file(url, archive, md5=md5, progress=progress)
+    archive = download(
+        url, folder.with_name(url_file_name(url, "val2017.zip")), md5=md5, progress=progress
+    )
     try:
         _extract_images(archive, folder, progress=progress)
     finally:

@@ -35,18 +35,19 @@ from typing import Any, ClassVar
 
 import datasets
 
-from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..reference import default_cache_dir
+from ..downloads import default_cache_dir, download
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from . import register
 from .base import (
     LoadedSource,
     ParsedCaptionsAdapter,
     SourceReport,
+    drop_rows,
     image_problem,
     read_dataset_source,
     sha256_files,
 )
-from .coco_images import coco_val2017_images, download_file
+from .coco_images import coco_val2017_images
 
 __all__ = [
     "RECORD_FIELDS",
@@ -190,9 +191,7 @@ def download_official_source(
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     folder = root / "sugarcrepe" / DATA_FOLDER
     for subset in SUBSETS:
-        path = folder / f"{subset}.json"
-        if not path.is_file():
-            download_file(OFFICIAL_URL.format(subset=subset), path, progress=progress)
+        download(OFFICIAL_URL.format(subset=subset), folder / f"{subset}.json", progress=progress)
     return folder
 
 
@@ -346,26 +345,22 @@ class SugarCrepe(ParsedCaptionsAdapter):
         *,
         strict: bool,
     ) -> datasets.Dataset:
-        problems = dataset[_PROBLEM]
-        bad = [position for position, problem in enumerate(problems) if problem]
-        if bad:
-            first = bad[0]
-            subset, key = keys[first]
-            where = (
-                f"{subset} sample {key!r} ({samples[first]['filename']!r} in {image_dir}): "
-                f"{problems[first].replace('_', ' ')}"
+        located = (
+            (
+                position,
+                f"{keys[position][0]} sample {keys[position][1]!r} "
+                f"({samples[position]['filename']!r} in {image_dir})",
+                problem,
             )
-            if strict:
-                raise BindsplitError(
-                    f"{where}; pass --images with the COCO val2017 image folder, or build "
-                    "without --strict to skip such samples"
-                )
-            for position in bad:
-                report.problems[problems[position]] += 1
-            report.notes.append(
-                f"dropped {len(bad)} sample(s) with a missing or unreadable image (first: {where})"
-            )
-            dropped = set(bad)
-            dataset = dataset.select([i for i in range(len(dataset)) if i not in dropped])
-            dataset = dataset.flatten_indices()
+            for position, problem in enumerate(dataset[_PROBLEM])
+            if problem
+        )
+        dataset = drop_rows(
+            dataset,
+            located,
+            report,
+            strict=strict,
+            unit="sample",
+            fix="pass --images with the COCO val2017 image folder",
+        )
         return dataset.remove_columns(_PROBLEM)

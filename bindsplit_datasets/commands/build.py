@@ -6,11 +6,11 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
+from ..argtypes import positive_int
 from ..benchmarks import benchmark_choices, get_benchmark
 from ..benchmarks.vismin import PAIRINGS
 from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
-from ..cards import CATEGORY_HEADER, category_rows, composition_rows, paper_figure_notes
-from ..reports import format_composition, render_table
+from ..cards import composition_report
 
 NAME = "build"
 HELP = (
@@ -43,7 +43,7 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--min-count",
-        type=int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="a binding is seen when it occurs in at least N reference captions (default: 1)",
@@ -113,21 +113,6 @@ def source_options(args: argparse.Namespace) -> dict[str, str]:
     return options
 
 
-def print_composition(
-    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
-) -> None:
-    """Print the composition beside the paper's figures, the notes on those figures and the
-    composition by category (when the benchmark has categories)."""
-    print(format_composition(composition_rows(composition, paper_figures)))
-    for note in paper_figure_notes(benchmark, paper_figures):
-        print(f"note: {note}")
-    categories = category_rows(composition)
-    if categories:
-        print("\nby category:")
-        align = ("<",) + (">",) * (len(CATEGORY_HEADER) - 1)
-        print(render_table(CATEGORY_HEADER, categories, align=align))
-
-
 def print_leakage(leakage: Mapping[str, Any]) -> None:
     """Print the leakage check's outcome when positive captions were found in the reference."""
     if not leakage["overlap"] or not leakage.get("guard", True):
@@ -177,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = get_benchmark(manifest["benchmark"])
-    print_composition(manifest["composition"], adapter.name, adapter.paper_figures)
+    print(composition_report(manifest["composition"], adapter.name, adapter.paper_figures))
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
     print_leakage(manifest["leakage"])

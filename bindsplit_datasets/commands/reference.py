@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable
 from pathlib import Path
 
+from ..argtypes import positive_int
 from ..bindings import parse_bindings
 from ..errors import BindsplitValueError, OutputExistsError
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index import is_index_file
+from ..reports import render_table
 
 NAME = "reference"
 HELP = (
@@ -25,16 +27,27 @@ HELP = (
 )
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
-    return value
+def _subcommand(
+    subparsers: argparse._SubParsersAction,
+    action: Callable[[argparse.Namespace], int],
+    *,
+    help: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """The parser of one action (named after its function, ``_build`` -> ``build``)."""
+    parser = subparsers.add_parser(action.__name__.lstrip("_"), help=help, description=description)
+    parser.set_defaults(_action=action)
+    return parser
+
+
+def _add_index(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
 
 
 def _add_build(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "build",
+    parser = _subcommand(
+        subparsers,
+        _build,
         help="index a caption corpus into INDEX.parquet",
         description="Index the (attribute, object) bindings of a caption corpus into a Parquet "
         "file that --reference accepts.",
@@ -57,13 +70,13 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--num-workers",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="worker processes (local) or CPUs (ray) to use (default: every CPU)",
     )
     parser.add_argument(
         "--min-count",
-        type=_positive,
+        type=positive_int,
         default=1,
         metavar="N",
         help="a binding is seen when it occurs in at least N captions (default: 1)",
@@ -74,43 +87,42 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         help="Ray cluster to run on (e.g. ray://head:10001 or auto; needs --engine ray)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
-    parser.set_defaults(_action=_build)
 
 
 def _add_info(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "info",
+    parser = _subcommand(
+        subparsers,
+        _info,
         help="print an index's fingerprint, counts and most common bindings",
         description="Print a saved index's fingerprint, caption and binding counts and its most "
         "common bindings.",
     )
-    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    _add_index(parser)
     parser.add_argument(
         "--top",
-        type=_positive,
+        type=positive_int,
         default=10,
         metavar="N",
         help="how many of the most common bindings to list (default: 10)",
     )
-    parser.set_defaults(_action=_info)
 
 
 def _add_lookup(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lookup",
+    parser = _subcommand(
+        subparsers,
+        _lookup,
         help="print each binding of a caption with its count and seen/unseen",
         description="Parse captions and print each binding with its count in the index and "
         "whether it is seen (count >= min_count).",
     )
-    parser.add_argument("index", metavar="INDEX", help="a saved index (.parquet)")
+    _add_index(parser)
     parser.add_argument("captions", metavar="CAPTION", nargs="+", help="caption(s) to look up")
     parser.add_argument(
         "--min-count",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="seen threshold to apply (default: the index's own)",
     )
-    parser.set_defaults(_action=_lookup)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,19 +134,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     return int(args._action(args))
-
-
-def _table(rows: Sequence[Sequence[str]], right: tuple[int, ...] = ()) -> str:
-    """Rows as aligned plain text (columns in ``right`` right-aligned)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -185,9 +184,8 @@ def _info(args: argparse.Namespace) -> int:
     )
     print(f"distinct bindings: {len(index):,} ({seen:,} seen at min_count {index.min_count})")
     print(f"most common bindings (top {args.top}):")
-    rows = [("count", "attribute", "object")]
-    rows += [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
-    print(_table(rows, right=(0,)))
+    rows = [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
+    print(render_table(("count", "attribute", "object"), rows, align=(">", "<", "<")))
     return 0
 
 
@@ -206,9 +204,10 @@ def _lookup(args: argparse.Namespace) -> int:
         if not bindings:
             print("no attribute-object binding found")
             continue
-        rows = [("attribute", "object", "count", "status")]
+        rows = []
         for binding in bindings:
             status = "seen" if index.seen(binding) else "unseen"
             rows.append((binding.attribute, binding.object, f"{index.count(binding):,}", status))
-        print(_table(rows, right=(2,)))
+        header = ("attribute", "object", "count", "status")
+        print(render_table(header, rows, align=("<", "<", ">", "<")))
     return 0

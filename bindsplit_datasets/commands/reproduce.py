@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..argtypes import non_negative_int, positive_int
+
 NAME = "reproduce"
 HELP = (
     "Download COCO train2017 captions and ARO VG-A, BiVLC, VisMin and SugarCrepe, build them, "
@@ -51,11 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reference", default="coco2017", help="reference corpus (default: coco2017)"
     )
-    parser.add_argument("--min-count", type=int, default=1, help="seen threshold (default: 1)")
-    parser.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
+    parser.add_argument(
+        "--min-count", type=positive_int, default=1, help="seen threshold (default: 1)"
+    )
+    parser.add_argument("--batch-size", type=positive_int, default=64, help="encoder batch size")
     parser.add_argument("--mixed-precision", choices=("no", "bf16", "fp16"), default="no")
     parser.add_argument("--cache-dir", help="embedding cache folder")
-    parser.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap resamples")
+    parser.add_argument(
+        "--n-bootstrap", type=non_negative_int, default=1000, help="bootstrap resamples"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

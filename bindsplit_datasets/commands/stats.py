@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..builder import prepare_benchmark
-from .build import add_source_arguments, print_composition, print_leakage, source_options
+from ..cards import composition_report
+from .build import add_source_arguments, print_leakage, source_options
 
 NAME = "stats"
 HELP = (
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
         f"{fingerprint.get('digest')} ({fingerprint.get('n_captions', 0):,} captions), "
         f"min_count {prepared.index.min_count}"
     )
-    print_composition(prepared.composition().to_dict(), adapter.name, adapter.paper_figures)
+    composition = prepared.composition().to_dict()
+    print(composition_report(composition, adapter.name, adapter.paper_figures))
     for note in prepared.source.report.notes:
         print(f"note: {note}")
     print_leakage(prepared.leakage)

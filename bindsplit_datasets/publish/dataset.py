@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -24,6 +24,7 @@ from ..manifest import read_manifest, verify_build
 from ..names import MANIFEST_NAME, hub_dataset_id
 from .plan import (
     CARD,
+    CommitOptions,
     PublishPlan,
     generated_file,
     left_out,
@@ -32,6 +33,9 @@ from .plan import (
     require_folder,
     validate_repo_name,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["BuildFolder", "dataset_repo_id", "inspect_build", "plan_dataset", "retarget_card"]
 
@@ -251,11 +255,9 @@ def plan_dataset(
     repo_id: str | None = None,
     *,
     org: str | None = None,
-    revision: str | None = None,
-    create_pr: bool = False,
-    private: bool | None = None,
     commit_message: str | None = None,
     verify: bool = True,
+    **options: Unpack[CommitOptions],
 ) -> PublishPlan:
     """Plan publishing a built folder as a dataset repository.
 
@@ -264,7 +266,8 @@ def plan_dataset(
     repository when they name another one), the manifest, every Parquet shard and the publish
     record; the card's ``configs`` make ``load_dataset(repo_id, config)`` work, ``full`` being the
     default. The folder itself is never modified; it is verified against its manifest first
-    unless ``verify=False``.
+    unless ``verify=False``. ``options`` (``revision``, ``create_pr``, ``private``):
+    :class:`~bindsplit_datasets.publish.plan.CommitOptions`, as for every planner.
     """
     build = inspect_build(folder, verify=verify)
     benchmark = str(build.manifest.get("benchmark", "?"))
@@ -298,8 +301,6 @@ def plan_dataset(
         files=tuple(files),
         summary=tuple(summary),
         commit_message=commit_message or f"Publish BindSplit build of {benchmark} ({version})",
-        revision=revision,
-        create_pr=create_pr,
-        private=private,
+        **options,
         not_uploaded=left_out(build.path, files),
     )

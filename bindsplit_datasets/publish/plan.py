@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import __version__
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, NotAFolderError
@@ -20,6 +20,7 @@ from ..errors import BindsplitFileNotFoundError, BindsplitValueError, NotAFolder
 __all__ = [
     "CARD",
     "PUBLISH_RECORD",
+    "CommitOptions",
     "HubCall",
     "PlannedFile",
     "PublishPlan",
@@ -30,6 +31,16 @@ CARD = "README.md"
 #: Written next to a dataset or Space card on every publish: the SHA-256 of the card as uploaded,
 #: so that the next publish can tell a card edited on the Hub from the one this tool put there.
 PUBLISH_RECORD = "bindsplit-publish.json"
+
+
+class CommitOptions(TypedDict, total=False):
+    """Where a plan commits: keyword arguments of every planner, passed on to its
+    :class:`PublishPlan` (defaults: ``revision=None``, the main branch; ``create_pr=False``, a
+    direct commit; ``private=None``, the visibility of a new repository left to the Hub)."""
+
+    revision: str | None
+    create_pr: bool
+    private: bool | None
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
@@ -24,11 +24,15 @@ from ..names import RESULTS_FORMAT
 from ..reports import validate_record
 from .plan import (
     CARD,
+    CommitOptions,
     PlannedFile,
     PublishPlan,
     generated_file,
     validate_repo_name,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["RecordKey", "plan_results", "record_key", "record_path", "results_card"]
 
@@ -158,10 +162,8 @@ def plan_results(
     paths: Iterable[str | Path],
     repo_id: str,
     *,
-    revision: str | None = None,
-    create_pr: bool = False,
-    private: bool | None = None,
     commit_message: str | None = None,
+    **options: Unpack[CommitOptions],
 ) -> PublishPlan:
     """Plan adding the results records in ``paths`` (JSON files, or folders searched recursively
     for them) to the dataset ``repo_id``.
@@ -170,6 +172,7 @@ def plan_results(
     records are left out (listed in the plan); a named file must be one. Two different records with
     the same identity are an error; identical copies are uploaded once. The plan does not
     overwrite: at upload time, records (and the README) already in the repository are kept.
+    ``options``: :class:`~.plan.CommitOptions`.
     """
     validate_repo_name(repo_id)
     paths = list(paths)
@@ -222,9 +225,7 @@ def plan_results(
         ),
         commit_message=commit_message
         or f"Add {len(records)} BindSplit results record(s) (bindsplit {__version__})",
-        revision=revision,
-        create_pr=create_pr,
-        private=private,
+        **options,
         not_uploaded=tuple(not_records),
         overwrite=False,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -21,6 +21,7 @@ from ..metric import METRIC_DIR
 from ..names import metric_space_id
 from .plan import (
     CARD,
+    CommitOptions,
     PublishPlan,
     left_out,
     local_file,
@@ -28,6 +29,9 @@ from .plan import (
     require_folder,
     validate_repo_name,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["METRIC_SPACE_FILES", "plan_metric"]
 
@@ -82,10 +86,8 @@ def plan_metric(
     repo_id: str | None = None,
     *,
     org: str | None = None,
-    revision: str | None = None,
-    create_pr: bool = False,
-    private: bool | None = None,
     commit_message: str | None = None,
+    **options: Unpack[CommitOptions],
 ) -> PublishPlan:
     """Plan publishing the metric folder (default: the one shipped in the package) as an evaluate
     Space: ``repo_id``, else ``bindsplit/bindsplit`` with ``org`` as namespace if given.
@@ -93,7 +95,7 @@ def plan_metric(
     Uploaded: README.md (front matter ``sdk: gradio``, ``app_file: app.py``, ``tags`` with
     ``evaluate`` and ``metric``), the metric script named after the repository, every other
     Python file of the folder (the modules the script imports relatively, ``app.py``),
-    requirements.txt and the publish record.
+    requirements.txt and the publish record. ``options``: :class:`~.plan.CommitOptions`.
     """
     repo_id = validate_repo_name(repo_id or metric_space_id(org))
     folder = Path(folder)
@@ -137,9 +139,7 @@ def plan_metric(
         summary=summary,
         commit_message=commit_message
         or f"Publish the BindSplit evaluate metric (bindsplit {__version__})",
-        revision=revision,
-        create_pr=create_pr,
-        private=private,
+        **options,
         space_sdk=METRIC_FRONT_MATTER["sdk"],
         not_uploaded=left_out(folder, files),
     )

@@ -20,7 +20,6 @@ from .corpora import (
     HubDataset,
     ParquetShards,
     TextFile,
-    default_cache_dir,
 )
 from .counting import caption_digest, normalise_caption
 from .engines import ENGINES
@@ -44,7 +43,6 @@ __all__ = [
     "ReferenceIndex",
     "TextFile",
     "caption_digest",
-    "default_cache_dir",
     "normalise_caption",
     "open_reference",
     "resolve_reference",

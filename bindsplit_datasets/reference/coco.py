@@ -12,15 +12,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import urllib.parse
 import zipfile
 from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file, write_text
 from ..bindings import NORMALISATION, PARSER_VERSION
-from ..errors import BindsplitError, SchemaError
-from .corpora import CocoCaptions, default_cache_dir, download, file_sha256
+from ..downloads import (
+    IO_CHUNK,
+    ChecksumError,
+    default_cache_dir,
+    download,
+    file_digest,
+    url_file_name,
+)
+from ..errors import SchemaError
+from .corpora import CocoCaptions
 
 __all__ = [
     "COCO2017_ANNOTATIONS_URL",
@@ -36,17 +43,15 @@ COCO2017_ANNOTATIONS_URL = "http://images.cocodataset.org/annotations/annotation
 #: The archive member holding the train2017 captions.
 COCO2017_CAPTIONS_MEMBER = "annotations/captions_train2017.json"
 
-_IO_CHUNK = 1 << 20
 
-
-class CacheChecksumError(BindsplitError):
+class CacheChecksumError(ChecksumError):
     """A cached download no longer matches the SHA-256 recorded when it was stored."""
 
 
 def _checked(json_path: Path, sha_path: Path) -> str:
     """The recorded SHA-256 of the cached caption file, after checking the file against it."""
     recorded = sha_path.read_text(encoding="ascii").strip()
-    actual = file_sha256(json_path)
+    actual = file_digest(json_path)
     if actual != recorded:
         raise CacheChecksumError(
             f"the cached COCO caption file {json_path} has SHA-256 {actual}, not the {recorded} "
@@ -64,15 +69,14 @@ def coco2017_captions(folder: Path, *, progress: bool = True) -> tuple[Path, str
     sha_path = json_path.with_name(json_path.name + ".sha256")
     if json_path.is_file() and sha_path.is_file():
         return json_path, _checked(json_path, sha_path)
-    archive = folder / Path(urllib.parse.urlparse(COCO2017_ANNOTATIONS_URL).path).name
-    if not archive.is_file():
-        download(COCO2017_ANNOTATIONS_URL, archive, progress=progress)
+    archive = folder / url_file_name(COCO2017_ANNOTATIONS_URL, "annotations_trainval2017.zip")
+    download(COCO2017_ANNOTATIONS_URL, archive, progress=progress)
     sha = hashlib.sha256()
     try:
         with atomic_file(json_path) as tmp:
             with zipfile.ZipFile(archive) as zipped, zipped.open(COCO2017_CAPTIONS_MEMBER) as src:
                 with open(tmp, "wb") as out:
-                    while chunk := src.read(_IO_CHUNK):
+                    while chunk := src.read(IO_CHUNK):
                         sha.update(chunk)
                         out.write(chunk)
     except (zipfile.BadZipFile, KeyError) as error:

@@ -19,18 +19,14 @@ import itertools
 import json
 import logging
 import os
-import urllib.error
 import urllib.parse
-import urllib.request
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
-
-from ..atomic import atomic_file
-from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
+from ..downloads import IO_CHUNK, default_cache_dir, download, file_digest, is_url, url_file_name
+from ..errors import BindsplitFileNotFoundError, SchemaError
 from .counting import caption_problem
 
 __all__ = [
@@ -40,62 +36,11 @@ __all__ = [
     "HubDataset",
     "ParquetShards",
     "TextFile",
-    "default_cache_dir",
-    "download",
-    "file_sha256",
-    "is_url",
 ]
 
 logger = logging.getLogger(__name__)
 
-_IO_CHUNK = 1 << 20
-#: URL schemes read by :func:`download` (others are fsspec file systems, see ParquetShards).
-_DOWNLOAD_SCHEMES = frozenset({"http", "https", "ftp", "file"})
 _GLOB_CHARS = frozenset("*?[")
-
-
-def default_cache_dir() -> Path:
-    """Folder for downloads and built indexes: ``$BINDSPLIT_CACHE`` or ``~/.cache/bindsplit``."""
-    env = os.environ.get("BINDSPLIT_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "bindsplit"
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex SHA-256 of a file's bytes, read in 1 MiB pieces."""
-    sha = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_IO_CHUNK):
-            sha.update(chunk)
-    return sha.hexdigest()
-
-
-def is_url(spec: str) -> bool:
-    """Whether ``spec`` is a URL :func:`download` fetches (http, https, ftp or file)."""
-    return urllib.parse.urlparse(spec).scheme in _DOWNLOAD_SCHEMES
-
-
-def download(url: str, dest: Path, *, progress: bool = True) -> None:
-    """Download ``url`` to ``dest`` (written to a temporary sibling, renamed when complete)."""
-    logger.info("downloading %s to %s", url, dest)
-    try:
-        with atomic_file(dest) as tmp:
-            with urllib.request.urlopen(url) as response, open(tmp, "wb") as out:  # noqa: S310
-                total = response.headers.get("Content-Length")
-                with tqdm(
-                    total=int(total) if total else None,
-                    unit="B",
-                    unit_scale=True,
-                    desc=f"downloading {Path(urllib.parse.urlparse(url).path).name}",
-                    disable=not progress,
-                ) as bar:
-                    while chunk := response.read(_IO_CHUNK):
-                        out.write(chunk)
-                        bar.update(len(chunk))
-    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
-        raise BindsplitError(
-            f"could not download {url} ({error}); check the network connection, or download it "
-            f"yourself and place it at {dest}"
-        ) from None
 
 
 def _slices(items: list[Any], size: int) -> Iterator[list[Any]]:
@@ -183,7 +128,7 @@ class TextFile(Corpus):
         sha = hashlib.sha256()
         n_lines, last = 0, b"\n"
         with open(self.path, "rb") as handle:
-            while chunk := handle.read(_IO_CHUNK):
+            while chunk := handle.read(IO_CHUNK):
                 sha.update(chunk)
                 n_lines += chunk.count(b"\n")
                 last = chunk[-1:]
@@ -230,11 +175,10 @@ class CocoCaptions(Corpus):
         spec = os.fspath(path_or_url)
         default: dict[str, Any] = {"kind": "coco"}
         if is_url(spec):
-            name = Path(urllib.parse.urlparse(spec).path).name or "captions.json"
+            name = url_file_name(spec, "captions.json")
             url_key = hashlib.sha256(spec.encode("utf-8")).hexdigest()[:12]
-            self.path = Path(cache_dir or default_cache_dir()) / "downloads" / f"{url_key}-{name}"
-            if not self.path.is_file():
-                download(spec, self.path, progress=progress)
+            folder = Path(cache_dir or default_cache_dir()) / "downloads"
+            self.path = download(spec, folder / f"{url_key}-{name}", progress=progress)
             if urllib.parse.urlparse(spec).scheme != "file":  # a file URL is a local path
                 default["url"] = spec
         else:
@@ -243,7 +187,7 @@ class CocoCaptions(Corpus):
                 raise BindsplitFileNotFoundError(f"COCO caption file {self.path} not found")
         self.name = self.path.name
         if identity is None:
-            default.update(file=self.path.name, sha256=file_sha256(self.path))
+            default.update(file=self.path.name, sha256=file_digest(self.path))
         self._identity = dict(identity) if identity is not None else default
 
     def captions(self) -> list[Any]:
@@ -285,7 +229,7 @@ def _local_revision(folder: Path) -> str:
     )
     for file in files:
         sha.update(file.relative_to(folder).as_posix().encode("utf-8") + b"\0")
-        sha.update(file_sha256(file).encode("ascii"))
+        sha.update(file_digest(file).encode("ascii"))
     return f"sha256:{sha.hexdigest()}"
 
 
@@ -504,7 +448,7 @@ class ParquetShards(Corpus):
             sha = hashlib.sha256()
             for file, relative in zip(self.files, self.relative_files, strict=True):
                 key = (
-                    f"sha256:{file_sha256(file)}"
+                    f"sha256:{file_digest(file)}"
                     if self.local
                     else _remote_file_key(self.filesystem, file)
                 )

@@ -3,19 +3,33 @@ cluster or local Ray instance). Both run the same counting code and give the sam
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ..errors import BindsplitValueError
 from . import local
 from . import ray as ray_engine
 from .corpora import Corpus
 from .counting import Tally
 
-__all__ = ["ENGINES", "check_engine", "check_num_proc", "count_corpus"]
+__all__ = ["ENGINES", "CountOptions", "check_engine", "check_num_proc", "count_corpus"]
 
 #: Engine name -> what it runs on.
 ENGINES: dict[str, str] = {
     "local": "worker processes on this machine",
     "ray": "Ray Data on a Ray cluster (or a local Ray instance); needs the distributed extra",
 }
+
+
+class CountOptions(TypedDict, total=False):
+    """How a corpus is counted: the keyword arguments of :func:`count_corpus`, which every
+    ``ReferenceIndex`` constructor passes on (defaults: ``engine="local"``, ``num_proc=None``
+    meaning every CPU, ``strict=False``, ``progress=True``, ``ray_address=None``)."""
+
+    engine: str
+    num_proc: int | None
+    strict: bool
+    progress: bool
+    ray_address: str | None
 
 
 def check_num_proc(num_proc: int | None) -> None:

@@ -37,7 +37,7 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,7 +48,10 @@ from ..names import REFERENCE_FORMAT
 from .coco import cached_index_path, coco2017_corpus
 from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .counting import caption_digest
-from .engines import count_corpus
+from .engines import CountOptions, count_corpus
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
 
@@ -276,51 +279,26 @@ class ReferenceIndex:
         *,
         min_count: int = 1,
         corpus: Mapping[str, Any] | None = None,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
         total: int | None = None,
-        engine: str = "local",
-        ray_address: str | None = None,
+        **options: Unpack[CountOptions],
     ) -> ReferenceIndex:
         """Index any iterable of captions (streamed: it is read once, never held).
 
         ``corpus`` describes where the captions come from, for the fingerprint; by default it is
-        ``{"kind": "captions", "sha256": ...}``, a hash of the usable captions in order. The
-        other options are :meth:`from_corpus`'s.
+        ``{"kind": "captions", "sha256": ...}``, a hash of the usable captions in order.
+        ``total`` (the number of captions, where ``captions`` has no length) sizes the progress
+        bar. The ``options`` (``engine``, ``num_proc``, ``strict``, ``progress``,
+        ``ray_address``) are :meth:`from_corpus`'s, as for every constructor below.
         """
-        return cls.from_corpus(
-            Captions(captions, identity=corpus, total=total),
-            min_count=min_count,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
-        )
+        source = Captions(captions, identity=corpus, total=total)
+        return cls.from_corpus(source, min_count=min_count, **options)
 
     @classmethod
     def from_text_file(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        min_count: int = 1,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
-        engine: str = "local",
-        ray_address: str | None = None,
+        cls, path: str | os.PathLike[str], *, min_count: int = 1, **options: Unpack[CountOptions]
     ) -> ReferenceIndex:
         """Index a UTF-8 text file with one caption per line (blank lines are skipped captions)."""
-        return cls.from_corpus(
-            TextFile(path),
-            min_count=min_count,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
-        )
+        return cls.from_corpus(TextFile(path), min_count=min_count, **options)
 
     @classmethod
     def from_coco(
@@ -328,13 +306,9 @@ class ReferenceIndex:
         path_or_url: str | os.PathLike[str],
         *,
         min_count: int = 1,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
         cache_dir: str | os.PathLike[str] | None = None,
         corpus: Mapping[str, Any] | None = None,
-        engine: str = "local",
-        ray_address: str | None = None,
+        **options: Unpack[CountOptions],
     ) -> ReferenceIndex:
         """Index the captions of an official COCO caption file (``annotations[*].caption``).
 
@@ -342,16 +316,10 @@ class ReferenceIndex:
         ``annotations`` list, raises :class:`~bindsplit_datasets.errors.SchemaError`; an
         annotation without a ``caption`` counts as a skipped caption.
         """
-        source = CocoCaptions(path_or_url, cache_dir=cache_dir, identity=corpus, progress=progress)
-        return cls.from_corpus(
-            source,
-            min_count=min_count,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
+        source = CocoCaptions(
+            path_or_url, cache_dir=cache_dir, identity=corpus, progress=_progress(options)
         )
+        return cls.from_corpus(source, min_count=min_count, **options)
 
     @classmethod
     def from_hf_dataset(
@@ -363,26 +331,15 @@ class ReferenceIndex:
         config: str | None = None,
         revision: str | None = None,
         min_count: int = 1,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
-        engine: str = "local",
-        ray_address: str | None = None,
+        **options: Unpack[CountOptions],
     ) -> ReferenceIndex:
         """Index one column of a Hugging Face dataset, streamed (nothing is downloaded in full).
 
         ``dataset_id`` is a Hub id (its revision is resolved to a commit sha and pinned) or a
         local dataset folder (identified by a hash of its files).
         """
-        return cls.from_corpus(
-            HubDataset(dataset_id, column, split=split, config=config, revision=revision),
-            min_count=min_count,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
-        )
+        source = HubDataset(dataset_id, column, split=split, config=config, revision=revision)
+        return cls.from_corpus(source, min_count=min_count, **options)
 
     @classmethod
     def from_parquet(
@@ -391,24 +348,13 @@ class ReferenceIndex:
         column: str = "caption",
         *,
         min_count: int = 1,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
-        engine: str = "local",
-        ray_address: str | None = None,
         storage_options: Mapping[str, Any] | None = None,
+        **options: Unpack[CountOptions],
     ) -> ReferenceIndex:
         """Index the caption ``column`` of Parquet shards: a folder, a glob or an fsspec URL
         (``hf://datasets/...``, ``s3://...``; ``storage_options`` go to its file system)."""
-        return cls.from_corpus(
-            ParquetShards(source, column, storage_options=storage_options),
-            min_count=min_count,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
-        )
+        shards = ParquetShards(source, column, storage_options=storage_options)
+        return cls.from_corpus(shards, min_count=min_count, **options)
 
     @classmethod
     def coco2017(
@@ -416,11 +362,7 @@ class ReferenceIndex:
         *,
         cache_dir: str | os.PathLike[str] | None = None,
         min_count: int = 1,
-        num_proc: int | None = None,
-        strict: bool = False,
-        progress: bool = True,
-        engine: str = "local",
-        ray_address: str | None = None,
+        **options: Unpack[CountOptions],
     ) -> ReferenceIndex:
         """The default reference: COCO train2017 captions (about 592,000).
 
@@ -429,21 +371,14 @@ class ReferenceIndex:
         and the built index is cached beside it under a key of the corpus identity, parser
         version and normalisation, so later calls load it instantly.
         """
-        corpus = coco2017_corpus(cache_dir, progress=progress)
+        corpus = coco2017_corpus(cache_dir, progress=_progress(options))
         index_path = cached_index_path(corpus, REFERENCE_FORMAT)
         if index_path.is_file():
             try:
                 return cls.load(index_path).with_min_count(min_count)
             except (SchemaError, ParserMismatchError) as error:
                 logger.warning("cached index %s unusable (%s); rebuilding it", index_path, error)
-        index = cls.from_corpus(
-            corpus,
-            engine=engine,
-            num_proc=num_proc,
-            strict=strict,
-            progress=progress,
-            ray_address=ray_address,
-        )
+        index = cls.from_corpus(corpus, **options)
         index.save(index_path)
         return index.with_min_count(min_count)
 
@@ -487,17 +422,12 @@ class ReferenceIndex:
         ``allow_parser_mismatch=True``, which loads it with a warning).
         """
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         path = Path(path)
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"reference index {path} not found")
         try:
-            parquet = pq.ParquetFile(
-                path,
-                thrift_string_size_limit=_THRIFT_LIMIT,
-                thrift_container_size_limit=_THRIFT_LIMIT,
-            )
+            parquet = _open_parquet(path)
             metadata = parquet.metadata.metadata or {}
         except (pa.ArrowException, OSError) as error:
             raise SchemaError(
@@ -550,20 +480,29 @@ def is_index_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a Parquet file written by :meth:`ReferenceIndex.save` (a Parquet
     file that is not is, for example, a caption shard)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     try:
-        metadata = pq.ParquetFile(
-            path,
-            thrift_string_size_limit=_THRIFT_LIMIT,
-            thrift_container_size_limit=_THRIFT_LIMIT,
-        ).metadata.metadata
+        metadata = _open_parquet(path).metadata.metadata
     except (pa.ArrowException, OSError):
         return False
     return is_index_metadata(metadata or {})
 
 
 # --------------------------------------------------------------------- helpers: reading
+def _progress(options: CountOptions) -> bool:
+    """Whether ``options`` show progress bars (the default), for what a constructor downloads."""
+    return options.get("progress", True)
+
+
+def _open_parquet(path: str | os.PathLike[str]) -> Any:
+    """``pyarrow.parquet.ParquetFile`` of ``path``, with room for a large footer (the digests)."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(
+        path, thrift_string_size_limit=_THRIFT_LIMIT, thrift_container_size_limit=_THRIFT_LIMIT
+    )
+
+
 def _rebuild(path: Path, problem: str) -> SchemaError:
     return SchemaError(f"{path}: {problem}; rebuild the index with `{BUILD_COMMAND}`")
 

@@ -20,8 +20,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..downloads import is_url
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
-from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile, is_url
+from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .engines import check_engine, check_num_proc
 from .index import ReferenceIndex, _check_min_count, is_index_file
 
