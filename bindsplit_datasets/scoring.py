@@ -94,8 +94,9 @@ class ScoringOptionError(BindsplitError, ValueError):
 
 def check_mixed_precision(value: str | None) -> None:
     """Raise :class:`ScoringOptionError` unless ``value`` is ``None`` or a valid mixed
-    precision. Checked before Accelerate sees it: Accelerate keeps one configuration per
-    process, so a bad value must not reach it."""
+    precision. The scorer applies it with its own ``torch.autocast``, never by configuring
+    Accelerate (whose state is fixed once per process), so one call's choice, or a bad value,
+    never affects a later call."""
     if value is not None and value not in MIXED_PRECISIONS:
         raise ScoringOptionError(
             f"unknown mixed precision {value!r}; valid: {', '.join(MIXED_PRECISIONS)}."
