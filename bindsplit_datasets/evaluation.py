@@ -208,12 +208,12 @@ def _rows(data: BindsplitData) -> _Rows:
         labels.append(row["bindsplit_label"])
         categories.append(adapter.category(row))
         macro_groups.append(adapter.macro_group(row))
-    # the source's own id where the adapter names one, else the row in `full`
-    id_column = getattr(adapter, "id_column", None)
-    if id_column and id_column in dataset.column_names:
-        ids = [str(value) for value in dataset[id_column]]
-    else:
-        ids = [str(index) for index in range(len(dataset))]
+    # the source's own id where the adapter names one (and it is unique), else the row in `full`
+    ids = [str(index) for index in range(len(dataset))]
+    if adapter.id_column and adapter.id_column in dataset.column_names:
+        own = [str(value) for value in dataset[adapter.id_column]]
+        if len(set(own)) == len(own):
+            ids = own
     balanced = None
     if "balanced" in dataset.column_names:
         balanced = [bool(value) for value in dataset["balanced"]]
@@ -381,7 +381,8 @@ def evaluate_model(
     record: dict[str, Any] = {
         "format": RESULTS_FORMAT,
         "bindsplit_version": __version__,
-        "model": scorer.encoder.identity.to_record(),
+        # ``requested``: the revision asked for (a branch or tag), beside the commit it resolved to
+        "model": {**scorer.encoder.identity.to_record(), "requested": revision},
         "dataset": {
             "data": data.source,
             "benchmark": data.benchmark,

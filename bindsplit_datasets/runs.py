@@ -139,7 +139,9 @@ def same_run(
 ) -> bool:
     """Whether ``record`` holds the results of ``model`` at ``revision`` on the build with
     ``fingerprint``: same model id, same build fingerprint, and the requested revision (when one
-    is requested: a run without ``revision`` accepts the revision the record was made at)."""
+    is requested: a run without ``revision`` accepts the revision the record was made at; a
+    requested branch or tag matches the record made with that request, whose ``revision`` is the
+    commit it resolved to)."""
     try:
         validate_record(record)
     except BindsplitError:
@@ -147,7 +149,7 @@ def same_run(
     recorded = record["model"]
     return (
         recorded["id"] == model
-        and (revision is None or recorded.get("revision") == revision)
+        and (revision is None or revision in (recorded.get("revision"), recorded.get("requested")))
         and fingerprint is not None
         and record["dataset"].get("fingerprint") == fingerprint
     )
@@ -260,7 +262,10 @@ def run_planned(
             from .loading import load_bindsplit
 
             loaded[run.build.data] = load_bindsplit(
-                run.build.data, "full", revision=run.build.revision
+                run.build.data,
+                "full",
+                revision=run.build.revision,
+                verify=bool(options.get("verify", True)),
             )
         logger.info("evaluating %s on %s", run.model, run.build.data)
         record = evaluate(run.model, loaded[run.build.data], **options)

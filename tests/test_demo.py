@@ -41,6 +41,10 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
             assert record["metrics"][f"{config}/n"] == expected
             assert 0.0 <= record["metrics"][f"{config}/group"] <= 1.0
         assert "gap/i2t" in record["metrics"]
+        # per-sample outcomes carry the source's own ids, so they join back to the benchmark
+        samples = record["samples"]
+        assert samples["id"][:2] == ["seen-00000", "seen-00001"]
+        assert samples["label"][:2] == ["seen", "seen"] and len(samples["i2t"]) == 3 * N_PER_STRATUM
         assert record["model"]["id"] in printed
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed

@@ -114,6 +114,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "weights": weights_digest(model),
         "class": "CLIPModel",
         "library": "transformers",
+        "requested": None,
     }
     assert record["dataset"] == {
         "data": str(build),

@@ -169,6 +169,11 @@ def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
     assert not same_run(record, "org/m", None, "f2")
     assert not same_run(record, "org/m", None, None)
     assert not same_run({**record, "metrics": None}, "org/m", None, "f1")  # broken: redo
+    # a branch or tag asked for matches the record made with that request (its revision is the
+    # commit the request resolved to)
+    requested = {**record, "model": {**record["model"], "requested": "main"}}
+    assert same_run(requested, "org/m", "main", "f1") and same_run(requested, "org/m", "abc", "f1")
+    assert not same_run(requested, "org/m", "v2", "f1")
 
     out = tmp_path / "results"
     out.mkdir()

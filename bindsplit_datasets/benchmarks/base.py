@@ -100,6 +100,9 @@ class BenchmarkAdapter(abc.ABC):
     pretty_name: ClassVar[str]
     #: Other names accepted wherever ``name`` is (``aro`` for ``aro_vga``).
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: The source's own per-row id column (unique), carried into score files and results records
+    #: so that per-sample outcomes join back to the source; ``None``: rows are numbered.
+    id_column: ClassVar[str | None] = None
     #: Hub dataset id of the canonical source, or ``None`` if it has none.
     hub_id: ClassVar[str | None] = None
     #: Pinned Hub revision (commit sha) of ``hub_id``.

@@ -73,6 +73,7 @@ class Synthetic(BenchmarkAdapter):
     """The synthetic attribute-swap benchmark (see module docstring)."""
 
     name: ClassVar[str] = "synthetic"
+    id_column: ClassVar[str | None] = "id"
     pretty_name: ClassVar[str] = "Synthetic Shapes"
     hub_id: ClassVar[str | None] = None
     hub_split: ClassVar[str] = "test"

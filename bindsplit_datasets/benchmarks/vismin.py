@@ -198,6 +198,7 @@ class VisMin(ParsedCaptionsAdapter):
     """VisMin: ``text_0``/``image_0`` and ``text_1``/``image_1`` (see the module docstring)."""
 
     name: ClassVar[str] = "vismin"
+    id_column: ClassVar[str | None] = "id"
     pretty_name: ClassVar[str] = "VisMin"
     hub_id: ClassVar[str | None] = "mair-lab/vismin-bench"
     #: pin: main at the time of writing (no commit sha could be verified offline).

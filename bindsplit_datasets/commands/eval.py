@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..argtypes import non_negative_int, positive_int
 from ..errors import BindsplitValueError
 from ..names import CONFIGURATIONS
 from .compare import add_confidence_argument
@@ -61,14 +62,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-verify",
         action="store_true",
-        help="skip the model's preprocessing check before scoring",
+        help="skip checking each build's rows against its manifest (a changed build is refused)",
     )
     parser.add_argument(
         "--configs",
         default=",".join(CONFIGURATIONS),
         help=f"comma-separated configurations to report (default: {','.join(CONFIGURATIONS)})",
     )
-    parser.add_argument("--batch-size", type=int, default=64, help="encoder batch size per process")
+    parser.add_argument(
+        "--batch-size", type=positive_int, default=64, help="encoder batch size per process"
+    )
     parser.add_argument(
         "--mixed-precision", choices=("no", "bf16", "fp16"), default="no", help="(default: no)"
     )
@@ -84,10 +87,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="embedding cache folder: a second run over the same data skips the model",
     )
     parser.add_argument(
-        "--num-workers", type=int, default=0, help="DataLoader workers decoding images (default: 0)"
+        "--num-workers",
+        type=non_negative_int,
+        default=None,
+        help="DataLoader workers decoding images (default: automatic: up to 8 on a GPU, a "
+        "background thread on CPU)",
     )
     parser.add_argument(
-        "--n-bootstrap", type=int, default=1000, help="bootstrap resamples (0: no intervals)"
+        "--n-bootstrap",
+        type=non_negative_int,
+        default=1000,
+        help="bootstrap resamples (0: no intervals)",
     )
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
     add_confidence_argument(parser)
