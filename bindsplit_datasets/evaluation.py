@@ -37,6 +37,7 @@ from .loading import BindsplitData, load_bindsplit, read_manifest
 from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT
+from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring import Scorer
@@ -376,6 +377,11 @@ def evaluate_model(
     stats = _statistics(matrices.scores, rows)
     metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
     samples = _samples(matrices.scores, rows)
+    check = None
+    if PAIRING_COLUMN in data.dataset.column_names:
+        check = pairing_check(data.dataset[PAIRING_COLUMN], samples)
+        if check is not None and check["suspect"]:
+            logger.warning("%s", format_pairing_check(check))
     metric_s = time.perf_counter() - metric_start
 
     record: dict[str, Any] = {
@@ -390,6 +396,7 @@ def evaluate_model(
             "reference": data.manifest.get("reference"),
         },
         "metrics": metrics,
+        **({"pairing_check": check} if check is not None else {}),
         "samples": samples,
         "scoring": {
             "n_samples": matrices.n_samples,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from ..pairing import format_pairing_check
 from .results import METRIC_LABELS, METRICS, record_configs
 
 __all__ = ["Align", "format_composition", "format_record_table", "percent", "render_table"]
@@ -92,7 +93,9 @@ def format_record_table(record: Mapping[str, Any]) -> str:
         )
     dataset = record["dataset"]
     title = f"{record['model']['id']} on {dataset['benchmark']} ({dataset['data']})"
-    return f"{title}\n{render_table(header, rows, rule=True)}"
+    table = f"{title}\n{render_table(header, rows, rule=True)}"
+    check = record.get("pairing_check")
+    return f"{table}\n{format_pairing_check(check)}" if check else table
 
 
 def format_composition(rows: Sequence[tuple[str, str, str, str]]) -> str:
