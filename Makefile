@@ -32,7 +32,7 @@ test-fast: install
 	$(OFFLINE) $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 bench: install
-	$(OFFLINE) $(BIN)/python benchmarks/run.py
+	$(OFFLINE) $(BIN)/python perf/run.py
 
 DEMO_OUT ?= demo_output
 demo: install
@@ -50,14 +50,14 @@ reproduce-offline: install
 
 lint: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5" "mypy>=1.10" types-PyYAML
-	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests benchmarks
-	$(BIN)/python -m ruff format --check bindsplit_datasets metrics hub_scripts tests benchmarks
+	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests perf
+	$(BIN)/python -m ruff format --check bindsplit_datasets metrics hub_scripts tests perf
 	$(BIN)/python -m mypy
 
 format: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5"
-	$(BIN)/python -m ruff format bindsplit_datasets metrics hub_scripts tests benchmarks
-	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics hub_scripts tests benchmarks
+	$(BIN)/python -m ruff format bindsplit_datasets metrics hub_scripts tests perf
+	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics hub_scripts tests perf
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache

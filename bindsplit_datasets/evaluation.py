@@ -244,7 +244,7 @@ def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
         samples["balanced"] = rows.balanced
     samples["i2t"] = [int(i2t) for i2t, _ in outcomes]
     if outcomes and outcomes[0][1] is not None:
-        samples["t2i"] = [int(t2i) for _, t2i in outcomes]
+        samples["t2i"] = [int(bool(t2i)) for _, t2i in outcomes]
     return samples
 
 

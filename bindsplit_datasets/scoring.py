@@ -325,6 +325,10 @@ class _TextItems(torch.utils.data.Dataset):
         return item, self.texts[item]
 
 
+#: What the encoder runs over: distinct images or distinct captions, indexable and sized.
+_Items = _ImageItems | _TextItems
+
+
 def _prefetched(batches: Iterable[Any], depth: int = 2) -> Iterator[Any]:
     """``batches``, produced by a background thread up to ``depth`` ahead. Image decoding and
     preprocessing release the GIL, so they overlap with encoding without worker processes."""
@@ -486,7 +490,7 @@ class Scorer:
         return torch.nn.functional.normalize(features.float(), dim=-1)
 
     def _run_encoder(
-        self, kind: str, items: torch.utils.data.Dataset, collate: _Collate, num_workers: int
+        self, kind: str, items: _Items, collate: _Collate, num_workers: int
     ) -> np.ndarray:
         """Normalised embeddings of every item, in item order (identical on every process).
 

@@ -289,7 +289,7 @@ class HFEncoder:
         self.module = model.eval()
         self._tokenizer = getattr(processor, "tokenizer", processor)
         self._image_processor = getattr(processor, "image_processor", processor)
-        model_type = getattr(getattr(model, "config", None), "model_type", None)
+        model_type = str(getattr(getattr(model, "config", None), "model_type", ""))
         self.text_padding = text_padding or TEXT_PADDING.get(model_type, DEFAULT_TEXT_PADDING)
         self.max_text_length = text_max_length(model, self._tokenizer)
         image_inputs, text_inputs = _accepted_inputs(model)

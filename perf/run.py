@@ -1,4 +1,4 @@
-"""Run every ``benchmarks/bench_*.py`` in turn (sorted by name), each as its own process.
+"""Run every ``perf/bench_*.py`` in turn (sorted by name), each as its own process.
 
 Each script is run with this interpreter, a header before its table and its wall time after it.
 The exit status is 1 when any script fails (the failures are listed at the end), else 0.
