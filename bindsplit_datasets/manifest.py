@@ -151,10 +151,20 @@ def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str,
             raise SchemaError(f"{local} is not a text file; {BUILD_HINT}.") from None
         return parse_manifest(text, str(folder))
     from huggingface_hub import hf_hub_download
-    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+    )
 
     try:
         path = hf_hub_download(str(data), MANIFEST_NAME, repo_type="dataset", revision=revision)
+    except LocalEntryNotFoundError:  # a subclass of EntryNotFoundError: offline, not absent
+        raise BindsplitFileNotFoundError(
+            f"cannot read the Hub dataset {data}: the Hub is not reachable (offline, or "
+            "HF_HUB_OFFLINE is set) and no copy is cached; connect to the Hub once, or pass a "
+            "local folder made by `bindsplit build`."
+        ) from None
     except EntryNotFoundError:
         raise SchemaError(
             f"the Hub dataset {data} is not a BindSplit build: it has no {MANIFEST_NAME}; "

@@ -16,9 +16,13 @@ from fixtures_sources import BIVLC_FEATURES, fixture_colour, make_bivlc_source, 
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.builder import build_benchmark
-from bindsplit_datasets.errors import BuildVerificationError, SchemaError
+from bindsplit_datasets.errors import (
+    BindsplitFileNotFoundError,
+    BuildVerificationError,
+    SchemaError,
+)
 from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.manifest import VERIFY_FIX, config_files, verify_build
+from bindsplit_datasets.manifest import VERIFY_FIX, config_files, read_manifest, verify_build
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a blue car parked"]
 ROWS = [
@@ -216,6 +220,26 @@ def test_a_folder_without_manifest_is_not_a_build(build):
     (build / "bindsplit.json").unlink()
     with pytest.raises(SchemaError, match="not a BindSplit build: it has no bindsplit.json"):
         verify_build(build)
+
+
+def test_an_unreachable_hub_is_not_reported_as_a_missing_manifest(monkeypatch):
+    import huggingface_hub
+    from huggingface_hub.errors import EntryNotFoundError, LocalEntryNotFoundError
+
+    def offline(*args, **kwargs):
+        raise LocalEntryNotFoundError("offline and not cached")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", offline)
+    with pytest.raises(BindsplitFileNotFoundError, match="the Hub is not reachable") as raised:
+        read_manifest("some-org/some-build")
+    assert "no bindsplit.json" not in str(raised.value)
+
+    def absent(*args, **kwargs):
+        raise EntryNotFoundError("no such file")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", absent)
+    with pytest.raises(SchemaError, match="it has no bindsplit.json"):
+        read_manifest("some-org/some-build")
 
 
 def test_hub_builds_are_verified_after_download(build, monkeypatch):
