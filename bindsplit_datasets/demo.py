@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 #: Shipped checkpoints the demo scores, in report order.
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 #: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
-DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen")
+DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
 
 
 @dataclass(frozen=True)

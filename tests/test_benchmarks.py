@@ -162,6 +162,7 @@ def test_aro_original_layout_crops_like_aro_and_keeps_every_field(tmp_path):
     assert again.dataset["true_caption"] == dataset["true_caption"]
 
 
+@pytest.mark.slow
 def test_aro_bindings_come_from_the_structured_fields(tmp_path):
     adapter = get_benchmark("aro_vga")
     dataset = adapter.load(make_aro_source(tmp_path / "aro", records=ARO_RECORDS)).dataset

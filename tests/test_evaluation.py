@@ -37,6 +37,9 @@ from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModel
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring import ScoringOptionError, read_scores
 
+# the model stack (torch, transformers): not part of `make test-fast`
+pytestmark = pytest.mark.slow
+
 CAPTIONS = BivlcLikeAdapter.caption_columns
 
 

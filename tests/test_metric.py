@@ -375,6 +375,7 @@ def test_array_input_matches_lists(core):
 # -- accumulation, merging, processes ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_add_batch_equals_one_shot(metric_cache):
     samples = random_samples(11, 300)
     scores, splits = [s[0] for s in samples], [s[1] for s in samples]

@@ -36,6 +36,9 @@ from bindsplit_datasets.models.errors import (
 from bindsplit_datasets.models.open_clip import parse_spec
 from bindsplit_datasets.scoring import Scorer
 
+# the model stack (torch, transformers): not part of `make test-fast`
+pytestmark = pytest.mark.slow
+
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 
 

@@ -26,6 +26,7 @@ def test_panel_metrics_drop_undefined_ones() -> None:
     assert panel_metrics(BIVLC, metrics=("group",), configs=("unseen",)) == ["group"]
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png_atomically(tmp_path: Path) -> None:
     out = tmp_path / "figure.png"
     assert plot_results([*BIVLC, ARO_ALPHA, ARO_GAMMA], out) == out

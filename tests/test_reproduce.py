@@ -27,6 +27,9 @@ from bindsplit_datasets.loading import load_bindsplit
 from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reproduce import REAL_BENCHMARKS, model_slug, reproduce
 
+# the model stack (torch, transformers): not part of `make test-fast`
+pytestmark = pytest.mark.slow
+
 REFERENCE_CAPTIONS = [
     "a white plate on a wooden table",
     "a red bus parked on the street",

@@ -21,6 +21,9 @@ from bindsplit_datasets.runs import (
     same_run,
 )
 
+# the model stack (torch, transformers): not part of `make test-fast`
+pytestmark = pytest.mark.slow
+
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a wooden table", "a red chair"]
 BIVLC_ROWS = [
     {"caption": "a red car", "negative_caption": "a white dog"},

@@ -33,6 +33,9 @@ from bindsplit_datasets.scoring import (
     write_scores,
 )
 
+# the model stack (torch, transformers): not part of `make test-fast`
+pytestmark = pytest.mark.slow
+
 IMAGES = ("image", "negative_image")
 CAPTIONS = ("caption", "negative_caption")
 

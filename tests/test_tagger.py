@@ -125,6 +125,7 @@ def test_tagger_gives_exactly_nltks_tags_on_real_captions(nltk_reference, shared
         assert tagger.get_tagger().tag(tokens) == _tags(nltk_reference, tokens), caption
 
 
+@pytest.mark.slow
 def test_export_of_nltks_json_gives_the_shipped_arrays(nltk_model_dir, tmp_path):
     out = tmp_path / "model.npz"
     digest = tagger.export_nltk_model(nltk_model_dir, out)
