@@ -11,6 +11,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -374,7 +375,10 @@ def test_parse_many_really_uses_worker_processes(monkeypatch, tmp_path):
     real = tagger.get_tagger
 
     def spy():  # every process that tags leaves its pid behind
-        (tmp_path / str(os.getpid())).touch()
+        marker = tmp_path / str(os.getpid())
+        if not marker.exists():  # hold the first chunk long enough for the other worker to start
+            marker.touch()
+            time.sleep(0.5)
         return real()
 
     monkeypatch.setattr(tagger, "get_tagger", spy)
