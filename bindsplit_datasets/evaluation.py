@@ -34,7 +34,7 @@ from . import __version__
 from .atomic import write_text
 from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .loading import BindsplitData, load_bindsplit, read_manifest
-from .metric import CONFIGURATIONS, METRICS, accumulate, compute_metrics, sample_outcome
+from .metric import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
@@ -47,7 +47,6 @@ __all__ = [
     "OutputPathError",
     "check_output_path",
     "evaluate_model",
-    "format_table",
     "parse_configs",
     "write_record",
 ]
@@ -426,40 +425,3 @@ def write_record(record: dict[str, Any], path: str | Path) -> Path:
     """Write a results record as JSON (temporary sibling, then renamed into place)."""
     return write_text(path, json.dumps(record, indent=2) + "\n")
 
-
-def _cell(metrics: dict[str, Any], key: str, *, signed: bool = False) -> str:
-    if key not in metrics:
-        return "-"
-    value = f"{100 * metrics[key]:+.1f}" if signed else f"{100 * metrics[key]:.1f}"
-    interval = metrics.get(f"{key}_ci")
-    if interval is None:
-        return value
-    low, high = (100 * bound for bound in interval)
-    return f"{value} [{low:+.1f}, {high:+.1f}]" if signed else f"{value} [{low:.1f}, {high:.1f}]"
-
-
-def format_table(record: dict[str, Any]) -> str:
-    """The record's accuracies as a text table: one row per configuration (percent, interval, n)
-    and the seen-minus-unseen gap in points. A metric a benchmark lacks (T2I of a 1 x 2
-    benchmark) or an empty configuration shows as ``-``."""
-    metrics = record["metrics"]
-    configs = [c for c in CONFIGURATIONS if f"{c}/n" in metrics]
-    header = ["configuration", "n", *(m.upper() if m != "group" else m for m in METRICS)]
-    rows = [
-        [c, str(metrics[f"{c}/n"]), *(_cell(metrics, f"{c}/{m}") for m in METRICS)] for c in configs
-    ]
-    if any(key.startswith("gap/") for key in metrics):
-        rows.append(
-            ["gap (seen - unseen)", "", *(_cell(metrics, f"gap/{m}", signed=True) for m in METRICS)]
-        )
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-    title = (
-        f"{record['model']['id']} on {record['dataset']['benchmark']} ({record['dataset']['data']})"
-    )
-    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in rows
-    ]
-    return "\n".join(lines)

@@ -30,7 +30,7 @@ from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
 from bindsplit_datasets.builder import rows_fingerprint
 from bindsplit_datasets.errors import SchemaError
-from bindsplit_datasets.evaluation import OutputPathError, format_table, parse_configs
+from bindsplit_datasets.evaluation import OutputPathError, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.metric import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
@@ -237,33 +237,6 @@ def test_hub_dataset_is_loaded_with_its_manifest(build, monkeypatch):
         ("rows", "someone/bivlc-bindsplit", "seen", "test", "abc123"),
     ]
     assert len(data.dataset) == 4 and data.source == "someone/bivlc-bindsplit"
-
-
-def test_format_table():
-    record = {
-        "model": {"id": "tiny"},
-        "dataset": {"benchmark": "aro_vga", "data": "out/aro"},
-        "metrics": {
-            "full/n": 300,
-            "full/i2t": 0.712,
-            "full/i2t_ci": [0.69, 0.734],
-            "seen/n": 200,
-            "seen/i2t": 0.75,
-            "seen/i2t_ci": [0.7, 0.8],
-            "unseen/n": 0,
-            "gap/i2t": 0.125,
-            "gap/i2t_ci": [-0.05, 0.3],
-        },
-    }
-    assert format_table(record).splitlines() == [
-        "tiny on aro_vga (out/aro)",
-        "configuration        n    I2T                  T2I  group",
-        "-------------------  ---  -------------------  ---  -----",
-        "full                 300  71.2 [69.0, 73.4]    -    -",
-        "seen                 200  75.0 [70.0, 80.0]    -    -",
-        "unseen               0    -                    -    -",
-        "gap (seen - unseen)       +12.5 [-5.0, +30.0]  -    -",
-    ]
 
 
 def test_cli_writes_record_scores_and_table(build, saved_model, tmp_path, capsys):
