@@ -10,8 +10,9 @@ Heavy dependencies (torch, transformers) are imported only when the names that n
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -42,13 +43,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reference import ReferenceIndex, resolve_reference
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module_name = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(importlib.import_module(f".{module_name}", __name__), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -16,7 +16,6 @@ hour of encoding.
 from __future__ import annotations
 
 import datetime as _datetime
-import inspect
 import json
 import logging
 import os
@@ -180,10 +179,7 @@ def _resolve_data(
                 f"configuration {data.config!r}, load 'full' instead."
             )
         return data
-    options: dict[str, Any] = {"revision": revision}
-    if "verify" in inspect.signature(load_bindsplit).parameters:
-        options["verify"] = verify
-    return load_bindsplit(data, "full", **options)
+    return load_bindsplit(data, "full", revision=revision, verify=verify)
 
 
 @dataclass
@@ -227,11 +223,10 @@ def _rows(data: BindsplitData) -> _Rows:
 
 
 def _statistics(scores: Any, rows: _Rows) -> Any:
-    """The metric core's statistics; the ``balanced`` flags go in when the core takes them."""
-    options: dict[str, Any] = {}
-    if rows.balanced is not None and "balanced" in inspect.signature(accumulate).parameters:
-        options["balanced"] = rows.balanced
-    return accumulate(scores, rows.labels, rows.categories, rows.macro_groups, **options)
+    """The metric core's statistics (with the ``balanced`` flags when the build has them)."""
+    return accumulate(
+        scores, rows.labels, rows.categories, rows.macro_groups, balanced=rows.balanced
+    )
 
 
 def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
@@ -424,4 +419,3 @@ def evaluate_model(
 def write_record(record: dict[str, Any], path: str | Path) -> Path:
     """Write a results record as JSON (temporary sibling, then renamed into place)."""
     return write_text(path, json.dumps(record, indent=2) + "\n")
-

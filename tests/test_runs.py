@@ -268,7 +268,7 @@ def test_check_output_file(tmp_path):
 def fake_record(model: str, data: Any, **options: Any) -> dict[str, Any]:
     return {
         "format": "bindsplit-results/1",
-        "model": {"id": options.get("name", model), "revision": None},
+        "model": {"id": options.get("name") or model, "revision": None},
         "dataset": {"data": data.source, "benchmark": data.benchmark, "fingerprint": "f"},
         "metrics": {"full/n": 1, "full/i2t": 1.0},
     }
@@ -288,7 +288,7 @@ def test_single_pair_form_and_options_reach_evaluate_model(builds, tmp_path, mon
     assert json.loads(out.read_text())["model"]["id"] == "org/m"
     printed = capsys.readouterr().out
     assert printed.endswith(f"results written to {out}\n") and "I2T accuracy" not in printed
-    assert "name" not in seen[0] and "verify" not in seen[0] and seen[0]["configs"] == ("full",)
+    assert (seen[0]["name"], seen[0]["verify"], seen[0]["configs"]) == (None, True, ("full",))
     assert cli.main([*base, "--out", str(out)]) == 0  # the single-pair form always rewrites
 
     folder = tmp_path / "named"

@@ -104,11 +104,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments of ``evaluate_model`` from the command line (the optional ones only
-    when asked for)."""
+    """Keyword arguments of ``evaluate_model`` from the command line."""
     from ..evaluation import parse_configs
 
-    options: dict[str, Any] = {
+    return {
         "configs": parse_configs(args.configs),
         "batch_size": args.batch_size,
         "mixed_precision": args.mixed_precision,
@@ -118,12 +117,9 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
         "seed": args.seed,
         "revision": args.revision,
         "num_workers": args.num_workers,
+        "name": args.name,
+        "verify": not args.no_verify,
     }
-    if args.name is not None:
-        options["name"] = args.name
-    if args.no_verify:
-        options["verify"] = False
-    return options
 
 
 def run(args: argparse.Namespace) -> int:

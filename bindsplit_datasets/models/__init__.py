@@ -11,8 +11,9 @@ by the module that needs it, and a missing one is reported as the extra to insta
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 
 # public name -> module that defines it (imported on first access)
 _EXPORTS: dict[str, str] = {
@@ -65,13 +66,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from .open_clip import OpenClipEncoder
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module_name = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(importlib.import_module(f".{module_name}", __name__), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
