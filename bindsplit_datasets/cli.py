@@ -1,12 +1,17 @@
 """The ``bindsplit`` command line.
 
 Sub-commands live one per module in :mod:`bindsplit_datasets.commands`; each module defines
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int`` and is discovered
-automatically, so adding a command means adding one module.
+``NAME``, ``HELP``, ``EXAMPLES`` (two or three command lines, shown at the end of its ``--help``),
+``add_arguments(parser)`` and ``run(args) -> int`` and is discovered automatically, so adding a
+command means adding one module. ``python -m bindsplit_datasets`` is the same program.
 
 Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and a
-full disk or a denied permission); 130 interrupted (Ctrl-C). Any other exception is a bug and
-keeps its traceback; ``-v`` shows the traceback of user errors too.
+full disk or a denied permission); 130 interrupted (Ctrl-C); 1 a bug, which keeps its traceback.
+``-v/--verbose`` (debug logging, and the traceback of user errors too) and ``-q/--quiet`` (warnings
+and errors only, no progress bars) are accepted before or after the command's name.
+
+Logging: only the package's own logger (``bindsplit_datasets``) is configured, for the duration of
+the command, so other libraries' INFO lines stay out of the output.
 """
 
 from __future__ import annotations
@@ -14,23 +19,29 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 
 from . import __version__, commands
-from .errors import BindsplitError, is_user_error
+from .errors import is_user_error
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "USER_ERRORS", "build_parser", "main"]
+__all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "build_parser", "main"]
+
+#: Exit code of a bug (an exception that is not a user error; its traceback is printed).
+EXIT_BUG = 1
 
 #: Exit code of a user error (also argparse's for a bad command line).
 EXIT_USER_ERROR = 2
 #: Exit code of a run stopped with Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
-#: Exception types printed as one line; :func:`~bindsplit_datasets.errors.is_user_error` also
-#: counts a denied permission or a full disk.
-USER_ERRORS: tuple[type[BaseException], ...] = (BindsplitError,)
+#: The package's logger, the only one the command line configures.
+PACKAGE_LOGGER = __name__.rpartition(".")[0]
+#: How log lines are printed.
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 def _command_modules() -> list[ModuleType]:
@@ -42,43 +53,112 @@ def _command_modules() -> list[ModuleType]:
     return sorted(modules, key=lambda module: module.NAME)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, except that an ``examples:`` epilog keeps its lines."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "\n".join(indent + line for line in text.splitlines())
+        return super()._fill_text(text, width, indent)
+
+
+def _verbosity_options() -> argparse.ArgumentParser:
+    """``-v`` / ``-q``, accepted before and after the command's name (a value is set only where
+    the option is given, so the sub-command's parser never resets the main parser's)."""
+    options = argparse.ArgumentParser(add_help=False)
+    group = options.add_mutually_exclusive_group()
+    group.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="debug logging, and tracebacks of user errors too",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="warnings and errors only; no progress bars",
+    )
+    return options
+
+
+def examples_epilog(examples: Sequence[str]) -> str:
+    """The ``--help`` epilog of a command: its example command lines."""
+    return "examples:\n" + "\n".join(f"  {example}" for example in examples)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered sub-command."""
+    verbosity = _verbosity_options()
     parser = argparse.ArgumentParser(
         prog="bindsplit",
         description="Split compositional benchmarks into seen and unseen attribute-object "
         "bindings.",
+        epilog=examples_epilog(("bindsplit demo", "bindsplit build --help", "bindsplit eval -h")),
+        formatter_class=_HelpFormatter,
+        parents=[verbosity],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and tracebacks")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _command_modules():
         # HELP is %-formatted by argparse in the command list, but not as a description.
-        description = module.HELP.replace("%%", "%")
-        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=description)
+        sub = subparsers.add_parser(
+            module.NAME,
+            help=module.HELP,
+            description=module.HELP.replace("%%", "%"),
+            epilog=examples_epilog(module.EXAMPLES),
+            formatter_class=_HelpFormatter,
+            parents=[verbosity],
+        )
         module.add_arguments(sub)
         sub.set_defaults(_run=module.run)
     return parser
+
+
+@contextmanager
+def _package_logging(level: int, quiet: bool) -> Iterator[None]:
+    """Log the package's messages at ``level`` to stderr (and, ``quiet``, hide progress bars) for
+    the duration of a command; the previous logging state comes back afterwards."""
+    package = logging.getLogger(PACKAGE_LOGGER)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    saved = (package.level, package.propagate, os.environ.get("TQDM_DISABLE"))
+    package.addHandler(handler)
+    package.setLevel(level)
+    package.propagate = False
+    if quiet:
+        os.environ["TQDM_DISABLE"] = "1"
+    try:
+        yield
+    finally:
+        package.removeHandler(handler)
+        package.setLevel(saved[0])
+        package.propagate = saved[1]
+        if saved[2] is None:
+            os.environ.pop("TQDM_DISABLE", None)
+        else:
+            os.environ["TQDM_DISABLE"] = saved[2]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bindsplit`` console script; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    try:
-        return int(args._run(args) or 0)
-    except KeyboardInterrupt:
-        print(f"bindsplit {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Exception as error:
-        if args.verbose or not is_user_error(error):
-            raise
-        print(f"bindsplit {args.command}: error: {_one_line(error)}", file=sys.stderr)
-        return EXIT_USER_ERROR
+    verbose, quiet = getattr(args, "verbose", False), getattr(args, "quiet", False)
+    level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
+    with _package_logging(level, quiet):
+        try:
+            return int(args._run(args) or 0)
+        except KeyboardInterrupt:
+            print(f"bindsplit {args.command}: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        except Exception as error:
+            if verbose or not is_user_error(error):
+                raise
+            print(f"bindsplit {args.command}: error: {_one_line(error)}", file=sys.stderr)
+            return EXIT_USER_ERROR
 
 
 def _one_line(error: BaseException) -> str:

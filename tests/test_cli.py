@@ -159,3 +159,67 @@ def test_a_binary_sim_solution_is_named_with_the_fix(files, capsys):
     line = error_line(capsys.readouterr().err)
     assert f"{files['png']} is not a CSV text file" in line
     assert "pass VisMin's sim_solution.csv (columns idx, Text, Image, category)" in line
+
+
+# ------------------------------------------------------------------------------ help, logging
+def test_every_command_help_ends_with_two_or_three_examples(capsys):
+    for module in cli._command_modules():
+        assert 2 <= len(module.EXAMPLES) <= 3, module.NAME
+        with pytest.raises(SystemExit) as exit_:
+            cli.main([module.NAME, "--help"])
+        assert exit_.value.code == 0
+        help_text = capsys.readouterr().out
+        tail = help_text.rstrip().splitlines()[-len(module.EXAMPLES) - 1 :]
+        assert tail == ["examples:", *(f"  {example}" for example in module.EXAMPLES)], tail
+        for example in module.EXAMPLES:
+            assert example.startswith(f"bindsplit {module.NAME}"), example
+
+
+def test_python_dash_m_runs_the_command_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bindsplit_datasets", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: bindsplit ")
+
+
+@pytest.mark.parametrize("argv", [["-q", "synth", "--out", "x"], ["synth", "--out", "x", "-q"]])
+def test_quiet_before_or_after_the_command_silences_info_and_progress(monkeypatch, capsys, argv):
+    import logging
+    import os
+
+    import bindsplit_datasets.commands.synth as synth
+
+    seen = {}
+
+    def work(args):
+        logging.getLogger("bindsplit_datasets.synth").info("an info line")
+        logging.getLogger("bindsplit_datasets.synth").warning("a warning line")
+        seen["tqdm"] = os.environ.get("TQDM_DISABLE")
+        return 0
+
+    monkeypatch.setattr(synth, "run", work)
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "a warning line" in err and "an info line" not in err
+    assert seen["tqdm"] == "1" and "TQDM_DISABLE" not in os.environ
+
+
+def test_only_the_package_logger_is_configured(monkeypatch, capsys):
+    import logging
+
+    import bindsplit_datasets.commands.synth as synth
+
+    def work(args):
+        logging.getLogger("bindsplit_datasets.synth").info("ours")
+        logging.getLogger("open_clip.factory").info("theirs")
+        return 0
+
+    monkeypatch.setattr(synth, "run", work)
+    assert cli.main(["synth", "--out", "x"]) == 0
+    err = capsys.readouterr().err
+    assert "INFO bindsplit_datasets.synth: ours" in err and "theirs" not in err
+    assert logging.getLogger().level == logging.WARNING  # the root logger is left alone

@@ -19,6 +19,12 @@ HELP = (
     "DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a dataset card and a "
     "manifest."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit build synthetic --out synthetic_build",
+    "bindsplit build bivlc --out builds/bivlc",
+    "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
+)
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,6 +15,11 @@ HELP = (
     "n) per benchmark, marking models whose rank differs from full (↑2 / ↓1) where a paired "
     "bootstrap over the shared samples says the difference is real (= otherwise)."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit compare results/*.json",
+    "bindsplit compare a.json b.json --metric group --configs full seen unseen balanced",
+)
 
 
 def _confidence(text: str) -> float:

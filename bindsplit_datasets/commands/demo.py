@@ -12,6 +12,11 @@ HELP = (
     "configurations, score the two shipped tiny CLIPs, print leaderboards and write results "
     "and a figure."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit demo",
+    "bindsplit demo --out demo_output --overwrite",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -30,6 +30,12 @@ HELP = (
     "configuration with bootstrap intervals and the seen-minus-unseen gap; several models and "
     "datasets write one results record each into --out-dir and end with the leaderboards."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit eval --model openai/clip-vit-base-patch32 --data bindsplit/bivlc --out clip.json",
+    "bindsplit eval --model A --model B --data builds/aro --data builds/bivlc --out-dir results/",
+    "bindsplit eval --model ./my_clip --data synthetic_build --save-scores s.parquet --out r.json",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,6 +13,11 @@ HELP = (
     "evaluation widget (I2T/T2I/group accuracy in percent per benchmark and configuration): "
     "printed, or written into a README's YAML front matter with --readme."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit export model-index results/clip-*.json",
+    "bindsplit export model-index results/clip-*.json --readme my_model/README.md",
+)
 
 #: What can be exported.
 FORMATS: tuple[str, ...] = ("model-index",)

@@ -12,6 +12,11 @@ HELP = (
     "Draw I2T/T2I/group accuracy per configuration (full, seen, unseen) for one or several "
     "models, with 95 percent intervals, from RESULTS.json files written by `bindsplit eval`."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit plot results/*.json --out accuracy.png",
+    "bindsplit plot a.json b.json --metrics i2t --configs full seen unseen --out i2t.pdf",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

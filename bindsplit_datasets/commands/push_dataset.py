@@ -12,6 +12,11 @@ HELP = (
     "Publish a folder written by `bindsplit build` as a Hugging Face dataset (dry run unless "
     "--yes): afterwards load_dataset(REPO, 'unseen') works."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit push-dataset builds/aro --repo my-org/aro",
+    "bindsplit push-dataset builds/aro --repo my-org/aro --yes",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,6 +14,11 @@ HELP = (
     "Publish the metric folder as an evaluate Space with its gradio app (dry run unless --yes): "
     "afterwards evaluate.load(REPO) works."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit push-metric --repo my-org/bindsplit",
+    "bindsplit push-metric --repo my-org/bindsplit --yes",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

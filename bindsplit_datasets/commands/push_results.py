@@ -12,6 +12,11 @@ HELP = (
     "Add the results records written by `bindsplit eval` to a Hub dataset (dry run unless "
     "--yes); a record already there (same model, revision, benchmark and build) is kept."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit push-results results/*.json --repo my-org/bindsplit-results",
+    "bindsplit push-results results/*.json --repo my-org/bindsplit-results --yes",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -25,6 +25,12 @@ HELP = (
     "Build a reference index (the binding counts of a caption corpus) with the local or Ray "
     "engine, print an index's fingerprint and most common bindings, or look a caption up."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit reference build captions.txt --out my_index.parquet",
+    "bindsplit reference info my_index.parquet",
+    'bindsplit reference lookup my_index.parquet "a red apple and a ceramic mug"',
+)
 
 
 def _subcommand(

@@ -13,6 +13,11 @@ HELP = (
     "print their composition beside the paper's figures, evaluate models and write results and "
     "figures."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit reproduce --out reproduce_output",
+    "bindsplit reproduce --benchmarks bivlc,vismin --models openai/clip-vit-base-patch32",
+)
 
 
 def _source(text: str) -> tuple[str, str]:

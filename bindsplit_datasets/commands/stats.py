@@ -14,6 +14,11 @@ HELP = (
     "reference corpus, with seen rates and the asymmetric share beside the BindSplit paper's "
     "figures, and per category."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit stats synthetic",
+    "bindsplit stats bivlc --reference coco2017",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,6 +23,11 @@ HELP = (
     "Write the synthetic shapes world (world.json, its reference index) and a training set of "
     "rendered scenes that use seen bindings only, as sharded Parquet that load_dataset reads."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit synth --out synthetic_world",
+    "bindsplit synth --out synthetic_world --n-train 20000 --seed 1",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

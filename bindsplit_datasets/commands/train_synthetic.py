@@ -11,6 +11,11 @@ HELP = (
     "Train the synthetic world's tiny CLIP (plain contrastive loss) and NegCLIP (attribute-swap "
     "hard negatives) from a fixed seed and write Hugging Face checkpoints with training reports."
 )
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit train-synthetic --out synthetic_checkpoints",
+    "bindsplit train-synthetic --model negclip --steps 2000 --out ckpt",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
