@@ -18,10 +18,10 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it (imported on first access)
 _EXPORTS: dict[str, str] = {
-    "Binding": "bindings",
-    "PARSER_VERSION": "bindings",
-    "parse_bindings": "bindings",
-    "parse_many": "bindings",
+    "Binding": "parsing",
+    "PARSER_VERSION": "parsing",
+    "parse_bindings": "parsing",
+    "parse_many": "parsing",
     "ReferenceIndex": "reference",
     "resolve_reference": "reference",
     "annotate_sample": "labels",
@@ -36,10 +36,10 @@ __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
-    from .bindings import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
     from .metric import load_metric
+    from .parsing import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .reference import ReferenceIndex, resolve_reference
 
 

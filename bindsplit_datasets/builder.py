@@ -42,7 +42,6 @@ from datasets.utils.py_utils import convert_file_size_to_int
 from . import __version__
 from .atomic import BUILD_OUTPUT, atomic_directory, check_output
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
-from .bindings import PARSER_VERSION
 from .cards import render_card
 from .errors import BindsplitError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
@@ -54,6 +53,7 @@ from .labels import (
     config_includes,
 )
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .parsing import PARSER_VERSION
 from .reference import ReferenceIndex, resolve_reference
 
 __all__ = [

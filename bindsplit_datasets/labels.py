@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .names import CONFIGURATIONS, SPLIT_LABELS
 
 if TYPE_CHECKING:  # labelling needs only the attribute/object fields, not the parser
-    from .bindings import Binding
+    from .parsing import Binding
 
 __all__ = [
     "CONFIGURATIONS",

@@ -16,7 +16,7 @@ def lazy_exports(
     """The ``__getattr__`` and ``__dir__`` of ``package``: ``exports`` maps a public name to the
     submodule (relative to ``package``) that defines it; ``public`` is the package's ``__all__``.
 
-    >>> getattr_, dir_ = lazy_exports("bindsplit_datasets", {"Binding": "bindings"}, ["Binding"])
+    >>> getattr_, dir_ = lazy_exports("bindsplit_datasets", {"Binding": "parsing"}, ["Binding"])
     >>> getattr_("Binding").__name__, dir_()
     ('Binding', ['Binding'])
     """

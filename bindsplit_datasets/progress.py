@@ -6,10 +6,8 @@ every few percent instead (every :data:`LOG_SECONDS` when the total is unknown),
 package's logger: batch logs show where a run is. ``bindsplit -q`` silences both (it sets
 ``TQDM_DISABLE`` and raises the log level).
 
->>> with progress(total=4, desc="demo", disable=True) as bar:
-...     bar.update(4)
-...     bar.n
-4
+>>> [batch for batch in progress(range(3), desc="encoding", unit="batch", disable=True)]
+[0, 1, 2]
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def _reference_index():
     labelling costs the same whatever corpus the counts came from, and no tagger is loaded."""
     import numpy as np
 
-    from bindsplit_datasets.bindings import Binding
+    from bindsplit_datasets.parsing import Binding
     from bindsplit_datasets.reference import ReferenceIndex
 
     sys.path.insert(0, str(ROOT / "tests"))

@@ -61,7 +61,7 @@ def _timed(work: Callable[[], object]) -> tuple[float, float]:
 def _nltk_tagger() -> Any | None:
     """NLTK's PerceptronTagger with its English JSON model, or None when NLTK or the data is
     absent."""
-    from bindsplit_datasets.tagger import SOURCE_RESOURCE
+    from bindsplit_datasets.parsing.tagger import SOURCE_RESOURCE
 
     try:
         from nltk.tag.perceptron import PerceptronTagger
@@ -87,8 +87,8 @@ def main() -> int:
     except FileNotFoundError as error:
         print(f"skipped: real COCO captions not found ({error.filename}); set BINDSPLIT_SHARED")
         return 0
-    from bindsplit_datasets.bindings import parse_bindings, parse_many, tokenise
-    from bindsplit_datasets.tagger import MatrixPerceptronTagger
+    from bindsplit_datasets.parsing import parse_bindings, parse_many, tokenise
+    from bindsplit_datasets.parsing.tagger import MatrixPerceptronTagger
 
     captions = distinct_captions(real, N_CAPTIONS)
     tokens = [tokenise(caption) for caption in captions]

@@ -116,7 +116,7 @@ def _bytes_per_binding(index) -> dict:
     tally = {(a.encode().decode(), o.encode().decode()): n for a, o, n in pairs}
     tally_bytes = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    from bindsplit_datasets.bindings import Binding
+    from bindsplit_datasets.parsing import Binding
 
     tracemalloc.start()
     bindings = {Binding(a.encode().decode(), o.encode().decode()): n for a, o, n in pairs}
@@ -140,7 +140,7 @@ def _child(engine: str, workers: int, folder: str) -> dict:
         merge["seconds"] += time.perf_counter() - start
 
     Tally.add = timed_add  # the driver's share of the work: adding block results up
-    from bindsplit_datasets.bindings import parse_bindings
+    from bindsplit_datasets.parsing import parse_bindings
 
     parse_bindings("a red apple")  # the parser's models, loaded before memory is measured
     startup = 0.0

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bindsplit_datasets.bindings import Binding, parse_bindings
+from bindsplit_datasets.parsing import Binding, parse_bindings
 
 CAPTIONS = [
     "A red apple and a ceramic mug.",  # (red, apple), (ceramic, mug)

@@ -17,18 +17,22 @@ from pathlib import Path
 
 import pytest
 
-from bindsplit_datasets import bindings, lexicon, tagger
-from bindsplit_datasets.bindings import (
+from bindsplit_datasets.parsing import (
     NORMALISATION,
     PARSER_VERSION,
     Binding,
+    batch,
+    lexicon,
     normalise_attribute,
     normalise_binding,
     normalise_object,
     parse_bindings,
     parse_many,
+    rules,
     singularise,
+    tagger,
     tokenise,
+    units,
 )
 
 GOLD_PATH = Path(__file__).parent / "data" / "bindings_gold.json"
@@ -426,7 +430,7 @@ def test_altered_tagger_weights_are_refused_before_any_parse(monkeypatch, tmp_pa
 RECORDED_TABLE_HASHES = {
     "1.0": "2740d61b6eab889afa51bf2dd49029c7299de59216d6d05309952db37a61b29b",
     "2.0+tagger-sha256.dd665a62eeebe96c40eddba319f1392d410e8a2c1fd62ad6207661fbf0053ae5": (
-        "d34e966a886954cf914b026109a1c61f8d5f7ac019e273996c79b5afda0dae6b"
+        "2e6e7fc5ff491341068c93a333dac2e08247163005218aee3879bd03c9e08a54"
     ),
 }
 
@@ -447,8 +451,9 @@ def _table_fingerprint() -> str:
         if name.isupper() and isinstance(value, (frozenset, tuple, dict))
     }
     tables.update(
-        (f"bindings.{name}", canonical(value))
-        for name, value in vars(bindings).items()
+        (f"{module.__name__.rpartition('.')[2]}.{name}", canonical(value))
+        for module in (units, rules)
+        for name, value in vars(module).items()
         if name.startswith("_") and name[1:].isupper() and isinstance(value, (frozenset, dict))
     )
     return hashlib.sha256(json.dumps(tables, sort_keys=True).encode()).hexdigest()
@@ -587,13 +592,13 @@ def test_gold_set_precision_and_recall(shared, record_property):
 
 def test_parse_many_parses_each_distinct_caption_once(monkeypatch):
     calls = []
-    real = bindings.parse_bindings
+    real = batch.parse_bindings
 
     def spy(text):
         calls.append(text)
         return real(text)
 
-    monkeypatch.setattr(bindings, "parse_bindings", spy)
+    monkeypatch.setattr(batch, "parse_bindings", spy)
     texts = ["a red car", "a blue bus", "a red car", "a red car"]
     parsed = parse_many(texts, num_proc=1)
     assert sorted(calls) == ["a blue bus", "a red car"]

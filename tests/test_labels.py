@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 import datasets
 import pytest
 
-from bindsplit_datasets.bindings import Binding
 from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from bindsplit_datasets.labels import (
     CONFIGURATIONS,
@@ -20,6 +19,7 @@ from bindsplit_datasets.labels import (
     is_balanced,
     split_label,
 )
+from bindsplit_datasets.parsing import Binding
 
 RED_APPLE = Binding("red", "apple")  # count 5
 BLUE_MUG = Binding("blue", "mug")  # count 2

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from reference_corpus import CAPTIONS, EXPECTED, naive_counts, write_shards
 
-from bindsplit_datasets.bindings import Binding
+from bindsplit_datasets.parsing import Binding
 from bindsplit_datasets.reference import Captions, ReferenceIndex, caption_digest, local
 from bindsplit_datasets.reference import ray as ray_engine
 from bindsplit_datasets.reference.counting import DigestSet, Tally, count_block

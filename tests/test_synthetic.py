@@ -14,8 +14,8 @@ from PIL import Image
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark, list_benchmarks
-from bindsplit_datasets.bindings import Binding, parse_bindings
 from bindsplit_datasets.labels import annotate_sample
+from bindsplit_datasets.parsing import Binding, parse_bindings
 from bindsplit_datasets.reference import ReferenceIndex
 from bindsplit_datasets.synthetic import (
     STRATA,

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bindsplit_datasets import tagger
-from bindsplit_datasets.bindings import PARSER_VERSION, tokenise
+from bindsplit_datasets.parsing import PARSER_VERSION, tagger, tokenise
 
 SOURCE_FILES = [
     f"{tagger.SOURCE_RESOURCE}.{part}.json" for part in ("weights", "tagdict", "classes")
@@ -200,7 +199,7 @@ def test_export_command_line(tmp_path, capsys):
 def test_parsing_needs_no_nltk_data_and_does_not_import_nltk(tmp_path):
     script = (
         "import sys\n"
-        "from bindsplit_datasets.bindings import parse_bindings\n"
+        "from bindsplit_datasets.parsing import parse_bindings\n"
         "print([str(b) for b in parse_bindings('a red and white bus next to a glass vase')])\n"
         "print('nltk' in sys.modules)\n"
     )

@@ -39,8 +39,8 @@ from typing import Any, ClassVar
 import datasets
 import pyarrow as pa
 
-from ..bindings import Binding, normalise_binding, parse_bindings
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
+from ..parsing import Binding, normalise_binding, parse_bindings
 from . import register
 from .base import (
     BenchmarkAdapter,

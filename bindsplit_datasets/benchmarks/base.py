@@ -28,7 +28,6 @@ from typing import Any, ClassVar
 import datasets
 from tqdm.auto import tqdm
 
-from ..bindings import Binding, parse_bindings, parse_many
 from ..errors import (
     BindsplitError,
     BindsplitFileNotFoundError,
@@ -36,6 +35,7 @@ from ..errors import (
     SchemaError,
 )
 from ..parquet_files import load_parquet_files
+from ..parsing import Binding, parse_bindings, parse_many
 
 __all__ = [
     "BenchmarkAdapter",
@@ -274,7 +274,7 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
     def all_caption_bindings(
         self, dataset: datasets.Dataset, *, progress: bool = False
     ) -> list[list[list[Binding]]]:
-        """Parse every caption with :func:`~bindsplit_datasets.bindings.parse_many` (which parses
+        """Parse every caption with :func:`~bindsplit_datasets.parsing.parse_many` (which parses
         each distinct caption once: benchmarks repeat captions across samples)."""
         columns = dataset.select_columns(list(self.caption_columns)).to_dict()
         rows = zip(*(columns[c] for c in self.caption_columns), strict=True)

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..bindings import Binding, normalise_binding
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from ..names import PAPER_CITATION
+from ..parsing import Binding, normalise_binding
 from . import register
 from .base import BenchmarkAdapter, LoadedSource, read_dataset_source
 

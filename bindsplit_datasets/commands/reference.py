@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..argtypes import positive_int
-from ..bindings import parse_bindings
 from ..errors import BindsplitValueError, OutputExistsError
+from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index import is_index_file
 from ..reports import render_table

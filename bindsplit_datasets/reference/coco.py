@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file, write_text
-from ..bindings import NORMALISATION, PARSER_VERSION
 from ..downloads import (
     IO_CHUNK,
     ChecksumError,
@@ -27,6 +26,7 @@ from ..downloads import (
     url_file_name,
 )
 from ..errors import SchemaError
+from ..parsing import NORMALISATION, PARSER_VERSION
 from .corpora import CocoCaptions
 
 __all__ = [

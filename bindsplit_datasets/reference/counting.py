@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bindings import Binding, parse_bindings
+from ..parsing import Binding, parse_bindings
 
 __all__ = [
     "BlockCount",
@@ -104,7 +104,7 @@ def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
     first one is reported in :attr:`BlockCount.problem` and nothing is counted. Each distinct
     caption is parsed once and its bindings counted as often as it occurs. Bindings are plain
     ``(attribute, object)`` tuples: they cross process boundaries several times cheaper than
-    :class:`~bindsplit_datasets.bindings.Binding` instances.
+    :class:`~bindsplit_datasets.parsing.Binding` instances.
     """
     texts: list[str] = []
     skipped = 0
@@ -175,5 +175,5 @@ class Tally:
         self.n_skipped += block.n_skipped
 
     def bindings(self) -> dict[Binding, int]:
-        """The counts keyed by :class:`~bindsplit_datasets.bindings.Binding`."""
+        """The counts keyed by :class:`~bindsplit_datasets.parsing.Binding`."""
         return {Binding(attribute, obj): n for (attribute, obj), n in self.counts.items()}

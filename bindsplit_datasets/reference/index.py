@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..atomic import atomic_file
-from ..bindings import NORMALISATION, PARSER_VERSION, Binding
 from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..names import REFERENCE_FORMAT
+from ..parsing import NORMALISATION, PARSER_VERSION, Binding
 from .coco import cached_index_path, coco2017_corpus
 from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .counting import caption_digest
@@ -101,7 +101,7 @@ def _as_binding(binding: object) -> Binding:
         return Binding(*binding)
     raise TypeError(
         f"expected a Binding or an (attribute, object) tuple of strings, got {binding!r}; "
-        "normalise raw words with bindsplit_datasets.bindings.normalise_binding"
+        "normalise raw words with bindsplit_datasets.parsing.normalise_binding"
     )
 
 
@@ -111,7 +111,7 @@ class ReferenceIndex:
     Build one with :meth:`from_corpus`, a ``from_*`` constructor or :meth:`coco2017`; persist it
     with :meth:`save` and :meth:`load`. An index is immutable; :meth:`with_min_count` returns a
     re-thresholded copy that shares the counts. Queries take a
-    :class:`~bindsplit_datasets.bindings.Binding` or a plain ``(attribute, object)`` tuple of
+    :class:`~bindsplit_datasets.parsing.Binding` or a plain ``(attribute, object)`` tuple of
     normalised words.
     """
 

@@ -1,7 +1,7 @@
 """The local engine: parse and count a corpus with worker processes on this machine.
 
 The driver reads the corpus as a stream and sends chunks of raw caption values to ``num_proc``
-worker processes (:func:`~bindsplit_datasets.bindings.map_caption_chunks`), which run
+worker processes (:func:`~bindsplit_datasets.parsing.map_caption_chunks`), which run
 :func:`~bindsplit_datasets.reference.counting.count_block` and send back only each chunk's counts
 and caption digests. Memory is bounded by the distinct bindings and caption digests, plus the few
 chunks in flight.
@@ -13,7 +13,7 @@ import functools
 
 from tqdm.auto import tqdm
 
-from ..bindings import map_caption_chunks
+from ..parsing import map_caption_chunks
 from .corpora import Corpus
 from .counting import Tally, bad_caption_error, count_block
 

@@ -26,7 +26,7 @@ from .render import PlacedObject, Scene, sample_layout
 from .world import Pair, SyntheticWorld
 
 if TYPE_CHECKING:
-    from ..bindings import Binding
+    from ..parsing import Binding
     from ..reference import ReferenceIndex
 
 __all__ = [
@@ -95,7 +95,7 @@ def caption_of(scene: Scene, template: str) -> str:
 
 def scene_bindings(scene: Scene) -> list[Binding]:
     """The (colour, shape) bindings a caption of ``scene`` states, in caption order."""
-    from ..bindings import normalise_binding
+    from ..parsing import normalise_binding
 
     return [normalise_binding(o.colour, o.shape) for o in scene.objects]
 

@@ -49,8 +49,8 @@ from .shards import encode_png, shard_name, write_shard
 from .world import SyntheticWorld
 
 if TYPE_CHECKING:
-    from ..bindings import Binding
     from ..labels import BindingCounts
+    from ..parsing import Binding
 
 __all__ = [
     "DEFAULT_N_PER_STRATUM",

@@ -93,7 +93,7 @@ class SyntheticWorld:
     """Shapes x colours with a held-out set of (colour, shape) bindings.
 
     ``held_out`` holds (colour, shape) pairs, the same (attribute, object) order as a
-    :class:`bindsplit_datasets.bindings.Binding`. ``seed`` and ``held_out_fraction`` record how the
+    :class:`bindsplit_datasets.parsing.Binding`. ``seed`` and ``held_out_fraction`` record how the
     held-out set was drawn (:func:`make_world`); the set itself is what defines the world.
     """
 

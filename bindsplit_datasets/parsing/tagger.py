@@ -3,7 +3,7 @@
 The binding parser tags every caption of a reference corpus (about 600,000 for COCO train2017), so
 tagging dominates its cost, and it must work on a machine that has no NLTK data and no network.
 The pretrained weights of NLTK's ``averaged_perceptron_tagger_eng`` (MIT; a port of Matthew
-Honnibal's textblob-aptagger; see ``tagger_data/NOTICE``) therefore ship inside the package in a
+Honnibal's textblob-aptagger; see ``parsing/data/NOTICE``) therefore ship inside the package in a
 compact file, :data:`WEIGHTS_FILE`, whose SHA-256 is :data:`WEIGHTS_SHA256` (checked on load, and
 part of the parser version). :class:`MatrixPerceptronTagger` computes exactly what NLTK's
 ``PerceptronTagger.tag`` computes with those weights (same features, same float additions in the
@@ -27,7 +27,7 @@ The file is a NumPy ``.npz`` archive of plain arrays (no pickles):
 
 Developers regenerate it from the JSON files NLTK (>= 3.9) reads, without NLTK itself::
 
-    python -m bindsplit_datasets.tagger --export SRC_DIR OUT.npz
+    python -m bindsplit_datasets.parsing.tagger --export SRC_DIR OUT.npz
 
 (``SRC_DIR`` is ``taggers/averaged_perceptron_tagger_eng`` of an NLTK data folder); the export
 refuses weights that thousandths cannot represent exactly. Replacing the shipped file means
@@ -48,8 +48,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_file
-from .errors import BindsplitError
+from ..atomic import atomic_file
+from ..errors import BindsplitError
 
 __all__ = [
     "SOURCE_RESOURCE",
@@ -66,12 +66,12 @@ logger = logging.getLogger(__name__)
 
 #: NLTK data package the shipped weights come from.
 SOURCE_RESOURCE = "averaged_perceptron_tagger_eng"
-#: The shipped weights, in the package folder ``tagger_data``.
+#: The shipped weights, in the package folder ``parsing/data``.
 WEIGHTS_FILE = f"{SOURCE_RESOURCE}.npz"
 #: SHA-256 of :data:`WEIGHTS_FILE`; a different file is refused (the parse would change).
 WEIGHTS_SHA256 = "dd665a62eeebe96c40eddba319f1392d410e8a2c1fd62ad6207661fbf0053ae5"
 
-_DATA_FOLDER = "tagger_data"
+_DATA_FOLDER = "data"
 _ARRAYS = ("tags", "features", "indptr", "columns", "milli", "tagdict_words", "tagdict_tags")
 _SCALE = 1000
 
@@ -276,9 +276,9 @@ def export_nltk_model(source: str | Path, out: str | Path) -> str:
 
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bindsplit_datasets.tagger",
+        prog="python -m bindsplit_datasets.parsing.tagger",
         description="Developer tool: convert NLTK's averaged_perceptron_tagger_eng JSON files "
-        "into the compact weights file shipped in bindsplit_datasets/tagger_data.",
+        "into the compact weights file shipped in bindsplit_datasets/parsing/data.",
     )
     parser.add_argument(
         "--export",

@@ -29,7 +29,7 @@ Besides the attribute categories, this module holds the noun tables of the norma
 :data:`SPLIT_COMPOUNDS`: one-word objects written as two words; :data:`INVARIANT_NOUNS`: nouns
 singularisation leaves alone) and the closed word classes the rules
 look for (copulas, intensifiers, verbs the tagger mistakes for plural nouns, ...). Changing any
-table changes parses, so ``PARSER_VERSION`` in :mod:`bindsplit_datasets.bindings` must be bumped
+table changes parses, so ``PARSER_VERSION`` in :mod:`bindsplit_datasets.parsing` must be bumped
 with it (a test enforces this through a hash of every table).
 """
 

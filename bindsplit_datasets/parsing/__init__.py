@@ -1,0 +1,37 @@
+"""Caption parsing: the (attribute, object) bindings a caption states (protocol section 1).
+
+One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisation),
+:mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
+:mod:`.units` (tagged tokens read as noun-phrase units, with the tagger's usual slips corrected),
+:mod:`.rules` (which pairs bind), :mod:`.normalise` (the :class:`Binding` and how its words are
+normalised), :mod:`.lexicon` (the attribute lexicon and closed word classes), :mod:`.parser`
+(``parse_bindings`` and the version every fingerprint records) and :mod:`.batch` (many captions,
+in worker processes).
+"""
+
+from __future__ import annotations
+
+from .batch import map_caption_chunks, parse_many
+from .normalise import (
+    Binding,
+    normalise_attribute,
+    normalise_binding,
+    normalise_object,
+    singularise,
+)
+from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
+from .text import tokenise
+
+__all__ = [
+    "NORMALISATION",
+    "PARSER_VERSION",
+    "Binding",
+    "map_caption_chunks",
+    "normalise_attribute",
+    "normalise_binding",
+    "normalise_object",
+    "parse_bindings",
+    "parse_many",
+    "singularise",
+    "tokenise",
+]

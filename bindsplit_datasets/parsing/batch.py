@@ -1,0 +1,108 @@
+"""Parsing many captions: each distinct caption once, in worker processes."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+from . import tagger
+from .normalise import Binding, _inflect_engine
+from .parser import parse_bindings
+
+__all__ = ["map_caption_chunks", "parse_many"]
+
+logger = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
+
+
+def _load_models() -> None:
+    """Load the tagger and ``inflect`` (seconds each): once per process, before any caption."""
+    tagger.get_tagger()
+    _inflect_engine()
+
+
+def _parse_chunk(texts: list[str]) -> list[tuple[tuple[str, str], ...]]:
+    """Bindings of each caption as plain tuples: they cross process boundaries several times
+    cheaper than dataclass instances."""
+    return [tuple((b.attribute, b.object) for b in parse_bindings(text)) for text in texts]
+
+
+def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(texts), size):
+        yield texts[start : start + size]
+
+
+def map_caption_chunks(
+    func: Callable[[list[str]], _R], chunks: Iterable[list[str]], *, num_proc: int | None = None
+) -> Iterator[_R]:
+    """``map(func, chunks)`` in chunk order, computed by ``num_proc`` processes (``None``: every
+    CPU) that load the tagger and ``inflect`` once each.
+
+    The models are loaded here first (a missing tagger fails before any work, and workers started
+    with ``fork`` inherit them). With one worker, or fewer than two chunks, everything runs in
+    this process: starting workers would cost more than it saves. ``chunks`` is consumed lazily,
+    so a stream of any length is never held in memory; ``func`` must be picklable (module level).
+    """
+    chunks = iter(chunks)
+    head = list(itertools.islice(chunks, 2))
+    _load_models()
+    workers = num_proc or os.cpu_count() or 1
+    if workers == 1 or len(head) < 2:
+        yield from map(func, itertools.chain(head, chunks))
+        return
+    import multiprocessing
+
+    logger.debug("parsing caption chunks with %d processes", workers)
+    with multiprocessing.get_context().Pool(workers, initializer=_load_models) as pool:
+        yield from pool.imap(func, itertools.chain(head, chunks))
+
+
+def parse_many(
+    texts: Iterable[str],
+    *,
+    num_proc: int | None = None,
+    chunksize: int = 512,
+    progress: bool = False,
+) -> list[list[Binding]]:
+    """``[parse_bindings(t) for t in texts]``, computed by ``num_proc`` processes.
+
+    ``num_proc=None`` uses every CPU, ``1`` parses in this process. Each distinct caption is
+    parsed once (benchmarks and templated corpora repeat captions); the distinct captions travel
+    to the workers in chunks of ``chunksize`` (see :func:`map_caption_chunks`). Every returned
+    list is a fresh list, also for repeated captions.
+    """
+    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
+        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
+    if num_proc is not None and num_proc < 1:
+        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"parse_many expects a sequence of caption strings, got a single "
+            f"{type(texts).__name__}; pass a list (parse_many([text])) or call parse_bindings(text)"
+        )
+    items = list(texts)
+    for position, text in enumerate(items):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"parse_many expects caption strings; item {position} is {type(text).__name__}"
+            )
+    if not items:
+        return []
+    distinct = list(dict.fromkeys(items))
+
+    from tqdm.auto import tqdm
+
+    parsed: list[tuple[tuple[str, str], ...]] = []
+    with tqdm(total=len(distinct), unit=" captions", desc="parsing", disable=not progress) as bar:
+        chunks = _chunks(distinct, chunksize)
+        for part in map_caption_chunks(_parse_chunk, chunks, num_proc=num_proc):
+            parsed.extend(part)
+            bar.update(len(part))
+    by_text = dict(zip(distinct, parsed, strict=True))
+    return [[Binding(*pair) for pair in by_text[text]] for text in items]

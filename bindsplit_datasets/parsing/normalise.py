@@ -1,0 +1,110 @@
+"""The (attribute, object) binding and how its two words are normalised (protocol section 1).
+
+Structured sources (ARO's ``attributes``/``obj1_name``, the synthetic world) go through the same
+normalisation as what the parser reads in captions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from . import lexicon as lx
+from .text import tokenise
+
+__all__ = [
+    "Binding",
+    "normalise_attribute",
+    "normalise_binding",
+    "normalise_object",
+    "object_of",
+    "singularise",
+]
+
+
+@dataclass(frozen=True, order=True)
+class Binding:
+    """An (attribute, object) pair stated by a caption, both normalised (docs/protocol.md, section
+    1)."""
+
+    attribute: str
+    object: str
+
+    def __str__(self) -> str:
+        return f"{self.attribute} {self.object}"
+
+
+@lru_cache(maxsize=1)
+def _inflect_engine() -> Any:
+    import inflect
+
+    return inflect.engine()
+
+
+@lru_cache(maxsize=1 << 16)
+def singularise(word: str) -> str:
+    """The singular of a lower-case noun; words that are not plural come back unchanged.
+
+    >>> [singularise(w) for w in ("bananas", "bus", "buses", "people", "scissors", "cactus")]
+    ['banana', 'bus', 'bus', 'person', 'scissors', 'cactus']
+    """
+    if (
+        len(word) < 3
+        or word in lx.INVARIANT_NOUNS
+        or word.endswith("ss")
+        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
+    ):
+        return word
+    singular = _inflect_engine().singular_noun(word)
+    return singular if isinstance(singular, str) and singular else word
+
+
+def _words(text: str) -> list[str]:
+    return " ".join(tokenise(text)).replace(" '", "'").split()
+
+
+def normalise_object(noun_phrase: str) -> str:
+    """The object form of a noun phrase: lower case, compound kept, split compounds joined, last
+    word singular.
+
+    >>> normalise_object("Teddy Bears"), normalise_object("fire-hydrants"), normalise_object("bus")
+    ('teddy bear', 'fire hydrant', 'bus')
+    >>> normalise_object("lap tops"), normalise_object("Tea Pot")
+    ('laptop', 'teapot')
+    """
+    return object_of(_words(noun_phrase))
+
+
+def object_of(units: Sequence[str]) -> str:
+    """Normalised words (or multi-word units) of a noun phrase -> its object form: split compounds
+    joined (:data:`.lexicon.SPLIT_COMPOUNDS`), last word singular."""
+    words: list[str] = []
+    for word in " ".join(units).split():
+        if words:
+            joined = lx.SPLIT_COMPOUNDS.get(f"{words[-1]} {word}") or lx.SPLIT_COMPOUNDS.get(
+                f"{words[-1]} {singularise(word)}"
+            )
+            if joined:
+                words[-1] = joined
+                continue
+        words.append(word)
+    if not words:
+        return ""
+    return " ".join([*words[:-1], singularise(words[-1])])
+
+
+def normalise_attribute(attribute: str) -> str:
+    """The attribute form of a modifier: lower case, hyphens read as spaces, spaces collapsed.
+
+    >>> normalise_attribute(" Light-Brown ")
+    'light brown'
+    """
+    return " ".join(_words(attribute))
+
+
+def normalise_binding(attribute: str, object: str) -> Binding:
+    """A :class:`Binding` from structured fields (e.g. ARO's ``attributes`` / ``obj1_name``),
+    normalised exactly as the parser normalises what it reads in captions."""
+    return Binding(normalise_attribute(attribute), normalise_object(object))
