@@ -5,16 +5,16 @@ is tested in test_tagger.py."""
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import hashlib
 import json
 import multiprocessing
 import os
 import time
-from collections import defaultdict
+from collections import Counter
 from pathlib import Path
 
+import gold_sets
 import pytest
 
 from bindsplit_datasets.parsing import (
@@ -35,8 +35,8 @@ from bindsplit_datasets.parsing import (
     units,
 )
 
-GOLD_PATH = Path(__file__).parent / "data" / "bindings_gold.json"
-TARGET = 0.93
+#: The project's first gold set: precision and recall at least these (measured: 0.993 / 0.984).
+TARGET_PRECISION, TARGET_RECALL = 0.98, 0.97
 
 
 def B(attribute: str, obj: str) -> Binding:
@@ -93,7 +93,7 @@ RULE_CASES = {
     "an open laptop on a round table": [("open", "laptop"), ("round", "table")],
     "light brown hair and dark blue jeans": [("light brown", "hair"), ("dark blue", "jeans")],
     "a stainless steel refrigerator": [("stainless steel", "refrigerator")],
-    "a cream colored cat": [("cream", "cat")],
+    "a cream colored cat": [("cream colored", "cat")],
     "a baby elephant next to an adult elephant": [("baby", "elephant"), ("adult", "elephant")],
     # compounds
     "a brown teddy bear next to a yellow fire hydrant": [
@@ -123,12 +123,12 @@ RULE_CASES = {
     "a man riding a skateboard": [],
     "people riding horses on the beach": [],
     "a plate of food": [],
-    "a cup full of tea": [],
+    "a cup full of tea": [("full", "cup")],
     "a cat sitting on a toilet looking in a mirror": [],
     # hyphens, possessives, adverbs
     "a red-and-white striped shirt": [("red", "shirt"), ("white", "shirt"), ("striped", "shirt")],
-    "a wood-paneled wall": [("wood paneled", "wall")],
-    "a snow-covered mountain": [("snow covered", "mountain")],
+    "a wood-paneled wall": [("wood-paneled", "wall")],
+    "a snow-covered mountain": [("snow-covered", "mountain")],
     "a man's blue jacket": [("blue", "jacket")],
     "a very large elephant": [("large", "elephant")],
     "a pretty large dog": [("large", "dog")],
@@ -145,9 +145,9 @@ RULE_CASES = {
         ("grey", "wall"),
         ("red", "wall"),
     ],
-    "a shabby looking shower": [("shabby", "shower")],
-    "a snowy, tree-lined path": [("snowy", "path"), ("tree lined", "path")],
-    "a white snow covered slope": [("white", "snow"), ("snow covered", "slope")],
+    "a shabby looking shower": [("shabby looking", "shower")],
+    "a snowy, tree-lined path": [("snowy", "path"), ("tree-lined", "path")],
+    "a white snow covered slope": [("white", "slope"), ("snow covered", "slope")],
     "a burger, fries, a glass and condiments": [],
     # ARO VG-Attribution's template
     "the white plate and the wooden table": [("white", "plate"), ("wooden", "table")],
@@ -181,8 +181,8 @@ CONSTRUCTION_CASES = {
     "the road is wet and flooded": [("wet", "road"), ("flooded", "road")],
     "the man is tired and dressed in black": [("tired", "man")],
     "the car is parked on the street": [],
-    "the car is parked and the man is tall": [("tall", "man")],
-    "the man is seated and talking on a phone": [],
+    "the car is parked and the man is tall": [("parked", "car"), ("tall", "man")],
+    "the man is seated and talking on a phone": [("seated", "man")],
     # serial comma
     "a green, yellow, and red kite": [("green", "kite"), ("yellow", "kite"), ("red", "kite")],
     "a small, old, and rusty truck": [("small", "truck"), ("old", "truck"), ("rusty", "truck")],
@@ -236,19 +236,19 @@ CONSTRUCTION_CASES = {
     ],  # fmt: skip
     "a red fruit stand with bananas": [("red", "fruit stand")],
     "a man and a red fruit stand": [("red", "fruit stand")],
-    # participles that need a word before them
-    "different sized boxes": [],
-    "various shaped cookies": [],
-    "assorted sized plates on a table": [],
+    # participles alone after "different": the participle binds; with an adjective: kept whole
+    "different sized boxes": [("sized", "box")],
+    "various shaped cookies": [("shaped", "cookie")],
+    "assorted sized plates on a table": [("sized", "plate")],
     "a medium sized dog": [("medium sized", "dog")],
-    "a large sized pizza": [("large", "pizza")],
+    "a large sized pizza": [("large sized", "pizza")],
     "a heart shaped cake": [("heart shaped", "cake")],
     "a coin operated machine": [("coin operated", "machine")],
-    # split compounds are one object
-    "a black lap top computer": [("black", "laptop computer")],
-    "two silver lap tops": [("silver", "laptop")],
-    "a white tea pot and a blue tea cup": [("white", "teapot"), ("blue", "teacup")],
-    "a red tooth brush in a cup": [("red", "toothbrush")],
+    # objects are written as in the caption
+    "a black lap top computer": [("black", "lap top computer")],
+    "two silver lap tops": [("silver", "lap top")],
+    "a white tea pot and a blue tea cup": [("white", "tea pot"), ("blue", "tea cup")],
+    "a red tooth brush in a cup": [("red", "tooth brush")],
     "a lap top on a desk": [],
     # count words are not attributes
     "a lone tree in a snowy field": [("snowy", "field")],
@@ -263,17 +263,127 @@ def test_construction(text):
     assert pairs(text) == CONSTRUCTION_CASES[text]
 
 
-def test_split_compounds_and_count_words_in_structured_fields():
-    assert normalise_object("Lap Tops") == "laptop"
-    assert normalise_object("tea-pot") == "teapot"
-    assert normalise_object("lap top computers") == "laptop computer"
-    assert normalise_object("sun glasses") == "sunglasses"
-    assert normalise_object("black board") == "black board"  # an attribute first: not joined
-    assert normalise_binding("black", "lap top") == B("black", "laptop")
+# The hard cases of protocol section 1 and the error families seen on real benchmark captions.
+SPEC_CASES = {
+    # participles before the noun are attributes; after a copula, stative ones are predicative
+    "a tattooed woman next to a glowing sign": [("tattooed", "woman"), ("glowing", "sign")],
+    "a sliced apple beside a parked car": [("sliced", "apple"), ("parked", "car")],
+    "a shimmering lake": [("shimmering", "lake")],
+    "bicycles are parked": [("parked", "bicycle")],
+    "cars sit parked": [("parked", "car")],
+    "a zone that looks incredible": [("incredible", "zone")],
+    "a chair sits empty": [("empty", "chair")],
+    # passives with a complement, reduced relatives and verbs after the noun do not bind
+    "the wall is covered with papers": [],
+    "a bus parked by the road": [],
+    "a man sitting": [],
+    "a vase filled with flowers": [],
+    "an elephant drinking water": [],
+    "a cake is shown on a plate": [],
+    "a house that is being renovated": [],
+    # post-nominal properties and secondary predicates
+    "a cup full of coffee": [("full", "cup")],
+    "a hydrant painted yellow": [("yellow", "hydrant")],
+    "a man holding the door open": [("open", "door")],
+    "a dog with its mouth open": [("open", "mouth")],
+    "a cat with its eyes closed": [("closed", "eye")],
+    "a sheep with its mouth closed in a pen": [("closed", "mouth")],
+    "a table with cheese served on a tray": [],
+    "the bathroom is painted a light blue": [("light blue", "bathroom")],
+    "walls painted beige and furnishings in blue": [("beige", "wall")],
+    # adverbs dropped; "different" is never an attribute
+    "an oddly shaped vase": [("shaped", "vase")],
+    "an all black cat": [("black", "cat")],
+    "different colored umbrellas": [("colored", "umbrella")],
+    "a brightly colored kite": [("colored", "kite")],
+    "a wide open door": [("open", "door")],
+    # kept whole: shade + colour, noun/adjective + participle, phrasal properties
+    "a dark blue car and a lime green bike": [("dark blue", "car"), ("lime green", "bike")],
+    "a neon green sign": [("neon green", "sign")],
+    "a fluorescent yellow vest": [("fluorescent yellow", "vest")],
+    "a navy blue coat on a burnt orange sofa": [("navy blue", "coat"), ("burnt orange", "sofa")],
+    "a solid black umbrella": [("solid black", "umbrella")],
+    "a rain soaked street": [("rain soaked", "street")],
+    "a chocolate-filled pastry": [("chocolate-filled", "pastry")],
+    "a sticker-covered laptop": [("sticker-covered", "laptop")],
+    "a purple colored car": [("purple colored", "car")],
+    "a nice looking cake": [("nice looking", "cake")],
+    "a shocked looking man": [("shocked looking", "man")],
+    "a large blue lit bridge": [("large", "bridge"), ("blue lit", "bridge")],
+    "a red and white striped shirt": [("red", "shirt"), ("white", "shirt"), ("striped", "shirt")],
+    "a small tiled bathroom": [("small", "bathroom"), ("tiled", "bathroom")],
+    "a wall mounted sink": [("wall mounted", "sink")],
+    "a low flying airplane": [("low flying", "airplane")],
+    "a thick crust pizza": [("thick crust", "pizza")],
+    "a flat screen tv": [("flat screen", "tv")],
+    "a long sleeve shirt": [("long sleeve", "shirt")],
+    # materials bind; other noun modifiers make a compound object
+    "a wood table on a tile floor": [("wood", "table"), ("tile", "floor")],
+    "a brick wall and a stone bench": [("brick", "wall"), ("stone", "bench")],
+    "a lego figure in a jean jacket": [("lego", "figure"), ("jean", "jacket")],
+    "a porcelain sink and a marble counter": [("porcelain", "sink"), ("marble", "counter")],
+    "a dirt road along a wire fence": [("dirt", "road"), ("wire", "fence")],
+    "a rock wall": [("rock", "wall")],
+    "sheep on hay ground indoors": [("hay", "ground")],
+    "a street sign near a tennis court": [],
+    "an oven door and a money sign": [],
+    "a huge fed ex truck": [("huge", "fed ex truck")],
+    # lexicalised adjective + noun compounds do not bind; compositional ones do
+    "a teddy bear with a hot dog": [],
+    "a stuffed animal and a flying disk": [],
+    "a smart phone, french fries and a dress shirt": [],
+    "a blue stuffed animal": [("blue", "stuffed animal")],
+    "an electric tooth brush": [("electric", "tooth brush")],
+    "a round pink flat shoe": [("round", "shoe"), ("pink", "shoe"), ("flat", "shoe")],
+    "a baby elephant next to an african elephant": [
+        ("baby", "elephant"),
+        ("african", "elephant"),
+    ],  # fmt: skip
+    # a colour naming clothes states no binding
+    "a woman in black sits on a bench": [],
+    "a lady wearing red playing tennis": [],
+    "a girl wearing white rides a pony": [],
+    "a man in a black shirt": [("black", "shirt")],
+    # ellipsis and "one" anaphora
+    "two dogs, one black and one white": [("black", "dog"), ("white", "dog")],
+    "two cats, a gray one and an orange one": [("gray", "cat"), ("orange", "cat")],
+    "an adult giraffe next to a young one": [("adult", "giraffe"), ("young", "giraffe")],
+    # casing, named colours, nouns that read as verbs
+    "A LARGE RED BUS": [("large", "bus"), ("red", "bus")],
+    "a crimson scarf, a teal door and a mauve dress": [
+        ("crimson", "scarf"),
+        ("teal", "door"),
+        ("mauve", "dress"),
+    ],  # fmt: skip
+    "a gray can on a table": [("gray", "can")],
+    "a metallic trash can by the door": [("metallic", "trash can")],
+    "a tall lamp post clock rises above a wooden fence": [
+        ("tall", "lamp post clock"),
+        ("wooden", "fence"),
+    ],  # fmt: skip
+    "a large bird lands on the bank": [("large", "bird")],
+    "a mossy brick wall": [("mossy", "wall"), ("brick", "wall")],
+    "a squinting tennis player": [("squinting", "tennis player")],
+    "a stainless steel stove top": [("stainless steel", "stove top")],
+    # symbols, emoji and control characters never swallow or drop a binding
+    "a red 🍎 apple and a 🐶 blue dog": [("red", "apple"), ("blue", "dog")],
+    "a red\x00dog and a ⭐️ yellow star": [("red", "dog"), ("yellow", "star")],
+    "a black/white photo": [("black", "photo"), ("white", "photo")],
+    "a red-and-white bus": [("red", "bus"), ("white", "bus")],
+}
+
+
+@pytest.mark.parametrize("text", list(SPEC_CASES))
+def test_spec_hard_case(text):
+    assert pairs(text) == SPEC_CASES[text]
+
+
+def test_objects_and_attributes_of_structured_fields_are_kept_as_written():
+    assert normalise_object("Lap Tops") == "lap top"
+    assert normalise_object("tea-pots") == "tea-pot"
+    assert normalise_binding("black", "lap top") == B("black", "lap top")
+    assert normalise_binding("Snow-Covered", "Mountains") == B("snow-covered", "mountain")
     assert {"lone", "solo"} <= lexicon.NON_ATTRIBUTES and not {"lone", "solo"} & lexicon.ATTRIBUTES
-    for phrase, word in lexicon.SPLIT_COMPOUNDS.items():
-        assert phrase.split()[0] not in lexicon.ATTRIBUTES, phrase
-        assert normalise_object(phrase) == singularise(word), phrase
 
 
 def test_order_of_first_occurrence_and_no_duplicates():
@@ -297,7 +407,10 @@ def test_non_string_input_is_a_type_error(bad):
 # ---------------------------------------------------------------------------- normalisation
 def test_tokenise_splits_like_the_tagger_was_trained():
     assert tokenise("A man's red-and-white T-shirt, isn't it?") == [
-        "a", "man", "'s", "red", "and", "white", "t", "shirt", ",", "is", "n't", "it", "?",
+        "a", "man", "'s", "red", "and", "white", "t-shirt", ",", "is", "n't", "it", "?",
+    ]  # fmt: skip
+    assert tokenise("a salt-and-pepper beard, black/white") == [
+        "a", "salt-and-pepper", "beard", ",", "black", "/", "white",
     ]  # fmt: skip
     assert tokenise("Caf\u00e9 \u2019s  8:25") == ["caf\u00e9", "'s", "8", ":", "25"]
 
@@ -321,7 +434,7 @@ def test_singularise(word, singular):
 
 def test_normalise_object_keeps_compounds_and_singularises_the_head():
     assert normalise_object("Teddy Bears") == "teddy bear"
-    assert normalise_object(" fire-hydrants ") == "fire hydrant"
+    assert normalise_object(" fire-hydrants ") == "fire-hydrant"
     assert normalise_object("buses") == "bus"
     assert normalise_object("glasses") == "glass"
     assert normalise_object("french fries") == "french fry"
@@ -329,13 +442,14 @@ def test_normalise_object_keeps_compounds_and_singularises_the_head():
 
 
 def test_normalise_binding_matches_what_the_parser_reads():
-    assert normalise_attribute(" Light-Brown ") == "light brown"
+    assert normalise_attribute(" Light-Brown ") == "light-brown"
     assert normalise_binding("Light Brown", "Teddy Bears") == B("light brown", "teddy bear")
     for attribute, obj, caption in [
         ("light brown", "teddy bears", "a light brown teddy bear"),
         ("red", "buses", "two red buses"),
         ("wooden", "glasses", "wooden glasses"),
         ("striped", "T-shirts", "striped t-shirts"),
+        ("snow-covered", "lap tops", "two snow-covered lap tops"),
     ]:
         assert parse_bindings(caption) == [normalise_binding(attribute, obj)]
 
@@ -432,6 +546,11 @@ RECORDED_TABLE_HASHES = {
     "2.0+tagger-sha256.dd665a62eeebe96c40eddba319f1392d410e8a2c1fd62ad6207661fbf0053ae5": (
         "2e6e7fc5ff491341068c93a333dac2e08247163005218aee3879bd03c9e08a54"
     ),
+    (
+        "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
+        "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
+        "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
+    ): "19d45b2862d3b3634a3022c105f36c8e45a1dda692ccb38c17bd1f30b21a5468",
 }
 
 
@@ -468,7 +587,7 @@ def test_parser_version_is_bumped_when_the_tables_change():
     )
 
 
-# --------------------------------------------------------------------------------- gold set
+# --------------------------------------------------------------------------------- gold sets
 @pytest.fixture(scope="module")
 def shared(request) -> Path | None:
     """The shared real-data folder, or None when it is absent (its items are then skipped)."""
@@ -479,30 +598,16 @@ def shared(request) -> Path | None:
 
 
 @pytest.fixture(scope="module")
+def real_texts(shared) -> dict | None:
+    return None if shared is None else gold_sets.real_texts(shared)
+
+
+@pytest.fixture(scope="module")
 def coco_captions(shared) -> list[str]:
     if shared is None:
         pytest.skip("real COCO captions not available")
-    return [text for _, text in sorted(_coco_texts(shared).items())]
-
-
-def _coco_texts(shared: Path) -> dict[tuple[str, int], str]:
-    texts = {}
-    for split in ("train", "val"):
-        name = f"coco_mini/captions_{split}2017.json"
-        for annotation in json.loads((shared / name).read_text(encoding="utf-8"))["annotations"]:
-            texts[name, annotation["id"]] = annotation["caption"]
-    return texts
-
-
-def _bivlc_texts(shared: Path) -> dict[tuple[str, int, str], str]:
-    name = "bivlc/bivlc_text_sample.csv"
-    with open(shared / name, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    return {
-        (name, int(row["row"]), column): row[column]
-        for row in rows
-        for column in ("caption", "negative_caption")
-    }
+    texts = gold_sets.real_texts(shared)
+    return [text for key, text in sorted(texts.items()) if key[0].startswith("coco_mini/")]
 
 
 GOLD_RULES = {
@@ -513,12 +618,8 @@ GOLD_RULES = {
 }  # fmt: skip
 
 
-def _gold() -> list[dict]:
-    return json.loads(GOLD_PATH.read_text(encoding="utf-8"))["items"]
-
-
-def test_gold_set_is_well_formed_and_covers_every_rule():
-    items = _gold()
+def test_gold_sets_are_well_formed_and_cover_every_rule_and_subset():
+    items = gold_sets.items(gold_sets.ORIGINAL)
     assert len(items) >= 100 and len({item["id"] for item in items}) == len(items)
     covered = set()
     for item in items:
@@ -530,64 +631,69 @@ def test_gold_set_is_well_formed_and_covers_every_rule():
     assert covered == GOLD_RULES
     sources = {item["id"].split("-")[0] for item in items}
     assert sources == {"coco", "bivlc", "written", "aro"}
+    real = gold_sets.items(gold_sets.SUGARCREPE)
+    assert len({item["id"] for item in real}) == len(real) >= 900
+    for item in real:
+        for attribute, obj in item["bindings"]:
+            assert normalise_binding(attribute, obj) == B(attribute, obj), item["id"]
+    splits = Counter((item["split"], item["source"]["file"]) for item in real)
+    for subset in ("add_att", "add_obj", "replace_att", "replace_obj", "replace_rel", "swap_att",
+                   "swap_obj"):  # fmt: skip
+        assert splits["development", f"sugarcrepe/{subset}.json"] >= 80, subset
+        assert splits["heldout", f"sugarcrepe/{subset}.json"] >= 30, subset
+    heldout_keys = {item["source"]["file"] + item["source"]["key"] for item in real
+                    if item["split"] == "heldout"}  # fmt: skip
+    development_keys = {item["source"]["file"] + item["source"]["key"] for item in real
+                        if item["split"] == "development"}  # fmt: skip
+    assert not heldout_keys & development_keys  # no pair has a caption on both sides
 
 
-def _micro(counts: list[int]) -> tuple[float, float]:
-    """(precision, recall); 1.0 where nothing was found / expected."""
-    tp, fp, fn = counts
-    return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
+def _report(title: str, groups: dict, errors: list[str], skipped: int) -> str:
+    lines = [f"{title}: {skipped} items skipped (shared data absent)", *gold_sets.table(groups)]
+    return "\n".join([*lines, "disagreements:", *errors])
 
 
-def _show(found: set[Binding]) -> str:
-    return ", ".join(f"({b.attribute}, {b.object})" for b in sorted(found)) or "-"
-
-
-def test_gold_set_precision_and_recall(shared, record_property):
-    texts: dict = {}
-    if shared is not None:
-        texts.update(_coco_texts(shared))
-        texts.update(_bivlc_texts(shared))
-    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    evaluated = skipped = 0
-    errors = []
-    for item in _gold():
-        if "text" in item:
-            text = item["text"]
-        else:
-            source = item["source"]
-            key = (source["file"], source.get("annotation_id", source.get("row")))
-            key += (source["column"],) if "column" in source else ()
-            if shared is None:
-                skipped += 1
-                continue
-            text = texts[key]
-        evaluated += 1
-        gold = {B(a, o) for a, o in item["bindings"]}
-        found = set(parse_bindings(text))
-        counts = (len(gold & found), len(found - gold), len(gold - found))
+def test_original_gold_set_precision_and_recall(real_texts, record_property):
+    def groups_of(item):
         names = ["all", f"source:{item['id'].split('-')[0]}", *item["rules"]]
         names.append(f"batch:{item.get('batch', 'original')}")
         if item.get("heldout"):
             names += ["heldout", f"heldout round {item['heldout']}"]
-        else:
-            names.append("development")
-        for name in names:
-            groups[name] = [g + c for g, c in zip(groups[name], counts, strict=True)]
-        if gold != found:
-            missed, extra = _show(gold - found), _show(found - gold)
-            errors.append(f"  {item['id']}: missed {missed}; extra {extra}")
-    precision, recall = _micro(groups["all"])
-    lines = [f"gold set: {evaluated} captions evaluated, {skipped} skipped (shared data absent)"]
-    lines.append(f"{'group':<22}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}")
-    for name in sorted(groups, key=lambda n: (n != "all", n)):
-        p, r = _micro(groups[name])
-        lines.append(f"{name:<22}{groups[name][0]:>5}{groups[name][1]:>5}{groups[name][2]:>5}"
-                     f"{p:>11.3f}{r:>8.3f}")  # fmt: skip
-    print("\n" + "\n".join(lines + ["disagreements:", *errors]))
+        return names
+
+    items = gold_sets.items(gold_sets.ORIGINAL)
+    groups, errors, skipped = gold_sets.score(items, real_texts, parse_bindings, groups_of)
+    report = _report("original gold set", groups, errors, skipped)
+    print("\n" + report)
+    precision, recall = gold_sets.micro(groups["all"])
     record_property("gold_precision", round(precision, 4))
     record_property("gold_recall", round(recall, 4))
-    assert evaluated >= 60
-    assert precision >= TARGET and recall >= TARGET, "\n".join(lines + errors)
+    assert sum(groups["all"]) and len(items) - skipped >= 60
+    assert precision >= TARGET_PRECISION and recall >= TARGET_RECALL, report
+
+
+#: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
+#: margin: development (728 captions) 0.972 / 0.957; held out (210 captions) 0.958 / 0.912.
+SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
+
+
+def test_real_sugarcrepe_captions_precision_and_recall(real_texts, record_property):
+    if real_texts is None:
+        pytest.skip("real SugarCrepe captions not available")
+
+    def groups_of(item):
+        subset = item["source"]["file"].split("/")[1].removesuffix(".json")
+        return [item["split"], f"{item['split']}:{subset}"]
+
+    items = gold_sets.items(gold_sets.SUGARCREPE)
+    groups, errors, skipped = gold_sets.score(items, real_texts, parse_bindings, groups_of)
+    report = _report("SugarCrepe gold set", groups, errors, skipped)
+    print("\n" + report)
+    for split, (p_min, r_min) in SUGARCREPE_TARGETS.items():
+        precision, recall = gold_sets.micro(groups[split])
+        record_property(f"sugarcrepe_{split}_precision", round(precision, 4))
+        record_property(f"sugarcrepe_{split}_recall", round(recall, 4))
+        assert precision >= p_min and recall >= r_min, report
 
 
 def test_parse_many_parses_each_distinct_caption_once(monkeypatch):

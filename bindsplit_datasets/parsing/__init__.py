@@ -20,12 +20,13 @@ from .normalise import (
     singularise,
 )
 from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
-from .text import tokenise
+from .text import clean_text, tokenise
 
 __all__ = [
     "NORMALISATION",
     "PARSER_VERSION",
     "Binding",
+    "clean_text",
     "map_caption_chunks",
     "normalise_attribute",
     "normalise_binding",

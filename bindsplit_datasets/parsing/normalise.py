@@ -49,7 +49,12 @@ def singularise(word: str) -> str:
 
     >>> [singularise(w) for w in ("bananas", "bus", "buses", "people", "scissors", "cactus")]
     ['banana', 'bus', 'bus', 'person', 'scissors', 'cactus']
+    >>> singularise("t-shirts")
+    't-shirt'
     """
+    if "-" in word:  # a hyphenated noun: its last part is the one in the plural
+        head, _, last = word.rpartition("-")
+        return f"{head}-{singularise(last)}" if last else word
     if (
         len(word) < 3
         or word in lx.INVARIANT_NOUNS
@@ -66,40 +71,31 @@ def _words(text: str) -> list[str]:
 
 
 def normalise_object(noun_phrase: str) -> str:
-    """The object form of a noun phrase: lower case, compound kept, split compounds joined, last
-    word singular.
+    """The object form of a noun phrase: lower case, words as written (compounds kept, hyphens
+    kept, nothing joined), the last word singular.
 
     >>> normalise_object("Teddy Bears"), normalise_object("fire-hydrants"), normalise_object("bus")
-    ('teddy bear', 'fire hydrant', 'bus')
-    >>> normalise_object("lap tops"), normalise_object("Tea Pot")
-    ('laptop', 'teapot')
+    ('teddy bear', 'fire-hydrant', 'bus')
+    >>> normalise_object("lap tops"), normalise_object("T-Shirts")
+    ('lap top', 't-shirt')
     """
     return object_of(_words(noun_phrase))
 
 
 def object_of(units: Sequence[str]) -> str:
-    """Normalised words (or multi-word units) of a noun phrase -> its object form: split compounds
-    joined (:data:`.lexicon.SPLIT_COMPOUNDS`), last word singular."""
-    words: list[str] = []
-    for word in " ".join(units).split():
-        if words:
-            joined = lx.SPLIT_COMPOUNDS.get(f"{words[-1]} {word}") or lx.SPLIT_COMPOUNDS.get(
-                f"{words[-1]} {singularise(word)}"
-            )
-            if joined:
-                words[-1] = joined
-                continue
-        words.append(word)
+    """Words (or multi-word units) of a noun phrase as written -> its object form: the words
+    joined by single spaces, the last one singular."""
+    words = " ".join(units).split()
     if not words:
         return ""
     return " ".join([*words[:-1], singularise(words[-1])])
 
 
 def normalise_attribute(attribute: str) -> str:
-    """The attribute form of a modifier: lower case, hyphens read as spaces, spaces collapsed.
+    """The attribute form of a modifier: lower case, as written (hyphens kept), spaces collapsed.
 
-    >>> normalise_attribute(" Light-Brown ")
-    'light brown'
+    >>> normalise_attribute(" Light-Brown "), normalise_attribute("dark  blue")
+    ('light-brown', 'dark blue')
     """
     return " ".join(_words(attribute))
 

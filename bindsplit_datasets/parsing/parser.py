@@ -5,27 +5,31 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import tagger
+from . import wordclasses as wc
 from .normalise import Binding
-from .rules import _bindings
+from .rules import read_bindings
 from .text import tokenise
+from .units import read_units
 
 __all__ = ["NORMALISATION", "PARSER_VERSION", "parse_bindings"]
 
-#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights; bump the
-#: number whenever a rule or word list changes (a test enforces this).
-PARSER_VERSION = f"2.0+tagger-sha256.{tagger.WEIGHTS_SHA256}"
+#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights and word-class
+#: table; bump the number whenever a rule or word list changes (a test enforces this).
+PARSER_VERSION = f"3.0+tagger-sha256.{tagger.WEIGHTS_SHA256}+wordclasses-sha256.{wc.TABLE_SHA256}"
 
 #: How bindings are normalised; recorded in every reference-index fingerprint.
 NORMALISATION: dict[str, object] = {
     "case": "lower",
-    "tokeniser": "regex; hyphens inside words read as spaces; possessive 's split off",
+    "text": "NFKC; control characters, symbols and emoji read as spaces",
+    "tokeniser": "regex; hyphenated words kept whole (hyphenated attribute coordinations split); "
+    "possessive 's split off",
     "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped",
-    "object": "head noun with its compound; split compounds joined; last word singularised with "
-    "inflect",
+    "word_classes": "lemminflect 0.2.3's lookup tables (SPECIALIST Lexicon), table shipped",
+    "object": "head noun with its compound, as written; last word singularised with inflect",
     "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
     "compounds": "kept (noun runs and the lexicon's compound list)",
-    "attribute": "as written, lower case; multi-word lexicon phrases kept; adverbs dropped",
-    "colour_suffix": "'X colored' / 'X looking' -> X",
+    "attribute": "as written, lower case, hyphens kept; multi-word lexicon phrases and "
+    "noun/adjective + participle kept whole ('snow covered', 'cream colored'); adverbs dropped",
     "lexicon_size": len(lx.ATTRIBUTES),
 }
 
@@ -42,4 +46,4 @@ def parse_bindings(text: str) -> list[Binding]:
     tokens = tokenise(text)
     if not tokens:
         return []
-    return _bindings(tokens, tagger.get_tagger().tag(tokens))
+    return read_bindings(read_units(tokens, tagger.get_tagger().tag(tokens)))

@@ -1,58 +1,37 @@
-"""The binding rules: which (attribute, object) pairs a caption states (protocol section 1).
+"""Which (attribute, object) pairs a caption states, read from its units (protocol section 1).
 
-A caption is lower-cased, tokenised by a regular expression (no NLTK data needed), tagged with
-NLTK's averaged-perceptron tagger and read by the rules below. What counts as a binding:
+Positions that bind:
 
-Attribute words
-    adjectives, every word of the attribute lexicon (:mod:`.lexicon`: colours,
-    materials, patterns, sizes, shapes, textures, states, ages, common qualities and origins)
-    whatever its tag, and participles used as modifiers right after a determiner or adjective
-    ("a parked car", "a smiling man") or, past participles, a preposition ("with sliced apples").
-    A word the tagger calls an adjective that is not in the lexicon and has no adjective ending
-    is read as a noun before another noun ("kitchen/JJ scene" is a compound, not (kitchen,
-    scene)). Multi-word attributes stay whole: shaded colours and other lexicon phrases ("light
-    brown", "stainless steel", "hard boiled") and noun + participle compounds ("snow covered",
-    "tree lined"). "cream colored" / "nice looking" keep only the attribute ("cream", "nice");
-    degree adverbs are dropped ("very large" -> "large").
-Positions
-    *attributive*: the modifiers between a determiner and the object ("a large brown dog" ->
-    (large, dog), (brown, dog)), including *conjoined* ones ("a red and white bus", with a serial
-    comma "a green, yellow, and red kite"); a modifier binds to the noun it precedes, not to
-    coordinated nouns after it ("tall trees and buildings" -> (tall, tree)). *Elliptical*
+*Attributive*
+    the modifiers before a noun ("a large brown dog" -> (large, dog), (brown, dog)), stacked or
+    conjoined ("a red and white bus", with a serial comma "a green, yellow, and red kite"); a
+    modifier binds to the noun it precedes, not to coordinated nouns after it ("tall trees and
+    buildings" -> (tall, tree)). Participles before the noun are modifiers ("a parked car", "a
+    sleeping cat", "different colored umbrellas" -> colored). A participle made from a noun or
+    describing a manner keeps the word before it ("snow covered", "cream colored", "nice
+    looking", "long haired"); an adverb before it is dropped ("brightly colored" -> colored).
+*Elliptical*
     conjuncts whose noun is left out bind to the noun of the last one ("one black and one white
-    cat", "two red and three blue balloons" -> both). *Predicative*: adjectives after a copula
-    ("is", "are", "looks", "seems", ...) bind to the subject: the noun before the copula or before
-    "that/which/who is", climbing out of a prepositional phrase ("the dog on the bed is white" ->
-    dog) except after a group or container noun ("a bowl of soup is hot" -> soup); negated
-    predicates ("is not empty") are skipped. A past participle counts there only coordinated with
-    an adjective and with nothing after it ("the shop is closed and dark"; not "is parked on the
-    street"). The main verb after a relative clause is no noun ("a cat that is grey sleeps on the
-    sofa" -> (grey, cat)), and a copula right after one has the same subject ("a car that is red
-    looks new" -> (new, car)). *Colour participles*: a colour after "painted", "dyed", ... binds to
-    the noun before the participle or to the subject of the copula before it ("a wall painted
-    blue", "a door that is painted red"), not when it modifies a noun after it ("painted red
-    flowers"). Nothing else binds: post-nominal phrases ("a cup full of tea", "a bed covered with
-    clothes"), secondary predicates ("holding the door open") and elliptical phrases without a
-    noun after them ("one grown and one baby, standing") are not attribute slots.
-Objects
-    the head noun with its compound ("teddy bear", "fire hydrant", "tennis racket": a run of nouns
-    is one object; :data:`.lexicon.COMPOUND_NOUNS` lists compounds whose first
-    word is an adjective or gerund, e.g. "hot dog", "living room"), except lexicon words at its
-    left edge, which are attributes ("glass vase" -> (glass, vase)). Compounds written as two
-    words are joined (:data:`.lexicon.SPLIT_COMPOUNDS`: "lap top" -> "laptop",
-    "tea pot" -> "teapot"). The last word is singularised
-    with ``inflect`` ("bananas" -> "banana", "people" -> "person"); singular words ending in "s"
-    and pluralia tantum stay ("bus", "scissors", "jeans"); "glasses" becomes "glass".
-Never attributes
-    numbers, quantifiers and count words, determiners, order words and position words (two,
-    several, many, other, lone, solo, left, top, front, next, ...), possessives, nouns inside a
-    compound ("teddy" in "teddy bear"), and participles that describe only with the word before
-    them when they stand alone ("different sized boxes"; but "medium sized", "large sized" ->
-    "large"). Hyphens inside words are read as spaces, so "red-and-white" is conjoined and
-    "snow-covered" == "snow covered".
+    cat", "two red and three blue balloons"), and "one"/"ones" with attributes bind to the noun
+    they stand for ("two dogs, one black and one white", "a gray one and an orange one").
+*Predicative*
+    adjectives after a copula or linking verb ("is", "looks", "sits" before an adjective) bind to
+    the subject: the noun before the copula or before "that/which/who is", climbing out of a
+    prepositional phrase ("the dog on the bed is white" -> dog) except after a group or container
+    noun ("a bowl of soup is hot" -> soup); negated predicates ("is not empty") are skipped. A past
+    participle counts there only where nothing follows it ("bicycles are parked", "the shop is
+    closed and dark"; not "is parked on the street"). A copula right after a relative clause has
+    the same subject ("a car that is red looks new" -> (new, car)).
+*Post-nominal*
+    an adjective right after its noun, before a preposition or at the end of a phrase ("a cup
+    full of coffee", "with its mouth open", "holding the door open"); a participle there only in
+    a "with" phrase that it ends ("with her eyes closed"). Colours after a colour participle ("a
+    wall painted blue", "the door is painted a light blue").
 
-The tagger is NLTK's pretrained English model, shipped with the package
-(:mod:`.tagger`: NLTK's tags exactly, without NLTK or its data at run time).
+Objects are the head noun with its compound ("teddy bear", "fire hydrant": a run of nouns is one
+object), except lexicon words at its left edge, which are attributes ("glass vase" -> (glass,
+vase)). What never binds, and the tagger's slips that are mended first, are described in
+:mod:`.units` and :mod:`.lexicon`.
 """
 
 from __future__ import annotations
@@ -60,37 +39,444 @@ from __future__ import annotations
 from . import lexicon as lx
 from .normalise import Binding, object_of
 from .units import (
-    _ADV,
-    _ATTR,
-    _CONJ,
-    _COPULA,
-    _DET,
-    _DISTRIBUTIVES,
-    _ELLIPSIS_DETERMINERS,
-    _GERUND,
-    _MODIFIER_CONTEXT,
-    _MODIFIERS,
-    _NEG,
-    _NOUN,
-    _OTHER,
-    _PART,
-    _PREP,
-    _REL,
-    _WEAK,
-    _is_adjective,
-    _previous,
-    _units,
+    ADV,
+    ATTR,
+    CONJ,
+    COPULA,
+    DET,
+    GERUND,
+    MODIFIERS,
+    NEG,
+    NOUN,
+    PART,
+    PREP,
+    REL,
+    WEAK,
+    Units,
+    is_adjective,
+)
+
+__all__ = ["read_bindings"]
+
+_DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
+_ARTICLES = frozenset({"a", "an", "the"})
+#: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
+_ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+)
+#: What may stand left of a participle that modifies a noun ("a parked car", "with sliced apples").
+_MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
+#: Prepositions after which a present participle modifies the noun after it ("with rolling
+#: hills", "in shimmering grass"); after others it is a verb ("by riding bikes").
+_GERUND_PREPOSITIONS = frozenset(
+    {"with", "in", "on", "near", "under", "over", "through", "among", "beside", "behind",
+     "across", "at", "into", "onto", "of", "along", "above", "below", "between",
+     "toward", "towards", "against", "inside", "underneath", "beneath", "atop"}
 )  # fmt: skip
+_POSTNOMINAL_PREPOSITIONS = frozenset({"of", "for", "with", "in", "to", "from", "on", "at"})
+#: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
+_POSITIONAL = frozenset({"high", "low", "deep"})
+#: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
+_EVENT_COPULAS = frozenset({"being", "been"})
+#: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
+_DEGREE = frozenset({"low", "high"})
+#: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
+_POSSESSIVES = frozenset({"its", "his", "her", "their", "my", "our", "your"})
+#: Words that stand for a noun mentioned before ("a gray one", "the white ones").
+_PRO_NOUNS = frozenset({"one", "ones"})
 
 
-def _noun_runs(kinds: list[str]) -> list[tuple[int, int]]:
+class _Reader:
+    """The bindings of one caption's units: each rule adds ``(position, Binding)`` pairs."""
+
+    def __init__(self, units: Units) -> None:
+        self.u = units
+        self.found: list[tuple[int, Binding]] = []
+        self.runs = _noun_runs(units)
+        self.run_ending = {end - 1: (start, end) for start, end in self.runs}
+
+    # --- shared helpers -----------------------------------------------------------------------
+    def bind(self, position: int, attribute: str, obj: str) -> None:
+        self.found.append((position, Binding(attribute, obj)))
+
+    def object_at(self, start: int, end: int) -> tuple[int, str]:
+        """Lexicon words at the left edge of a noun run are attributes: (object start,
+        object)."""
+        u = self.u
+        while end - start > 1 and u.key[start] in lx.ATTRIBUTES:
+            start += 1
+        return start, object_of(u.text[start:end])
+
+    def lone_attribute_noun(self, i: int, *, predicate: bool = False) -> bool:
+        """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN
+        blue sky", "grey/NN and red walls") or, with ``predicate``, after a copula ("the apples
+        look ripe/NN"): an attribute, not an object."""
+        u = self.u
+        kind, key = u.kind, u.key
+        if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES or (i > 0 and kind[i - 1] == NOUN):
+            return False
+        after = u.kind_at(i + 1)
+        if predicate:
+            return after != NOUN
+        if after == CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
+            j = u.following(i + 2 if u.serial_comma(i + 1) else i + 1)
+            if j >= u.n or kind[j] in (ATTR, WEAK, PART):
+                return j < u.n
+            following = j + 1 < u.n and (
+                (kind[j + 1] == NOUN and key[j] in lx.ATTRIBUTES)  # "and metal table"
+                or (kind[j + 1] == PART and key[j + 1] in lx.COMPOUND_PARTICIPLES)  # ", tree lined"
+            )
+            return kind[j] == NOUN and following
+        return after in (ATTR, WEAK, PART, GERUND) or (
+            i + 1 < u.n and u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
+        )
+
+    def is_modifier(self, i: int) -> bool:
+        return self.u.kind[i] in MODIFIERS or self.lone_attribute_noun(i)
+
+    def is_attribute(self, i: int) -> bool:
+        return self.u.kind[i] in (ATTR, WEAK) or self.lone_attribute_noun(i)
+
+    def noun_like(self, i: int) -> bool:
+        """A noun that is no attribute word, or a word the tagger calls an adjective that is none
+        ("snow/JJ covered")."""
+        kind, key = self.u.kind[i], self.u.key[i]
+        return (kind == NOUN and key not in lx.ATTRIBUTES) or (
+            kind == ATTR and not is_adjective(key)
+        )
+
+    # --- attributive ----------------------------------------------------------------------------
+    def modifier_ok(self, i: int) -> bool:
+        """Whether the participle / verb-tagged lexicon word at ``i`` modifies the noun after it:
+        something that opens or continues a noun phrase stands to its left. A present participle
+        needs a determiner or an attribute there ("a sleeping cat"; not "men all eating bananas",
+        "holding and eating bananas", "riding horses" after a noun or preposition)."""
+        u = self.u
+        j = u.previous(i)
+        if u.kind[i] != GERUND:
+            return j < 0 or u.kind[j] in _MODIFIER_CONTEXT or self.lone_attribute_noun(j)
+        if j < 0:
+            return False
+        if u.kind[j] == DET:
+            return u.key[j] not in _DISTRIBUTIVES
+        if u.kind[j] == PREP:
+            return u.key[j] in _GERUND_PREPOSITIONS  # "with rolling hills"; not "by riding"
+        if u.kind[j] == CONJ:
+            k = u.previous(j)
+            return k >= 0 and self.is_attribute(k)
+        return self.is_attribute(j)
+
+    def compound_attribute(self, i: int) -> bool:
+        """Whether the participle at ``i`` keeps the word before it: a noun ("snow covered",
+        "light/JJ filled") or, outside a coordination, an adjective of manner ("cream colored",
+        "nice looking", "long haired")."""
+        u = self.u
+        if i < 1 or u.kind[i] not in (PART, WEAK, ATTR, GERUND):
+            return False
+        if self.noun_like(i - 1) and u.key[i].endswith(("ed", "en", "lit", "made")):
+            if u.key[i] in lx.COLOUR_PARTICIPLES and u.key_at(i + 1) in lx.COLOURS:
+                return False  # "a woman painted red flowers", "walls painted beige"
+            if u.key[i] in lx.COMPOUND_PARTICIPLES:  # "snow covered", "light filled netted bed"
+                return u.kind_at(i + 1) in (NOUN, ATTR, WEAK, PART, GERUND)
+            return u.kind_at(i + 1) == NOUN and u.kind[i] == PART  # "a wall mounted sink"
+        if u.kind_at(i - 2) == CONJ and i >= 3 and self.is_modifier(u.previous(i - 2)):
+            return False  # "a red and white striped shirt": each attribute on its own
+        if u.key[i - 1] in _DEGREE and u.kind[i] in (GERUND, PART):
+            return True  # "a low flying airplane", "a high rise building"
+        if u.kind[i - 1] == PART:  # "a shocked looking man"
+            return u.key[i] == "looking"
+        if not self.is_attribute(i - 1):
+            return False
+        return u.key[i] in lx.ADJECTIVE_PARTICIPLES or (
+            u.key[i] in lx.COLOUR_MANNER_PARTICIPLES
+            and (u.key[i - 1] in lx.COLOURS or u.key[i - 1] in lx.PATTERNS)
+        )
+
+    def attributive(self, start: int, end: int) -> None:
+        """Bindings of the noun run ``[start, end)`` with the modifiers before it. A run that is
+        the noun of a compound attribute ("snow" in "white snow covered slope") takes the
+        modifiers right before it, not conjoined ones ("snowy, tree lined path" says nothing
+        about the tree)."""
+        u = self.u
+        kind, key, text = u.kind, u.key, u.text
+        if end < u.n and self.compound_attribute(end):
+            return  # "snow" in "white snow covered slope": the modifiers describe the slope
+        head, obj = self.object_at(start, end)
+        for i in range(start, head):
+            self.bind(i, text[i], obj)
+        bound = 0
+        i = start - 1
+        while i >= 0:
+            if self.compound_attribute(i):
+                self.bind(i - 1, f"{text[i - 1]} {text[i]}", obj)  # "snow covered", "nice looking"
+                bound += 1
+                i -= 1
+            elif kind[i] == ATTR or self.lone_attribute_noun(i):
+                self.bind(i, text[i], obj)
+                bound += 1
+            elif kind[i] == ADV:
+                pass
+            elif kind[i] == CONJ:
+                j = u.previous(i)
+                if j >= 0 and u.serial_comma(j):
+                    j = u.previous(j)  # "green, yellow, and red"
+                if j < 0 or not self.is_modifier(j):
+                    return
+            elif kind[i] in (WEAK, PART, GERUND) and self.modifier_ok(i):
+                self.bind(i, text[i], obj)
+                bound += 1
+            elif kind[i] == DET and key[i] in _ELLIPSIS_DETERMINERS:
+                if bound:
+                    self.elided(i, obj)
+                return
+            else:
+                return
+            i -= 1
+
+    def colour_noun(self, i: int) -> bool:
+        """A colour the tagger calls a noun, standing alone ("a brown/NN and a white horse")."""
+        u = self.u
+        return (
+            u.kind[i] == NOUN
+            and u.key[i] in lx.COLOURS
+            and u.key[i] not in lx.COLOUR_NOUNS
+            and u.kind_at(i - 1) != NOUN
+            and u.kind_at(i + 1) != NOUN
+        )
+
+    def elided(self, determiner: int, obj: str) -> None:
+        """Ellipsis: in "one black and one white cat" the conjuncts before the last one ("one
+        black"), each a determiner and attributes with the noun left out, describe the same noun.
+        ``determiner`` opens the last conjunct, which has attributes of its own."""
+        u = self.u
+        while True:
+            conjunction = u.previous(determiner)
+            if conjunction < 0 or u.kind[conjunction] != CONJ:
+                return
+            k = u.previous(conjunction)
+            if k >= 0 and u.serial_comma(k):
+                k = u.previous(k)
+            attributes = []
+            while k >= 0 and (u.kind[k] in (ATTR, WEAK, ADV) or self.colour_noun(k)):
+                if u.kind[k] != ADV:
+                    attributes.append(k)
+                k -= 1
+            if not attributes or k < 0 or u.kind[k] != DET or u.key[k] not in _ELLIPSIS_DETERMINERS:
+                return
+            for a in attributes:
+                self.bind(a, u.text[a], obj)
+            determiner = k
+
+    def antecedent(self, before: int) -> str | None:
+        """The object of the last noun run ending before unit ``before``."""
+        for end in range(before - 1, -1, -1):
+            run = self.run_ending.get(end)
+            if run is not None and not (run[1] - run[0] == 1 and self.u.key[end] in lx.ATTRIBUTES):
+                return self.object_at(*run)[1]  # not "pink" in "a pink one, and a tan one"
+        return None
+
+    def pro_nouns(self) -> None:
+        """Attributes of "one"/"ones" bind to the noun they stand for: "two cats, a gray one and
+        an orange one", "an adult giraffe next to a young one", "two dogs, one black and one
+        white"."""
+        u = self.u
+        for i in range(u.n):
+            if u.key[i] not in _PRO_NOUNS:
+                continue
+            attributes: list[int] = []
+            j = u.following(i)
+            if u.key[i] == "one" and j < u.n and self.is_attribute(j):
+                while j < u.n and self.is_attribute(j):  # "one black", "one large"
+                    attributes.append(j)
+                    j = u.following(j)
+                while j < u.n and (
+                    u.kind[j] in (CONJ, ADV, ATTR, WEAK) or u.key[j] in _ELLIPSIS_DETERMINERS
+                ):
+                    j += 1
+                if j < u.n and u.kind[j] in (NOUN, PART, GERUND):
+                    continue  # "one black cat", "one black and one white cat": a noun follows
+            elif u.kind_at(j) != NOUN:
+                k = u.previous(i)
+                while k >= 0 and (  # "a gray one", "young ones", "an orange/NN one"
+                    self.is_attribute(k) or (u.kind[k] == NOUN and u.key[k] in lx.ATTRIBUTES)
+                ):
+                    attributes.append(k)
+                    k = u.previous(k)
+            if attributes:
+                obj = self.antecedent(min(attributes))
+                if obj is not None:
+                    for a in attributes:
+                        self.bind(a, u.text[a], obj)
+
+    # --- predicative ----------------------------------------------------------------------------
+    def subject_runs(self, copula: int) -> list[tuple[int, int]]:
+        """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
+        u = self.u
+        end = copula - 1
+        climb = True
+        if end >= 0 and u.kind[end] == REL:
+            end -= 1
+            climb = False
+        if end >= 0 and u.key[end] == "and" and end not in self.run_ending:
+            return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
+        run = self.run_ending.get(end)
+        if run is None:
+            return []
+        runs = [run]
+        while True:
+            j = run[0] - 1
+            while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
+                j -= 1
+            earlier = self.run_ending.get(j - 1)
+            if j < 1 or earlier is None:
+                break
+            if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
+                runs.append(earlier)  # "the cat and the dog are white"
+                break
+            if not climb or u.kind[j] != PREP or u.key[j] not in lx.LOCATIVE_PREPOSITIONS:
+                break
+            if u.key[j] == "of" and u.key[earlier[1] - 1] in lx.GROUP_NOUNS:
+                break  # "a bowl of soup is hot": the soup
+            runs = [earlier]
+            run = earlier
+        return runs
+
+    def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
+        """The subject of a clause whose second predicate starts after ``conjunction``: the noun
+        run right before the first verb of the caption, when that verb comes before the
+        conjunction ("this bathroom has pink tiles ... and is painted blue" -> bathroom)."""
+        u = self.u
+        for i in range(conjunction):
+            if u.is_verb(i) or u.key[i] in lx.VERBS_3SG:
+                run = self.run_ending.get(u.previous(i))
+                return [run] if run is not None else []
+            if u.kind[i] in (PREP, REL, CONJ):
+                return []
+        return []
+
+    def predicative(self, copula: int, subjects: list[tuple[int, int]]) -> int:
+        """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
+        returns the index where the predicate ends.
+
+        Past participles count only where nothing follows them ("is closed and dark", "are
+        parked"; not "is parked next to", "is wet and covered in snow"); a colour participle
+        passes its colours on ("is painted red")."""
+        u = self.u
+        attributes: list[int] = []
+        participles: list[int] = []
+        i = copula + 1
+        while i < u.n:
+            kind = u.kind[i]
+            if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
+                attributes.append(i)
+            elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
+                attributes.extend(colours)
+                i = colours[-1]
+            elif (
+                kind == PART
+                and u.ends_phrase(i)
+                and u.key[copula] not in _EVENT_COPULAS
+                and u.key[i] not in lx.EVENT_PARTICIPLES
+            ):
+                participles.append(i)  # "are parked"; not "is being renovated", "is shown"
+            elif kind == NEG:
+                return i
+            elif kind == CONJ:
+                if not attributes and not participles:
+                    return i
+            elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
+                break
+            i += 1
+        if (not attributes and not participles) or (i < u.n and u.kind[i] == NOUN):
+            return i  # nothing predicated, or the adjectives modify the noun after them
+        for start, end in subjects:
+            obj = self.object_at(start, end)[1]
+            for a in sorted(attributes + participles):
+                self.bind(a, u.text[a], obj)
+        return i
+
+    def colours_after(self, participle: int) -> list[int]:
+        """The colours right after a colour participle ("painted light blue and white", "painted
+        a light blue"), or none when they modify a noun after them ("painted red flowers")."""
+        u = self.u
+        colours: list[int] = []
+        j = participle + 1
+        if j < u.n and u.key[j] in ("a", "an"):
+            j += 1  # "painted a light blue"
+        while j < u.n:
+            if u.key[j] in lx.COLOURS:
+                colours.append(j)
+            elif not (u.kind[j] == ADV or (u.kind[j] == CONJ and colours)):
+                break
+            j += 1
+        if colours and u.kind_at(u.following(colours[-1])) == NOUN:
+            return []  # "painted red flowers"; not "painted beige and furnishings"
+        return colours
+
+    def colour_participles(self) -> None:
+        """Bindings of the colours after a colour participle right after a noun ("a wall
+        painted blue" -> (blue, wall))."""
+        u = self.u
+        for i in range(1, u.n):
+            if u.key[i] in lx.COLOUR_PARTICIPLES and i - 1 in self.run_ending:
+                colours = self.colours_after(i)
+                if colours:
+                    obj = self.object_at(*self.run_ending[i - 1])[1]
+                    for c in colours:
+                        self.bind(c, u.text[c], obj)
+
+    def postnominal(self, start: int, end: int) -> None:
+        """An adjective right after the noun run ``[start, end)`` that ends a phrase or comes
+        before a preposition describes the noun: "a cup full of coffee", "holding the door open",
+        "with its mouth open"; in a "with" phrase a participle that ends it too ("with her eyes
+        closed")."""
+        u = self.u
+        attributes: list[int] = []
+        j = u.following(end - 1)
+        while j < u.n and u.kind[j] == ATTR and u.key[j] not in _POSITIONAL:
+            attributes.append(j)
+            j = u.following(j)
+            if j < u.n and u.kind[j] == CONJ and u.key[j] != "," and u.kind_at(j + 1) == ATTR:
+                j = u.following(j)  # "open and empty"
+        if not attributes:
+            attributes = self.absolute_participle(start, end)
+        elif j < u.n and not (
+            u.kind[j] == REL
+            or not u.key[j][0].isalnum()
+            or u.kind[j] == PREP
+            or (u.kind[j] == CONJ and u.kind_at(u.following(j)) not in (ATTR, WEAK))
+        ):
+            return
+        if attributes:
+            obj = self.object_at(start, end)[1]
+            for a in attributes:
+                self.bind(a, u.text[a], obj)
+
+    def absolute_participle(self, start: int, end: int) -> list[int]:
+        """ "with" + noun + a participle or adjective that ends the phrase: "with her legs
+        crossed", "with its eyes closed"."""
+        u = self.u
+        j = start - 1
+        while j >= 0 and u.kind[j] in (DET, ATTR, ADV):
+            j -= 1
+        after = u.following(end - 1)
+        if j < 0 or u.key[j] != "with" or after >= u.n or u.kind[after] not in (PART, WEAK, ATTR):
+            return []
+        if u.ends_phrase(after):
+            return [after]  # "with her eyes closed"
+        if u.key_at(start - 1) in _POSSESSIVES and u.kind_at(u.following(after)) == PREP:
+            return [after]  # "with its mouth closed in a pen", "with her legs crossed on a chair"
+        return []  # not "with a vase filled with flowers", "with cheese served on a tray"
+
+
+def _noun_runs(units: Units) -> list[tuple[int, int]]:
     """(start, end) of every maximal run of nouns, end exclusive."""
     runs = []
-    i, n = 0, len(kinds)
-    while i < n:
-        if kinds[i] == _NOUN:
+    i, kind = 0, units.kind
+    while i < units.n:
+        if kind[i] == NOUN:
             start = i
-            while i < n and kinds[i] == _NOUN:
+            while i < units.n and kind[i] == NOUN:
                 i += 1
             runs.append((start, i))
         else:
@@ -98,289 +484,25 @@ def _noun_runs(kinds: list[str]) -> list[tuple[int, int]]:
     return runs
 
 
-def _lone_attribute_noun(
-    texts: list[str], kinds: list[str], i: int, *, predicate: bool = False
-) -> bool:
-    """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN blue
-    sky", "grey/NN and red walls") or, with ``predicate``, after a copula ("the apples look
-    ripe/NN"): an attribute, not an object."""
-    if kinds[i] != _NOUN or texts[i] not in lx.ATTRIBUTES or (i > 0 and kinds[i - 1] == _NOUN):
-        return False
-    n = len(kinds)
-    after = kinds[i + 1] if i + 1 < n else _OTHER
-    if predicate:
-        return after != _NOUN
-    if after == _CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
-        j = i + 3 if _serial_comma(texts, i + 1) else i + 2
-        while j < n and kinds[j] == _ADV:
-            j += 1
-        if j >= n or kinds[j] in (_ATTR, _WEAK, _PART):
-            return j < n
-        following = j + 1 < n and (
-            (kinds[j + 1] == _NOUN and texts[j] in lx.ATTRIBUTES)  # "and metal table"
-            or (kinds[j + 1] == _PART and texts[j + 1] in lx.NOUN_PARTICIPLES)  # ", tree lined"
-        )
-        return kinds[j] == _NOUN and following
-    return after in (_ATTR, _WEAK, _PART) or (i + 1 < n and texts[i + 1] in lx.SUFFIX_WORDS)
-
-
-def _is_modifier(texts: list[str], kinds: list[str], i: int) -> bool:
-    return kinds[i] in _MODIFIERS or _lone_attribute_noun(texts, kinds, i)
-
-
-def _serial_comma(texts: list[str], i: int) -> bool:
-    """Whether the comma at ``i`` is followed by "and"/"or": ", and" is one conjunction."""
-    return texts[i] == "," and i + 1 < len(texts) and texts[i + 1] in ("and", "or")
-
-
-def _modifier_ok(texts: list[str], kinds: list[str], i: int) -> bool:
-    """Whether the participle / verb-tagged lexicon word at ``i`` modifies the noun after it:
-    something that opens or continues a noun phrase stands to its left. A present participle
-    needs a determiner or an attribute there ("a sleeping cat"; not "men all eating bananas",
-    "finished chopping onions", "holding and eating bananas", "riding horses" after a noun or
-    preposition)."""
-    j = _previous(kinds, i)
-    if kinds[i] != _GERUND:
-        return j < 0 or kinds[j] in _MODIFIER_CONTEXT or _lone_attribute_noun(texts, kinds, j)
-    if j < 0:
-        return False
-    if kinds[j] == _DET:
-        return texts[j] not in _DISTRIBUTIVES
-    if kinds[j] == _CONJ:
-        k = _previous(kinds, j)
-        return k >= 0 and (kinds[k] in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, k))
-    return kinds[j] in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, j)
-
-
-def _split_object(texts: list[str], start: int, end: int) -> tuple[int, str]:
-    """Lexicon words at the left edge of a noun run are attributes: (object start, object)."""
-    while end - start > 1 and texts[start] in lx.ATTRIBUTES:
-        start += 1
-    return start, object_of(texts[start:end])
-
-
-def _attributive(
-    texts: list[str], kinds: list[str], start: int, end: int, found: list[tuple[int, Binding]]
-) -> None:
-    """Bindings of the noun run ``[start, end)`` with the modifiers before it. A run that is the
-    noun of a compound attribute ("snow" in "white snow covered slope") takes the modifiers right
-    before it, not conjoined ones ("snowy, tree lined path" says nothing about the tree)."""
-    in_attribute = end < len(kinds) and kinds[end] == _PART and texts[end] in lx.NOUN_PARTICIPLES
-    head, obj = _split_object(texts, start, end)
-    for i in range(start, head):
-        found.append((i, Binding(texts[i], obj)))
-    i = start - 1
-    while i >= 0:
-        kind, text = kinds[i], texts[i]
-        if kind == _ATTR or _lone_attribute_noun(texts, kinds, i):
-            found.append((i, Binding(text, obj)))
-        elif kind == _ADV:
-            pass
-        elif kind == _CONJ:
-            j = _previous(kinds, i)
-            if j >= 0 and _serial_comma(texts, j):
-                j = _previous(kinds, j)  # "green, yellow, and red"
-            if in_attribute or j < 0 or not _is_modifier(texts, kinds, j):
-                return
-        elif text in lx.SUFFIX_WORDS and i > 0 and _is_modifier(texts, kinds, i - 1):
-            pass  # "cream colored", "nice looking": the attribute before it binds
-        elif (
-            kind == _PART
-            and text in lx.NOUN_PARTICIPLES
-            and i > 0
-            and _noun_like(texts, kinds, i - 1)
-        ):
-            noun = texts[i - 1]
-            if text in lx.SUFFIX_WORDS and noun in lx.ATTRIBUTES:
-                found.append((i - 1, Binding(noun, obj)))  # "cream/NN colored"
-            else:
-                found.append((i - 1, Binding(f"{noun} {text}", obj)))  # "snow covered"
-            if i < 2 or kinds[i - 2] != _CONJ:
-                return  # "white snow covered slope": white snow, not a white slope
-            i -= 1  # "a snowy, tree lined path": on to the conjunction
-        elif kind in (_WEAK, _PART, _GERUND) and _modifier_ok(texts, kinds, i):
-            if text not in lx.BOUND_PARTICIPLES:  # "different sized boxes": no attribute
-                found.append((i, Binding(text, obj)))
-        elif kind == _DET and texts[i] in _ELLIPSIS_DETERMINERS and not in_attribute:
-            if any(i < position < start for position, _ in found):
-                _elided(texts, kinds, i, obj, found)
-            return
-        else:
-            return
-        i -= 1
-
-
-def _colour_noun(texts: list[str], kinds: list[str], i: int) -> bool:
-    """A colour the tagger calls a noun, standing alone ("a brown/NN and a white horse")."""
-    return (
-        kinds[i] == _NOUN
-        and texts[i] in lx.COLOURS
-        and texts[i] not in lx.COLOUR_NOUNS
-        and (i == 0 or kinds[i - 1] != _NOUN)
-        and (i + 1 == len(kinds) or kinds[i + 1] != _NOUN)
-    )
-
-
-def _elided(
-    texts: list[str], kinds: list[str], determiner: int, obj: str, found: list[tuple[int, Binding]]
-) -> None:
-    """Ellipsis: in "one black and one white cat" the conjuncts before the last one ("one
-    black"), each a determiner and attributes with the noun left out, describe the same noun.
-    ``determiner`` opens the last conjunct, which has attributes of its own."""
-    while True:
-        conjunction = _previous(kinds, determiner)
-        if conjunction < 0 or kinds[conjunction] != _CONJ:
-            return
-        k = _previous(kinds, conjunction)
-        if k >= 0 and _serial_comma(texts, k):
-            k = _previous(kinds, k)
-        attributes = []
-        while k >= 0 and (kinds[k] in (_ATTR, _WEAK, _ADV) or _colour_noun(texts, kinds, k)):
-            if kinds[k] != _ADV:
-                attributes.append(k)
-            k -= 1
-        if not attributes or k < 0 or kinds[k] != _DET or texts[k] not in _ELLIPSIS_DETERMINERS:
-            return
-        found.extend((a, Binding(texts[a], obj)) for a in attributes)
-        determiner = k
-
-
-def _noun_like(texts: list[str], kinds: list[str], i: int) -> bool:
-    """A noun, or a word the tagger calls an adjective that is none ("snow/JJ covered")."""
-    return kinds[i] == _NOUN or (kinds[i] == _ATTR and not _is_adjective(texts[i]))
-
-
-def _subject_runs(
-    texts: list[str], kinds: list[str], copula: int, run_ending: dict[int, tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
-    end = copula - 1
-    climb = True
-    if end >= 0 and kinds[end] == _REL:
-        end -= 1
-        climb = False
-    run = run_ending.get(end)
-    if run is None:
-        return []
-    runs = [run]
-    while True:
-        j = run[0] - 1
-        while j >= 0 and kinds[j] in (_DET, _ATTR, _ADV, _PART, _GERUND, _WEAK):
-            j -= 1
-        earlier = run_ending.get(j - 1)
-        if j < 1 or earlier is None:
-            break
-        if kinds[j] == _CONJ and texts[j] == "and" and len(runs) == 1:
-            runs.append(earlier)  # "the cat and the dog are white"
-            break
-        if not climb or kinds[j] != _PREP or texts[j] not in lx.LOCATIVE_PREPOSITIONS:
-            break
-        if texts[j] == "of" and texts[earlier[1] - 1] in lx.GROUP_NOUNS:
-            break  # "a bowl of soup is hot": the soup
-        runs = [earlier]
-        run = earlier
-    return runs
-
-
-def _predicative(
-    texts: list[str],
-    kinds: list[str],
-    copula: int,
-    subjects: list[tuple[int, int]],
-    found: list[tuple[int, Binding]],
-) -> int:
-    """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
-    returns the index where the predicate ends.
-
-    Past participles count only coordinated with an attribute and with nothing after them ("is
-    closed and dark"; not "is parked next to", "is wet and covered in snow"); a colour participle
-    passes its colours on ("is painted red")."""
-    attributes: list[int] = []
-    participles: list[int] = []
-    i, n = copula + 1, len(kinds)
-    while i < n:
-        kind = kinds[i]
-        if kind in (_ATTR, _WEAK) or _lone_attribute_noun(texts, kinds, i, predicate=True):
-            attributes.append(i)
-        elif texts[i] in lx.COLOUR_PARTICIPLES and (colours := _colours_after(texts, kinds, i)):
-            attributes.extend(colours)
-            i = colours[-1]
-        elif kind == _PART and _ends_phrase(texts, kinds, i):
-            participles.append(i)
-        elif kind == _NEG:
-            return i
-        elif kind == _CONJ:
-            if not attributes and not participles:
-                return i
-        elif kind != _ADV and texts[i] not in lx.INTENSIFIERS:  # "are all white"
-            break
-        i += 1
-    if not attributes or (i < n and kinds[i] == _NOUN):
-        return i  # nothing predicated, or the adjectives modify the noun after them
-    attributes = sorted(attributes + participles)
-    for start, end in subjects:
-        obj = _split_object(texts, start, end)[1]
-        found.extend((a, Binding(texts[a], obj)) for a in attributes)
-    return i
-
-
-def _ends_phrase(texts: list[str], kinds: list[str], i: int) -> bool:
-    """Whether nothing but a conjunction or punctuation follows unit ``i`` (adverbs skipped)."""
-    j = i + 1
-    while j < len(kinds) and kinds[j] == _ADV:
-        j += 1
-    return j == len(kinds) or kinds[j] == _CONJ or not texts[j][0].isalnum()
-
-
-def _colours_after(texts: list[str], kinds: list[str], participle: int) -> list[int]:
-    """The colours right after a colour participle ("painted light blue and white"), or none
-    when they modify a noun after them ("painted red flowers")."""
-    colours: list[int] = []
-    j, n = participle + 1, len(kinds)
-    while j < n:
-        if texts[j] in lx.COLOURS:
-            colours.append(j)
-        elif not (kinds[j] == _ADV or (kinds[j] == _CONJ and colours)):
-            break
-        j += 1
-    if j < n and kinds[j] == _NOUN:
-        return []
-    return colours
-
-
-def _colour_participles(
-    texts: list[str],
-    kinds: list[str],
-    run_ending: dict[int, tuple[int, int]],
-    found: list[tuple[int, Binding]],
-) -> None:
-    """Bindings of the colours after a colour participle right after a noun ("a wall painted
-    blue" -> (blue, wall))."""
-    for i, text in enumerate(texts):
-        if text in lx.COLOUR_PARTICIPLES and i - 1 in run_ending:
-            colours = _colours_after(texts, kinds, i)
-            if colours:
-                obj = _split_object(texts, *run_ending[i - 1])[1]
-                found.extend((c, Binding(texts[c], obj)) for c in colours)
-
-
-def _bindings(tokens: list[str], tags: list[str]) -> list[Binding]:
-    texts, kinds = _units(tokens, tags)
-    runs = _noun_runs(kinds)
-    run_ending = {end - 1: (start, end) for start, end in runs}
-    found: list[tuple[int, Binding]] = []
+def read_bindings(units: Units) -> list[Binding]:
+    """The bindings the caption's units state, in order of first occurrence, without
+    duplicates."""
+    reader = _Reader(units)
+    kind = units.kind
     inherited: dict[int, list[tuple[int, int]]] = {}
-    for i, kind in enumerate(kinds):
-        if kind == _COPULA:
-            subjects = inherited.get(i) or _subject_runs(texts, kinds, i, run_ending)
-            end = _predicative(texts, kinds, i, subjects, found)
-            if kinds[i - 1] == _REL and end < len(kinds) and kinds[end] == _COPULA:
+    for i in range(units.n):
+        if kind[i] == COPULA:
+            subjects = inherited.get(i) or reader.subject_runs(i)
+            end = reader.predicative(i, subjects)
+            if i > 0 and kind[i - 1] == REL and end < units.n and kind[end] == COPULA:
                 inherited[end] = subjects  # "a car that is red looks new": the car looks new
-    _colour_participles(texts, kinds, run_ending, found)
-    predicated = {i for i, _ in found}
-    for start, end in runs:
-        if end - start == 1 and (start in predicated or _lone_attribute_noun(texts, kinds, start)):
+    reader.colour_participles()
+    predicated = {i for i, _ in reader.found}
+    for start, end in reader.runs:
+        if end - start == 1 and (start in predicated or reader.lone_attribute_noun(start)):
             continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
-        _attributive(texts, kinds, start, end, found)
-    found.sort(key=lambda item: item[0])
-    return list(dict.fromkeys(binding for _, binding in found))
+        reader.attributive(start, end)
+        reader.postnominal(start, end)
+    reader.pro_nouns()
+    reader.found.sort(key=lambda item: item[0])
+    return list(dict.fromkeys(binding for _, binding in reader.found))

@@ -74,6 +74,9 @@ WEIGHTS_SHA256 = "dd665a62eeebe96c40eddba319f1392d410e8a2c1fd62ad6207661fbf0053a
 _DATA_FOLDER = "data"
 _ARRAYS = ("tags", "features", "indptr", "columns", "milli", "tagdict_words", "tagdict_tags")
 _SCALE = 1000
+#: Tags remembered by feature context before the memory is cleared (an entry is about half a
+#: kilobyte, so at most about 250 MB per process).
+_SEEN_LIMIT = 500_000
 
 
 class TaggerDataError(BindsplitError):
@@ -144,6 +147,8 @@ class MatrixPerceptronTagger:
         rows = np.repeat(np.arange(len(features)), np.diff(indptr))
         matrix[rows, arrays["columns"]] = arrays["milli"] / _SCALE
         self._matrix = matrix
+        #: Tags already computed, by everything their features depend on.
+        self._seen: dict[tuple[str, ...], str] = {}
         self._tagdict: dict[str, str] = {
             word: self._tags[index]
             for word, index in zip(
@@ -169,33 +174,44 @@ class MatrixPerceptronTagger:
         return word.lower()
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
-        """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``."""
+        """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
+
+        A token whose 14 features (its word and the two words on each side, the two tags before
+        it) were seen before gets the tag computed then: captions repeat their word windows ("a
+        man riding a"), so a long corpus is mostly tagged from memory (see :data:`_SEEN_LIMIT`).
+        """
         context = [*self._START, *map(self._normalise, tokens), *self._END]
         tagdict, row_of, matrix, tags = self._tagdict, self._row.get, self._matrix, self._tags
+        seen = self._seen
+        if len(seen) > _SEEN_LIMIT:
+            seen.clear()
         prev, prev2 = self._START
         out = []
         for i, word in enumerate(tokens):
             tag = tagdict.get(word)
-            if not tag:
-                w, before, after = context[i + 2], context[i + 1], context[i + 3]
-                features = (
-                    "bias",
-                    "i suffix " + word[-3:],
-                    "i pref1 " + (word[0] if word else ""),
-                    "i-1 tag " + prev,
-                    "i-2 tag " + prev2,
-                    "i tag+i-2 tag " + prev + " " + prev2,
-                    "i word " + w,
-                    "i-1 tag+i word " + prev + " " + w,
-                    "i-1 word " + before,
-                    "i-1 suffix " + before[-3:],
-                    "i-2 word " + context[i],
-                    "i+1 word " + after,
-                    "i+1 suffix " + after[-3:],
-                    "i+2 word " + context[i + 4],
-                )
-                rows = [r for r in map(row_of, features) if r is not None]
-                tag = tags[int(matrix[rows].sum(axis=0).argmax())]
+            if tag is None:
+                key = (word, prev, prev2, *context[i : i + 2], *context[i + 3 : i + 5])
+                tag = seen.get(key)
+                if tag is None:
+                    w, before, after = context[i + 2], context[i + 1], context[i + 3]
+                    features = (
+                        "bias",
+                        "i suffix " + word[-3:],
+                        "i pref1 " + (word[0] if word else ""),
+                        "i-1 tag " + prev,
+                        "i-2 tag " + prev2,
+                        "i tag+i-2 tag " + prev + " " + prev2,
+                        "i word " + w,
+                        "i-1 tag+i word " + prev + " " + w,
+                        "i-1 word " + before,
+                        "i-1 suffix " + before[-3:],
+                        "i-2 word " + context[i],
+                        "i+1 word " + after,
+                        "i+1 suffix " + after[-3:],
+                        "i+2 word " + context[i + 4],
+                    )
+                    rows = [r for r in map(row_of, features) if r is not None]
+                    tag = seen[key] = tags[int(matrix[rows].sum(axis=0).argmax())]
             out.append(tag)
             prev2, prev = prev, tag
         return out

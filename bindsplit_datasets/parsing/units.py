@@ -1,59 +1,142 @@
-"""Reading tagged tokens as units of noun phrases: merged phrases, kinds, tag corrections."""
+"""Tagged tokens read as the units of noun phrases, with the tagger's usual slips corrected.
+
+A unit is a token or a merged multi-word phrase (a lexicon attribute such as "light brown", a
+lexicalised compound such as "teddy bear"). Each unit has its text as written (what a binding
+reports), its lexical key (hyphens read as spaces: how the lexicon looks it up, so that
+"snow-covered" finds "snow covered") and a *kind*: what it can do in a noun phrase.
+
+The tagger (NLTK's, trained on newswire) is right most of the time on captions, and wrong in a
+few systematic ways that :func:`_correct` mends in place:
+
+- nouns tagged as adjectives before another noun ("kitchen/JJ scene", "ski/JJ slope");
+- verbs tagged as plural nouns after their subject ("a bird lands/NNS on", "a lamp post clock
+  rises/NNS above"): a plural-looking last noun after a singular determiner is a verb;
+- present participles glued to the noun before them ("a bridge spanning/NN over");
+- adverbs tagged as nouns ("a man downhill/NN skiing", "hay ground indoors/NNS");
+- participles and adjectives it does not know before a noun ("a squinting/NN tennis player");
+- colour words that name clothes, not a property ("a woman in black sits", "wearing red");
+- base-form verbs after "a/the + attributes" that are nouns ("a heart shaped cake/VB").
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from . import lexicon as lx
+from . import wordclasses as wc
 from .normalise import singularise
 
-# --- rules -----------------------------------------------------------------------------------
+__all__ = ["Units", "read_units"]
 
-# Unit kinds: what a token (or merged phrase) can do in a noun phrase.
-_NOUN = "N"  # noun (or compound)
-_ATTR = "A"  # attribute in any attribute slot (adjective, lexicon word, lexicon phrase)
-_WEAK = "W"  # lexicon word tagged as a verb: an attribute only where a modifier can stand
-_PART = "V"  # past participle: a modifier only where a modifier can stand
-_GERUND = "G"  # present participle: likewise, but never right after a preposition
-_DET = "D"  # determiner, number, quantifier, possessive, non-attribute adjective
-_ADV = "R"  # adverb (skipped)
-_CONJ = "C"  # and / or / comma
-_COPULA = "P"
-_REL = "T"  # that / which / who
-_PREP = "I"
-_NEG = "X"
-_VERB = "B"  # base or present-tense verb (VB, VBP): read as a noun after "a/the + attribute"
-_OTHER = "O"
+# Unit kinds: what a unit can do in a noun phrase.
+NOUN = "N"  # noun (or compound)
+ATTR = "A"  # attribute in any attribute slot (adjective, lexicon word, lexicon phrase)
+WEAK = "W"  # lexicon word tagged as a verb: an attribute only where a modifier can stand
+PART = "V"  # past participle: a modifier only where a modifier can stand
+GERUND = "G"  # present participle: likewise, but never right after a preposition
+DET = "D"  # determiner, number, quantifier, possessive, non-attribute adjective
+ADV = "R"  # adverb (skipped)
+CONJ = "C"  # and / or / comma / slash
+COPULA = "P"  # a linking verb ("is", "looks")
+REL = "T"  # that / which / who
+PREP = "I"
+NEG = "X"
+VERB = "B"  # base or present-tense verb (VB, VBP)
+OTHER = "O"
+
+#: Kinds that modify a noun when they stand before it.
+MODIFIERS = frozenset({ATTR, WEAK, PART, GERUND})
 
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
 _ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
-_CONJ_WORDS = frozenset({"and", "or", "&", ","})
+_CONJ_WORDS = frozenset({"and", "or", "&", ",", "/", "but"})
 _REL_WORDS = frozenset({"that", "which", "who"})
 _NEGATIONS = frozenset({"not", "n't", "never"})
-_DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
 _ARTICLES = frozenset({"a", "an", "the"})
+#: Tags of finite verbs.
+_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+#: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
+_SINGULAR_DETERMINERS = frozenset({"a", "an", "one", "this", "every", "each", "another"})
 _PLURAL_COPULAS = frozenset({"are", "were", "'re"})
-#: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
-_ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
-    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
-)
-_MODIFIERS = frozenset({_ATTR, _WEAK, _PART, _GERUND})
-#: What may stand left of a participle that modifies a noun ("a parked car", "with sliced apples").
-_MODIFIER_CONTEXT = frozenset({_DET, _ATTR, _WEAK, _PART, _GERUND, _CONJ, _PREP})
+#: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
+_CLOTHING_CONTEXT = frozenset({"wearing", "wears", "wear", "in", "dressed", "clad"})
+#: Determiners after which a word that can be a noun is one ("a stove", "his train").
+_NOUN_PHRASE_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "my",
+     "our", "your", "another", "every", "each"}
+)  # fmt: skip
+#: Participles that form one attribute with the adjective before them.
+_MANNER_PARTICIPLES = lx.COLOUR_MANNER_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
+#: Kinds whose tag the word-class table can correct.
+_OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
+#: Kinds that a modifier stands before.
+_MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
+#: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
+_ADJECTIVE_ENDINGS = ("y", "en", "al", "ous", "ful", "ic", "ive", "ish", "less", "able", "ible")
+#: Position words that are the head of a compound right after a noun ("lap top", "road side").
+_COMPOUND_HEADS = frozenset({"top", "side"})
 #: What may stand right of a word the tagger calls an adjective when it really is one.
-_AFTER_ADJECTIVE = frozenset({_NOUN, _ATTR, _WEAK, _PART, _GERUND, _CONJ})
+_AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
+
+
+class Units:
+    """The units of one caption: parallel lists of written text, lexical key and kind.
+
+    Attributes:
+        text: each unit as written (lower case, hyphens kept): what a binding reports.
+        key: each unit's lexical key (hyphens read as spaces): what the lexicon looks up.
+        kind: each unit's kind (the module's kind constants).
+        tag: the tagger's tag of each unit's first token.
+    """
+
+    __slots__ = ("key", "kind", "n", "tag", "text")
+
+    def __init__(self, text: list[str], key: list[str], kind: list[str], tag: list[str]) -> None:
+        self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
+
+    def is_verb(self, i: int) -> bool:
+        """Whether unit ``i`` is a verb or copula (not a participle or gerund)."""
+        return self.kind[i] == COPULA or (self.kind[i] == OTHER and self.tag[i] in _VERB_TAGS)
+
+    def previous(self, i: int) -> int:
+        """Index of the unit before ``i``, adverbs skipped (-1 at the start)."""
+        i -= 1
+        while i >= 0 and self.kind[i] == ADV:
+            i -= 1
+        return i
+
+    def following(self, i: int) -> int:
+        """Index of the unit after ``i``, adverbs skipped (``n`` at the end)."""
+        i += 1
+        while i < self.n and self.kind[i] == ADV:
+            i += 1
+        return i
+
+    def kind_at(self, i: int) -> str:
+        """The kind of unit ``i``, :data:`OTHER` outside the caption."""
+        return self.kind[i] if 0 <= i < self.n else OTHER
+
+    def key_at(self, i: int) -> str:
+        """The key of unit ``i``, "" outside the caption."""
+        return self.key[i] if 0 <= i < self.n else ""
+
+    def ends_phrase(self, i: int) -> bool:
+        """Whether nothing but a conjunction or punctuation follows unit ``i`` (adverbs skipped)."""
+        j = self.following(i)
+        return j == self.n or self.kind[j] == CONJ or not self.key[j][0].isalnum()
+
+    def serial_comma(self, i: int) -> bool:
+        """Whether the comma at ``i`` is followed by "and"/"or": ", and" is one conjunction."""
+        return self.key[i] == "," and i + 1 < self.n and self.key[i + 1] in ("and", "or")
 
 
 def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
     """First word -> (words, kind) of every multi-word compound / lexicon phrase, longest first."""
     table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-    for phrases, kind in (
-        (lx.COMPOUND_NOUNS, _NOUN),
-        (lx.SPLIT_COMPOUNDS, _NOUN),
-        (lx.ATTRIBUTES, _ATTR),
-    ):
+    for phrases, kind in ((lx.COMPOUND_NOUNS, NOUN), (lx.ATTRIBUTES, ATTR)):
         for phrase in phrases:
             words = tuple(phrase.split())
             if len(words) > 1:
@@ -67,156 +150,29 @@ _PHRASES = _phrase_table()
 
 
 @lru_cache(maxsize=1 << 16)
-def _is_adjective(word: str) -> bool:
-    """Whether a word the tagger calls an adjective is one: a lexicon word or a typical ending."""
-    return word in lx.ATTRIBUTES or (
-        len(word) > 4
-        and word.endswith(lx.ADJECTIVE_SUFFIXES)
-        and not word.endswith(lx.NOUN_ENDINGS)
-        and word not in lx.SUFFIX_EXCEPTIONS
+def is_adjective(word: str) -> bool:
+    """Whether a word the tagger calls an adjective is one: a lexicon word, a hyphenated
+    compound ("snow covered", "park like"), a word the word-class table knows as an adjective or,
+    for a word it does not know, one with a typical adjective ending."""
+    if word in lx.ATTRIBUTES or " " in word:
+        return True
+    if word in lx.SUFFIX_EXCEPTIONS:
+        return False  # "table", "flatbed", "building"
+    known = wc.classes(word)
+    if known and not known & wc.NOUN:
+        return bool(known & wc.ADJECTIVE)
+    if known and not known & wc.ADJECTIVE:
+        return False
+    return (  # unknown, or both a noun and an adjective ("video", "vegetable"): by its ending
+        len(word) > 4 and word.endswith(lx.ADJECTIVE_SUFFIXES) and word not in lx.SUFFIX_EXCEPTIONS
     )
 
 
 @lru_cache(maxsize=1 << 16)
-def _is_participle(word: str) -> bool:
-    """Whether a word in -ing is the participle of a verb of :data:`lexicon.VERBS_3SG`
-    ("standing" <- "stands", "sitting" <- "sits", "grazing" <- "grazes"), not a noun
-    ("flooring", "building")."""
-    if not word.endswith("ing") or word in lx.SUFFIX_EXCEPTIONS:
-        return False
-    stem = word[:-3]
-    candidates = {stem + "s", stem + "es", stem + "e" + "s"}
-    if len(stem) > 2 and stem[-1] == stem[-2]:
-        candidates.add(stem[:-1] + "s")  # sitting -> sits
-    if stem.endswith("y"):
-        candidates.add(stem[:-1] + "ies")  # lying -> lies
-    return not candidates.isdisjoint(lx.VERBS_3SG)
-
-
-def _kind(word: str, tag: str) -> str:
-    if tag in _NOUN_TAGS:
-        if word in lx.INTENSIFIERS:
-            return _ADV  # "an otherwise/NN dark room", "a well/NN lit room"
-        if word in lx.NEVER_NOUNS:
-            return _DET  # "a lone/NN woman"
-        return _PREP if word in lx.PREPOSITIONS else _NOUN
-    if word in lx.NON_ATTRIBUTES:  # whatever its tag: "left/VBN side", "near/IN"
-        return _PREP if tag in ("IN", "TO") else _DET
-    if word in lx.ATTRIBUTES:
-        return _WEAK if tag.startswith("VB") else _ATTR
-    if word in lx.BOUND_PARTICIPLES and tag in _ADJ_TAGS:
-        return _PART  # "different sized/JJ boxes": an attribute only with the word before it
-    if tag in _ADJ_TAGS:
-        return _ADV if word in lx.INTENSIFIERS else _ATTR  # "dimly/JJ lit"
-    if word in lx.COPULAS and tag.startswith("VB"):
-        return _COPULA
-    if word in _CONJ_WORDS:
-        return _CONJ
-    if word in _REL_WORDS:
-        return _REL
-    if word in _NEGATIONS:
-        return _NEG
-    if tag in ("VBN", "VBD"):
-        return _PART
-    if tag == "VBG":
-        return _GERUND
-    if tag in _DET_TAGS:
-        return _DET
-    if tag in _ADV_TAGS or word in lx.INTENSIFIERS:
-        return _ADV
-    if tag in ("IN", "TO"):
-        return _PREP
-    if tag in ("VB", "VBP"):
-        return _VERB
-    return _OTHER
-
-
-def _phrase_matches(tokens: list[str], start: int, words: tuple[str, ...], kind: str) -> bool:
-    last = len(words) - 1
-    for offset, expected in enumerate(words):
-        token = tokens[start + offset]
-        if token != expected and not (
-            offset == last and kind == _NOUN and singularise(token) == expected
-        ):
-            return False
-    return True
-
-
-def _units(tokens: list[str], tags: list[str]) -> tuple[list[str], list[str]]:
-    """Merge multi-word phrases and classify every unit: (unit texts, unit kinds)."""
-    texts: list[str] = []
-    kinds: list[str] = []
-    i, n = 0, len(tokens)
-    while i < n:
-        word = tokens[i]
-        for words, kind in _PHRASES.get(word, ()):
-            end = i + len(words)
-            if end <= n and _phrase_matches(tokens, i, words, kind):
-                texts.append(" ".join(tokens[i:end]))
-                kinds.append(kind)
-                i = end
-                break
-        else:
-            texts.append(word)
-            kinds.append(_kind(word, tags[i]))
-            i += 1
-    _correct_tags(texts, kinds)
-    return texts, kinds
-
-
-def _correct_tags(texts: list[str], kinds: list[str]) -> None:
-    """Correct the tagger's usual slips inside noun phrases, in place.
-
-    - "pretty" before an attribute is a degree adverb.
-    - The tagger calls many nouns adjectives: before another noun ("kitchen/JJ scene", "ski/JJ
-      slope"), before a participle ("a lamp/JJ shining"), before "and" + noun, and at the end of a
-      noun phrase ("a couch/JJ behind"). A word it tags as an adjective that is neither in the
-      lexicon nor has an adjective ending is a noun there. Right to left, so that "wii/JJ game/JJ
-      controller" becomes one compound.
-    - A verb after its subject tagged as a plural noun ("a woman sits/NNS on"; a base form after a
-      plural or coordinated subject: "flags hang/NN from", "a black and a white dog play/NN") is
-      a verb, and so is the -ing form of such a verb ending a noun run ("a girl
-      standing/NN by"), and the main verb after the predicate of a relative clause ("a cat that
-      is grey sleeps/NNS on the sofa").
-    - A base-form verb right after "a/an/the" + attributes is a noun ("a heart shaped cake/VB").
-    """
-    n = len(kinds)
-    for i in range(n - 1, -1, -1):
-        if kinds[i] != _ATTR:
-            continue
-        if texts[i] in lx.INTENSIFIERS and i + 1 < n and kinds[i + 1] in (_ATTR, _WEAK):
-            kinds[i] = _ADV  # "a pretty large dog"
-            continue
-        if _is_adjective(texts[i]):
-            continue
-        after = kinds[i + 1] if i + 1 < n else _OTHER
-        before = kinds[i - 1] if i > 0 else _OTHER
-        if (
-            (after in (_NOUN, _GERUND, _PART) and texts[i + 1] not in lx.SUFFIX_WORDS)
-            or (after == _CONJ and i + 2 < n and kinds[i + 2] == _NOUN)
-            or (
-                after not in _AFTER_ADJECTIVE
-                and before in (_DET, _ATTR, _WEAK, _NOUN, _PART, _GERUND)
-            )
-        ):
-            kinds[i] = _NOUN
-    for i in range(1, n):
-        if kinds[i] == _NOUN and kinds[i - 1] == _NOUN:
-            text = texts[i]
-            ends_run = i + 1 == n or kinds[i + 1] != _NOUN
-            if text in lx.VERBS_3SG or (
-                ends_run
-                and i + 1 < n
-                and _is_base_verb(text)
-                and _plural_subject(texts, kinds, i - 1)
-            ):
-                kinds[i] = _COPULA if text in lx.COPULAS else _OTHER
-            elif ends_run and _is_participle(text):
-                kinds[i] = _GERUND
-        elif kinds[i] == _VERB and _after_article_and_attributes(kinds, texts, i):
-            if i + 1 == n or kinds[i + 1] in (_PREP, _CONJ, _REL, _COPULA, _OTHER):
-                kinds[i] = _NOUN
-    _relative_main_verbs(texts, kinds)
+def _is_present_participle(word: str) -> bool:
+    """Whether a word in -ing is a verb's participle ("spanning", "grazing"), not a noun in -ing
+    ("building", "frosting", "evening")."""
+    return len(word) > 5 and word.endswith("ing") and word not in lx.ING_NOUNS
 
 
 @lru_cache(maxsize=1 << 12)
@@ -229,54 +185,417 @@ def _is_base_verb(word: str) -> bool:
     return not forms.isdisjoint(lx.VERBS_3SG)
 
 
-def _plural_subject(texts: list[str], kinds: list[str], last: int) -> bool:
+@lru_cache(maxsize=1 << 16)
+def _kind(word: str, tag: str) -> str:
+    """The kind of a single token from its lexical key and tag."""
+    if word in _CONJ_WORDS:
+        return CONJ
+    if not word[0].isalnum():
+        return OTHER  # punctuation, whatever the tagger says (a quote mark tagged JJ)
+    if tag in _NOUN_TAGS:
+        if word in lx.INTENSIFIERS or (word in lx.ADVERB_NOUNS and word not in lx.SPATIAL):
+            return ADV  # "an otherwise/NN dark room", "a well/NN lit room", "outdoors/NNS"
+        if word in lx.NEVER_NOUNS or word in ("one", "ones"):
+            return DET  # "a lone/NN woman", "a small black one/NN"
+        if word in lx.ATTRIBUTES and " " in word:
+            return ATTR  # "light-brown/NN"
+        return PREP if word in lx.PREPOSITIONS else NOUN
+    if word in lx.NON_ATTRIBUTES:  # whatever its tag: "left/VBN side", "near/IN"
+        if tag in ("IN", "TO"):
+            return PREP
+        return ADV if word in lx.SPATIAL else DET  # "a small outside/JJ restaurant"
+    if word in lx.ATTRIBUTES:  # "has pink/VBN tiles", "has wooden/VBN cabinets": no verbs
+        could_be_verb = word not in lx.COLOURS and wc.classes(word) & wc.VERB
+        return WEAK if tag.startswith("VB") and could_be_verb else ATTR
+    if tag in _ADJ_TAGS:
+        if word in lx.PREPOSITIONS:
+            return PREP  # "beside/JJ"
+        return ADV if word in lx.INTENSIFIERS else ATTR  # "dimly/JJ lit"
+    if word in lx.COPULAS and tag.startswith("VB"):
+        return COPULA
+    if word in _REL_WORDS:
+        return REL
+    if word in _NEGATIONS:
+        return NEG
+    if tag in ("VBN", "VBD"):
+        return PART
+    if tag == "VBG":
+        return GERUND
+    if tag in _DET_TAGS:
+        return DET
+    if tag in _ADV_TAGS or word in lx.INTENSIFIERS:
+        return ADV
+    if tag in ("IN", "TO") or (tag == "RP" and word in lx.PREPOSITIONS):
+        return PREP  # "go around/RP fallen trees"
+    if tag in ("VB", "VBP"):
+        return VERB
+    return OTHER
+
+
+def _phrase_matches(keys: Sequence[str], start: int, words: tuple[str, ...], kind: str) -> bool:
+    last = len(words) - 1
+    for offset, expected in enumerate(words):
+        key = keys[start + offset]
+        if key != expected and not (
+            offset == last and kind == NOUN and singularise(key) == expected
+        ):
+            return False
+    return True
+
+
+def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
+    """Merge multi-word phrases, classify every unit and correct the tagger's slips."""
+    keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
+    text: list[str] = []
+    key: list[str] = []
+    kind: list[str] = []
+    tag: list[str] = []
+    phrases = _PHRASES
+    i, n = 0, len(tokens)
+    while i < n:
+        for words, phrase_kind in phrases.get(keys[i], ()):
+            end = i + len(words)
+            if end <= n and _phrase_matches(keys, i, words, phrase_kind):
+                text.append(" ".join(tokens[i:end]))
+                key.append(" ".join(keys[i:end]))
+                kind.append(phrase_kind)
+                tag.append(tags[i])
+                i = end
+                break
+        else:
+            text.append(tokens[i])
+            key.append(keys[i])
+            kind.append(_kind(keys[i], tags[i]))
+            tag.append(tags[i])
+            i += 1
+    units = Units(text, key, kind, tag)
+    _correct(units)
+    return units
+
+
+def _correct(units: Units) -> None:
+    """Correct the tagger's usual slips, in place (see the module docstring)."""
+    _word_classes(units)
+    _compound_heads(units)
+    _attribute_runs(units)
+    _nouns_tagged_as_adjectives(units)
+    _verbs_in_noun_runs(units)
+    _relative_main_verbs(units)
+    _linking_verbs(units)
+    _clothing_colours(units)
+    _modal_nouns(units)
+    _degree_words(units)
+    _pronoun_phrases(units)
+
+
+def _compound_heads(units: Units) -> None:
+    """ "top" and "side" right after a noun are the head of a compound ("lap top", "tank top",
+    "stove top", "road side"), not position words, unless "of" follows ("the bus side of"). A
+    manner participle the tagger calls a noun between an attribute and a noun is a participle
+    ("a blue lit/NN bridge")."""
+    key, kind = units.key, units.kind
+    for i in range(1, units.n - 1):
+        if (
+            kind[i] == NOUN
+            and key[i] in _MANNER_PARTICIPLES
+            and kind[i - 1] == ATTR
+            and kind[i + 1] == NOUN
+        ):
+            kind[i] = PART
+    for i in range(1, units.n):
+        if key[i] == "top" and kind[i - 1] == ATTR and units.kind_at(i - 2) == DET:
+            kind[i] = NOUN  # the garment: "a white top"
+        elif (
+            singularise(key[i]) in _COMPOUND_HEADS
+            and kind[i - 1] == NOUN
+            and kind[i] != NOUN
+            and (i + 1 == units.n or key[i + 1] != "of")
+        ):
+            kind[i] = NOUN
+
+
+def _word_classes(units: Units) -> None:
+    """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
+    readings of regular words ("pan" as a noun), so a reading is only taken away where the form
+    itself agrees:
+
+    - a "noun" that can be an adjective and not a noun, with an adjective ending, is an
+      adjective before a noun ("a mossy/NN brick wall"); one that can only be a verb, in -ing or
+      -ed, is a participle before a noun ("a squinting/NN tennis player", "a leashed/NN dog");
+    - an "adjective" that is none (see :func:`is_adjective`) but can be a noun is a noun ("a
+      cup/JJ full of coffee");
+    - a "verb" inside a noun phrase, right after an article or an attribute, that can be a noun
+      is one ("a stainless steel stove/VBD top", "a blue and silver train/VBP", "a grey
+      building/VBG"); participles and gerunds keep their reading ("a parked car", "a sleeping
+      cat") unless they are nouns in -ing ("building").
+    """
+    key, kind, n = units.key, units.kind, units.n
+    table = wc.table()
+    for i in range(n):
+        if kind[i] not in _OPEN_CLASS:
+            continue
+        word = key[i]
+        known = table.get(word, 0)
+        if not known or " " in word or word in lx.NON_ATTRIBUTES:
+            continue
+        if word in lx.ATTRIBUTES:
+            if kind[i] == NOUN and not known & wc.NOUN:
+                kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
+            continue
+        modifier_slot = units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
+        if (
+            kind[i] == NOUN
+            and not known & wc.NOUN
+            and known & wc.VERB
+            and not word.endswith("s")
+            and units.kind_at(i - 1) == NOUN
+            and units.kind_at(i + 1) != NOUN
+        ):
+            kind[i] = GERUND if word.endswith("ing") else OTHER  # "a couple hung/NN in front"
+        elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
+            if known & wc.ADJECTIVE and word.endswith(_ADJECTIVE_ENDINGS):
+                kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
+            elif (known & wc.VERB or not known) and _participle_form(word):
+                kind[i] = GERUND if word.endswith("ing") else PART  # "a tattooed/NN woman"
+        elif kind[i] == ATTR and known and not is_adjective(word):
+            if known & wc.NOUN:
+                kind[i] = NOUN
+            elif known & wc.VERB and _participle_form(word):
+                kind[i] = GERUND if word.endswith("ing") else PART
+        elif kind[i] in (VERB, PART) and known & wc.NOUN and not known & wc.VERB:
+            kind[i] = NOUN  # no verb at all: "a fed ex/VBD truck", "a stove top oven/VBN"
+        elif kind[i] == ADV and known == wc.NOUN:
+            kind[i] = NOUN  # only a noun: "a blue padded hallway/RB"
+        elif (
+            kind[i] in (VERB, PART, GERUND, OTHER)
+            and (known & wc.NOUN or word in lx.ING_NOUNS)
+            and _opens_noun_phrase(units, i)
+            and (kind[i] != GERUND or word in lx.ING_NOUNS)
+            and (kind[i] != PART or not known & wc.VERB or not _participle_form(word))
+        ):
+            kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+
+
+def _participle_form(word: str) -> bool:
+    """Whether a word has the form of a participle ("squinting", "leashed"), not of a noun that
+    looks like one ("bed", "building")."""
+    return (
+        len(word) > 3
+        and word.endswith(("ing", "ed", "en"))
+        and word not in lx.SUFFIX_EXCEPTIONS
+        and word not in lx.ING_NOUNS
+    )
+
+
+def _opens_noun_phrase(units: Units, i: int) -> bool:
+    """Whether an article, a possessive or an attribute stands right before unit ``i``."""
+    j = units.previous(i)
+    if j < 0:
+        return False
+    if units.kind[j] in (ATTR, WEAK):
+        return True
+    if units.kind[j] == NOUN:  # "a grey/NN building/VBG", "a street light/VBD turned off"
+        if units.key[j] in lx.ATTRIBUTES and units.kind_at(j - 1) in (DET, ATTR, CONJ):
+            return True
+        return units.kind_at(units.following(i)) in (COPULA, PART, VERB, GERUND)
+    return units.kind[j] == DET and units.key[j] in _NOUN_PHRASE_DETERMINERS
+
+
+def _attribute_runs(units: Units) -> None:
+    """Attribute words the tagger calls nouns, one after another before more modifiers, are all
+    attributes: "a round/NN pink/NN flat shoe" (not a round "pink")."""
+    key, kind, n = units.key, units.kind, units.n
+    i = 0
+    while i < n:
+        if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES:
+            i += 1
+            continue
+        j = i
+        while j < n and kind[j] == NOUN and key[j] in lx.ATTRIBUTES:
+            j += 1
+        if j - i > 1 and j < n and kind[j] in (ATTR, WEAK, PART) and units.kind_at(j + 1) == NOUN:
+            for k in range(i, j):
+                kind[k] = ATTR
+        i = j
+
+
+def _linking_verbs(units: Units) -> None:
+    """ "sit", "stand", "lie" and "looking" between a noun and an adjective (or a participle) that
+    no noun follows link them like a copula: "a chair sits empty", "cars sit parked", "a dog
+    looking happy"."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 1):
+        if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
+            continue
+        j = units.following(i)
+        if (
+            units.kind_at(units.previous(i)) == NOUN
+            and j < n
+            and kind[j] in (ATTR, WEAK, PART)
+            and units.kind_at(j + 1) != NOUN
+        ):
+            kind[i] = COPULA
+
+
+def _nouns_tagged_as_adjectives(units: Units) -> None:
+    """A word the tagger calls an adjective that is neither in the lexicon nor has an adjective
+    ending is a noun before another noun ("kitchen/JJ scene"), before a participle ("a lamp/JJ
+    shining"), before "and" + noun, and at the end of a noun phrase ("a couch/JJ behind"). Right
+    to left, so that "wii/JJ game/JJ controller" becomes one compound. "pretty" before an
+    attribute is a degree adverb."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(n - 1, -1, -1):
+        if kind[i] != ATTR:
+            continue
+        if key[i] in lx.INTENSIFIERS and i + 1 < n and kind[i + 1] in (ATTR, WEAK):
+            kind[i] = ADV  # "a pretty large dog"
+            continue
+        if is_adjective(key[i]):
+            continue
+        after = units.kind_at(i + 1)
+        before = units.kind_at(i - 1)
+        if (
+            (after in (NOUN, GERUND, PART) and key[i + 1] not in lx.COMPOUND_PARTICIPLES)
+            or (after == CONJ and i + 2 < n and kind[i + 2] == NOUN)
+            or (after not in _AFTER_ADJECTIVE and before in (DET, ATTR, WEAK, NOUN, PART, GERUND))
+        ):
+            kind[i] = NOUN
+
+
+def _verbs_in_noun_runs(units: Units) -> None:
+    """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
+    verbs it read where a noun stands."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n):
+        if kind[i] == NOUN and kind[i - 1] == NOUN:
+            word = key[i]
+            ends_run = i + 1 == n or kind[i + 1] != NOUN
+            if word in lx.ADVERB_NOUNS:
+                kind[i] = ADV  # "a man downhill/NN skiing"
+            elif word in lx.VERBS_3SG or (
+                ends_run
+                and word != singularise(word)
+                and any(key[k] not in lx.ATTRIBUTES for k in _run_before(units, i))
+                and _after_singular_determiner(units, i)
+            ):
+                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
+            elif ends_run and i + 1 < n and _is_base_verb(word) and _plural_subject(units, i - 1):
+                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
+            elif ends_run and _is_present_participle(word):
+                kind[i] = GERUND  # "a bridge spanning/NN over"
+        elif kind[i] == VERB and _after_article_and_attributes(units, i):
+            if i + 1 == n or kind[i + 1] in (PREP, CONJ, REL, COPULA, OTHER):
+                kind[i] = NOUN  # "a heart shaped cake/VB"
+
+
+def _run_before(units: Units, i: int) -> range:
+    """The nouns of the run that unit ``i`` ends, before it."""
+    start = i
+    while start > 0 and units.kind[start - 1] == NOUN:
+        start -= 1
+    return range(start, i)
+
+
+def _after_singular_determiner(units: Units, last: int) -> bool:
+    """Whether the noun run ending at ``last`` is opened by a singular determiner ("a", "one",
+    "this"), modifiers between them allowed."""
+    j = last
+    while j >= 0 and units.kind[j] == NOUN:
+        j -= 1
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, PART, GERUND, ADV, CONJ):
+        j -= 1
+    return j >= 0 and units.key[j] in _SINGULAR_DETERMINERS
+
+
+def _plural_subject(units: Units, last: int) -> bool:
     """Whether the noun run ending at ``last`` is plural, or the last of coordinated noun phrases
     ("a dog and a white cat", "a black and a white dog")."""
-    if singularise(texts[last]) != texts[last]:
+    if singularise(units.key[last]) != units.key[last]:
         return True
     j = last
-    while j >= 0 and kinds[j] == _NOUN:
+    while j >= 0 and units.kind[j] == NOUN:
         j -= 1
-    while j >= 0 and kinds[j] in (_ATTR, _WEAK, _ADV):
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV):
         j -= 1
-    if j < 0 or kinds[j] != _DET:
+    if j < 0 or units.kind[j] != DET:
         return False
-    k = _previous(kinds, j)
-    return k >= 0 and texts[k] == "and"
+    k = units.previous(j)
+    return k >= 0 and units.key[k] == "and"
 
 
-def _after_article_and_attributes(kinds: list[str], texts: list[str], i: int) -> bool:
+def _after_article_and_attributes(units: Units, i: int) -> bool:
     """Whether attributes, and before them an article, stand right before unit ``i``."""
-    j = _previous(kinds, i)
-    if j < 0 or kinds[j] not in (_ATTR, _WEAK):
+    j = units.previous(i)
+    if j < 0 or units.kind[j] not in (ATTR, WEAK):
         return False
-    while j >= 0 and kinds[j] in (_ATTR, _WEAK, _ADV, _CONJ):
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV, CONJ):
         j -= 1
-    return j >= 0 and kinds[j] == _DET and texts[j] in _ARTICLES
+    return j >= 0 and units.kind[j] == DET and units.key[j] in _ARTICLES
 
 
-def _relative_main_verbs(texts: list[str], kinds: list[str]) -> None:
+def _relative_main_verbs(units: Units) -> None:
     """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
     after "is", base form after "are") is the main verb of the sentence, not the noun the
     attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
-    n = len(kinds)
+    key, kind, n = units.key, units.kind, units.n
     for copula in range(1, n):
-        if kinds[copula] != _COPULA or kinds[copula - 1] != _REL:
+        if kind[copula] != COPULA or kind[copula - 1] != REL:
             continue
         j, attribute = copula + 1, False
-        while j < n and kinds[j] in (_ATTR, _WEAK, _ADV, _CONJ):
-            attribute = attribute or kinds[j] in (_ATTR, _WEAK)
+        while j < n and kind[j] in (ATTR, WEAK, ADV, CONJ):
+            attribute = attribute or kind[j] in (ATTR, WEAK)
             j += 1
-        if not attribute or j >= n or kinds[j] != _NOUN or (j + 1 < n and kinds[j + 1] == _NOUN):
+        if not attribute or j >= n or kind[j] != NOUN or (j + 1 < n and kind[j + 1] == NOUN):
             continue
-        text = texts[j]
-        if text in lx.VERBS_3SG or (texts[copula] in _PLURAL_COPULAS and _is_base_verb(text)):
-            kinds[j] = _COPULA if text in lx.COPULAS else _OTHER
+        word = key[j]
+        if word in lx.VERBS_3SG or (key[copula] in _PLURAL_COPULAS and _is_base_verb(word)):
+            kind[j] = COPULA if word in lx.COPULAS else OTHER
 
 
-def _previous(kinds: list[str], i: int) -> int:
-    """Index of the unit before ``i`` skipping adverbs (-1 at the start)."""
-    i -= 1
-    while i >= 0 and kinds[i] == _ADV:
-        i -= 1
-    return i
+def _degree_words(units: Units) -> None:
+    """ "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
+    key, kind = units.key, units.kind
+    for i in range(units.n - 1):
+        if key[i] == "wide" and key[i + 1] in ("open", "awake"):
+            kind[i] = ADV
+
+
+def _modal_nouns(units: Units) -> None:
+    """ "can" after an attribute or a noun, with no verb after it, is the noun ("a gray can", "a
+    metallic trash can by the door")."""
+    key, kind = units.key, units.kind
+    for i in range(1, units.n):
+        if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
+            if units.kind_at(i + 1) not in (VERB, ADV, NEG) and units.key_at(i + 1) != "be":
+                kind[i] = NOUN
+
+
+def _pronoun_phrases(units: Units) -> None:
+    """ "each other" and "one another" are pronouns: nothing after them is a modifier ("standing
+    next to each other making pizza")."""
+    key, kind = units.key, units.kind
+    for i in range(1, units.n):
+        if key[i] in ("other", "another") and key[i - 1] in ("each", "one"):
+            kind[i - 1] = kind[i] = OTHER
+
+
+def _clothing_colours(units: Units) -> None:
+    """A colour right after "wearing"/"in"/"dressed in" with no noun after it names clothes, not
+    a property of anything: "a woman in black sits", "a lady wearing red playing tennis"."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n):
+        if key[i] not in lx.COLOURS or key[i - 1] not in _CLOTHING_CONTEXT:
+            continue
+        j = i + 1
+        while j < n and (key[j] in lx.COLOURS or kind[j] == CONJ) and key[j] != ",":
+            j += 1
+        if (
+            j < n
+            and kind[j] in (NOUN, ATTR, WEAK)
+            and key[j] not in lx.VERBS_3SG
+            and not _is_base_verb(key[j])
+        ):
+            continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
+        for k in range(i, j):
+            if kind[k] != CONJ:
+                kind[k] = OTHER
