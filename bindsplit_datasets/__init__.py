@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
+    "install_metric": "metric",
     "evaluate_model": "evaluation",
 }
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .bindings import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
-    from .metric import load_metric
+    from .metric import install_metric, load_metric
     from .reference import ReferenceIndex, resolve_reference
 
 
