@@ -23,7 +23,7 @@ __all__ = [
     "write_records",
 ]
 
-N = {"full": 100, "seen": 60, "unseen": 10}
+N = {"full": 100, "seen": 60, "unseen": 10, "partial": 20, "balanced": 70}
 
 
 def record(
