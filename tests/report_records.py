@@ -80,17 +80,28 @@ def record_from_samples(
     configs: Sequence[str] = ("full", "seen", "unseen"),
     width: float = 0.1,
     benchmark: str = "bivlc",
+    balanced: Sequence[bool] | None = None,
+    reference: str | None = None,
 ) -> dict[str, Any]:
     """A record whose accuracies are the exact means of the given per-sample outcomes, with
-    ``samples`` attached; intervals are the accuracy +- ``width`` (wide on purpose: the paired
-    bootstrap, not the intervals, must decide)."""
+    ``samples`` attached (and ``balanced`` flags, which the ``balanced`` configuration selects);
+    intervals are the accuracy +- ``width`` (wide on purpose: the paired bootstrap, not the
+    intervals, must decide). ``reference``: the reference corpus's name."""
     ids = list(ids) if ids is not None else [f"s{i}" for i in range(len(labels))]
     samples: dict[str, Any] = {"id": ids, "label": list(labels), "i2t": list(i2t)}
+    if balanced is not None:
+        samples["balanced"] = list(balanced)
     if t2i is not None:
         samples["t2i"] = list(t2i)
+
+    def member(i: int, config: str) -> bool:
+        if config == "balanced":
+            return balanced is not None and bool(balanced[i])
+        return config == "full" or labels[i] == config
+
     metrics: dict[str, Any] = {}
     for config in configs:
-        rows = [i for i, label in enumerate(labels) if config == "full" or label == config]
+        rows = [i for i in range(len(labels)) if member(i, config)]
         if not rows:
             continue
         metrics[f"{config}/n"] = len(rows)
@@ -106,11 +117,15 @@ def record_from_samples(
                 min(1.0, round(accuracy + width, 4)),
             ]
     add_gaps(metrics, width)
+    dataset: dict[str, Any] = {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": "f1"}
+    if reference is not None:
+        dataset["reference"] = {"corpus": {"kind": "coco", "name": reference}}
+        dataset["fingerprint"] = f"f1-{reference}"
     return seal_record(
         {
             "format": "bindsplit-results/1",
             "model": {"id": model, "revision": "main", "class": "CLIPModel"},
-            "dataset": {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": "f1"},
+            "dataset": dataset,
             "metrics": metrics,
             "samples": samples,
         }
