@@ -10,18 +10,21 @@ import pytest
 from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BETA, record_from_samples
 from report_records import write_records as write_files
 
-from bindsplit_datasets import cli
+from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.reports import group_by_benchmark, load_results
 from bindsplit_datasets.reports.results import (
     DEFAULT_CONFIGS,
+    GAP,
+    METRICS,
     REFERENCE_CONFIG,
     ResultsRecord,
     count_key,
     gap_key,
     interval_key,
     is_results_record,
+    key_config,
     metric_key,
     record_configs,
     record_digest,
@@ -169,6 +172,23 @@ def test_the_key_format_has_one_owner() -> None:
     assert record.count("unseen") == 10 and record.value("partial", "i2t") is None
     assert record.configs == ["full", "seen", "unseen"]
     assert (record.model_id, record.model_revision, record.benchmark) == ("alpha", "main", "bivlc")
+
+
+def test_the_metric_writes_exactly_these_keys() -> None:
+    """The metric (self-contained, it cannot import the package) emits the keys the record's
+    helpers make, and nothing else for the configurations and the gap."""
+    stats = metric_core.accumulate(
+        [[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.7], [0.1, 0.8]], [[0.3, 0.2], [0.1, 0.9]]],
+        ["seen", "unseen", "partial"],
+        balanced=[True, False, True],
+    )
+    results = metric_core.compute_metrics(stats, n_bootstrap=20)
+    configs = ("full", "seen", "unseen", "partial", "balanced")
+    expected = {count_key(c) for c in configs}
+    expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
+    expected |= {gap_key(m) for m in METRICS} | {interval_key(GAP, m) for m in METRICS}
+    assert set(results) == expected
+    assert {key_config(key) for key in results} == {*configs, GAP}
 
 
 def test_a_written_record_reads_back_equal_and_sealed(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ __all__ = [
     "gap_key",
     "interval_key",
     "is_results_record",
+    "key_config",
     "load_results",
     "metric_key",
     "portable_record",
@@ -112,6 +113,12 @@ def count_key(config: str) -> str:
 def gap_key(metric: str) -> str:
     """The key of the seen-minus-unseen difference of ``metric``: ``"gap/i2t"``."""
     return metric_key(GAP, metric)
+
+
+def key_config(key: str) -> str:
+    """The configuration (or ``gap``) a metrics key belongs to: ``key_config("seen/i2t_ci")``
+    and ``key_config("seen/category/swap/att/n")`` are ``"seen"``."""
+    return key.split("/", 1)[0]
 
 
 def record_configs(metrics: Mapping[str, Any]) -> list[str]:
@@ -198,7 +205,7 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
     ``t2i``), its interval where the record has intervals, and the gap where seen and unseen
     both report a metric."""
     for key in metrics:
-        config, _, metric = key.partition("/")
+        config, metric = key_config(key), key.partition("/")[2]
         reported = config != GAP and metric.removesuffix("_ci") in METRICS
         if reported and count_key(config) not in metrics:
             raise _missing(source, count_key(config), f"the record reports {key!r}")
