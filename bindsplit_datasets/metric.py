@@ -119,7 +119,7 @@ def install_metric(modules_cache: str | os.PathLike[str] | None = None) -> Path:
     entry = parent / digest
     if entry.is_dir() and _same_files(entry, METRIC_DIR):
         _make_newest(entry)
-        logger.info("the bindsplit metric is already installed in %s", entry)
+        logger.debug("the bindsplit metric is already installed in %s", entry)
         return entry
     temporary = parent / f".{digest}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     temporary.mkdir()

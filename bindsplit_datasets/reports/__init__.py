@@ -8,6 +8,7 @@ paired significance tests and the Hub's ``model-index``.
   metric) that the results dataset and the leaderboard Space read.
 - :mod:`.eval_results`: the Hub's evaluation results (``.eval_results/*.yaml`` of a model,
   ``eval.yaml`` of a benchmark dataset).
+- :mod:`.leaderboard_view`: what the leaderboard Space shows (sources, filters, compare's rows).
 - :mod:`.tables`: the one plain-text table renderer and the tables built on it.
 - :mod:`.significance`: the paired bootstrap that decides whether two models really differ.
 - :mod:`.leaderboards`: ranks per configuration and the rank moves from ``full``.
