@@ -22,6 +22,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
 	$(if $(TORCH),$(BIN)/python -m pip install --quiet $(TORCH))
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/bindsplit install-metric
 	touch $@
 
 test: install
@@ -50,14 +51,14 @@ reproduce-offline: install
 
 lint: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5" "mypy>=1.10" types-PyYAML
-	$(BIN)/python -m ruff check bindsplit_datasets metrics hub_scripts tests perf
-	$(BIN)/python -m ruff format --check bindsplit_datasets metrics hub_scripts tests perf
+	$(BIN)/python -m ruff check bindsplit_datasets metrics spaces hub_scripts tests perf
+	$(BIN)/python -m ruff format --check bindsplit_datasets metrics spaces hub_scripts tests perf
 	$(BIN)/python -m mypy
 
 format: install
 	$(BIN)/python -m pip install --quiet "ruff>=0.5"
-	$(BIN)/python -m ruff format bindsplit_datasets metrics hub_scripts tests perf
-	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics hub_scripts tests perf
+	$(BIN)/python -m ruff format bindsplit_datasets metrics spaces hub_scripts tests perf
+	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics spaces hub_scripts tests perf
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache

@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
+    "install_metric": "metric",
     "evaluate_model": "evaluation",
 }
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
-    from .metric import load_metric
+    from .metric import install_metric, load_metric
     from .parsing import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .reference import ReferenceIndex, resolve_reference
 

@@ -96,7 +96,7 @@ def run_demo(
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
     from .builder import build_benchmark
     from .evaluation import evaluate_model
-    from .reports import plot_results
+    from .reports import plot_results, write_records
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -129,7 +129,7 @@ def run_demo(
             )
             for name, path in checkpoints.items()
         ]
-        write_text(tmp / "results.json", json.dumps(records, indent=2) + "\n")
+        write_records(records, tmp / "results.json")
         plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,

@@ -30,10 +30,9 @@ from typing import TYPE_CHECKING, Any
 import datasets
 
 from . import __version__
-from .atomic import write_text
 from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .loading import BindsplitData, load_bindsplit, read_manifest
-from .metric import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
+from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
@@ -418,4 +417,6 @@ def evaluate_model(
 
 def write_record(record: dict[str, Any], path: str | Path) -> Path:
     """Write a results record as JSON (temporary sibling, then renamed into place)."""
-    return write_text(path, json.dumps(record, indent=2) + "\n")
+    from .reports.results import write_record as write
+
+    return write(record, path)

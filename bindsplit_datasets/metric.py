@@ -1,59 +1,168 @@
-"""The BindSplit evaluate metric as shipped in the package (protocol section 5).
+"""The BindSplit evaluate metric as shipped in the package (protocol section 5), and its
+installation as ``evaluate.load("bindsplit")``.
 
 The metric folder ``metrics/bindsplit`` is shipped as package data
 (``bindsplit_datasets/_metric/bindsplit/``), so that :func:`load_metric` works offline from any
-directory after ``pip install``. The functional core is :mod:`bindsplit_datasets.metric_core`;
-its names are re-exported here for code that imports them from the metric.
+directory after ``pip install``. Its functional core is :mod:`bindsplit_datasets.metric_core`.
+
+``evaluate.load("bindsplit")`` resolves a bare name to the Hub's ``evaluate-metric/bindsplit``
+and, when that fails (offline, or no such repository), to the newest module cached as
+``$HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--bindsplit/<64-hex hash>/``
+(evaluate's ``CachedEvaluationModuleFactory``). :func:`install_metric` (``bindsplit
+install-metric``, run by ``make install`` and by :func:`load_metric`) writes the shipped metric
+there: under a hash of its module files, atomically, touching no other entry; a second call with
+the same metric does nothing, and a changed metric gets a new entry, the newest.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
+import secrets
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import BindsplitFileNotFoundError
-from .metric_core import (
-    CONFIGURATIONS,
-    METRICS,
-    SPLIT_LABELS,
-    BindsplitStatistics,
-    accumulate,
-    compute_metrics,
-    sample_outcome,
-)
 
 if TYPE_CHECKING:  # pragma: no cover
     import evaluate
 
-__all__ = [
-    "CONFIGURATIONS",
-    "METRICS",
-    "METRIC_DIR",
-    "SPLIT_LABELS",
-    "BindsplitStatistics",
-    "accumulate",
-    "compute_metrics",
-    "load_metric",
-    "sample_outcome",
-]
+__all__ = ["CACHED_NAME", "METRIC_DIR", "install_metric", "load_metric", "metric_hash"]
+
+logger = logging.getLogger(__name__)
 
 METRIC_DIR: Final[Path] = Path(__file__).parent / "_metric" / "bindsplit"
 """The metric folder shipped in the package (the repository's ``metrics/bindsplit``)."""
+#: The metric script and the sibling module it imports: what evaluate copies and imports.
+MODULE_FILES: Final[tuple[str, ...]] = ("bindsplit.py", "bindsplit_core.py")
+#: The entry ``evaluate.load("bindsplit")`` looks for in its modules cache.
+CACHED_NAME: Final[str] = "evaluate-metric--bindsplit"
+_MODULES = "evaluate_modules"  # evaluate.config.MODULE_NAME_FOR_DYNAMIC_MODULES
+_SCRIPT = MODULE_FILES[0]
+
+
+def _check_folder(folder: Path) -> None:
+    missing = [name for name in MODULE_FILES if not (folder / name).is_file()]
+    if missing:
+        raise BindsplitFileNotFoundError(
+            f"the BindSplit metric is missing from the installed package ({', '.join(missing)} "
+            f"not in {folder}); reinstall bindsplit-datasets "
+            "(`pip install --force-reinstall bindsplit-datasets`)"
+        )
+
+
+def metric_hash(folder: str | os.PathLike[str] = METRIC_DIR) -> str:
+    """The 64-hex SHA-256 of the metric's module files (names and bytes): the name of its entry
+    in evaluate's modules cache, new whenever the metric changes."""
+    folder = Path(folder)
+    _check_folder(folder)
+    sha = hashlib.sha256()
+    for name in MODULE_FILES:
+        sha.update(name.encode("utf-8") + b"\0" + (folder / name).read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def _modules_cache() -> Path:
+    """evaluate's modules cache, read when called (``HF_MODULES_CACHE`` or ``$HF_HOME/modules``)."""
+    from evaluate import config
+
+    return Path(config.HF_MODULES_CACHE)
+
+
+def _ensure_package(folder: Path) -> None:
+    """``folder`` exists with an ``__init__.py`` (created only if missing, as evaluate does)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    init = folder / "__init__.py"
+    if not init.exists():
+        init.touch()
+
+
+def _same_files(entry: Path, folder: Path) -> bool:
+    return all(
+        (entry / name).is_file() and (entry / name).read_bytes() == (folder / name).read_bytes()
+        for name in MODULE_FILES
+    )
+
+
+def _make_newest(entry: Path) -> None:
+    """Give ``entry``'s script the newest modification time among the cached versions, so that
+    evaluate picks it (it takes the most recently modified one)."""
+    script = entry / _SCRIPT
+    others = [
+        sibling / _SCRIPT
+        for sibling in entry.parent.iterdir()
+        if len(sibling.name) == 64 and sibling != entry and (sibling / _SCRIPT).is_file()
+    ]
+    newest = max((other.stat().st_mtime for other in others), default=None)
+    if newest is not None and script.stat().st_mtime <= newest:
+        os.utime(script, (newest + 1, newest + 1))
+
+
+def install_metric(modules_cache: str | os.PathLike[str] | None = None) -> Path:
+    """Install the shipped metric where ``evaluate.load("bindsplit")`` finds it offline; return
+    its folder ``<cache>/evaluate_modules/metrics/evaluate-metric--bindsplit/<hash>``.
+
+    ``modules_cache``: evaluate's modules cache (default: the one evaluate uses,
+    ``$HF_MODULES_CACHE`` or ``$HF_HOME/modules``). The entry is written to a temporary sibling
+    and renamed into place; an entry that already holds these files is kept (made the newest if
+    an older install is newer); nothing else in the cache is changed but the package markers
+    (``__init__.py``) evaluate itself creates when missing.
+    """
+    digest = metric_hash(METRIC_DIR)
+    cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
+    parent = cache / _MODULES / "metrics" / CACHED_NAME
+    for folder in (cache, cache / _MODULES, cache / _MODULES / "metrics", parent):
+        _ensure_package(folder)
+    entry = parent / digest
+    if entry.is_dir() and _same_files(entry, METRIC_DIR):
+        _make_newest(entry)
+        logger.debug("the bindsplit metric is already installed in %s", entry)
+        return entry
+    temporary = parent / f".{digest}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    temporary.mkdir()
+    try:
+        (temporary / "__init__.py").touch()
+        for name in MODULE_FILES:
+            shutil.copyfile(METRIC_DIR / name, temporary / name)
+        meta = {
+            "original file path": str(METRIC_DIR / _SCRIPT),
+            "local file path": str(entry / _SCRIPT),
+        }
+        (temporary / f"{Path(_SCRIPT).stem}.json").write_text(json.dumps(meta), encoding="utf-8")
+        if entry.exists():  # an entry changed by hand: set aside, then replaced
+            stale = parent / f".{digest}.{os.getpid()}-{secrets.token_hex(4)}.old"
+            entry.rename(stale)
+            shutil.rmtree(stale)
+        temporary.rename(entry)
+    except OSError as error:  # another process may have installed it meanwhile
+        if not (entry.is_dir() and _same_files(entry, METRIC_DIR)):
+            raise
+        logger.debug("another process installed %s first (%s)", entry, error)
+    finally:
+        if temporary.exists():
+            shutil.rmtree(temporary)
+    _make_newest(entry)
+    logger.info("installed the bindsplit metric in %s", entry)
+    return entry
 
 
 def load_metric(config_name: str | None = None, **kwargs: Any) -> evaluate.EvaluationModule:
     """``evaluate.load`` of the shipped metric folder; works offline and from any directory.
 
-    ``config_name``: "default", or the optional inputs the metric takes joined by "+" ("category",
-    "macro_group", "balanced", e.g. "category+balanced"); ``kwargs`` go to ``evaluate.load``
-    (``num_process``, ``process_id``, ``experiment_id``, ``cache_dir``, ...).
+    Also installs the metric for ``evaluate.load("bindsplit")`` (:func:`install_metric`; a
+    cache that cannot be written is logged and skipped). ``config_name``: "default", or the
+    optional inputs the metric takes joined by "+" ("category", "macro_group", "balanced", e.g.
+    "category+balanced"); ``kwargs`` go to ``evaluate.load`` (``num_process``, ``process_id``,
+    ``experiment_id``, ``cache_dir``, ...).
     """
     import evaluate
 
-    script = METRIC_DIR / "bindsplit.py"
-    if not script.is_file():
-        raise BindsplitFileNotFoundError(
-            f"the BindSplit metric is missing from the installed package (expected {script}); "
-            "reinstall bindsplit-datasets (`pip install --force-reinstall bindsplit-datasets`)"
-        )
+    _check_folder(METRIC_DIR)
+    try:
+        install_metric()
+    except OSError as error:
+        logger.warning("could not install the metric for evaluate.load('bindsplit'): %s", error)
     return evaluate.load(str(METRIC_DIR), config_name, **kwargs)

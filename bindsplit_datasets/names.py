@@ -15,16 +15,21 @@ __all__ = [
     "DEMO_FORMAT",
     "HUB_ORG",
     "HUB_NAMES",
+    "LEADERBOARD_SPACE_NAME",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
     "PAPER_CITATION",
     "REFERENCE_FORMAT",
+    "RESULTS_DATASET_NAME",
     "RESULTS_FORMAT",
+    "RESULTS_TABLE_FORMAT",
     "SPLIT_LABELS",
     "WORLD_FORMAT",
     "TRAINSET_FORMAT",
     "hub_dataset_id",
+    "leaderboard_space_id",
     "metric_space_id",
+    "results_dataset_id",
 ]
 
 #: Every label a sample can carry (``none``: no binding found in any caption).
@@ -43,6 +48,10 @@ MANIFEST_NAME = "bindsplit.json"
 
 #: Format tag of a results record written by ``bindsplit eval``.
 RESULTS_FORMAT = "bindsplit-results/1"
+
+#: Format tag of a results table (Parquet key-value metadata) written by
+#: ``bindsplit export results-table`` and ``bindsplit push-results``.
+RESULTS_TABLE_FORMAT = "bindsplit-results-table/1"
 
 #: Format tag of the manifest of a ``bindsplit demo`` output folder.
 DEMO_FORMAT = "bindsplit-demo/1"
@@ -83,6 +92,12 @@ HUB_NAMES: dict[str, str] = {
 #: Repository name of the metric Space.
 METRIC_SPACE_NAME = "bindsplit"
 
+#: Repository name of the leaderboard Space.
+LEADERBOARD_SPACE_NAME = "leaderboard"
+
+#: Repository name of the results dataset the leaderboard Space reads by default.
+RESULTS_DATASET_NAME = "bindsplit-results"
+
 
 def hub_dataset_id(benchmark: str, org: str | None = None) -> str:
     """The Hub id of ``benchmark``'s BindSplit dataset: ``bindsplit/aro`` for ``aro_vga``.
@@ -97,3 +112,15 @@ def hub_dataset_id(benchmark: str, org: str | None = None) -> str:
 def metric_space_id(org: str | None = None) -> str:
     """The Hub id of the metric Space: ``bindsplit/bindsplit`` unless ``org`` replaces it."""
     return f"{org or HUB_ORG}/{METRIC_SPACE_NAME}"
+
+
+def leaderboard_space_id(org: str | None = None) -> str:
+    """The Hub id of the leaderboard Space: ``bindsplit/leaderboard`` unless ``org`` replaces
+    it."""
+    return f"{org or HUB_ORG}/{LEADERBOARD_SPACE_NAME}"
+
+
+def results_dataset_id(org: str | None = None) -> str:
+    """The Hub id of the results dataset: ``bindsplit/bindsplit-results`` unless ``org``
+    replaces it."""
+    return f"{org or HUB_ORG}/{RESULTS_DATASET_NAME}"

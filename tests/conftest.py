@@ -1,6 +1,6 @@
 """Shared test fixtures. Tests never reach the network: Hub access is switched off here too, and
-every cache a test may write (``datasets``' Arrow cache, BindSplit's download cache) is a private
-folder of the session, so no test reads or fills a user's cache."""
+every cache a test may write (``datasets``' Arrow cache, evaluate's modules cache, BindSplit's
+download cache) is a private folder of the session, so no test reads or fills a user's cache."""
 
 from __future__ import annotations
 
@@ -45,14 +45,18 @@ def _shared_dir() -> Path:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point ``datasets``' cache and BindSplit's cache at folders of this session (also for the
-    subprocesses tests start)."""
+    """Point ``datasets``' cache, evaluate's modules cache and BindSplit's cache at folders of
+    this session (also for the subprocesses tests start)."""
     import datasets
+    import evaluate
 
     hf_cache = tmp_path_factory.mktemp("hf_datasets_cache")
+    modules_cache = tmp_path_factory.mktemp("hf_modules_cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(datasets.config, "HF_DATASETS_CACHE", hf_cache)
         patch.setenv("HF_DATASETS_CACHE", str(hf_cache))
+        patch.setattr(evaluate.config, "HF_MODULES_CACHE", modules_cache)
+        patch.setenv("HF_MODULES_CACHE", str(modules_cache))
         patch.setenv("BINDSPLIT_CACHE", str(tmp_path_factory.mktemp("bindsplit_cache")))
         yield
 

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bindsplit_datasets.reports.results import seal_record
+
 __all__ = [
     "ALPHA",
     "ARO_ALPHA",
@@ -21,7 +23,7 @@ __all__ = [
     "write_records",
 ]
 
-N = {"full": 100, "seen": 60, "unseen": 10}
+N = {"full": 100, "seen": 60, "unseen": 10, "partial": 20, "balanced": 70}
 
 
 def record(
@@ -33,8 +35,9 @@ def record(
     revision: str = "main",
     width: float | None = 0.05,
 ) -> dict[str, Any]:
-    """A results record with the given accuracies; every interval is the value +- ``width``
-    (none when ``width`` is None)."""
+    """A results record (sealed, as `bindsplit eval` writes it) with the given accuracies and
+    the seen-minus-unseen gaps; every interval is the value +- ``width`` (none when ``width`` is
+    None)."""
     metrics: dict[str, Any] = {}
     for config, by_metric in values.items():
         metrics[f"{config}/n"] = N[config]
@@ -45,12 +48,26 @@ def record(
                     round(value - width, 4),
                     round(value + width, 4),
                 ]
-    return {
-        "format": "bindsplit-results/1",
-        "model": {"id": model, "revision": revision, "class": "CLIPModel"},
-        "dataset": {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": fingerprint},
-        "metrics": metrics,
-    }
+    add_gaps(metrics, width)
+    return seal_record(
+        {
+            "format": "bindsplit-results/1",
+            "model": {"id": model, "revision": revision, "class": "CLIPModel"},
+            "dataset": {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": fingerprint},
+            "metrics": metrics,
+        }
+    )
+
+
+def add_gaps(metrics: dict[str, Any], width: float | None) -> None:
+    """``gap/{metric}`` (seen minus unseen, with a +- ``2 * width`` interval) for every metric
+    that seen and unseen both report, as the metric reports it."""
+    for metric in ("i2t", "t2i", "group"):
+        if f"seen/{metric}" in metrics and f"unseen/{metric}" in metrics:
+            gap = round(metrics[f"seen/{metric}"] - metrics[f"unseen/{metric}"], 4)
+            metrics[f"gap/{metric}"] = gap
+            if width is not None:
+                metrics[f"gap/{metric}_ci"] = [round(gap - 2 * width, 4), round(gap + 2 * width, 4)]
 
 
 def record_from_samples(
@@ -63,17 +80,28 @@ def record_from_samples(
     configs: Sequence[str] = ("full", "seen", "unseen"),
     width: float = 0.1,
     benchmark: str = "bivlc",
+    balanced: Sequence[bool] | None = None,
+    reference: str | None = None,
 ) -> dict[str, Any]:
     """A record whose accuracies are the exact means of the given per-sample outcomes, with
-    ``samples`` attached; intervals are the accuracy +- ``width`` (wide on purpose: the paired
-    bootstrap, not the intervals, must decide)."""
+    ``samples`` attached (and ``balanced`` flags, which the ``balanced`` configuration selects);
+    intervals are the accuracy +- ``width`` (wide on purpose: the paired bootstrap, not the
+    intervals, must decide). ``reference``: the reference corpus's name."""
     ids = list(ids) if ids is not None else [f"s{i}" for i in range(len(labels))]
     samples: dict[str, Any] = {"id": ids, "label": list(labels), "i2t": list(i2t)}
+    if balanced is not None:
+        samples["balanced"] = list(balanced)
     if t2i is not None:
         samples["t2i"] = list(t2i)
+
+    def member(i: int, config: str) -> bool:
+        if config == "balanced":
+            return balanced is not None and bool(balanced[i])
+        return config == "full" or labels[i] == config
+
     metrics: dict[str, Any] = {}
     for config in configs:
-        rows = [i for i, label in enumerate(labels) if config == "full" or label == config]
+        rows = [i for i in range(len(labels)) if member(i, config)]
         if not rows:
             continue
         metrics[f"{config}/n"] = len(rows)
@@ -88,21 +116,28 @@ def record_from_samples(
                 max(0.0, round(accuracy - width, 4)),
                 min(1.0, round(accuracy + width, 4)),
             ]
-    return {
-        "format": "bindsplit-results/1",
-        "model": {"id": model, "revision": "main", "class": "CLIPModel"},
-        "dataset": {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": "f1"},
-        "metrics": metrics,
-        "samples": samples,
-    }
+    add_gaps(metrics, width)
+    dataset: dict[str, Any] = {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": "f1"}
+    if reference is not None:
+        dataset["reference"] = {"corpus": {"kind": "coco", "name": reference}}
+        dataset["fingerprint"] = f"f1-{reference}"
+    return seal_record(
+        {
+            "format": "bindsplit-results/1",
+            "model": {"id": model, "revision": "main", "class": "CLIPModel"},
+            "dataset": dataset,
+            "metrics": metrics,
+            "samples": samples,
+        }
+    )
 
 
 def write_records(folder: Path, *records: dict[str, Any]) -> list[str]:
-    """Each record as ``results_<i>.json`` in ``folder``; their paths."""
+    """Each record, sealed, as ``results_<i>.json`` in ``folder``; their paths."""
     paths = []
     for index, value in enumerate(records):
         path = folder / f"results_{index}.json"
-        path.write_text(json.dumps(value), encoding="utf-8")
+        path.write_text(json.dumps(seal_record(value)), encoding="utf-8")
         paths.append(str(path))
     return paths
 

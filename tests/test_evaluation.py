@@ -32,7 +32,7 @@ from bindsplit_datasets.builder import rows_fingerprint
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.evaluation import OutputPathError, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
-from bindsplit_datasets.metric import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring import ScoringOptionError, read_scores

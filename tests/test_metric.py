@@ -4,10 +4,14 @@ section 5)."""
 from __future__ import annotations
 
 import configparser
+import contextlib
 import doctest
 import fnmatch
+import importlib
+import inspect
 import json
 import math
+import os
 import pickle
 import re
 import subprocess
@@ -15,6 +19,7 @@ import sys
 import threading
 import warnings
 from pathlib import Path
+from unittest import mock
 
 import evaluate
 import numpy as np
@@ -740,6 +745,23 @@ def test_balanced_through_evaluate(metric_cache):
     assert combined["balanced/category/a/n"] == 3
 
 
+@pytest.mark.parametrize("flags", [["no", True], [1, False], [None, True]])
+def test_balanced_accepts_only_booleans_through_evaluate(metric_cache, flags):
+    scores, splits = [IDENTITY, I2T_WRONG], ["seen", "unseen"]
+    module = load("balanced", cache_dir=metric_cache)
+    message = f"sample 0: balanced must be True or False .*got {flags[0]!r}"
+    with pytest.raises(ValueError, match=message):
+        module.compute(scores=scores, split=splits, balanced=flags)
+    with pytest.raises(ValueError, match=message):
+        module.add_batch(scores=scores, split=splits, balanced=flags)
+    if flags[0] is not None:  # add() of a None flag is a missing input
+        with pytest.raises(ValueError, match=message):
+            module.add(scores=IDENTITY, split="seen", balanced=flags[0])
+    # the same refusal through the default configuration's compute argument
+    with pytest.raises(ValueError, match="balanced must be True or False"):
+        load(cache_dir=metric_cache).compute(scores=scores, split=splits, balanced=["no", True])
+
+
 # -- names shared with the package -------------------------------------------------------------
 
 
@@ -751,11 +773,7 @@ def bibtex_block(text: str, heading: str) -> str:
 
 def test_restated_names_equal_the_package_names(core, metric, repo_root):
     assert core.SPLIT_LABELS == names.SPLIT_LABELS
-    # names.CONFIGURATIONS lists the built configurations; "balanced" may not be built yet
-    assert names.CONFIGURATIONS in (
-        core.CONFIGURATIONS,
-        tuple(c for c in core.CONFIGURATIONS if c != core.BALANCED),
-    )
+    assert names.CONFIGURATIONS == core.CONFIGURATIONS
     assert tuple(core.LABEL_POOLS) == CONFIGS and core.CONFIGURATIONS == (*CONFIGS, "balanced")
     assert core.PAPER_CITATION == names.PAPER_CITATION
     assert metric.citation == names.PAPER_CITATION
@@ -794,28 +812,67 @@ def test_load_metric_from_any_directory(tmp_path, monkeypatch):
     results = module.compute(scores=GOOD, split=["seen", "unseen"], category=["a", "a"])
     assert results["gap/category/a/i2t"] == 0.0
     assert bs_metric.METRIC_DIR.resolve() == REPO_METRIC
-    assert bs_metric.accumulate is metric_core.accumulate
-    assert bs_metric.SPLIT_LABELS == LABELS and bs_metric.CONFIGURATIONS == (*CONFIGS, "balanced")
+    # the package's metric module is only the loader: the core's names live in metric_core
+    assert not hasattr(bs_metric, "accumulate") and not hasattr(bs_metric, "SPLIT_LABELS")
 
 
-def test_module_doctests_run(metric, repo_root, monkeypatch):
-    monkeypatch.chdir(repo_root)  # the wrapper's examples load "metrics/bindsplit"
+def test_metric_info_names_its_homepage_and_code(metric):
+    assert metric.homepage.startswith("https://") and metric.codebase_urls
+    assert all(url.startswith("https://") for url in metric.codebase_urls)
+
+
+@contextlib.contextmanager
+def local_module_test(root: Path, name: str = "bindsplit", module_type: str = "metric"):
+    """What evaluate's own ``LocalModuleTest.test_load`` does with a module folder (evaluate's
+    tests/test_metric_common.py, which the package does not ship): from ``root`` (the folder
+    holding ``metrics/<name>``), import the module through evaluate's module factory, check that
+    ``_compute`` takes no ``**kwargs``, and patch ``evaluate.load`` so that the examples'
+    ``evaluate.load(name, ...)`` loads ``metrics/<name>``; yields the imported module."""
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        doctest.ELLIPSIS_MARKER = "[...]"
+        module = importlib.import_module(
+            evaluate.loading.evaluation_module_factory(
+                os.path.join(module_type + "s", name), module_type=type
+            ).module_path
+        )
+        instance = evaluate.loading.import_main_class(module.__name__)
+        parameters = inspect.signature(instance._compute).parameters
+        assert all(p.kind != p.VAR_KEYWORD for p in parameters.values())  # no **kwargs
+
+        real_load = evaluate.load  # evaluate's harness imports it before patching
+
+        def load_local(module_name, *args, **kwargs):
+            return real_load(os.path.join(module_type + "s", module_name), *args, **kwargs)
+
+        with mock.patch("evaluate.load", side_effect=load_local):
+            yield module
+    finally:
+        doctest.ELLIPSIS_MARKER = "..."
+        os.chdir(previous)
+
+
+def test_evaluates_own_module_test_passes_on_the_folder(repo_root):
+    with local_module_test(repo_root) as module:
+        results = doctest.testmod(module, verbose=False, raise_on_error=True)
+    assert results.failed == 0 and results.attempted > 1
+
+
+def test_core_doctests_run():
     core_module = sys.modules[metric_core.accumulate.__module__]
     failed, attempted = doctest.testmod(core_module, optionflags=doctest.ELLIPSIS)
     assert failed == 0 and attempted >= 12
-    wrapper = sys.modules[type(metric).__module__]
-    failed, attempted = doctest.testmod(wrapper, optionflags=doctest.ELLIPSIS)
-    assert failed == 0 and attempted >= 15
 
 
-def test_readme_examples_run(repo_root, monkeypatch):
-    monkeypatch.chdir(repo_root)
+def test_readme_examples_run(repo_root):
     text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
     # a code fence ends an example's expected output (blank lines keep the line numbers)
     text = "\n".join("" if line.startswith("```") else line for line in text.splitlines())
     test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(REPO_METRIC), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    runner.run(test)
+    with local_module_test(repo_root):  # evaluate.load("bindsplit") loads this folder
+        runner.run(test)
     assert runner.failures == 0 and runner.tries >= 10
 
 
@@ -848,3 +905,108 @@ def test_package_data_ships_every_metric_file(repo_root):
     assert expected <= set(files)
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in shipped), name
+
+
+# -- installation as evaluate.load("bindsplit") ------------------------------------------------
+
+
+def entries(cache: Path) -> dict[str, bytes]:
+    """Every file under ``cache`` (relative path -> content)."""
+    return {
+        path.relative_to(cache).as_posix(): path.read_bytes()
+        for path in sorted(cache.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_install_metric_writes_the_cached_module_once(tmp_path):
+    cache = tmp_path / "modules"
+    other = cache / "evaluate_modules" / "metrics" / "evaluate-metric--accuracy" / ("a" * 64)
+    other.mkdir(parents=True)
+    (other / "accuracy.py").write_text("# someone else's metric\n", encoding="utf-8")
+    before = entries(cache)
+
+    entry = bs_metric.install_metric(cache)
+    digest = bs_metric.metric_hash()
+    assert len(digest) == 64 and set(digest) <= set("0123456789abcdef")
+    assert entry == cache / "evaluate_modules/metrics/evaluate-metric--bindsplit" / digest
+    for name in ("bindsplit.py", "bindsplit_core.py"):
+        assert (entry / name).read_bytes() == (REPO_METRIC / name).read_bytes()
+    assert (entry / "__init__.py").is_file()
+    after = entries(cache)
+    assert {k: v for k, v in after.items() if k in before} == before  # nothing else touched
+    assert not [p for p in entry.parent.iterdir() if p.name.startswith(".")]  # no temporaries
+
+    # idempotent: a second install changes nothing
+    stamp = (entry / "bindsplit.py").stat().st_mtime_ns
+    assert bs_metric.install_metric(cache) == entry
+    assert entries(cache) == after and (entry / "bindsplit.py").stat().st_mtime_ns == stamp
+
+
+def test_install_metric_refreshes_when_the_metric_changes(tmp_path, monkeypatch):
+    cache = tmp_path / "modules"
+    first = bs_metric.install_metric(cache)
+    changed = tmp_path / "metric"
+    changed.mkdir()
+    for name in ("bindsplit.py", "bindsplit_core.py"):
+        (changed / name).write_bytes((REPO_METRIC / name).read_bytes())
+    with (changed / "bindsplit_core.py").open("a", encoding="utf-8") as handle:
+        handle.write("\nCHANGED = True\n")
+    monkeypatch.setattr(bs_metric, "METRIC_DIR", changed)
+    second = bs_metric.install_metric(cache)
+    assert second != first and second.parent == first.parent and first.is_dir()  # kept
+    assert b"CHANGED = True" in (second / "bindsplit_core.py").read_bytes()
+    newest = max(first.parent.glob("?" * 64), key=lambda p: (p / "bindsplit.py").stat().st_mtime)
+    assert newest == second  # what evaluate's CachedEvaluationModuleFactory picks
+
+    # back to the first metric (a downgrade): its entry is kept and made the newest again
+    monkeypatch.setattr(bs_metric, "METRIC_DIR", REPO_METRIC)
+    assert bs_metric.install_metric(cache) == first
+    newest = max(first.parent.glob("?" * 64), key=lambda p: (p / "bindsplit.py").stat().st_mtime)
+    assert newest == first
+
+
+def test_install_metric_command(tmp_path, capsys):
+    from bindsplit_datasets import cli
+
+    assert cli.main(["install-metric", "--modules-cache", str(tmp_path)]) == 0
+    assert "evaluate.load('bindsplit')" in capsys.readouterr().out
+    assert (tmp_path / "evaluate_modules/metrics/evaluate-metric--bindsplit").is_dir()
+
+
+@pytest.mark.slow  # two subprocesses with a fresh HF_HOME
+def test_evaluate_load_bindsplit_offline_in_a_fresh_hf_home(tmp_path, repo_root):
+    """The issue's check: in a fresh HF_HOME, offline, after `bindsplit install-metric`,
+    evaluate.load("bindsplit") computes exactly what load_metric() computes."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("HF_MODULES_CACHE", "HF_HOME", "HF_DATASETS_CACHE")
+    }
+    env.update(
+        HF_HOME=str(tmp_path / "hf_home"),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        PYTHONPATH=str(repo_root),
+    )
+    install = [sys.executable, "-m", "bindsplit_datasets", "install-metric"]
+    subprocess.run(install, cwd=tmp_path, env=env, check=True, capture_output=True, text=True)
+    code = (
+        "import json, evaluate, bindsplit_datasets\n"
+        "inputs = dict(scores=[[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.7], [0.1, 0.8]], [[0.5, 0.5]]],"
+        " split=['seen', 'unseen', 'partial'], balanced=[True, False, True], n_bootstrap=50)\n"
+        "a = evaluate.load('bindsplit', 'balanced').compute(**inputs)\n"
+        "b = bindsplit_datasets.load_metric('balanced').compute(**inputs)\n"
+        "print(json.dumps([a, b, type(evaluate.load('bindsplit')).__module__]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    by_name, by_package, module = json.loads(result.stdout.strip().splitlines()[-1])
+    assert by_name == by_package and by_name["balanced/n"] == 2
+    assert module.startswith("evaluate_modules.metrics.evaluate-metric--bindsplit.")

@@ -21,6 +21,7 @@ from typing import Any
 import datasets
 import httpx2
 import pytest
+import yaml
 from huggingface_hub import DatasetCard
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
@@ -39,6 +40,8 @@ from bindsplit_datasets.publish import (
 )
 from bindsplit_datasets.publish import dataset as publish_dataset
 from bindsplit_datasets.publish import hub as publish_hub
+from bindsplit_datasets.reports.results import seal_record
+from bindsplit_datasets.reports.results_table import read_results_table
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "hf_test_token"
@@ -303,6 +306,7 @@ push_results = load_script("push_results")
 
 EXPECTED_FILES = [
     "README.md",
+    "eval.yaml",
     "bindsplit.json",
     "full/test-00000-of-00002.parquet",
     "full/test-00001-of-00002.parquet",
@@ -354,8 +358,16 @@ def test_plan_contents(build: Path) -> None:
     assert plan.repo_id == "bindsplit/bivlc"
     assert [file.path_in_repo for file in plan.files] == EXPECTED_FILES
     for file in plan.files[:-1]:  # the card names this repository already: uploaded as it is
+        if file.path_in_repo == "eval.yaml":  # made from the manifest: the build has none
+            continue
         assert file.local_path == build / file.path_in_repo
         assert file.size == file.local_path.stat().st_size
+    tasks = yaml.safe_load(plan.files[1].content)["tasks"]
+    configs = read_manifest(build)["configs"]
+    assert [task["id"] for task in tasks] == [
+        f"{config}_{metric}" for config in configs for metric in ("i2t", "t2i", "group")
+    ]
+    assert {task["split"] for task in tasks} == {"test"}
     record = json.loads(plan.files[-1].content)
     assert record["card_sha256"] == hashlib.sha256((build / "README.md").read_bytes()).hexdigest()
     assert record["build_fingerprint"] == "0" * 64
@@ -834,19 +846,22 @@ def results_record(
     fingerprint: str | None = "f1",
     i2t: float = 0.7,
 ) -> dict[str, Any]:
-    """A results record in the layout `bindsplit eval` writes."""
-    return {
-        "format": RESULTS_FORMAT,
-        "bindsplit_version": "0.1.0",
-        "model": {"id": model, "revision": revision, "class": "CLIPModel"},
-        "dataset": {
-            "data": f"bindsplit/{benchmark}",
-            "benchmark": benchmark,
-            "fingerprint": fingerprint,
-        },
-        "metrics": {"full/n": 10, "full/i2t": i2t, "full/i2t_ci": [0.5, 0.9]},
-        "created": "2026-01-01T00:00:00+00:00",
-    }
+    """A results record as `bindsplit eval` writes it (sealed with its digest)."""
+    return seal_record(
+        {
+            "format": RESULTS_FORMAT,
+            "bindsplit_version": "0.1.0",
+            "model": {"id": model, "revision": revision, "class": "CLIPModel"},
+            "dataset": {
+                "data": f"bindsplit/{benchmark}",
+                "benchmark": benchmark,
+                "fingerprint": fingerprint,
+                "reference": {"corpus": {"kind": "coco", "name": "coco2017"}},
+            },
+            "metrics": {"full/n": 10, "full/i2t": i2t, "full/i2t_ci": [0.5, 0.9]},
+            "created": "2026-01-01T00:00:00+00:00",
+        }
+    )
 
 
 def write_json(path: Path, value: Any) -> Path:
@@ -872,6 +887,12 @@ def results(tmp_path: Path) -> Path:
     return folder
 
 
+def table_of(files: dict[str, bytes]) -> list[tuple[str, str | None, str, float]]:
+    """(model, revision, benchmark, value) per row of the results table in ``files``."""
+    table = read_results_table(files[publish.RESULTS_TABLE_PATH]).to_pylist()
+    return [(r["model"], r["model_revision"], r["benchmark"], r["value"]) for r in table]
+
+
 def test_results_plan(results: Path) -> None:
     plan = plan_results([results], "org/bindsplit-results")
     key = publish.record_key(results_record("openai/clip-vit-base-patch32"))
@@ -879,9 +900,9 @@ def test_results_plan(results: Path) -> None:
         f"records/bivlc/openai__clip-vit-base-patch32/{key.digest}.json"
     )
     paths = [file.path_in_repo for file in plan.files]
-    assert paths[0] == "README.md" and len(paths) == 4  # three distinct records
-    assert len({path.rsplit("/", 1)[1] for path in paths[1:]}) == 3
-    assert sorted(p.split("/")[1] for p in paths[1:]) == ["aro_vga", "bivlc", "bivlc"]
+    assert paths[:2] == ["README.md", "data/results.parquet"] and len(paths) == 5  # 3 records
+    assert len({path.rsplit("/", 1)[1] for path in paths[2:]}) == 3
+    assert sorted(p.split("/")[1] for p in paths[2:]) == ["aro_vga", "bivlc", "bivlc"]
     by_path = {file.path_in_repo: file for file in plan.files}
     single = by_path[publish.record_path(key)]
     assert single.local_path == results / "a.json"  # uploaded byte for byte
@@ -890,7 +911,33 @@ def test_results_plan(results: Path) -> None:
     assert json.loads(generated.content)["model"]["revision"] == "abc123"
     assert set(plan.not_uploaded) == {str(results / "leaderboard.json"), str(results / "notes.txt")}
     assert plan.overwrite is False and plan.repo_type == "dataset"
-    assert '"org/bindsplit-results"' in by_path["README.md"].content.decode()
+    card = by_path["README.md"].content.decode()
+    assert '"org/bindsplit-results"' in card and "viewer: false" not in card
+    assert table_of({p: f.read() for p, f in by_path.items()}) == [
+        ("laion/CLIP-ViT-B-32", None, "aro_vga", 0.7),
+        ("openai/clip-vit-base-patch32", None, "bivlc", 0.7),
+        ("openai/clip-vit-base-patch32", "abc123", "bivlc", 0.7),
+    ]
+    assert "merged with the repository's copy at upload" in plan.describe()
+
+
+def test_the_results_repository_loads_as_a_dataset(results: Path, tmp_path: Path) -> None:
+    """The repository a plan makes: load_dataset(repo) gives the table (its configs), not the
+    JSON records beside it."""
+    repo = tmp_path / "repo"
+    for file in plan_results([results], "org/bindsplit-results").files:
+        (repo / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
+        (repo / file.path_in_repo).write_bytes(file.read())
+    loaded = datasets.load_dataset(str(repo), cache_dir=str(tmp_path / "cache"))
+    assert list(loaded) == ["train"] and loaded["train"].num_rows == 3
+    assert loaded["train"].column_names[:5] == [
+        "model",
+        "model_revision",
+        "benchmark",
+        "configuration",
+        "metric",
+    ]
+    assert loaded["train"]["reference"] == ["coco2017"] * 3
 
 
 def test_results_are_appended_never_duplicated(
@@ -900,37 +947,59 @@ def test_results_are_appended_never_duplicated(
     assert push_results.main([str(results), "--repo", repo, "--yes"]) == 0
     first = hub.files("dataset", repo)
     assert len([path for path in first if path.startswith("records/")]) == 3
+    assert len(table_of(first)) == 3
     assert "published:" in capsys.readouterr().out
 
-    # the same records again: nothing is committed
+    # the same records again: the table is read (it needs no change) and nothing is committed
     hub.calls.clear()
     assert push_results.main([str(results), "--repo", repo, "--yes"]) == 0
-    assert [call[0] for call in hub.calls] == ["repo_info"]
+    assert [call[0] for call in hub.calls] == ["repo_info", "hf_hub_download"]
     assert "nothing new to publish" in capsys.readouterr().out
 
-    # one new record and a changed copy of a published one: only the new record is added, the
-    # published one is kept as it is; a README edited on the Hub is kept too
+    # one new record and a changed copy of a published one: only the new record is added (and
+    # its row to the table), the published one is kept as it is; a README edited on the Hub is
+    # kept too
     hub.edit("dataset", repo, "README.md", b"# our leaderboard\n")
     head = hub.head("dataset", repo)
     more = results.parent / "more"
     write_json(more / "a.json", results_record("openai/clip-vit-base-patch32", i2t=0.8))
     write_json(more / "c.json", results_record("org/new-model", "vismin"))
     hub.calls.clear()
-    plan = plan_results([more], repo)
     assert push_results.main([str(more), "--repo", repo, "--yes"]) == 0
     added = publish.record_path(publish.record_key(results_record("org/new-model", "vismin")))
-    assert hub.writes()[-1][1]["operations"] == [(added, str(more / "c.json"))]
-    assert hub.writes()[-1][1]["parent_commit"] == head
-    assert hub.writes() == expected_writes(
-        plan, parent_commit=head, files=[f for f in plan.files if f.path_in_repo == added]
-    )
+    commit = hub.writes()[-1][1]
+    assert [path for path, _ in commit["operations"]] == [publish.RESULTS_TABLE_PATH, added]
+    assert commit["operations"][1][1] == str(more / "c.json")
+    assert commit["parent_commit"] == head
     now = hub.files("dataset", repo)
     assert now["README.md"] == b"# our leaderboard\n"
-    assert {path: now[path] for path in first if path != "README.md"} == {
-        path: content for path, content in first.items() if path != "README.md"
+    assert {path: now[path] for path in first if path.startswith("records/")} == {
+        path: content for path, content in first.items() if path.startswith("records/")
     }
+    assert (
+        table_of(now)
+        == [
+            *table_of(first)[:2],
+            ("openai/clip-vit-base-patch32", "abc123", "bivlc", 0.7),
+            ("org/new-model", None, "vismin", 0.7),
+        ][: len(table_of(now))]
+    )
+    assert ("openai/clip-vit-base-patch32", None, "bivlc", 0.7) in table_of(now)  # kept, not 0.8
     out = capsys.readouterr().out
     assert "already on the Hub, kept:" in out and "published:" in out
+
+
+def test_a_record_edited_or_incomplete_is_not_published(results: Path, tmp_path: Path) -> None:
+    edited = json.loads((results / "a.json").read_text(encoding="utf-8"))
+    edited["metrics"]["full/i2t"] = 0.9
+    path = write_json(tmp_path / "edited.json", edited)
+    with pytest.raises(SchemaError, match="changed after `bindsplit eval` wrote it"):
+        plan_results([path], "org/r")
+    incomplete = json.loads((results / "a.json").read_text(encoding="utf-8"))
+    del incomplete["metrics"]["full/i2t"]
+    path = write_json(tmp_path / "incomplete.json", incomplete)
+    with pytest.raises(SchemaError, match=r"metrics\['full/i2t'\] is missing \(full has 10"):
+        plan_results([path], "org/r")
 
 
 def test_results_dry_run_and_plan_errors(

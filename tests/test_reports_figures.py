@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,16 @@ def test_plot_bad_requests(tmp_path: Path) -> None:
     with pytest.raises(SchemaError, match="nothing to plot"):
         plot_results([ARO_ALPHA], tmp_path / "figure.png", metrics=("t2i", "group"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_without_matplotlib_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
+    paths = write_records(tmp_path, ALPHA)
+    out = tmp_path / "fig.png"
+    assert cli.main(["plot", *paths, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'" in err
+    assert not out.exists()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -284,3 +285,27 @@ def test_compare_command_states_the_chosen_level(
     with pytest.raises(SystemExit):
         cli.main(["compare", *paths, "--confidence", "95"])
     assert "95 is not a confidence in (0, 1)" in capsys.readouterr().err
+
+
+def test_compare_shows_partial_and_balanced_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    values = {
+        "full": {"i2t": 0.8},
+        "seen": {"i2t": 0.9},
+        "partial": {"i2t": 0.7},
+        "unseen": {"i2t": 0.6},
+        "balanced": {"i2t": 0.85},
+    }
+    paths = write_records(
+        tmp_path,
+        record("one", values, benchmark="aro_vga"),
+        record("two", {c: {"i2t": v["i2t"] - 0.3} for c, v in values.items()}, benchmark="aro_vga"),
+    )
+    assert cli.main(["compare", *paths]) == 0
+    out = capsys.readouterr().out
+    boards = [line.strip() for line in out.splitlines() if re.fullmatch(r"  \w+", line)]
+    assert boards == ["full", "seen", "partial", "unseen", "balanced"]
+    # records without them: the default shows what they report, no empty boards
+    assert "partial" not in format_comparison([ARO_ALPHA, ARO_GAMMA])
+    assert "  balanced: no result" in format_comparison(BIVLC, configs=["full", "balanced"])

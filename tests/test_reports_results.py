@@ -7,22 +7,37 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BETA, record_from_samples, write_records
+from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BETA, record_from_samples
+from report_records import write_records as write_files
 
+from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.reports import group_by_benchmark, load_results
 from bindsplit_datasets.reports.results import (
     DEFAULT_CONFIGS,
+    GAP,
+    METRICS,
     REFERENCE_CONFIG,
+    ResultsRecord,
+    count_key,
+    gap_key,
+    interval_key,
     is_results_record,
+    key_config,
+    metric_key,
     record_configs,
+    record_digest,
+    reported_configs,
+    seal_record,
     validate_record,
+    write_record,
+    write_records,
 )
 
 
 def test_load_results_round_trips_records_in_order(tmp_path: Path) -> None:
-    paths = write_records(tmp_path, ALPHA, ARO_GAMMA)
+    paths = write_files(tmp_path, ALPHA, ARO_GAMMA)
     assert load_results(paths) == [ALPHA, ARO_GAMMA]
 
 
@@ -142,3 +157,155 @@ def test_groups_per_benchmark_and_refuses_mixed_builds() -> None:
     with pytest.raises(SchemaError, match="different builds.*--allow-mixed-builds"):
         group_by_benchmark([ALPHA, other_build])
     assert len(group_by_benchmark([ALPHA, other_build], allow_mixed_builds=True)["bivlc"]) == 2
+
+
+# --- the record: keys, digest, completeness, portability --------------------------------------
+
+
+def test_the_key_format_has_one_owner() -> None:
+    assert metric_key("unseen", "i2t") == "unseen/i2t"
+    assert interval_key("unseen", "i2t") == "unseen/i2t_ci"
+    assert count_key("balanced") == "balanced/n"
+    assert gap_key("group") == "gap/group"
+    record = ResultsRecord.from_dict(ALPHA)
+    assert record.value("seen", "t2i") == 0.55 and record.interval("seen", "t2i") == (0.5, 0.6)
+    assert record.count("unseen") == 10 and record.value("partial", "i2t") is None
+    assert record.configs == ["full", "seen", "unseen"]
+    assert (record.model_id, record.model_revision, record.benchmark) == ("alpha", "main", "bivlc")
+
+
+def test_the_metric_writes_exactly_these_keys() -> None:
+    """The metric (self-contained, it cannot import the package) emits the keys the record's
+    helpers make, and nothing else for the configurations and the gap."""
+    stats = metric_core.accumulate(
+        [[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.7], [0.1, 0.8]], [[0.3, 0.2], [0.1, 0.9]]],
+        ["seen", "unseen", "partial"],
+        balanced=[True, False, True],
+    )
+    results = metric_core.compute_metrics(stats, n_bootstrap=20)
+    configs = ("full", "seen", "unseen", "partial", "balanced")
+    expected = {count_key(c) for c in configs}
+    expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
+    expected |= {gap_key(m) for m in METRICS} | {interval_key(GAP, m) for m in METRICS}
+    assert set(results) == expected
+    assert {key_config(key) for key in results} == {*configs, GAP}
+
+
+def test_a_written_record_reads_back_equal_and_sealed(tmp_path: Path) -> None:
+    unsealed = {key: value for key, value in ALPHA.items() if key != "digest"}
+    path = write_record(unsealed, tmp_path / "r.json")
+    [back] = load_results([path])
+    assert back == ALPHA and back["digest"] == record_digest(back)
+    assert back["digest"].startswith("sha256:") and len(back["digest"]) == 7 + 64
+    # a collection: every record sealed on its own
+    write_records([unsealed, ARO_GAMMA], tmp_path / "many.json")
+    assert load_results([tmp_path / "many.json"]) == [ALPHA, ARO_GAMMA]
+
+
+def edited_file(tmp_path: Path, change: Any) -> Path:
+    """ALPHA as written, then edited by hand with ``change(record)``."""
+    path = write_record(ALPHA, tmp_path / "alpha.json")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    change(record)
+    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    return path
+
+
+def test_a_record_edited_by_hand_is_refused_by_compare_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = edited_file(tmp_path, lambda r: r["metrics"].update({"unseen/i2t": 0.95}))
+    other = write_files(tmp_path, BETA)
+    assert cli.main(["compare", str(path), *other]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1  # one line
+    assert f"{path} was changed after `bindsplit eval` wrote it" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda r: r.pop("digest"), "has no digest of its content"),
+        (lambda r: r.update({"digest": "sha256:" + "0" * 64}), "was changed after"),
+        (lambda r: r["model"].update({"id": "someone-else"}), "was changed after"),
+        (lambda r: r["model"].pop("class"), "was changed after"),
+    ],
+)
+def test_edits_and_missing_digests_are_refused(tmp_path: Path, change: Any, expected: str) -> None:
+    with pytest.raises(SchemaError, match=expected):
+        load_results([edited_file(tmp_path, change)])
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("unseen/i2t", r"metrics\['unseen/i2t'\] is missing \(unseen has 10 samples\)"),
+        ("full/group", r"metrics\['full/group'\] is missing \(full has 100 samples\)"),
+        ("seen/t2i", r"metrics\['seen/t2i'\] is missing \(seen has 60 samples\)"),
+        ("seen/i2t_ci", r"metrics\['seen/i2t_ci'\] is missing .*reports intervals"),
+        ("gap/t2i", r"metrics\['gap/t2i'\] is missing \(seen and unseen both report t2i\)"),
+        ("seen/n", r"metrics\['seen/n'\] is missing \(the record reports 'seen/i2t'\)"),
+    ],
+)
+def test_a_deleted_metric_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, expected: str
+) -> None:
+    path = edited_file(tmp_path, lambda r: r["metrics"].pop(key))
+    with pytest.raises(SchemaError, match=expected):
+        load_results([path])
+    for command in (["compare"], ["export", "model-index"]):
+        assert cli.main([*command, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"metrics[{key!r}] is missing" in err
+
+
+def test_a_1_image_record_needs_no_t2i_but_all_of_its_configurations() -> None:
+    assert validate_record(ARO_ALPHA) is ARO_ALPHA
+    partial = {**ARO_ALPHA["metrics"], "partial/n": 0}
+    assert validate_record({**ARO_ALPHA, "metrics": partial})  # empty: nothing required
+    missing = {key: value for key, value in partial.items() if key != "full/i2t_ci"}
+    with pytest.raises(SchemaError, match=r"'full/i2t_ci'\] is missing"):
+        validate_record({**ARO_ALPHA, "metrics": missing})
+
+
+def test_samples_with_two_images_require_t2i_and_group() -> None:
+    without_t2i = {
+        key: value
+        for key, value in SAMPLED["metrics"].items()
+        if not key.startswith(("seen/t2i", "seen/group"))
+    }
+    with pytest.raises(SchemaError, match=r"'seen/t2i'\] is missing"):
+        validate_record({**SAMPLED, "metrics": without_t2i})
+
+
+def test_written_records_carry_no_local_path(tmp_path: Path) -> None:
+    local = {
+        **ALPHA,
+        "dataset": {**ALPHA["dataset"], "data": "/home/someone/builds/bivlc_bindsplit"},
+        "save_scores": {"path": "/home/someone/scores/alpha.parquet", "error": None},
+    }
+    [back] = load_results([write_record(local, tmp_path / "r.json")])
+    assert back["dataset"]["data"] == "bivlc_bindsplit"
+    assert back["save_scores"]["path"] == "alpha.parquet"
+    assert "/home/someone" not in (tmp_path / "r.json").read_text(encoding="utf-8")
+    for data, expected in [
+        ("bindsplit/aro", "bindsplit/aro"),  # a Hub id is kept
+        ("./bivlc_bindsplit", "bivlc_bindsplit"),
+        ("..\\builds\\aro", "aro"),
+        ("out/a/b", "b"),
+    ]:
+        sealed = seal_record({**ALPHA, "dataset": {**ALPHA["dataset"], "data": data}})
+        assert sealed["dataset"]["data"] == expected
+
+
+def test_scored_by_defaults_to_encoder() -> None:
+    assert ResultsRecord.from_dict(ALPHA).scored_by == "encoder"
+    pair = {**ALPHA, "model": {**ALPHA["model"], "scored_by": "pair scorer"}}
+    assert ResultsRecord.from_dict(pair).scored_by == "pair scorer"
+
+
+def test_default_configurations_are_those_reported() -> None:
+    assert DEFAULT_CONFIGS == ("full", "seen", "partial", "unseen", "balanced")
+    assert reported_configs([ALPHA, ARO_ALPHA]) == ["full", "seen", "unseen"]
+    assert reported_configs([ALPHA], ["unseen", "partial"]) == ["unseen", "partial"]

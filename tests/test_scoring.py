@@ -22,7 +22,7 @@ from transformers import CLIPModel
 from transformers.modeling_outputs import BaseModelOutputWithPooling
 
 from bindsplit_datasets.errors import SchemaError
-from bindsplit_datasets.metric import accumulate
+from bindsplit_datasets.metric_core import accumulate
 from bindsplit_datasets.models.errors import UnsupportedModelError
 from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
 from bindsplit_datasets.scoring import (

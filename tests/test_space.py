@@ -1,5 +1,7 @@
-"""The metric Space (metrics/bindsplit/app.py): its pinned environment, and the app itself started
-on 127.0.0.1 and asked, through its own API, to compute the metric (offline, bounded in time)."""
+"""The Spaces: the metric Space (metrics/bindsplit/app.py) and the leaderboard Space
+(spaces/leaderboard/app.py): their pinned environment, their publish plans, and each app started
+on 127.0.0.1 and asked through its own API (offline, bounded in time): the metric computes the
+metric, the leaderboard shows the rows `bindsplit compare` prints for the same records."""
 
 from __future__ import annotations
 
@@ -20,18 +22,27 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
+from bindsplit_datasets import cli
+from bindsplit_datasets.errors import BindsplitValueError
 from bindsplit_datasets.metric_core import accumulate, compute_metrics
-from bindsplit_datasets.publish import plan_metric
+from bindsplit_datasets.names import results_dataset_id
+from bindsplit_datasets.publish import plan_metric, plan_results, plan_space
+from bindsplit_datasets.reports import write_records
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 METRIC = REPO_ROOT / "metrics" / "bindsplit"
+LEADERBOARD = REPO_ROOT / "spaces" / "leaderboard"
 START_TIMEOUT_S = 120
 REQUEST_TIMEOUT_S = 60
 
 
+def front_matter(folder: Path) -> dict:
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    return yaml.safe_load(text.split("---\n")[1])
+
+
 def sdk_version() -> str:
-    text = (METRIC / "README.md").read_text(encoding="utf-8")
-    return str(yaml.safe_load(text.split("---\n")[1])["sdk_version"])
+    return str(front_matter(METRIC)["sdk_version"])
 
 
 def space_extra() -> dict[str, Requirement]:
@@ -50,13 +61,52 @@ def test_space_extra_pins_the_sdk_version_and_is_tested() -> None:
     assert "%(space)s" in parser.get("options.extras_require", "test", raw=True).split()
 
 
-def test_this_environment_is_the_spaces() -> None:
-    """What the app test below runs against: the README's gradio and requirements.txt."""
-    assert metadata.version("gradio") == sdk_version()
-    for line in (METRIC / "requirements.txt").read_text(encoding="utf-8").splitlines():
+@pytest.mark.parametrize("folder", [METRIC, LEADERBOARD])
+def test_this_environment_is_the_spaces(folder: Path) -> None:
+    """What the app tests below run against: the README's gradio and requirements.txt (the
+    leaderboard Space's requirement is this package, with its plot extra)."""
+    assert metadata.version("gradio") == str(front_matter(folder)["sdk_version"]) == sdk_version()
+    for line in (folder / "requirements.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             requirement = Requirement(line)
             assert requirement.specifier.contains(metadata.version(requirement.name)), line
+            for extra in requirement.extras:
+                for needed in space_extra_of(extra):
+                    assert metadata.version(needed), needed
+
+
+def space_extra_of(extra: str) -> list[str]:
+    parser = configparser.ConfigParser()
+    parser.read(REPO_ROOT / "setup.cfg")
+    return [Requirement(line).name for line in parser["options.extras_require"][extra].split()]
+
+
+def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    front = front_matter(LEADERBOARD)
+    assert front["sdk"] == "gradio" and front["app_file"] == "app.py"
+    assert {"leaderboard", "bindsplit"} <= set(front["tags"])
+    assert (LEADERBOARD / "results.txt").read_text(encoding="utf-8").strip() == (
+        results_dataset_id()
+    )
+    plan = plan_space("leaderboard")
+    assert plan.repo_id == "bindsplit/leaderboard" and plan.repo_type == "space"
+    assert [f.path_in_repo for f in plan.files] == [
+        "README.md",
+        "app.py",
+        "requirements.txt",
+        "results.txt",
+        "bindsplit-publish.json",
+    ]
+    assert plan.files[3].local_path is not None  # the shipped results.txt, as it is
+    plan = plan_space("leaderboard", org="lab")
+    assert plan.repo_id == "lab/leaderboard" and plan.files[3].read() == b"lab/bindsplit-results\n"
+    plan = plan_space("leaderboard", "me/board", results="me/my-results")
+    assert plan.repo_id == "me/board" and plan.files[3].read() == b"me/my-results\n"
+    with pytest.raises(BindsplitValueError, match="unknown Space 'metric'"):
+        plan_space("metric")
+    assert cli.main(["push-space", "leaderboard", "--org", "lab"]) == 0  # a dry run
+    out = capsys.readouterr().out
+    assert "lab/leaderboard (Space" in out and "dry run: nothing was sent" in out
 
 
 def free_port() -> int:
@@ -66,7 +116,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(folder: Path, log: Path) -> Iterator[str]:
+def running_app(folder: Path, log: Path, **extra_env: str) -> Iterator[str]:
     """``python app.py`` in ``folder`` (as a Space runs it) on a free local port; its URL."""
     port = free_port()
     env = {
@@ -75,6 +125,7 @@ def running_app(folder: Path, log: Path) -> Iterator[str]:
         "GRADIO_SERVER_PORT": str(port),
         "GRADIO_ANALYTICS_ENABLED": "False",
         "HF_HUB_OFFLINE": "1",
+        **extra_env,
     }
     with log.open("wb") as output:
         process = subprocess.Popen(
@@ -141,3 +192,50 @@ def test_published_space_app_computes_the_metric(tmp_path: Path) -> None:
         job = client.submit(json.dumps(bad), *options.values(), api_name="/compute")
         with pytest.raises(AppError, match="sample 0: unknown split label 'seenish'"):
             job.result(timeout=REQUEST_TIMEOUT_S)
+
+
+@pytest.mark.slow  # starts a gradio server (a few seconds)
+def test_leaderboard_space_shows_the_rows_of_compare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gradio_client import Client
+    from leaderboard_records import compare_rows, leaderboard_records
+
+    # the results dataset as push-results lays it out, and the Space as push-space uploads it
+    records = leaderboard_records()
+    every = write_records(records, tmp_path / "every.json")
+    repo = tmp_path / "results"
+    for file in plan_results([every], "org/results").files:
+        (repo / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
+        (repo / file.path_in_repo).write_bytes(file.read())
+    space = tmp_path / "space"
+    space.mkdir()
+    for file in plan_space("leaderboard", results=str(repo)).files:
+        (space / file.path_in_repo).write_bytes(file.read())
+
+    configs = ["full", "seen", "unseen", "balanced"]
+    expected = {}
+    for benchmark, reference in [("bivlc", "coco2017"), ("bivlc", "laion2b"), ("vismin", None)]:
+        chosen = [
+            r
+            for r in records
+            if r["dataset"]["benchmark"] == benchmark
+            and r["dataset"]["reference"]["corpus"]["name"] == (reference or "coco2017")
+        ]
+        path = write_records(chosen, tmp_path / f"{benchmark}-{reference}.json")
+        for metric in ("i2t", "group"):
+            assert cli.main(["compare", str(path), "--metric", metric, "--configs", *configs]) == 0
+            expected[benchmark, reference, metric] = compare_rows(capsys.readouterr().out)
+
+    with running_app(space, tmp_path / "app.log", PYTHONPATH=str(REPO_ROOT)) as url:
+        client = Client(url, verbose=False, download_files=False, analytics_enabled=False)
+        for (benchmark, reference, metric), rows in expected.items():
+            job = client.submit(benchmark, metric, reference, None, api_name="/leaderboard")
+            shown = job.result(timeout=REQUEST_TIMEOUT_S)
+            assert shown["rows"] == rows, (benchmark, reference, metric)
+            assert "paired bootstrap" in shown["note"]
+        # the family filter ranks the chosen models only
+        job = client.submit("bivlc", "i2t", "coco2017", ["clip"], api_name="/leaderboard")
+        shown = job.result(timeout=REQUEST_TIMEOUT_S)
+        assert [row["model"] for row in shown["rows"]["full"]] == ["org/clip-b"]
+        assert all(row["move"] == "" for rows in shown["rows"].values() for row in rows)

@@ -48,8 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--configs",
         nargs="+",
         choices=CONFIGURATIONS,
-        default=list(DEFAULT_CONFIGS),
-        help=f"configurations to rank, in this order (default: {' '.join(DEFAULT_CONFIGS)})",
+        default=None,
+        help=(
+            f"configurations to rank, in this order (default: {' '.join(DEFAULT_CONFIGS)}, "
+            "those the records report)"
+        ),
     )
     parser.add_argument(
         "--allow-mixed-builds",

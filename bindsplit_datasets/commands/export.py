@@ -1,44 +1,95 @@
-"""``bindsplit export model-index``: results records as the ``model-index`` of a model card."""
+"""``bindsplit export``: results records as a model card's ``model-index``, as the Hub's
+evaluation results (``.eval_results/*.yaml``) or as a flat results table (Parquet)."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..errors import BindsplitValueError
 from ..reports import load_results
-from ..reports.model_index import format_model_index, write_model_index
 
 NAME = "export"
 HELP = (
-    "Export one model's RESULTS.json files as the model-index metadata the Hub shows as an "
-    "evaluation widget (I2T/T2I/group accuracy in percent per benchmark and configuration): "
-    "printed, or written into a README's YAML front matter with --readme."
+    "Export RESULTS.json files: as the model-index metadata of a model card (printed, or written "
+    "into its README with --readme), as the Hub's evaluation results that benchmark leaderboards "
+    "aggregate (.eval_results/*.yaml: printed, or written into a model folder with --out), or as "
+    "a results table (one row per model, configuration and metric) in a Parquet file (--out)."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
-    "bindsplit export model-index results/clip-*.json",
     "bindsplit export model-index results/clip-*.json --readme my_model/README.md",
+    "bindsplit export eval-results results/clip-*.json --out my_model",
+    "bindsplit export results-table results/*.json --out results.parquet",
 )
 
 #: What can be exported.
-FORMATS: tuple[str, ...] = ("model-index",)
+FORMATS: tuple[str, ...] = ("model-index", "eval-results", "results-table")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("format", choices=FORMATS, help="what to export")
     parser.add_argument("results", nargs="+", metavar="RESULTS.json", help="results records")
     parser.add_argument(
+        "--out",
+        metavar="PATH",
+        help=(
+            "results-table: the Parquet file to write (required); eval-results: the model "
+            "folder whose .eval_results/ receives one YAML file per benchmark"
+        ),
+    )
+    parser.add_argument(
         "--readme",
         metavar="PATH",
-        help="model card to update: its model-index is replaced (or added), the rest kept",
+        help="model-index: model card to update: its model-index is replaced (or added)",
     )
     parser.add_argument(
         "--org",
         help="Hub namespace of the BindSplit datasets (default: the canonical one, bindsplit)",
     )
+    parser.add_argument(
+        "--source-url",
+        metavar="URL",
+        help="eval-results: where the results come from (e.g. the results dataset), shown on "
+        "the Hub beside each score",
+    )
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that do not apply to the format, and a missing --out, fail before any work."""
+    if args.readme is not None and args.format != "model-index":
+        raise BindsplitValueError(f"--readme applies to model-index, not to {args.format}")
+    if args.out is not None and args.format == "model-index":
+        raise BindsplitValueError("model-index is written into a model card: use --readme PATH")
+    if args.source_url is not None and args.format != "eval-results":
+        raise BindsplitValueError(f"--source-url applies to eval-results, not to {args.format}")
+    if args.format == "results-table" and args.out is None:
+        raise BindsplitValueError("results-table needs --out FILE.parquet")
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_options(args)
+    if args.format == "results-table":
+        from ..reports.results_table import check_table_output, write_results_table
+
+        check_table_output(args.out)
+        records = load_results(args.results)
+        path = write_results_table(records, args.out)
+        print(f"wrote the results table of {len(records)} results record(s) to {path}")
+        return 0
     records = load_results(args.results)
+    if args.format == "eval-results":
+        from ..reports.eval_results import format_eval_results, write_eval_results
+
+        options = {"org": args.org, "source_url": args.source_url}
+        if args.out is None:
+            for name, text in format_eval_results(records, **options).items():
+                print(f"# .eval_results/{name}\n{text}", end="")
+            return 0
+        for written in write_eval_results(args.out, records, **options):
+            print(f"wrote {written}")
+        return 0
+    from ..reports.model_index import format_model_index, write_model_index
+
     if args.readme is None:
         print(format_model_index(records, org=args.org), end="")
         return 0

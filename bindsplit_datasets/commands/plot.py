@@ -9,8 +9,9 @@ from ..reports import DEFAULT_CONFIGS, METRICS, load_results, plot_results
 
 NAME = "plot"
 HELP = (
-    "Draw I2T/T2I/group accuracy per configuration (full, seen, unseen) for one or several "
-    "models, with 95 percent intervals, from RESULTS.json files written by `bindsplit eval`."
+    "Draw I2T/T2I/group accuracy per configuration (full, seen, partial, unseen, balanced) for "
+    "one or several models, with 95 percent intervals, from RESULTS.json files written by "
+    "`bindsplit eval`."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
@@ -35,8 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--configs",
         nargs="+",
         choices=CONFIGURATIONS,
-        default=list(DEFAULT_CONFIGS),
-        help=f"configurations on the x axis, in this order (default: {' '.join(DEFAULT_CONFIGS)})",
+        default=None,
+        help=(
+            f"configurations on the x axis, in this order (default: {' '.join(DEFAULT_CONFIGS)}, "
+            "those the records report)"
+        ),
     )
     parser.add_argument(
         "--allow-mixed-builds",

@@ -5,8 +5,10 @@ Publishing is split into a pure *plan* and its *execution*, so that nothing is s
 - :func:`plan_dataset` (:mod:`.dataset`) checks that a folder is a complete ``bindsplit build``
   output and plans it for its canonical repository (``bindsplit/aro`` for ``aro_vga``; ``org``
   or ``repo_id`` choose another); :func:`plan_metric` (:mod:`.space`) plans the metric folder as
-  the evaluate Space ``bindsplit/bindsplit``; :func:`plan_results` (:mod:`.results`) plans adding
-  results records to a dataset that leaderboards read, each record stored once.
+  the evaluate Space ``bindsplit/bindsplit`` and :func:`plan_space` a shipped Space (the
+  leaderboard ``bindsplit/leaderboard``); :func:`plan_results` (:mod:`.results`) plans adding
+  results records to a dataset that leaderboards read, each record stored once, and the results
+  table updated.
 - A :class:`PublishPlan` (:mod:`.plan`) lists every file and the exact write calls;
   :meth:`PublishPlan.describe` is the dry run.
 - :func:`publish` / :func:`execute_plan` (:mod:`.hub`) read the target revision once, apply the
@@ -15,7 +17,8 @@ Publishing is split into a pure *plan* and its *execution*, so that nothing is s
 
 Everything that can be wrong with the input (repository name, folder, card, records, token)
 raises before the first call to the Hub. The command line (``bindsplit push-dataset``,
-``push-metric``, ``push-results``) and ``hub_scripts/`` are thin callers of these functions.
+``push-metric``, ``push-results``, ``push-space``) and ``hub_scripts/`` are thin callers of these
+functions.
 """
 
 from __future__ import annotations
@@ -33,12 +36,20 @@ from .hub import (
     resolve_token,
 )
 from .plan import CARD, PUBLISH_RECORD, HubCall, PlannedFile, PublishPlan, validate_repo_name
-from .results import RecordKey, plan_results, record_key, record_path, results_card
-from .space import plan_metric
+from .results import (
+    RESULTS_TABLE_PATH,
+    RecordKey,
+    plan_results,
+    record_key,
+    record_path,
+    results_card,
+)
+from .space import plan_metric, plan_space
 
 __all__ = [
     "CARD",
     "PUBLISH_RECORD",
+    "RESULTS_TABLE_PATH",
     "BuildFolder",
     "HubCall",
     "HubClient",
@@ -55,6 +66,7 @@ __all__ = [
     "plan_dataset",
     "plan_metric",
     "plan_results",
+    "plan_space",
     "publish",
     "read_remote",
     "record_key",

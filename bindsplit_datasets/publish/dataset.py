@@ -22,9 +22,11 @@ from .. import __version__
 from ..errors import SchemaError
 from ..manifest import read_manifest, verify_build
 from ..names import MANIFEST_NAME, hub_dataset_id
+from ..reports.eval_results import EVAL_CONFIG_FILE
 from .plan import (
     CARD,
     CommitOptions,
+    PlannedFile,
     PublishPlan,
     generated_file,
     left_out,
@@ -250,6 +252,21 @@ def retarget_card(text: str, repo_id: str) -> tuple[str, str | None]:
     return (body if metadata is None else f"---{metadata}---{body}"), old
 
 
+def _eval_config(build: BuildFolder) -> PlannedFile:
+    """The repository's ``eval.yaml``: the build folder's own, else made from its manifest."""
+    from ..reports.eval_results import format_eval_config
+
+    path = build.path / EVAL_CONFIG_FILE
+    if path.is_file():
+        return local_file(build.path, path)
+    return generated_file(EVAL_CONFIG_FILE, format_eval_config(build.manifest))
+
+
+def _task_ids(file: PlannedFile) -> str:
+    tasks = (yaml.safe_load(file.read()) or {}).get("tasks") or []
+    return ", ".join(str(task.get("id")) for task in tasks if isinstance(task, dict))
+
+
 def plan_dataset(
     folder: str | Path,
     repo_id: str | None = None,
@@ -279,7 +296,7 @@ def plan_dataset(
         if previous is None
         else generated_file(CARD, retargeted)
     )
-    files = [card, local_file(build.path, build.path / MANIFEST_NAME)]
+    files = [card, _eval_config(build), local_file(build.path, build.path / MANIFEST_NAME)]
     files += [local_file(build.path, path) for paths in build.shards.values() for path in paths]
     files.append(publish_record(card.read(), build_fingerprint=build.manifest.get("fingerprint")))
     version = f"bindsplit {build.manifest.get('bindsplit_version', __version__)}"
@@ -291,6 +308,7 @@ def plan_dataset(
     summary = [
         ("benchmark", benchmark),
         ("configs", rows),
+        ("leaderboard", f"{EVAL_CONFIG_FILE}: tasks {_task_ids(files[1])}"),
         ("card", f"pretty_name {data.pretty_name!r}, license {data.license!r}"),
     ]
     if previous is not None:

@@ -8,7 +8,9 @@ the Hub refuses the commit and nothing is changed. What the read decides:
 - a plan that overwrites (dataset, Space): the edited-card guard. A Hub card that differs from the
   one about to be uploaded is overwritten only if it is the card this tool published last time,
   identified by the SHA-256 in ``bindsplit-publish.json`` next to it, or with ``force``;
-- a plan that only adds (results): files already in the repository are kept and not uploaded.
+- a plan that only adds (results): files already in the repository are kept and not uploaded,
+  except a file merged at upload (the results table), which is read and updated where it
+  changes.
 """
 
 from __future__ import annotations
@@ -150,8 +152,13 @@ def execute_plan(
     if plan.overwrite:
         check_remote_card(plan, client, token, state, force=force)
     else:
-        files = [file for file in plan.files if file.path_in_repo not in state.files]
-    kept = tuple(file.path_in_repo for file in plan.files if file not in files)
+        files = [
+            updated
+            for file in plan.files
+            if (updated := _updated(file, client, plan, state, token)) is not None
+        ]
+    uploaded = {file.path_in_repo for file in files}
+    kept = tuple(file.path_in_repo for file in plan.files if file.path_in_repo not in uploaded)
     if not any(file.path_in_repo != CARD for file in files) and not plan.overwrite:
         logger.info("%s already holds every file: nothing to upload", plan.repo_id)
         return PublishResult(url=None, uploaded=(), kept=kept)
@@ -171,6 +178,22 @@ def execute_plan(
             raise
     url = getattr(result, "pr_url", None) or getattr(result, "commit_url", None) or plan.repo_id
     return PublishResult(url=url, uploaded=tuple(file.path_in_repo for file in files), kept=kept)
+
+
+def _updated(
+    file: PlannedFile, client: HubClient, plan: PublishPlan, state: RemoteState, token: str
+) -> PlannedFile | None:
+    """What an adding plan uploads for ``file``: the file where the repository lacks it; for a
+    file merged at upload, the merge of the repository's copy (None if unchanged); else None
+    (the repository's copy is kept)."""
+    if file.path_in_repo not in state.files:
+        return file
+    if file.merge is None:
+        return None
+    merged = file.merge(_download(client, plan, state, file.path_in_repo, token))
+    if merged is None:
+        return None
+    return PlannedFile(file.path_in_repo, len(merged), content=merged)
 
 
 def _status(error: Any) -> int | None:

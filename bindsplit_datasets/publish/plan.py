@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -45,12 +45,18 @@ class CommitOptions(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class PlannedFile:
-    """One file of the commit: a local file, or generated ``content``."""
+    """One file of the commit: a local file, or generated ``content``.
+
+    ``merge`` (a file the repository keeps up to date, such as the results table): given the
+    repository's current copy, the content to upload instead, or None when that copy needs no
+    change; ``content`` is what is uploaded where the repository has none yet.
+    """
 
     path_in_repo: str
     size: int
     local_path: Path | None = None
     content: bytes | None = None
+    merge: Callable[[bytes], bytes | None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if (self.local_path is None) == (self.content is None):
@@ -166,6 +172,8 @@ class PublishPlan:
         lines.append(f"files:      {len(self.files)}, {human_size(self.total_size)}")
         for file in self.files:
             source = file.local_path if file.local_path is not None else "generated"
+            if file.merge is not None:
+                source = "generated, merged with the repository's copy at upload"
             lines.append(f"  {file.path_in_repo:<{width}}  {human_size(file.size):>9}  <- {source}")
         if self.not_uploaded:
             lines.append(f"not uploaded: {', '.join(self.not_uploaded)}")
@@ -177,6 +185,11 @@ class PublishPlan:
                 f"last published (hash in {PUBLISH_RECORD}); else stop (--force overrides)"
                 if self.overwrite
                 else "files already there are kept and not uploaded again"
+                + (
+                    "; the files merged at upload are read and updated"
+                    if any(file.merge is not None for file in self.files)
+                    else ""
+                )
             )
         )
         for number, call in enumerate(self.calls(), start=2):

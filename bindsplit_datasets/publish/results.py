@@ -1,11 +1,16 @@
 """Planning the upload of results records to a Hub dataset that leaderboards read.
 
-Each record written by ``bindsplit eval`` (format ``bindsplit-results/1``) is identified by
-(model id, model revision, benchmark, build fingerprint) and stored once, as
-``records/<benchmark>/<model>/<key>.json`` where ``<key>`` is a digest of that identity. The
-repository only grows: a path already on the Hub is kept, never rewritten, so publishing the same
-records twice uploads nothing the second time. A README (written only if the repository has none)
-says how to read the records.
+Each record written by ``bindsplit eval`` (format ``bindsplit-results/1``; validated, complete
+and checked against its digest) is identified by (model id, model revision, benchmark, build
+fingerprint) and stored once, as ``records/<benchmark>/<model>/<key>.json`` where ``<key>`` is a
+digest of that identity. The repository only grows: a path already on the Hub is kept, never
+rewritten, so publishing the same records twice uploads nothing the second time.
+
+Beside the records, ``data/results.parquet`` is the results table
+(:mod:`~bindsplit_datasets.reports.results_table`: one row per model, revision, benchmark,
+configuration and metric), merged at upload with the repository's copy so that it holds the rows
+of every record published; the README's ``configs`` point the dataset viewer and
+``load_dataset(repo)`` at it. The README is written only if the repository has none.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from ..names import RESULTS_FORMAT
-from ..reports import validate_record
+from ..reports.results import ResultsRecord, is_results_record
 from .plan import (
     CARD,
     CommitOptions,
@@ -34,9 +39,20 @@ from .plan import (
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["RecordKey", "plan_results", "record_key", "record_path", "results_card"]
+__all__ = [
+    "RESULTS_TABLE_PATH",
+    "RecordKey",
+    "plan_results",
+    "record_key",
+    "record_path",
+    "results_card",
+]
 
 RECORDS_FOLDER = "records"
+#: Where the results table lives in the results dataset.
+RESULTS_TABLE_PATH = "data/results.parquet"
+#: The split ``load_dataset(repo)`` gives the results table.
+RESULTS_SPLIT = "train"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -86,37 +102,45 @@ def record_path(key: RecordKey) -> str:
 
 
 def results_card(repo_id: str) -> str:
-    """The README of a results dataset: what it holds and how a leaderboard reads it."""
+    """The README of a results dataset: what it holds and how a leaderboard reads it; its
+    ``configs`` make the results table what the viewer shows and ``load_dataset`` loads."""
+    from ..reports.results_table import COLUMNS
+
     return f"""---
 tags:
 - bindsplit
 - leaderboard
-viewer: false
+configs:
+- config_name: default
+  data_files:
+  - split: {RESULTS_SPLIT}
+    path: {RESULTS_TABLE_PATH}
 ---
 
 # BindSplit results
 
-Results records of BindSplit evaluations (`bindsplit eval`, format `{RESULTS_FORMAT}`): per model
-and benchmark build, the I2T, T2I and group accuracies of every configuration (`full`, `seen`,
-`unseen`, `partial`, ...) with bootstrap intervals, the seen-minus-unseen gap, and the identity of
-the model, the dataset build and the environment.
+Results of BindSplit evaluations (`bindsplit eval`): per model and benchmark build, the I2T, T2I
+and group accuracies of every configuration (`full`, `seen`, `partial`, `unseen`, `balanced`)
+with bootstrap intervals.
 
-One JSON file per (model id, model revision, benchmark, build fingerprint), at
-`{RECORDS_FOLDER}/<benchmark>/<model id, "/" as "__">/<key>.json`. `bindsplit push-results` adds
-records and never rewrites one, so a record here is the first one published for its identity.
+The table `{RESULTS_TABLE_PATH}` has one row per model, model revision, benchmark, configuration
+and metric, with the columns {", ".join(f"`{column}`" for column in COLUMNS)} (accuracies as
+fractions; `reference` is the corpus the seen/unseen split is relative to, `scored_by` what
+scored the samples):
 
 ```python
-import json
-from pathlib import Path
+from datasets import load_dataset
 
-from huggingface_hub import snapshot_download
-
-folder = Path(snapshot_download("{repo_id}", repo_type="dataset"))
-records = [json.loads(p.read_text()) for p in sorted(folder.glob("{RECORDS_FOLDER}/**/*.json"))]
+results = load_dataset("{repo_id}", split="{RESULTS_SPLIT}")
 ```
 
-or, with BindSplit installed, print the leaderboards in that folder:
-`bindsplit compare {RECORDS_FOLDER}/*/*/*.json`.
+The complete records (format `{RESULTS_FORMAT}`, with per-sample outcomes for paired
+significance tests, the model, build and environment) are one JSON file per (model id, model
+revision, benchmark, build fingerprint), at
+`{RECORDS_FOLDER}/<benchmark>/<model id, "/" as "__">/<key>.json`. `bindsplit push-results` adds
+records and never rewrites one, so a record here is the first one published for its identity; it
+adds their rows to the table. With BindSplit installed, print the leaderboards of a copy of this
+repository with `bindsplit compare {RECORDS_FOLDER}/*/*/*.json`.
 """
 
 
@@ -150,12 +174,32 @@ def _records(path: Path, explicit: bool) -> list[tuple[Any, str]] | None:
         ) from None
     items = data if isinstance(data, list) else [data]
     sources = [f"{path}[{i}]" for i in range(len(items))] if isinstance(data, list) else [str(path)]
-    is_record = [isinstance(item, dict) and item.get("format") == RESULTS_FORMAT for item in items]
-    if not explicit and not (items and all(is_record)):
+    if not explicit and not (items and all(is_results_record(item) for item in items)):
         return None
     return [
-        (validate_record(item, source), source) for item, source in zip(items, sources, strict=True)
+        (ResultsRecord.from_json(item, source).data, source)
+        for item, source in zip(items, sources, strict=True)
     ]
+
+
+def _table_file(records: list[dict[str, Any]]) -> PlannedFile:
+    """The results table of ``records``, merged at upload with the repository's copy."""
+    from ..reports.results_table import (
+        merge_tables,
+        read_results_table,
+        results_table,
+        table_bytes,
+    )
+
+    table = results_table(records)
+
+    def merge(remote: bytes) -> bytes | None:
+        existing = read_results_table(remote)
+        merged = merge_tables(existing, table)
+        return None if merged.num_rows == existing.num_rows else table_bytes(merged)
+
+    content = table_bytes(table)
+    return PlannedFile(RESULTS_TABLE_PATH, len(content), content=content, merge=merge)
 
 
 def plan_results(
@@ -168,10 +212,12 @@ def plan_results(
     """Plan adding the results records in ``paths`` (JSON files, or folders searched recursively
     for them) to the dataset ``repo_id``.
 
-    A file holds one record or a JSON list of records. In folders, JSON files that are not results
-    records are left out (listed in the plan); a named file must be one. Two different records with
-    the same identity are an error; identical copies are uploaded once. The plan does not
-    overwrite: at upload time, records (and the README) already in the repository are kept.
+    A file holds one record or a JSON list of records, each complete and matching its digest.
+    In folders, JSON files that are not results records are left out (listed in the plan); a
+    named file must be one. Two different records with the same identity are an error; identical
+    copies are uploaded once. The plan does not overwrite: at upload time, records (and the
+    README) already in the repository are kept, and the results table
+    (:data:`RESULTS_TABLE_PATH`) gains the rows of the records it does not hold yet.
     ``options``: :class:`~.plan.CommitOptions`.
     """
     validate_repo_name(repo_id)
@@ -210,7 +256,7 @@ def plan_results(
     records = [record for _, record, _ in planned.values()]
     benchmarks = sorted({record["dataset"]["benchmark"] for record in records})
     models = sorted({record["model"]["id"] for record in records})
-    files = [generated_file(CARD, results_card(repo_id))]
+    files = [generated_file(CARD, results_card(repo_id)), _table_file(records)]
     files += [planned[target][0] for target in sorted(planned)]
     return PublishPlan(
         repo_id=repo_id,
@@ -222,6 +268,7 @@ def plan_results(
                 f"{len(records)} ({len(models)} models, benchmarks {', '.join(benchmarks)})",
             ),
             ("appends", "records already in the repository are kept, not uploaded again"),
+            ("table", f"{RESULTS_TABLE_PATH}: the rows of records it does not hold yet are added"),
         ),
         commit_message=commit_message
         or f"Add {len(records)} BindSplit results record(s) (bindsplit {__version__})",

@@ -1,7 +1,14 @@
 """Reports from results records: validation and loading, text tables and leaderboards, figures,
 paired significance tests and the Hub's ``model-index``.
 
-- :mod:`.results`: the results-record schema (``validate_record``, ``load_results``, grouping).
+- :mod:`.results`: the results record: ``ResultsRecord`` (writing, reading, validation, digest)
+  and the ``"{config}/{metric}"`` key format (``metric_key``, ``interval_key``, ``count_key``).
+- :mod:`.grouping`: records grouped per benchmark (one build each), model labels.
+- :mod:`.results_table`: the flat results table (Parquet, one row per model, configuration and
+  metric) that the results dataset and the leaderboard Space read.
+- :mod:`.eval_results`: the Hub's evaluation results (``.eval_results/*.yaml`` of a model,
+  ``eval.yaml`` of a benchmark dataset).
+- :mod:`.leaderboard_view`: what the leaderboard Space shows (sources, filters, compare's rows).
 - :mod:`.tables`: the one plain-text table renderer and the tables built on it.
 - :mod:`.significance`: the paired bootstrap that decides whether two models really differ.
 - :mod:`.leaderboards`: ranks per configuration and the rank moves from ``full``.
@@ -11,16 +18,21 @@ paired significance tests and the Hub's ``model-index``.
 
 from __future__ import annotations
 
-from .figures import FIGURE_FORMATS, panel_metrics, plot_results
+from .figures import FIGURE_FORMATS, panel_metrics, plot_results, results_figure
+from .grouping import group_by_benchmark, model_label
 from .leaderboards import RankChange, Row, format_comparison, leaderboard, rank_changes
 from .results import (
     DEFAULT_CONFIGS,
     METRIC_LABELS,
     METRICS,
-    group_by_benchmark,
+    ResultsRecord,
+    count_key,
+    interval_key,
     load_results,
-    model_label,
+    metric_key,
     validate_record,
+    write_record,
+    write_records,
 )
 from .significance import PairedDifference, Separation, paired_bootstrap, separate
 from .tables import format_composition, format_record_table, render_table
@@ -32,20 +44,27 @@ __all__ = [
     "METRIC_LABELS",
     "PairedDifference",
     "RankChange",
+    "ResultsRecord",
     "Row",
     "Separation",
+    "count_key",
     "format_comparison",
     "format_composition",
     "format_record_table",
     "group_by_benchmark",
+    "interval_key",
     "leaderboard",
     "load_results",
+    "metric_key",
     "model_label",
     "paired_bootstrap",
     "panel_metrics",
     "plot_results",
     "rank_changes",
     "render_table",
+    "results_figure",
     "separate",
     "validate_record",
+    "write_record",
+    "write_records",
 ]

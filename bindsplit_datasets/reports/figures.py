@@ -11,14 +11,19 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from .results import DEFAULT_CONFIGS, METRIC_LABELS, METRICS, group_by_benchmark, unique_labels
+from ..models.errors import require
+from .grouping import group_by_benchmark, unique_labels
+from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, reported_configs
 from .tables import percent
 
-__all__ = ["FIGURE_FORMATS", "panel_metrics", "plot_results"]
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+__all__ = ["FIGURE_FORMATS", "panel_metrics", "plot_results", "results_figure"]
 
 #: Figure formats matplotlib writes that a paper or a README can embed.
 FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
@@ -28,17 +33,16 @@ def _value(
     record: Mapping[str, Any], config: str, metric: str
 ) -> tuple[float, tuple[float, float] | None] | None:
     metrics = record["metrics"]
-    accuracy = metrics.get(f"{config}/{metric}")
+    accuracy = metrics.get(metric_key(config, metric))
     if accuracy is None:
         return None
-    interval = metrics.get(f"{config}/{metric}_ci")
+    interval = metrics.get(interval_key(config, metric))
     return float(accuracy), (tuple(interval) if interval else None)
 
 
 def _n_label(group: Sequence[Mapping[str, Any]], config: str) -> str:
-    counts = sorted(
-        {record["metrics"][f"{config}/n"] for record in group if f"{config}/n" in record["metrics"]}
-    )
+    key = count_key(config)
+    counts = sorted({record["metrics"][key] for record in group if key in record["metrics"]})
     if not counts:
         return config
     if len(counts) == 1:
@@ -115,13 +119,14 @@ def _draw_panel(
 def panel_metrics(
     records: Sequence[Mapping[str, Any]],
     metrics: Sequence[str] = METRICS,
-    configs: Sequence[str] = DEFAULT_CONFIGS,
+    configs: Sequence[str] | None = None,
 ) -> list[str]:
     """The metrics :func:`plot_results` draws a panel column for.
 
     Those that at least one record reports on at least one of ``configs``: T2I and group drop out
     when only 1 image x 2 captions benchmarks are given.
     """
+    configs = reported_configs(records, configs)
     return [
         metric
         for metric in metrics
@@ -131,39 +136,25 @@ def panel_metrics(
     ]
 
 
-def plot_results(
+def results_figure(
     records: Sequence[Mapping[str, Any]],
-    out: str | os.PathLike[str],
     metrics: Sequence[str] = METRICS,
-    configs: Sequence[str] = DEFAULT_CONFIGS,
+    configs: Sequence[str] | None = None,
     *,
     allow_mixed_builds: bool = False,
-    dpi: int = 150,
-) -> Path:
-    """Grouped bars of accuracy per configuration, one bar per model, with 95% intervals.
+) -> Figure:
+    """The figure :func:`plot_results` writes, as a matplotlib ``Figure`` (not attached to
+    pyplot, so nothing is shown or kept open): what the leaderboard Space draws.
 
-    One row of panels per benchmark and one panel per metric that at least one record reports
-    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so). Each x tick is
-    a configuration with its n; bars carry their accuracy in percent. The format follows the
-    suffix of ``out`` (png, pdf or svg); the file is written to a temporary sibling and renamed
-    into place. Returns the path written.
-    Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+    Raises :class:`~bindsplit_datasets.models.errors.MissingExtraError` (one line: install the
+    ``plot`` extra) without matplotlib.
     """
-    out = Path(out)
-    file_format = out.suffix.lower().lstrip(".")
-    if file_format not in FIGURE_FORMATS:
-        raise BindsplitValueError(
-            f"cannot write a figure to {out}: use a .png, .pdf or .svg file name"
-        )
-    if not out.parent.is_dir():
-        raise BindsplitFileNotFoundError(
-            f"folder {out.parent} does not exist: create it or choose another --out"
-        )
     unknown = [metric for metric in metrics if metric not in METRICS]
     if unknown:
         raise BindsplitValueError(
             f"unknown metric {unknown[0]!r}; choose among {', '.join(METRICS)}"
         )
+    configs = reported_configs(records, configs)
     groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
     panels = panel_metrics(records, metrics, configs)
     if not panels:
@@ -171,14 +162,10 @@ def plot_results(
             f"no results record reports {', '.join(metrics)} on {', '.join(configs)}: "
             "nothing to plot"
         )
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.patches import Patch
-    except ImportError:  # pragma: no cover - matplotlib is an optional extra
-        raise ImportError(
-            "plotting needs matplotlib: pip install 'bindsplit-datasets[plot]'"
-        ) from None
+    require("plot", "matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
 
     labels_per_group = {benchmark: unique_labels(group) for benchmark, group in groups.items()}
     every_label = list(
@@ -217,7 +204,39 @@ def plot_results(
         frameon=False,
         fontsize=8,
     )
+    return figure
 
+
+def plot_results(
+    records: Sequence[Mapping[str, Any]],
+    out: str | os.PathLike[str],
+    metrics: Sequence[str] = METRICS,
+    configs: Sequence[str] | None = None,
+    *,
+    allow_mixed_builds: bool = False,
+    dpi: int = 150,
+) -> Path:
+    """Grouped bars of accuracy per configuration, one bar per model, with 95% intervals.
+
+    One row of panels per benchmark and one panel per metric that at least one record reports
+    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so). Each x tick is
+    a configuration with its n; bars carry their accuracy in percent. ``configs`` default: those
+    of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
+    balanced) the records report. The format follows the suffix of ``out`` (png, pdf or svg); the
+    file is written to a temporary sibling and renamed into place. Returns the path written.
+    Needs matplotlib (``pip install 'bindsplit-datasets[plot]'``).
+    """
+    out = Path(out)
+    file_format = out.suffix.lower().lstrip(".")
+    if file_format not in FIGURE_FORMATS:
+        raise BindsplitValueError(
+            f"cannot write a figure to {out}: use a .png, .pdf or .svg file name"
+        )
+    if not out.parent.is_dir():
+        raise BindsplitFileNotFoundError(
+            f"folder {out.parent} does not exist: create it or choose another --out"
+        )
+    figure = results_figure(records, metrics, configs, allow_mixed_builds=allow_mixed_builds)
     with atomic_file(out) as temporary:
         figure.savefig(temporary, format=file_format, dpi=dpi)
     return out

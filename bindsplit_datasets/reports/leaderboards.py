@@ -20,14 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BindsplitValueError
+from .grouping import group_by_benchmark, single_benchmark, unique_labels
 from .results import (
-    DEFAULT_CONFIGS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
-    group_by_benchmark,
-    single_benchmark,
-    unique_labels,
+    count_key,
+    interval_key,
+    metric_key,
+    reported_configs,
 )
 from .significance import (
     DEFAULT_CONFIDENCE,
@@ -81,11 +82,11 @@ def leaderboard(
     entries = []
     for label, record in zip(unique_labels(records), records, strict=True):
         metrics = record["metrics"]
-        accuracy = metrics.get(f"{config}/{metric}")
+        accuracy = metrics.get(metric_key(config, metric))
         if accuracy is None:
             continue
-        interval = metrics.get(f"{config}/{metric}_ci")
-        n = metrics.get(f"{config}/n")
+        interval = metrics.get(interval_key(config, metric))
+        n = metrics.get(count_key(config))
         entries.append((label, float(accuracy), tuple(interval) if interval else None, n))
     entries.sort(key=lambda entry: (-entry[1], entry[0]))
     return [
@@ -221,7 +222,7 @@ def _rank_changes(
 def rank_changes(
     records: Sequence[Mapping[str, Any]],
     metric: str = "i2t",
-    configs: Sequence[str] = DEFAULT_CONFIGS,
+    configs: Sequence[str] | None = None,
     *,
     confidence: float = DEFAULT_CONFIDENCE,
     n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
@@ -234,12 +235,13 @@ def rank_changes(
     (:func:`~bindsplit_datasets.reports.significance.separate`, at ``confidence``) separates the
     model from the one it passed or that passed it; records without per-sample outcomes are
     compared by their intervals. Ordered by ``full`` rank (models without a ``full`` value
-    last), then by name.
+    last), then by name. ``configs`` default: those of
+    :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` the records report.
     """
     _check_metric(metric)
     single_benchmark(records)
     tests = _Tests(records, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
-    return _rank_changes(records, metric, configs, tests)
+    return _rank_changes(records, metric, reported_configs(records, configs), tests)
 
 
 def _format_board(
@@ -319,7 +321,7 @@ def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confid
 def format_comparison(
     records: Sequence[Mapping[str, Any]],
     metric: str = "i2t",
-    configs: Sequence[str] = DEFAULT_CONFIGS,
+    configs: Sequence[str] | None = None,
     *,
     allow_mixed_builds: bool = False,
     confidence: float = DEFAULT_CONFIDENCE,
@@ -332,16 +334,21 @@ def format_comparison(
     line saying how moves are tested and at which level, then one table per configuration
     (rank, model, accuracy %, 95% CI, n) where non-``full`` tables mark each model whose rank
     differs from its ``full`` rank (``↑2``/``↓1`` where real, ``=`` within noise), followed by
-    one line saying whether the order changed.
+    one line saying whether the order changed. ``configs`` default: those of
+    :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
+    balanced) the records report.
     """
     _check_metric(metric)
+    configs = reported_configs(records, configs)
     blocks = []
     groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
     for benchmark, group in groups.items():
         label = METRIC_LABELS[metric]
         lines = [f"{benchmark}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
         if not any(
-            f"{config}/{metric}" in record["metrics"] for record in group for config in configs
+            metric_key(config, metric) in record["metrics"]
+            for record in group
+            for config in configs
         ):
             lines.append(
                 f"  no result reports {label} on {benchmark} (undefined for 1-image samples)"

@@ -27,7 +27,8 @@ import yaml
 from ..atomic import write_text
 from ..errors import SchemaError
 from ..names import hub_dataset_id
-from .results import METRIC_LABELS, METRICS, model_label, record_configs
+from .grouping import model_label
+from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, record_configs
 from .tables import percent
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,14 +94,15 @@ def eval_results(
         benchmarks.add(benchmark)
         metrics = record["metrics"]
         for config in record_configs(metrics):
-            if not metrics[f"{config}/n"]:
+            n = metrics[count_key(config)]
+            if not n:
                 continue
             for metric in METRICS:
-                key = f"{config}/{metric}"
+                key = metric_key(config, metric)
                 if key not in metrics:
                     continue
-                interval = metrics.get(f"{key}_ci")
-                details = [f"n={metrics[f'{config}/n']}"]
+                interval = metrics.get(interval_key(config, metric))
+                details = [f"n={n}"]
                 if interval is not None:
                     details.insert(0, f"95% CI [{percent(interval[0])}, {percent(interval[1])}]")
                 results.append(

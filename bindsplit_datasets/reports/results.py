@@ -1,44 +1,72 @@
-"""The results record (``"format": "bindsplit-results/1"``): validation, loading and grouping.
+"""The results record (``"format": "bindsplit-results/1"``): the one owner of its format.
 
-A results record (written by :func:`bindsplit_datasets.evaluation.evaluate_model`) holds one
-model's accuracy on one built benchmark, per configuration: ``metrics["{config}/{i2t,t2i,group}"]``
-(fractions), ``"{config}/{metric}_ci"`` (95% bootstrap interval) and ``"{config}/n"``. T2I and
+A results record (made by :func:`bindsplit_datasets.evaluation.evaluate_model`) holds one model's
+accuracy on one built benchmark, per configuration: ``metrics["{config}/{i2t,t2i,group}"]``
+(fractions), ``"{config}/{metric}_ci"`` (bootstrap interval) and ``"{config}/n"``; those keys are
+made by :func:`metric_key`, :func:`interval_key` and :func:`count_key` and nowhere else. T2I and
 group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution); they are never reported
-as 0. Newer records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
+as 0. Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
 "i2t": [0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which
 the paired bootstrap of :mod:`~bindsplit_datasets.reports.significance` compares.
 
-Records of different benchmarks are never ranked together: :func:`group_by_benchmark` groups them,
-and refuses one benchmark's records from different builds (different dataset fingerprints, hence
-different seen/unseen splits) unless ``allow_mixed_builds=True``.
+:class:`ResultsRecord` writes, reads and validates records:
+
+- **writing** (:meth:`ResultsRecord.write`, :func:`write_record`, :func:`write_records`) makes the
+  record portable (``dataset.data`` and ``save_scores.path`` name a local build or file by its
+  name, never by a path of the machine it ran on) and seals it with ``"digest"``, the SHA-256 of
+  its own canonical JSON;
+- **reading** (:meth:`ResultsRecord.read`, :func:`load_results`) validates every record and
+  checks its digest, so a record edited after it was written (one metric value changed by hand)
+  is refused with one line;
+- **validation** (:func:`validate_record`) checks the schema and that the record is complete: a
+  configuration it reports has every metric (and interval, and gap) the others have, so a
+  deleted metric is named rather than silently left out of a leaderboard.
+
+Grouping records for a leaderboard (per benchmark, one build each) is
+:mod:`~bindsplit_datasets.reports.grouping`'s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT
 
 __all__ = [
     "DEFAULT_CONFIGS",
+    "DEFAULT_SCORED_BY",
+    "DIGEST_KEY",
+    "GAP",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
-    "group_by_benchmark",
+    "ResultsRecord",
+    "count_key",
+    "gap_key",
+    "interval_key",
     "is_results_record",
+    "key_config",
     "load_results",
-    "model_label",
+    "metric_key",
+    "portable_record",
     "record_configs",
-    "single_benchmark",
-    "unique_labels",
+    "record_digest",
+    "reported_configs",
+    "scored_by",
+    "seal_record",
     "validate_record",
+    "write_record",
+    "write_records",
 ]
 
 #: The accuracies of a record, in report order.
@@ -47,13 +75,77 @@ METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
 METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 #: The configuration every other one is compared against when ranks move (``full``).
 REFERENCE_CONFIG: str = CONFIGURATIONS[0]
-#: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``).
-DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "unseen")
+#: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
+#: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
+DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
+#: The prefix of the seen-minus-unseen differences (``gap/i2t``); not a configuration.
+GAP = "gap"
+#: The top-level key holding a written record's digest of its own content.
+DIGEST_KEY = "digest"
+#: What scored a record that does not say (``model.scored_by``): an image and a text encoder.
+DEFAULT_SCORED_BY = "encoder"
 
 #: A configuration's sample count key: ``"{config}/n"`` with no further ``/`` (breakdown keys have).
 _COUNT_KEY = re.compile(r"^([^/]+)/n$")
 #: Per-sample outcome lists of ``samples``; ``t2i`` is absent for 1-image samples.
 _OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i")
+_DIGEST_PREFIX = "sha256:"
+
+
+# --- the key format ----------------------------------------------------------------------------
+
+
+def metric_key(config: str, metric: str) -> str:
+    """The key of an accuracy: ``metric_key("unseen", "i2t") == "unseen/i2t"``."""
+    return f"{config}/{metric}"
+
+
+def interval_key(config: str, metric: str) -> str:
+    """The key of an accuracy's interval: ``"unseen/i2t_ci"``."""
+    return f"{metric_key(config, metric)}_ci"
+
+
+def count_key(config: str) -> str:
+    """The key of a configuration's sample count: ``"unseen/n"``."""
+    return metric_key(config, "n")
+
+
+def gap_key(metric: str) -> str:
+    """The key of the seen-minus-unseen difference of ``metric``: ``"gap/i2t"``."""
+    return metric_key(GAP, metric)
+
+
+def key_config(key: str) -> str:
+    """The configuration (or ``gap``) a metrics key belongs to: ``key_config("seen/i2t_ci")``
+    and ``key_config("seen/category/swap/att/n")`` are ``"seen"``."""
+    return key.split("/", 1)[0]
+
+
+def record_configs(metrics: Mapping[str, Any]) -> list[str]:
+    """Configurations a record's metrics report (they have ``{config}/n``): the known ones in
+    :data:`~bindsplit_datasets.names.CONFIGURATIONS` order, then any others in record order.
+    ``gap`` (seen minus unseen) is not a configuration."""
+    found = [
+        match.group(1)
+        for key in metrics
+        if (match := _COUNT_KEY.match(key)) and match.group(1) != GAP
+    ]
+    known = [config for config in CONFIGURATIONS if config in found]
+    return known + [config for config in dict.fromkeys(found) if config not in CONFIGURATIONS]
+
+
+def reported_configs(
+    records: Iterable[Mapping[str, Any]], configs: Sequence[str] | None = None
+) -> list[str]:
+    """``configs`` as given, or (``None``) those of :data:`DEFAULT_CONFIGS` that at least one
+    record reports, in that order: what ``compare`` and ``plot`` show by default."""
+    if configs is not None:
+        return list(configs)
+    reported = {config for record in records for config in record_configs(record["metrics"])}
+    return [config for config in DEFAULT_CONFIGS if config in reported]
+
+
+# --- validation --------------------------------------------------------------------------------
 
 
 def _is_fraction(value: Any) -> bool:
@@ -70,32 +162,19 @@ def _is_binary(value: Any) -> bool:
     return isinstance(value, int) and value in (0, 1)
 
 
-def record_configs(metrics: Mapping[str, Any]) -> list[str]:
-    """Configurations a record's metrics report (they have ``{config}/n``): the known ones in
-    :data:`~bindsplit_datasets.names.CONFIGURATIONS` order, then any others in record order.
-    ``gap`` (seen minus unseen) is not a configuration."""
-    found = [
-        match.group(1)
-        for key in metrics
-        if (match := _COUNT_KEY.match(key)) and match.group(1) != "gap"
-    ]
-    known = [config for config in CONFIGURATIONS if config in found]
-    return known + [config for config in dict.fromkeys(found) if config not in CONFIGURATIONS]
-
-
 def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
     """Check the per-configuration keys this package reads; other keys (breakdowns) pass
     through."""
     configs = dict.fromkeys([*CONFIGURATIONS, *record_configs(metrics)])
     for config in configs:
         for metric in METRICS:
-            key = f"{config}/{metric}"
+            key = metric_key(config, metric)
             if key in metrics and not _is_fraction(metrics[key]):
                 raise SchemaError(
                     f"{source}: metrics[{key!r}] = {metrics[key]!r} is not a fraction in [0, 1]; "
                     "results records store accuracies as fractions (0.75, not 75)"
                 )
-            interval = metrics.get(f"{key}_ci")
+            interval = metrics.get(interval_key(config, metric))
             if interval is not None and not (
                 isinstance(interval, (list, tuple))
                 and len(interval) == 2
@@ -103,12 +182,60 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
                 and interval[0] <= interval[1]
             ):
                 raise SchemaError(
-                    f"{source}: metrics[{key + '_ci'!r}] = {interval!r} is not an interval "
-                    "[low, high] of fractions with low <= high"
+                    f"{source}: metrics[{interval_key(config, metric)!r}] = {interval!r} is not "
+                    "an interval [low, high] of fractions with low <= high"
                 )
-        n = metrics.get(f"{config}/n")
+        n = metrics.get(count_key(config))
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-            raise SchemaError(f"{source}: metrics['{config}/n'] = {n!r} is not a sample count")
+            raise SchemaError(
+                f"{source}: metrics[{count_key(config)!r}] = {n!r} is not a sample count"
+            )
+
+
+def _missing(source: str, key: str, why: str) -> SchemaError:
+    return SchemaError(
+        f"{source}: metrics[{key!r}] is missing ({why}); the record is incomplete, so a "
+        "leaderboard would silently leave it out: restore the file or re-run `bindsplit eval`"
+    )
+
+
+def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> None:
+    """Every accuracy a complete record has: each reported, non-empty configuration has I2T (and
+    T2I and group where the samples have two images: ``full`` reports T2I, or ``samples`` has
+    ``t2i``), its interval where the record has intervals, and the gap where seen and unseen
+    both report a metric."""
+    for key in metrics:
+        config, metric = key_config(key), key.partition("/")[2]
+        reported = config != GAP and metric.removesuffix("_ci") in METRICS
+        if reported and count_key(config) not in metrics:
+            raise _missing(source, count_key(config), f"the record reports {key!r}")
+    configs = record_configs(metrics)
+    two_images = metric_key(REFERENCE_CONFIG, "t2i") in metrics or (
+        isinstance(samples, dict) and "t2i" in samples
+    )
+    expected = METRICS if two_images else ("i2t",)
+    intervals = any(interval_key(c, m) in metrics for c in configs for m in METRICS)
+    for config in configs:
+        n = metrics[count_key(config)]
+        if not n:
+            continue
+        required = set(expected)
+        if any(metric_key(config, m) in metrics for m in ("t2i", "group")):
+            required |= {"t2i", "group"}  # one without the other: one was deleted
+        for metric in (m for m in METRICS if m in required):
+            why = f"{config} has {n} samples"
+            if metric_key(config, metric) not in metrics:
+                raise _missing(source, metric_key(config, metric), why)
+            if intervals and interval_key(config, metric) not in metrics:
+                why += " and the record reports intervals"
+                raise _missing(source, interval_key(config, metric), why)
+    for metric in METRICS:
+        if metric_key("seen", metric) in metrics and metric_key("unseen", metric) in metrics:
+            why = f"seen and unseen both report {metric}"
+            if gap_key(metric) not in metrics:
+                raise _missing(source, gap_key(metric), why)
+            if intervals and interval_key(GAP, metric) not in metrics:
+                raise _missing(source, interval_key(GAP, metric), why)
 
 
 def _check_samples(samples: Any, source: str) -> None:
@@ -143,9 +270,12 @@ def is_results_record(value: Any) -> bool:
 
 
 def validate_record(record: Any, source: str = "results record") -> dict[str, Any]:
-    """Return ``record`` if it is a well-formed results record, else raise :class:`SchemaError`.
+    """Return ``record`` if it is a well-formed, complete results record, else raise
+    :class:`SchemaError` (one line naming ``source``, e.g. the file it came from).
 
-    ``source`` names the record in error messages (the file it came from).
+    Validates a record in memory (as :func:`~bindsplit_datasets.evaluation.evaluate_model`
+    returns it); a record read from a file is also checked against its digest
+    (:meth:`ResultsRecord.read`).
     """
     if not is_results_record(record):
         found = record.get("format") if isinstance(record, dict) else type(record).__name__
@@ -163,95 +293,218 @@ def validate_record(record: Any, source: str = "results record") -> dict[str, An
     _check_metrics(metrics, source)
     if "samples" in record:
         _check_samples(record["samples"], source)
+    _check_complete(metrics, record.get("samples"), source)
     return record
 
 
-def load_results(paths: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]]:
-    """Read and validate results records (JSON files), in the order given.
+# --- the digest and portable records -----------------------------------------------------------
 
-    A file holds one record (``bindsplit eval --out``) or a JSON list of records (a collection,
-    such as ``demo_output/results.json``). Raises ``FileNotFoundError`` for a missing file and
-    :class:`SchemaError` naming the file for anything that is not a results record.
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """``"sha256:<hex>"`` of the record's canonical JSON (sorted keys, no spaces), its own
+    ``digest`` left out: the same for the record in memory and as read back from its file."""
+    body = {key: value for key, value in record.items() if key != DIGEST_KEY}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_hub_id(text: str) -> bool:
+    """``org/name`` as the Hub writes repository ids (checked by huggingface_hub)."""
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    if text.count("/") != 1 or text.startswith((".", "/", "~")):
+        return False
+    try:
+        validate_repo_id(text)
+    except HFValidationError:
+        return False
+    return True
+
+
+def _name(path: str) -> str:
+    """The last component of a local path (either separator), the path itself if it has none."""
+    return re.split(r"[\\/]", path.rstrip("\\/"))[-1] or path
+
+
+def portable_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with no path of the machine it ran on: ``dataset.data`` keeps a Hub id
+    (``org/name``) and names a local build by its folder name; ``save_scores.path`` keeps the
+    scores file's name."""
+    copy = dict(record)
+    dataset = record.get("dataset")
+    if isinstance(dataset, Mapping) and isinstance(dataset.get("data"), str):
+        data = dataset["data"]
+        copy["dataset"] = {**dataset, "data": data if _is_hub_id(data) else _name(data)}
+    saved = record.get("save_scores")
+    if isinstance(saved, Mapping) and isinstance(saved.get("path"), str):
+        copy["save_scores"] = {**saved, "path": _name(saved["path"])}
+    return copy
+
+
+def seal_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record as it is written: portable, with ``digest`` set to its own digest."""
+    sealed = portable_record(record)
+    sealed.pop(DIGEST_KEY, None)
+    sealed[DIGEST_KEY] = record_digest(sealed)
+    return sealed
+
+
+def _check_digest(record: Mapping[str, Any], source: str) -> None:
+    digest = record.get(DIGEST_KEY)
+    if not isinstance(digest, str) or not digest.startswith(_DIGEST_PREFIX):
+        raise SchemaError(
+            f"{source} has no digest of its content, so it cannot be told apart from a record "
+            "edited by hand; use the record as `bindsplit eval` wrote it (or re-run it)"
+        )
+    if digest != record_digest(record):
+        raise SchemaError(
+            f"{source} was changed after `bindsplit eval` wrote it (its content no longer "
+            "matches its digest); restore the original file or re-run `bindsplit eval`"
+        )
+
+
+# --- the record --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultsRecord:
+    """A validated results record: the JSON object (``data``) and where it came from
+    (``source``, the file name in error messages), with typed access to what reports use.
+
+    >>> record = ResultsRecord.from_dict({
+    ...     "format": "bindsplit-results/1",
+    ...     "model": {"id": "org/clip", "revision": None},
+    ...     "dataset": {"data": "/home/me/builds/aro", "benchmark": "aro_vga"},
+    ...     "metrics": {"full/n": 2, "full/i2t": 0.5},
+    ... })
+    >>> record.value("full", "i2t"), record.count("full"), record.scored_by
+    (0.5, 2, 'encoder')
+    >>> sealed = record.sealed()
+    >>> sealed["dataset"]["data"], sealed["digest"] == record_digest(sealed)
+    ('aro', True)
     """
-    records: list[dict[str, Any]] = []
-    for raw in paths:
-        path = Path(raw)
+
+    data: dict[str, Any]
+    source: str = "results record"
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "results record") -> ResultsRecord:
+        """A record held in memory (not checked against a digest); :class:`SchemaError` if it
+        is not a complete results record."""
+        return cls(validate_record(data, source), source)
+
+    @classmethod
+    def from_json(cls, data: Any, source: str) -> ResultsRecord:
+        """A record as read from a file: validated, then checked against its digest."""
+        record = cls.from_dict(data, source)
+        _check_digest(record.data, source)
+        return record
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> list[ResultsRecord]:
+        """The records of a JSON file: one record (``bindsplit eval --out``) or a JSON list of
+        records (a collection, such as ``demo_output/results.json``), each validated and checked
+        against its digest. Raises :class:`BindsplitFileNotFoundError` for a missing file and
+        :class:`SchemaError` naming the file for anything else that is wrong."""
+        path = Path(path)
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"results file not found: {path}")
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
+            value = json.loads(path.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise SchemaError(
                 f"{path} is not a BindSplit results record: not JSON ({error}); pass the "
                 "RESULTS.json files written by `bindsplit eval`"
             ) from None
-        if isinstance(record, list):
-            if not record:
-                raise SchemaError(f"{path} is an empty list: it holds no results records")
-            records.extend(
-                validate_record(item, source=f"{path}[{i}]") for i, item in enumerate(record)
-            )
-        else:
-            records.append(validate_record(record, source=str(path)))
+        if not isinstance(value, list):
+            return [cls.from_json(value, str(path))]
+        if not value:
+            raise SchemaError(f"{path} is an empty list: it holds no results records")
+        return [cls.from_json(item, f"{path}[{i}]") for i, item in enumerate(value)]
+
+    def sealed(self) -> dict[str, Any]:
+        """The record as :meth:`write` writes it (:func:`seal_record`)."""
+        return seal_record(self.data)
+
+    def write(self, path: str | os.PathLike[str]) -> Path:
+        """Write the sealed record as JSON (temporary sibling, then renamed into place)."""
+        return write_text(path, json.dumps(self.sealed(), indent=2) + "\n")
+
+    # typed access -------------------------------------------------------------------------
+
+    @property
+    def model_id(self) -> str:
+        return str(self.data["model"]["id"])
+
+    @property
+    def model_revision(self) -> str | None:
+        revision = self.data["model"].get("revision")
+        return None if revision is None else str(revision)
+
+    @property
+    def scored_by(self) -> str:
+        """What scored the samples (``model.scored_by``): an encoder, a pair scorer, imported
+        scores; :data:`DEFAULT_SCORED_BY` when the record does not say."""
+        return scored_by(self.data)
+
+    @property
+    def benchmark(self) -> str:
+        return str(self.data["dataset"]["benchmark"])
+
+    @property
+    def fingerprint(self) -> str | None:
+        fingerprint = self.data["dataset"].get("fingerprint")
+        return None if fingerprint is None else str(fingerprint)
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return dict(self.data["metrics"])
+
+    @property
+    def configs(self) -> list[str]:
+        """The configurations the record reports (:func:`record_configs`)."""
+        return record_configs(self.data["metrics"])
+
+    def value(self, config: str, metric: str) -> float | None:
+        """The accuracy of ``metric`` on ``config`` (a fraction), or None where not reported."""
+        value = self.data["metrics"].get(metric_key(config, metric))
+        return None if value is None else float(value)
+
+    def interval(self, config: str, metric: str) -> tuple[float, float] | None:
+        """The interval of that accuracy, or None."""
+        interval = self.data["metrics"].get(interval_key(config, metric))
+        return None if interval is None else (float(interval[0]), float(interval[1]))
+
+    def count(self, config: str) -> int | None:
+        """The samples of ``config``, or None where the record does not report it."""
+        n = self.data["metrics"].get(count_key(config))
+        return None if n is None else int(n)
+
+
+def scored_by(record: Mapping[str, Any]) -> str:
+    """``record["model"]["scored_by"]``, or :data:`DEFAULT_SCORED_BY` where it is absent."""
+    return str(record["model"].get("scored_by") or DEFAULT_SCORED_BY)
+
+
+def write_record(record: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Write one results record, sealed (:func:`seal_record`), as JSON, atomically."""
+    return ResultsRecord(dict(record)).write(path)
+
+
+def write_records(records: Iterable[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
+    """Write a collection of results records (a JSON list, each sealed), atomically."""
+    sealed = [seal_record(record) for record in records]
+    return write_text(path, json.dumps(sealed, indent=2) + "\n")
+
+
+def load_results(paths: Iterable[str | os.PathLike[str]]) -> list[dict[str, Any]]:
+    """Read, validate and check (digest) the results records of JSON files, in the order given.
+
+    A file holds one record or a JSON list of records (:meth:`ResultsRecord.read`). Raises
+    ``FileNotFoundError`` for a missing file and :class:`SchemaError` naming the file for
+    anything that is not a complete results record as ``bindsplit eval`` wrote it.
+    """
+    records = [record.data for path in paths for record in ResultsRecord.read(path)]
     if not records:
         raise BindsplitValueError("no results files given: pass one or more RESULTS.json files")
     return records
-
-
-def model_label(record: Mapping[str, Any]) -> str:
-    """The name a record's model is shown under: its ``model.id``."""
-    return str(record["model"]["id"])
-
-
-def unique_labels(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Model labels of records of one benchmark; ``id@revision`` where one id has several.
-
-    Raises :class:`SchemaError` when one model (id and revision) has several records.
-    """
-    ids = [model_label(record) for record in records]
-    labels = [
-        f"{model_id}@{record['model'].get('revision')}" if ids.count(model_id) > 1 else model_id
-        for model_id, record in zip(ids, records, strict=True)
-    ]
-    duplicates = sorted({label for label in labels if labels.count(label) > 1})
-    if duplicates:
-        raise SchemaError(
-            f"model {duplicates[0]!r} has several results for benchmark "
-            f"{records[0]['dataset']['benchmark']!r}; pass one results file per model"
-        )
-    return labels
-
-
-def group_by_benchmark(
-    records: Sequence[Mapping[str, Any]], *, allow_mixed_builds: bool = False
-) -> dict[str, list[Mapping[str, Any]]]:
-    """Records grouped by ``dataset.benchmark``, benchmarks in order of first appearance.
-
-    Raises :class:`SchemaError` when one benchmark's records come from builds with different
-    dataset fingerprints (their seen/unseen splits differ) unless ``allow_mixed_builds``.
-    """
-    groups: dict[str, list[Mapping[str, Any]]] = {}
-    for record in records:
-        groups.setdefault(record["dataset"]["benchmark"], []).append(record)
-    for benchmark, group in groups.items():
-        fingerprints = sorted({str(record["dataset"].get("fingerprint")) for record in group})
-        if len(fingerprints) > 1 and not allow_mixed_builds:
-            shown = ", ".join(fingerprint[:12] for fingerprint in fingerprints)
-            raise SchemaError(
-                f"the results for benchmark {benchmark!r} come from different builds "
-                f"(dataset fingerprints {shown}): their seen/unseen splits differ, so the models "
-                "are not comparable; evaluate every model on the same build, or pass "
-                "--allow-mixed-builds (allow_mixed_builds=True) to compare them anyway"
-            )
-    return groups
-
-
-def single_benchmark(records: Sequence[Mapping[str, Any]]) -> str:
-    """The one benchmark of ``records``; :class:`SchemaError` for a mix (or none)."""
-    benchmarks = list(dict.fromkeys(record["dataset"]["benchmark"] for record in records))
-    if len(benchmarks) != 1:
-        raise SchemaError(
-            f"records of {len(benchmarks)} benchmarks ({', '.join(benchmarks) or 'none'}) cannot "
-            "be ranked together; group them with group_by_benchmark() first"
-        )
-    return benchmarks[0]

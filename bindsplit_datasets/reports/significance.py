@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .results import REFERENCE_CONFIG
+from .results import REFERENCE_CONFIG, interval_key
 
 __all__ = [
     "DEFAULT_CONFIDENCE",
@@ -223,8 +223,8 @@ def separate(
         if swapped:
             paired = paired.negated()
         return Separation(paired.sign, METHOD_PAIRED, paired)
-    interval_a = first["metrics"].get(f"{config}/{metric}_ci")
-    interval_b = second["metrics"].get(f"{config}/{metric}_ci")
+    interval_a = first["metrics"].get(interval_key(config, metric))
+    interval_b = second["metrics"].get(interval_key(config, metric))
     if interval_a is None or interval_b is None:
         return Separation(0, METHOD_UNTESTED)
     if interval_a[0] > interval_b[1]:

@@ -11,7 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from ..pairing import format_pairing_check
-from .results import METRIC_LABELS, METRICS, record_configs
+from .results import (
+    GAP,
+    METRIC_LABELS,
+    METRICS,
+    count_key,
+    interval_key,
+    metric_key,
+    record_configs,
+)
 
 __all__ = ["Align", "format_composition", "format_record_table", "percent", "render_table"]
 
@@ -66,11 +74,12 @@ def percent(value: float, *, signed: bool = False) -> str:
     return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
 
 
-def _cell(metrics: Mapping[str, Any], key: str, *, signed: bool = False) -> str:
-    if key not in metrics:
+def _cell(metrics: Mapping[str, Any], config: str, metric: str, *, signed: bool = False) -> str:
+    """An accuracy in percent with its interval; ``-`` when absent."""
+    if metric_key(config, metric) not in metrics:
         return "-"
-    value = percent(metrics[key], signed=signed)
-    interval = metrics.get(f"{key}_ci")
+    value = percent(metrics[metric_key(config, metric)], signed=signed)
+    interval = metrics.get(interval_key(config, metric))
     if interval is None:
         return value
     low, high = (percent(bound, signed=signed) for bound in interval)
@@ -84,12 +93,16 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     metrics = record["metrics"]
     header = ["configuration", "n", *(METRIC_LABELS[m] for m in METRICS)]
     rows = [
-        [config, str(metrics[f"{config}/n"]), *(_cell(metrics, f"{config}/{m}") for m in METRICS)]
+        [
+            config,
+            str(metrics[count_key(config)]),
+            *(_cell(metrics, config, m) for m in METRICS),
+        ]
         for config in record_configs(metrics)
     ]
-    if any(key.startswith("gap/") for key in metrics):
+    if any(key.startswith(f"{GAP}/") for key in metrics):
         rows.append(
-            ["gap (seen - unseen)", "", *(_cell(metrics, f"gap/{m}", signed=True) for m in METRICS)]
+            ["gap (seen - unseen)", "", *(_cell(metrics, GAP, m, signed=True) for m in METRICS)]
         )
     dataset = record["dataset"]
     title = f"{record['model']['id']} on {dataset['benchmark']} ({dataset['data']})"

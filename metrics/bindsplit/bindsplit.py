@@ -26,9 +26,12 @@ from typing import Any
 import datasets
 import evaluate
 
-from .bindsplit_core import PAPER_CITATION, Result, accumulate, compute_metrics
+from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags, compute_metrics
 
 __all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
+
+HOMEPAGE = "https://github.com/bindsplit/bindsplit"
+CODEBASE = "https://github.com/bindsplit/bindsplit/tree/main/metrics/bindsplit"
 
 _DESCRIPTION = """\
 BindSplit scores image-text matching on compositional benchmarks (ARO VG-Attribution, BiVLC,
@@ -85,10 +88,14 @@ Returns:
     over those groups) and `{config}/macro_{metric}_ci` (each group resampled within itself).
 Examples:
 
+    `evaluate.load("bindsplit")` loads the metric once the bindsplit-datasets package is
+    installed and `bindsplit install-metric` has run (`make install` runs it); without the
+    package, `evaluate.load("bindsplit/bindsplit")` loads the published Space.
+
     Two 2 x 2 samples (BiVLC, VisMin) labelled seen and two 1 x 2 samples (ARO) labelled unseen:
 
     >>> import evaluate
-    >>> bindsplit = evaluate.load("metrics/bindsplit")  # this folder; in Python also load_metric()
+    >>> bindsplit = evaluate.load("bindsplit")
     >>> results = bindsplit.compute(
     ...     scores=[
     ...         [[0.9, 0.1], [0.2, 0.8]],  # both images and both captions right
@@ -111,7 +118,7 @@ Examples:
 
     A breakdown per category needs the "category" configuration:
 
-    >>> by_type = evaluate.load("metrics/bindsplit", "category")
+    >>> by_type = evaluate.load("bindsplit", "category")
     >>> results = by_type.compute(
     ...     scores=[[[0.9, 0.1], [0.2, 0.8]], [[0.6, 0.7], [0.1, 0.8]]],
     ...     split=["seen", "partial"],
@@ -125,7 +132,7 @@ Examples:
 
     The balanced configuration needs the "balanced" configuration (or a compute argument):
 
-    >>> with_balanced = evaluate.load("metrics/bindsplit", "balanced")
+    >>> with_balanced = evaluate.load("bindsplit", "balanced")
     >>> results = with_balanced.compute(
     ...     scores=[[[0.9, 0.1]], [[0.6, 0.7]], [[0.2, 0.1]]],
     ...     split=["seen", "partial", "partial"],
@@ -185,6 +192,8 @@ class Bindsplit(evaluate.Metric):
             citation=PAPER_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=_features(self.config_name),
+            homepage=HOMEPAGE,
+            codebase_urls=[CODEBASE],
             reference_urls=[
                 "https://openreview.net/forum?id=C8MlQkr4bw",
                 "https://arxiv.org/abs/2204.03162",
@@ -198,11 +207,13 @@ class Bindsplit(evaluate.Metric):
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
         """Add one sample (all inputs of the configuration)."""
-        self._require_inputs(kwargs)
+        self._require_inputs(kwargs, batch=False)
         super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _require_inputs(self, inputs: Mapping[str, Any]) -> None:
-        """A clear error for a declared input left out (evaluate would fail on ``len(None)``)."""
+    def _require_inputs(self, inputs: Mapping[str, Any], *, batch: bool = True) -> None:
+        """A clear error for a declared input left out (evaluate would fail on ``len(None)``),
+        and for ``balanced`` flags that are not booleans (evaluate would cast ``"no"`` to
+        True)."""
         missing = [name for name in self._feature_names() if inputs.get(name) is None]
         if missing:
             raise ValueError(
@@ -210,6 +221,10 @@ class Bindsplit(evaluate.Metric):
                 f"{', '.join(self._feature_names())}; missing: {', '.join(missing)}. Load the "
                 "configuration that declares only the inputs you have (default: scores, split)"
             )
+        flags = inputs.get("balanced")
+        if flags is not None:
+            flags = list(flags) if batch else [flags]
+            checked_flags(flags, len(flags))
 
     def _compute(
         self,

@@ -50,6 +50,7 @@ __all__ = [
     "SPLIT_LABELS",
     "BindsplitStatistics",
     "accumulate",
+    "checked_flags",
     "compute_metrics",
     "sample_outcome",
 ]
@@ -409,8 +410,9 @@ def _sample_cells(scores: Any) -> np.ndarray:
     return cells
 
 
-def _checked_flags(values: Sequence[Any] | None, n: int) -> list[bool] | None:
-    """Per-sample balanced flags, or None when none were given."""
+def checked_flags(values: Sequence[Any] | None, n: int) -> list[bool] | None:
+    """Per-sample balanced flags, or None when none were given; a ValueError names the first
+    sample whose flag is not a boolean (``"no"`` or ``1`` are refused, not read as True)."""
     if values is None:
         return None
     if len(values) != n:
@@ -454,7 +456,7 @@ def accumulate(
     labels = [_checked_label(label, f"sample {index}") for index, label in enumerate(splits)]
     category_names = _checked_groups(categories, n, "category")
     macro_names = _checked_groups(macro_groups, n, "macro_group")
-    flags = _checked_flags(balanced, n)
+    flags = checked_flags(balanced, n)
     cells = _sample_cells(scores).tolist()
     subset = None
     if flags is not None:

@@ -1,0 +1,33 @@
+"""``bindsplit install-metric``: make ``evaluate.load("bindsplit")`` load the shipped metric."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..metric import install_metric
+
+NAME = "install-metric"
+HELP = (
+    "Install the BindSplit metric in evaluate's modules cache, so that evaluate.load('bindsplit') "
+    "loads it, offline too (run by `make install`; idempotent, refreshed when the metric "
+    "changes)."
+)
+#: Shown at the end of ``--help``.
+EXAMPLES = (
+    "bindsplit install-metric",
+    "bindsplit install-metric --modules-cache ~/.cache/huggingface/modules",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--modules-cache",
+        metavar="DIR",
+        help="evaluate's modules cache (default: $HF_MODULES_CACHE or $HF_HOME/modules)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    entry = install_metric(args.modules_cache)
+    print(f"installed: evaluate.load('bindsplit') loads {entry}")
+    return 0

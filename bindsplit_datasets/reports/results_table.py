@@ -1,0 +1,310 @@
+"""The results table: results records as one flat Parquet table that ``datasets`` loads.
+
+One row per (model, model revision, benchmark, configuration, metric), with the accuracy as a
+fraction (``value``), its interval (``ci_low``, ``ci_high``; null without one), the
+configuration's sample count ``n``, the build (``build_fingerprint``), the corpus the split is
+relative to (``reference``: the reference corpus's name, e.g. ``coco2017``) and what scored the
+samples (``scored_by``: ``encoder``, a pair scorer, imported scores). An empty configuration has
+no accuracy and no row; the seen-minus-unseen gap is not a configuration and has none either.
+``bindsplit export results-table`` writes it, ``bindsplit push-results`` keeps it up to date in a
+results dataset (``data/results.parquet``), and the leaderboard Space reads it.
+
+>>> import pyarrow as pa
+>>> record = {
+...     "format": "bindsplit-results/1",
+...     "model": {"id": "org/clip", "revision": "abc"},
+...     "dataset": {"benchmark": "aro_vga", "fingerprint": "f1",
+...                 "reference": {"corpus": {"kind": "coco", "name": "coco2017"}}},
+...     "metrics": {"full/n": 4, "full/i2t": 0.75, "full/i2t_ci": [0.5, 1.0], "seen/n": 0},
+... }
+>>> [row["configuration"] + "/" + row["metric"] for row in table_rows([record])]
+['full/i2t']
+>>> row = table_rows([record])[0]
+>>> row["value"], row["ci_low"], row["n"], row["reference"], row["scored_by"]
+(0.75, 0.5, 4, 'coco2017', 'encoder')
+>>> table_records(results_table([record]))[0]["metrics"]
+{'full/n': 4, 'full/i2t': 0.75, 'full/i2t_ci': [0.5, 1.0]}
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..atomic import atomic_file
+from ..errors import BindsplitValueError, OutputExistsError, SchemaError
+from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
+from .results import (
+    METRICS,
+    count_key,
+    interval_key,
+    metric_key,
+    record_configs,
+    scored_by,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = [
+    "COLUMNS",
+    "KEY_COLUMNS",
+    "check_table_output",
+    "merge_tables",
+    "read_results_table",
+    "reference_name",
+    "results_table",
+    "table_bytes",
+    "table_records",
+    "table_rows",
+    "write_results_table",
+]
+
+#: The columns of the results table, in order.
+COLUMNS: tuple[str, ...] = (
+    "model",
+    "model_revision",
+    "benchmark",
+    "configuration",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "build_fingerprint",
+    "reference",
+    "scored_by",
+)
+#: The columns that identify the record a row comes from (one record per model revision and
+#: build, as in the results dataset).
+KEY_COLUMNS: tuple[str, ...] = ("model", "model_revision", "benchmark", "build_fingerprint")
+#: The columns that identify a row.
+ROW_KEY: tuple[str, ...] = (*KEY_COLUMNS, "configuration", "metric")
+#: The Parquet key-value metadata entry holding the format tag.
+_FORMAT_KEY = b"bindsplit.format"
+
+
+def _schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            pa.field("model", pa.string(), nullable=False),
+            pa.field("model_revision", pa.string()),
+            pa.field("benchmark", pa.string(), nullable=False),
+            pa.field("configuration", pa.string(), nullable=False),
+            pa.field("metric", pa.string(), nullable=False),
+            pa.field("value", pa.float64(), nullable=False),
+            pa.field("ci_low", pa.float64()),
+            pa.field("ci_high", pa.float64()),
+            pa.field("n", pa.int64(), nullable=False),
+            pa.field("build_fingerprint", pa.string()),
+            pa.field("reference", pa.string()),
+            pa.field("scored_by", pa.string(), nullable=False),
+        ],
+        metadata={_FORMAT_KEY: RESULTS_TABLE_FORMAT.encode("ascii")},
+    )
+
+
+def reference_name(record: Mapping[str, Any]) -> str | None:
+    """The name of the corpus a record's split is relative to: the reference fingerprint's
+    corpus ``name`` (``coco2017``), else its Hub ``id``, its ``file`` or its ``kind``; None when
+    the record names no reference."""
+    reference = record["dataset"].get("reference")
+    corpus = reference.get("corpus") if isinstance(reference, Mapping) else None
+    if not isinstance(corpus, Mapping):
+        return None
+    for field in ("name", "id", "file", "kind"):
+        if corpus.get(field):
+            return str(corpus[field])
+    return None
+
+
+def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    configs = list(CONFIGURATIONS)
+    config = row["configuration"]
+    return (
+        row["benchmark"],
+        row["model"],
+        row["model_revision"] or "",
+        row["build_fingerprint"] or "",
+        configs.index(config) if config in configs else len(configs),
+        config,
+        METRICS.index(row["metric"]),
+    )
+
+
+def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The table's rows of validated records, ordered by benchmark, model, revision, build,
+    configuration and metric."""
+    rows = []
+    for record in records:
+        metrics = record["metrics"]
+        identity = {
+            "model": str(record["model"]["id"]),
+            "model_revision": record["model"].get("revision"),
+            "benchmark": str(record["dataset"]["benchmark"]),
+            "build_fingerprint": record["dataset"].get("fingerprint"),
+            "reference": reference_name(record),
+            "scored_by": scored_by(record),
+        }
+        for config in record_configs(metrics):
+            for metric in METRICS:
+                value = metrics.get(metric_key(config, metric))
+                if value is None:
+                    continue
+                interval = metrics.get(interval_key(config, metric))
+                rows.append(
+                    {
+                        **identity,
+                        "configuration": config,
+                        "metric": metric,
+                        "value": float(value),
+                        "ci_low": None if interval is None else float(interval[0]),
+                        "ci_high": None if interval is None else float(interval[1]),
+                        "n": int(metrics[count_key(config)]),
+                    }
+                )
+    rows.sort(key=_order)
+    return [{column: row[column] for column in COLUMNS} for row in rows]
+
+
+def results_table(records: Iterable[Mapping[str, Any]]) -> pa.Table:
+    """The results table of validated records (:data:`COLUMNS`); one row per (model, revision,
+    benchmark, configuration, metric) and build. Raises :class:`SchemaError` when two records
+    give the same row (the same model and revision evaluated twice on one build)."""
+    import pyarrow as pa
+
+    rows = table_rows(records)
+    keys = [tuple(row[column] for column in ROW_KEY) for row in rows]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise SchemaError(
+            f"model {twice[0]!r} (revision {twice[1]!r}) has several results on the same "
+            f"{twice[2]} build; pass one results record per model, revision and build"
+        )
+    return pa.Table.from_pylist(rows, schema=_schema())
+
+
+def table_bytes(table: pa.Table) -> bytes:
+    """The table as Parquet file content."""
+    import pyarrow.parquet as pq
+
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def _is_results_table(path: Path) -> bool:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException):
+        return False
+    return metadata.get(_FORMAT_KEY) == RESULTS_TABLE_FORMAT.encode("ascii")
+
+
+def check_table_output(out: str | os.PathLike[str]) -> Path:
+    """Raise unless a results table may be written to ``out``: a ``.parquet`` name, not a
+    folder or a link, and nothing there but a previous results table (replaced); its folder
+    exists or can be created. Called before any work."""
+    out = Path(out)
+    where = f"cannot write the results table to {out}"
+    if out.suffix.lower() != ".parquet":
+        raise BindsplitValueError(f"{where}: use a .parquet file name")
+    if out.is_dir() or out.is_symlink():
+        raise OutputExistsError(f"{where}: it is a folder or a link; name a file")
+    if out.exists() and not _is_results_table(out):
+        raise OutputExistsError(
+            f"{where}: it exists and is not a BindSplit results table, which BindSplit never "
+            "replaces; choose another --out"
+        )
+    ancestor = out.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir() or not os.access(ancestor, os.W_OK | os.X_OK):
+        raise OutputExistsError(f"{where}: {ancestor} is not a writable folder")
+    return out
+
+
+def write_results_table(records: Iterable[Mapping[str, Any]], out: str | os.PathLike[str]) -> Path:
+    """Write the results table of ``records`` to ``out`` (a ``.parquet`` file, checked by
+    :func:`check_table_output`), atomically; ``load_dataset("parquet", data_files=out)`` loads
+    it."""
+    out = check_table_output(out)
+    content = table_bytes(results_table(records))
+    with atomic_file(out) as temporary:
+        temporary.write_bytes(content)
+    return out
+
+
+def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
+    """A results table from a Parquet file (or its content), checked to have :data:`COLUMNS`."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    where = "the results table" if isinstance(source, bytes) else str(source)
+    try:
+        table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
+    except (OSError, pa.ArrowException) as error:
+        raise SchemaError(f"{where} is not a readable Parquet file ({error})") from None
+    missing = [column for column in COLUMNS if column not in table.column_names]
+    if missing:
+        raise SchemaError(
+            f"{where} is not a BindSplit results table: it lacks {', '.join(missing)}; make one "
+            "with `bindsplit export results-table`"
+        )
+    return table.select(list(COLUMNS)).cast(_schema())
+
+
+def merge_tables(existing: pa.Table | None, new: pa.Table) -> pa.Table:
+    """``existing`` with the rows of ``new`` whose record (:data:`KEY_COLUMNS`) it does not hold
+    yet: a record already in the table is kept as it is, as the results dataset keeps the
+    records already published."""
+    import pyarrow as pa
+
+    if existing is None:
+        return new
+    held = {tuple(row[c] for c in KEY_COLUMNS) for row in existing.select(KEY_COLUMNS).to_pylist()}
+    added = [row for row in new.to_pylist() if tuple(row[c] for c in KEY_COLUMNS) not in held]
+    rows = sorted(existing.to_pylist() + added, key=_order)
+    return pa.Table.from_pylist(rows, schema=_schema())
+
+
+def table_records(table: pa.Table) -> list[dict[str, Any]]:
+    """The results table back as results records (one per model, revision, benchmark and build,
+    without per-sample outcomes), in the table's order: what the leaderboards rank. Not complete
+    records (no gap, no samples): for ranking, not for validation."""
+    records: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in table.to_pylist():
+        key = tuple(row[column] for column in KEY_COLUMNS)
+        record = records.get(key)
+        if record is None:
+            dataset: dict[str, Any] = {
+                "benchmark": row["benchmark"],
+                "fingerprint": row["build_fingerprint"],
+            }
+            if row["reference"] is not None:
+                dataset["reference"] = {"corpus": {"name": row["reference"]}}
+            record = records[key] = {
+                "format": RESULTS_FORMAT,
+                "model": {
+                    "id": row["model"],
+                    "revision": row["model_revision"],
+                    "scored_by": row["scored_by"],
+                },
+                "dataset": dataset,
+                "metrics": {},
+            }
+        metrics = record["metrics"]
+        config, metric = row["configuration"], row["metric"]
+        metrics[count_key(config)] = row["n"]
+        metrics[metric_key(config, metric)] = row["value"]
+        if row["ci_low"] is not None and row["ci_high"] is not None:
+            metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
+    return list(records.values())

@@ -1,0 +1,104 @@
+"""The Hub's evaluation results: a build's eval.yaml, a model's .eval_results files (parsed back
+with huggingface_hub's own reader), the export command and the dataset card section."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from huggingface_hub import parse_eval_result_entries
+from report_records import ALPHA, ARO_ALPHA, BETA, write_records
+
+from bindsplit_datasets import cli
+from bindsplit_datasets.errors import OutputExistsError, SchemaError
+from bindsplit_datasets.reports.eval_results import (
+    EVAL_RESULTS_FOLDER,
+    HEADER,
+    card_section,
+    eval_config,
+    eval_results,
+    format_eval_config,
+    task_id,
+    write_eval_results,
+)
+
+BIVLC_BUILD = {"benchmark": "bivlc", "configs": {"full": 10, "seen": 6, "unseen": 0}}
+ARO_BUILD = {"benchmark": "aro_vga", "configs": {"full": 10, "seen": 6, "unseen": 2}}
+
+
+def test_eval_config_has_one_task_per_configuration_and_metric() -> None:
+    config = yaml.safe_load(format_eval_config(BIVLC_BUILD))
+    assert config == eval_config(BIVLC_BUILD)
+    assert config["name"] == "BindSplit BiVLC" and config["evaluation_framework"] == "bindsplit"
+    assert config["tasks"] == [
+        {"id": f"{c}_{m}", "config": c, "split": "test"}
+        for c in ("full", "seen")  # unseen is empty here
+        for m in ("i2t", "t2i", "group")
+    ]
+    aro = eval_config(ARO_BUILD)
+    assert [task["id"] for task in aro["tasks"]] == ["full_i2t", "seen_i2t", "unseen_i2t"]
+    assert "T2I" not in aro["description"] and "I2T accuracy" in aro["description"]
+
+
+def test_eval_results_are_the_hubs_format() -> None:
+    files = eval_results([ALPHA, ARO_ALPHA], source_url="https://hf.co/datasets/lab/results")
+    assert list(files) == ["bivlc.yaml", "aro.yaml"]
+    entries = parse_eval_result_entries(files["bivlc.yaml"])  # huggingface_hub's own reader
+    assert len(entries) == 9
+    first = entries[0]
+    assert (first.dataset_id, first.task_id, first.value) == ("bindsplit/bivlc", "full_i2t", 80.0)
+    assert first.source_url == "https://hf.co/datasets/lab/results"
+    assert first.notes == "I2T accuracy (%) on full, 95% CI [75.0, 85.0], n=100, build f1"
+    assert files["bivlc.yaml"][0]["evaluation_framework"] == "bindsplit"
+    assert "verify_token" not in files["bivlc.yaml"][0]  # the Hub's key is verifyToken
+    # every task a model reports is one the dataset's eval.yaml declares
+    declared = {
+        t["id"] for t in eval_config({"benchmark": "bivlc", "configs": {"full": 1}})["tasks"]
+    }
+    declared |= {task_id(c, m) for c in ("seen", "unseen") for m in ("i2t", "t2i", "group")}
+    assert {entry.task_id for entry in entries} <= declared
+    aro = parse_eval_result_entries(files["aro.yaml"])
+    assert [(e.dataset_id, e.task_id, e.value) for e in aro] == [
+        ("bindsplit/aro", "full_i2t", 90.0),
+        ("bindsplit/aro", "seen_i2t", 70.0),
+        ("bindsplit/aro", "unseen_i2t", 60.0),
+    ]
+    assert eval_results([ARO_ALPHA], org="lab")["aro.yaml"][0]["dataset"]["id"] == "lab/aro"
+
+
+def test_eval_results_refuse_several_models_or_builds() -> None:
+    with pytest.raises(SchemaError, match="export each model's results separately"):
+        eval_results([ALPHA, BETA])
+    with pytest.raises(SchemaError, match="one record per benchmark"):
+        eval_results([ALPHA, ALPHA])
+
+
+def test_write_into_a_model_folder_never_replaces_a_foreign_file(tmp_path: Path) -> None:
+    written = write_eval_results(tmp_path, [ALPHA, ARO_ALPHA])
+    assert [path.name for path in written] == ["bivlc.yaml", "aro.yaml"]
+    text = (tmp_path / EVAL_RESULTS_FOLDER / "bivlc.yaml").read_text(encoding="utf-8")
+    assert text.startswith(HEADER) and len(yaml.safe_load(text)) == 9
+    assert write_eval_results(tmp_path, [ALPHA]) == [written[0]]  # ours: replaced
+    (tmp_path / EVAL_RESULTS_FOLDER / "aro.yaml").write_text("- mine\n", encoding="utf-8")
+    with pytest.raises(OutputExistsError, match="was not written by BindSplit"):
+        write_eval_results(tmp_path, [ARO_ALPHA])
+    assert (tmp_path / EVAL_RESULTS_FOLDER / "aro.yaml").read_text() == "- mine\n"
+
+
+def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
+    assert cli.main(["export", "eval-results", *paths]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# .eval_results/bivlc.yaml\n" + HEADER) and "# .eval_results/aro" in out
+    model = tmp_path / "model"
+    assert cli.main(["export", "eval-results", *paths, "--out", str(model), "--org", "lab"]) == 0
+    assert capsys.readouterr().out.count("wrote ") == 2
+    aro = yaml.safe_load((model / EVAL_RESULTS_FOLDER / "aro.yaml").read_text(encoding="utf-8"))
+    assert aro[0]["dataset"] == {"id": "lab/aro", "task_id": "full_i2t"}
+
+
+def test_card_section_names_the_tasks() -> None:
+    text = card_section(ARO_BUILD, "lab/aro")
+    assert text.startswith("## Leaderboard")
+    assert "`full_i2t`, `seen_i2t`, `unseen_i2t`" in text and "`lab/aro`" in text
