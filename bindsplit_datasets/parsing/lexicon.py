@@ -289,7 +289,7 @@ QUALITIES: frozenset[str] = frozenset(
         "sturdy", "flimsy", "fragile", "solid", "hollow", "wobbly", "steady", "barren", "arid",
         "foreign", "native", "upright", "vegan", "cheesy", "tasteful", "shady", "sheer",
         "oral", "normal", "tribal", "coastal", "global", "neutral",
-        "stylish",
+        "stylish", "fake", "floppy", "evergreen", "balding",
     }
 )  # fmt: skip
 
@@ -315,7 +315,7 @@ ORIGINS: frozenset[str] = frozenset(
         "american", "african", "asian", "european", "mexican", "italian", "indian", "japanese",
         "chinese", "french", "german", "british", "english", "irish", "scottish", "spanish",
         "dutch", "swiss", "thai", "korean", "russian", "greek", "australian", "canadian",
-        "brazilian", "vietnamese", "turkish", "arabic", "moroccan", "cuban", "hawaiian",
+        "brazilian", "vietnamese", "turkish", "arabic", "moroccan", "cuban", "hawaiian", "roman",
     }
 )  # fmt: skip
 

@@ -453,7 +453,7 @@ class _Reader:
                 self.bind(a, u.text[a], obj)
 
     def absolute_participle(self, start: int, end: int) -> list[int]:
-        """ "with" + noun + a participle or adjective that ends the phrase: "with her legs
+        """A "with" phrase: noun + a participle or adjective that ends the phrase: "with her legs
         crossed", "with its eyes closed"."""
         u = self.u
         j = start - 1

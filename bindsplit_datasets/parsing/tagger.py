@@ -147,14 +147,53 @@ class MatrixPerceptronTagger:
         rows = np.repeat(np.arange(len(features)), np.diff(indptr))
         matrix[rows, arrays["columns"]] = arrays["milli"] / _SCALE
         self._matrix = matrix
-        #: Tags already computed, by everything their features depend on.
-        self._seen: dict[tuple[str, ...], str] = {}
         self._tagdict: dict[str, str] = {
             word: self._tags[index]
             for word, index in zip(
                 _split(arrays["tagdict_words"]), arrays["tagdict_tags"].tolist(), strict=True
             )
         }
+        #: Tags already computed, by everything their features depend on.
+        self._seen: dict[tuple[str, ...], str] = {}
+        #: Feature rows by what they depend on (the word, the tags before, the words around).
+        self._word_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
+        self._tag_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
+        self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
+
+    def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
+        """The weight-matrix rows of token ``i``'s 14 features, in NLTK's order (so that their
+        float additions happen in the same order), absent features left out."""
+        row = self._row.get
+        w = context[i + 2]
+        own = self._word_rows.get((word, w))
+        if own is None:
+            own = self._word_rows[word, w] = (
+                row("bias"),
+                row("i suffix " + word[-3:]),
+                row("i pref1 " + (word[0] if word else "")),
+                row("i word " + w),
+            )
+        tags = self._tag_rows.get((prev, prev2))
+        if tags is None:
+            tags = self._tag_rows[prev, prev2] = (
+                row("i-1 tag " + prev),
+                row("i-2 tag " + prev2),
+                row("i tag+i-2 tag " + prev + " " + prev2),
+            )
+        around_key = (context[i + 1], context[i], context[i + 3], context[i + 4])
+        around = self._context_rows.get(around_key)
+        if around is None:
+            before, before2, after, after2 = around_key
+            around = self._context_rows[around_key] = (
+                row("i-1 word " + before),
+                row("i-1 suffix " + before[-3:]),
+                row("i-2 word " + before2),
+                row("i+1 word " + after),
+                row("i+1 suffix " + after[-3:]),
+                row("i+2 word " + after2),
+            )
+        rows = (*own[:3], *tags, own[3], row("i-1 tag+i word " + prev + " " + w), *around)
+        return [r for r in rows if r is not None]
 
     @classmethod
     def shipped(cls) -> MatrixPerceptronTagger:
@@ -181,10 +220,11 @@ class MatrixPerceptronTagger:
         man riding a"), so a long corpus is mostly tagged from memory (see :data:`_SEEN_LIMIT`).
         """
         context = [*self._START, *map(self._normalise, tokens), *self._END]
-        tagdict, row_of, matrix, tags = self._tagdict, self._row.get, self._matrix, self._tags
-        seen = self._seen
+        tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
         if len(seen) > _SEEN_LIMIT:
             seen.clear()
+            for cache in (self._word_rows, self._tag_rows, self._context_rows):
+                cache.clear()
         prev, prev2 = self._START
         out = []
         for i, word in enumerate(tokens):
@@ -193,24 +233,7 @@ class MatrixPerceptronTagger:
                 key = (word, prev, prev2, *context[i : i + 2], *context[i + 3 : i + 5])
                 tag = seen.get(key)
                 if tag is None:
-                    w, before, after = context[i + 2], context[i + 1], context[i + 3]
-                    features = (
-                        "bias",
-                        "i suffix " + word[-3:],
-                        "i pref1 " + (word[0] if word else ""),
-                        "i-1 tag " + prev,
-                        "i-2 tag " + prev2,
-                        "i tag+i-2 tag " + prev + " " + prev2,
-                        "i word " + w,
-                        "i-1 tag+i word " + prev + " " + w,
-                        "i-1 word " + before,
-                        "i-1 suffix " + before[-3:],
-                        "i-2 word " + context[i],
-                        "i+1 word " + after,
-                        "i+1 suffix " + after[-3:],
-                        "i+2 word " + context[i + 4],
-                    )
-                    rows = [r for r in map(row_of, features) if r is not None]
+                    rows = self._rows(word, prev, prev2, context, i)
                     tag = seen[key] = tags[int(matrix[rows].sum(axis=0).argmax())]
             out.append(tag)
             prev2, prev = prev, tag

@@ -289,10 +289,10 @@ def _correct(units: Units) -> None:
 
 
 def _compound_heads(units: Units) -> None:
-    """ "top" and "side" right after a noun are the head of a compound ("lap top", "tank top",
-    "stove top", "road side"), not position words, unless "of" follows ("the bus side of"). A
-    manner participle the tagger calls a noun between an attribute and a noun is a participle
-    ("a blue lit/NN bridge")."""
+    """The words "top" and "side" right after a noun are the head of a compound ("lap top", "tank
+    top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of"). A
+    manner participle the tagger calls a noun between an attribute and a noun is a participle ("a
+    blue lit/NN bridge")."""
     key, kind = units.key, units.kind
     for i in range(1, units.n - 1):
         if (
@@ -420,9 +420,11 @@ def _attribute_runs(units: Units) -> None:
 
 
 def _linking_verbs(units: Units) -> None:
-    """ "sit", "stand", "lie" and "looking" between a noun and an adjective (or a participle) that
-    no noun follows link them like a copula: "a chair sits empty", "cars sit parked", "a dog
-    looking happy"."""
+    """The verbs "sit", "stand", "lie" and "looking" between a noun and an adjective (or a
+    participle) that no noun follows link them like a copula: "a chair sits empty", "cars sit
+    parked", "a dog looking happy"."""
+    if lx.LINKING_VERBS.isdisjoint(units.key):
+        return
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n - 1):
         if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
@@ -537,6 +539,8 @@ def _relative_main_verbs(units: Units) -> None:
     """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
     after "is", base form after "are") is the main verb of the sentence, not the noun the
     attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
+    if REL not in units.kind:
+        return
     key, kind, n = units.key, units.kind, units.n
     for copula in range(1, n):
         if kind[copula] != COPULA or kind[copula - 1] != REL:
@@ -553,7 +557,9 @@ def _relative_main_verbs(units: Units) -> None:
 
 
 def _degree_words(units: Units) -> None:
-    """ "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
+    """The word "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
+    if "wide" not in units.key:
+        return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if key[i] == "wide" and key[i + 1] in ("open", "awake"):
@@ -561,8 +567,10 @@ def _degree_words(units: Units) -> None:
 
 
 def _modal_nouns(units: Units) -> None:
-    """ "can" after an attribute or a noun, with no verb after it, is the noun ("a gray can", "a
-    metallic trash can by the door")."""
+    """The word "can" after an attribute or a noun, with no verb after it, is the noun ("a gray
+    can", "a metallic trash can by the door")."""
+    if "can" not in units.key:
+        return
     key, kind = units.key, units.kind
     for i in range(1, units.n):
         if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
@@ -571,8 +579,10 @@ def _modal_nouns(units: Units) -> None:
 
 
 def _pronoun_phrases(units: Units) -> None:
-    """ "each other" and "one another" are pronouns: nothing after them is a modifier ("standing
-    next to each other making pizza")."""
+    """The phrases "each other" and "one another" are pronouns: nothing after them is a modifier
+    ("standing next to each other making pizza")."""
+    if "other" not in units.key and "another" not in units.key:
+        return
     key, kind = units.key, units.kind
     for i in range(1, units.n):
         if key[i] in ("other", "another") and key[i - 1] in ("each", "one"):
@@ -582,6 +592,8 @@ def _pronoun_phrases(units: Units) -> None:
 def _clothing_colours(units: Units) -> None:
     """A colour right after "wearing"/"in"/"dressed in" with no noun after it names clothes, not
     a property of anything: "a woman in black sits", "a lady wearing red playing tennis"."""
+    if _CLOTHING_CONTEXT.isdisjoint(units.key):
+        return
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n):
         if key[i] not in lx.COLOURS or key[i - 1] not in _CLOTHING_CONTEXT:
