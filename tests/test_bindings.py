@@ -550,7 +550,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "dfedee21ea09a86593889956dba9ea34e664d9e85aed4068fe47f9522d93f76f",
+    ): "0a61e32daa0b03516e0b73f589475a7f20cfb30365bec32d2013a69764b16dc5",
 }
 
 

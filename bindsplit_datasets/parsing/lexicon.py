@@ -64,6 +64,7 @@ __all__ = [
     "NEGATIONS",
     "NEVER_NOUNS",
     "NON_ATTRIBUTES",
+    "NOUN_MODIFIERS",
     "NON_DESCRIPTIVE",
     "ORIGINS",
     "PATTERNS",
@@ -342,6 +343,16 @@ ADJECTIVE_SUFFIXES: tuple[str, ...] = (
     "ish", "ese", "ian", "ed", "ing", "like", "some", "ward", "ary",
 )  # fmt: skip
 
+#: Nouns that can be adjectives but before a noun name its kind, not a property ("a video game",
+#: "a vegetable dish", "a chocolate cake"): a compound, even where the tagger says adjective.
+NOUN_MODIFIERS: frozenset[str] = frozenset(
+    {
+        "video", "vegetable", "animal", "army", "signal", "bust", "mural", "cross", "pickup",
+        "grizzly", "mobile", "chocolate", "dress", "country", "home", "house", "party", "plane",
+        "master", "cherry", "olive", "cardinal", "veggie", "fruit", "toy", "police", "fire",
+    }
+)  # fmt: skip
+
 #: Nouns with an adjective ending ("table", "bed", "library").
 SUFFIX_EXCEPTIONS: frozenset[str] = frozenset(
     {
@@ -423,7 +434,7 @@ ADVERB_NOUNS: frozenset[str] = frozenset(
 PREPOSITIONS: frozenset[str] = frozenset(
     {
         "beside", "besides", "behind", "near", "across", "along", "atop", "beneath", "between",
-        "among", "amongst", "toward", "towards", "onto", "into", "upon", "underneath",
+        "among", "amongst", "toward", "towards", "onto", "into", "upon", "underneath", "past",
         "against", "through", "throughout", "via", "alongside", "amid", "amidst", "within",
         "without",
         "around", "under", "above", "below",
@@ -606,7 +617,7 @@ COMPOUND_NOUNS: frozenset[str] = frozenset(
         "dirt bike", "baby stroller", "baby carriage", "baby bottle", "baby seat",
         "hot air balloon", "solar panel", "mobile phone", "close up", "pickup truck",
         "stuffed animal", "stuffed toy", "flying disk", "flying disc", "smart phone",
-        "dress shirt", "smart car", "smart device", "smart watch", "smart tv", "wet suit",
+        "dress shirt", "smart car", "smart watch", "smart tv", "wet suit",
         "gaming system", "gaming console", "touring motorcycle", "aerial view", "aerial shot",
         "aerial photo", "fire hydrant",
         # gerund + noun

@@ -156,14 +156,12 @@ def is_adjective(word: str) -> bool:
     for a word it does not know, one with a typical adjective ending."""
     if word in lx.ATTRIBUTES or " " in word:
         return True
-    if word in lx.SUFFIX_EXCEPTIONS:
-        return False  # "table", "flatbed", "building"
+    if word in lx.SUFFIX_EXCEPTIONS or word in lx.NOUN_MODIFIERS:
+        return False  # "table", "flatbed", "building"; "video game", "vegetable dish"
     known = wc.classes(word)
-    if known and not known & wc.NOUN:
-        return bool(known & wc.ADJECTIVE)
-    if known and not known & wc.ADJECTIVE:
-        return False
-    return (  # unknown, or both a noun and an adjective ("video", "vegetable"): by its ending
+    if known:
+        return bool(known & wc.ADJECTIVE)  # "abstract", "standard"; not "kitchen", "ski"
+    return (  # unknown: by its ending
         len(word) > 4 and word.endswith(lx.ADJECTIVE_SUFFIXES) and word not in lx.SUFFIX_EXCEPTIONS
     )
 
@@ -336,7 +334,7 @@ def _word_classes(units: Units) -> None:
             continue
         word = key[i]
         known = table.get(word, 0)
-        if not known or " " in word or word in lx.NON_ATTRIBUTES:
+        if " " in word or word in lx.NON_ATTRIBUTES:
             continue
         if word in lx.ATTRIBUTES:
             if kind[i] == NOUN and not known & wc.NOUN:
@@ -348,10 +346,11 @@ def _word_classes(units: Units) -> None:
             and not known & wc.NOUN
             and known & wc.VERB
             and not word.endswith("s")
-            and units.kind_at(i - 1) == NOUN
+            and (units.kind_at(i - 1) == NOUN or word.endswith("ing"))
             and units.kind_at(i + 1) != NOUN
-        ):
-            kind[i] = GERUND if word.endswith("ing") else OTHER  # "a couple hung/NN in front"
+            and word not in lx.ING_NOUNS
+        ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
+            kind[i] = GERUND if word.endswith("ing") else OTHER
         elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
             if known & wc.ADJECTIVE and word.endswith(_ADJECTIVE_ENDINGS):
                 kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
