@@ -487,6 +487,14 @@ def _verbs_in_noun_runs(units: Units) -> None:
         elif kind[i] == VERB and _after_article_and_attributes(units, i):
             if i + 1 == n or kind[i + 1] in (PREP, CONJ, REL, COPULA, OTHER):
                 kind[i] = NOUN  # "a heart shaped cake/VB"
+        elif (
+            kind[i] == VERB
+            and kind[i - 1] == NOUN
+            and wc.classes(key[i]) & wc.NOUN
+            and _after_singular_determiner(units, i - 1)
+            and not _plural_subject(units, i - 1)
+        ):
+            kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
 
 
 def _run_before(units: Units, i: int) -> range:
