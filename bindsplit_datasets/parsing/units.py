@@ -574,8 +574,8 @@ def _degree_words(units: Units) -> None:
 
 
 def _modal_nouns(units: Units) -> None:
-    """The word "can" after an attribute or a noun, with no verb after it, is the noun ("a gray
-    can", "a metallic trash can by the door")."""
+    """The word "can" after an attribute or a noun is the noun with no verb after it ("a gray
+    can", "a metallic trash can by the door") and the modal with one ("styles can be seen")."""
     if "can" not in units.key:
         return
     key, kind = units.key, units.kind
@@ -583,6 +583,8 @@ def _modal_nouns(units: Units) -> None:
         if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
             if units.kind_at(i + 1) not in (VERB, ADV, NEG) and units.key_at(i + 1) != "be":
                 kind[i] = NOUN
+            else:
+                kind[i] = OTHER  # the modal: "styles can/NN be seen"
 
 
 def _pronoun_phrases(units: Units) -> None:
