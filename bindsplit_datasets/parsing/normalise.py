@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import lexicon as lx
+from . import wordclasses as wc
 from .text import tokenise
 
 __all__ = [
@@ -51,6 +52,8 @@ def singularise(word: str) -> str:
     ['banana', 'bus', 'bus', 'person', 'scissors', 'cactus']
     >>> singularise("t-shirts")
     't-shirt'
+    >>> singularise("atlas")
+    'atlas'
     """
     if "-" in word:  # a hyphenated noun: its last part is the one in the plural
         head, _, last = word.rpartition("-")
@@ -63,7 +66,11 @@ def singularise(word: str) -> str:
     ):
         return word
     singular = _inflect_engine().singular_noun(word)
-    return singular if isinstance(singular, str) and singular else word
+    if not isinstance(singular, str) or not singular:
+        return word
+    if not wc.classes(singular) and wc.classes(word):
+        return word  # a known word whose "singular" is no word: "atlas", "rhinoceros", "ferris"
+    return singular
 
 
 def _words(text: str) -> list[str]:
