@@ -1,5 +1,5 @@
 """The paired bootstrap behind rank moves: exact cases, agreement with a naive index-resampling
-loop, symmetry, shared-sample selection per configuration, and the interval test of results-table rows."""
+loop, symmetry, shared-sample selection per configuration, and the interval test of table rows."""
 
 from __future__ import annotations
 
