@@ -25,7 +25,8 @@ from bindsplit_datasets.benchmarks.vismin import OFFICIAL_SOLUTION
 from bindsplit_datasets.metric import metric_hash
 from bindsplit_datasets.parsing.tagger import WEIGHTS_SHA256
 
-pytestmark = pytest.mark.slow  # builds a wheel (seconds), installs it and starts Python twice
+# builds a wheel (seconds), installs it and starts Python twice
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "bindsplit_datasets"
