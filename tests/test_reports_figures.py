@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BIVLC, GAMMA, write_records
+from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BIVLC, GAMMA, record, write_records
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import SchemaError
@@ -71,3 +71,18 @@ def test_plot_without_matplotlib_names_the_extra(
     assert err.count("\n") == 1
     assert "it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'" in err
     assert not out.exists()
+
+
+def test_plot_shows_partial_and_balanced_by_default(tmp_path: Path) -> None:
+    """The x axis holds the configurations the records report, in the story's order."""
+    values = {c: {"i2t": 0.5} for c in ("full", "seen", "partial", "unseen", "balanced")}
+    paths = write_records(tmp_path, record("one", values, benchmark="aro_vga"))
+    out = tmp_path / "fig.svg"
+    assert cli.main(["plot", *paths, "--out", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    ticks = [svg.index(f"<!-- {config} -->") for config in values]  # matplotlib's text comments
+    assert ticks == sorted(ticks)
+    # fewer configurations asked for: only those
+    assert cli.main(["plot", *paths, "--out", str(out), "--configs", "full", "seen"]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert "<!-- seen -->" in svg and "<!-- partial -->" not in svg

@@ -221,6 +221,14 @@ def test_a_record_edited_by_hand_is_refused_by_compare_with_one_line(
     assert captured.out == ""
     assert captured.err.count("\n") == 1  # one line
     assert f"{path} was changed after `bindsplit eval` wrote it" in captured.err
+    for command in (
+        ["export", "model-index", str(path)],
+        ["push-results", str(path), "--repo", "o/r"],
+    ):
+        assert cli.main(command) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert "was changed after `bindsplit eval` wrote it" in captured.err
 
 
 @pytest.mark.parametrize(
@@ -254,10 +262,17 @@ def test_a_deleted_metric_is_named(
     path = edited_file(tmp_path, lambda r: r["metrics"].pop(key))
     with pytest.raises(SchemaError, match=expected):
         load_results([path])
-    for command in (["compare"], ["export", "model-index"]):
-        assert cli.main([*command, str(path)]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"metrics[{key!r}] is missing" in err
+    commands = (
+        ["compare", str(path)],
+        ["export", "model-index", str(path)],
+        ["push-results", str(path), "--repo", "org/results"],  # a dry run: refused while planned
+        ["push-results", str(tmp_path), "--repo", "org/results"],  # found in a folder
+    )
+    for command in commands:
+        assert cli.main(command) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.count("\n") == 1 and f"metrics[{key!r}] is missing" in captured.err
 
 
 def test_a_1_image_record_needs_no_t2i_but_all_of_its_configurations() -> None:

@@ -1,5 +1,5 @@
 """The paired bootstrap behind rank moves: exact cases, agreement with a naive index-resampling
-loop, symmetry, shared-sample selection per configuration, and the fallbacks."""
+loop, symmetry, shared-sample selection per configuration, and the interval test of table rows."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def test_no_shared_outcomes_without_samples_or_t2i() -> None:
     assert shared_outcomes(with_samples, bare, "full", "i2t") is None
 
 
-# --- separate: the decision and its fallbacks -------------------------------------------------
+# --- separate: the decision, paired or by intervals -------------------------------------------
 
 
 def test_separate_is_symmetric_and_paired_where_possible() -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..names import CONFIGURATIONS
-from ..reports import DEFAULT_CONFIGS, METRICS, format_comparison, load_results
-from ..reports.significance import DEFAULT_CONFIDENCE
+from ..reports import METRICS, format_comparison, load_results
+from ._report_options import add_confidence_argument, add_results_argument, add_selection_arguments
 
 NAME = "compare"
 HELP = (
@@ -22,43 +21,12 @@ EXAMPLES = (
 )
 
 
-def _confidence(text: str) -> float:
-    value = float(text)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a confidence in (0, 1), e.g. 0.95")
-    return value
-
-
-def add_confidence_argument(parser: argparse.ArgumentParser) -> None:
-    """``--confidence`` of the paired test behind rank moves (``compare`` and ``eval``)."""
-    parser.add_argument(
-        "--confidence",
-        type=_confidence,
-        default=DEFAULT_CONFIDENCE,
-        help="confidence at which a rank move must be real to be marked (default: 0.95)",
-    )
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("results", nargs="+", metavar="RESULTS.json", help="results records")
+    add_results_argument(parser)
     parser.add_argument(
         "--metric", choices=METRICS, default="i2t", help="metric to rank by (default: i2t)"
     )
-    parser.add_argument(
-        "--configs",
-        nargs="+",
-        choices=CONFIGURATIONS,
-        default=None,
-        help=(
-            f"configurations to rank, in this order (default: {' '.join(DEFAULT_CONFIGS)}, "
-            "those the records report)"
-        ),
-    )
-    parser.add_argument(
-        "--allow-mixed-builds",
-        action="store_true",
-        help="rank results of one benchmark evaluated on different builds (different splits)",
-    )
+    add_selection_arguments(parser, verb="rank", configs_help="configurations to rank")
     add_confidence_argument(parser)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..argtypes import non_negative_int, positive_int
 from ..errors import BindsplitValueError
 from ..names import CONFIGURATIONS
-from .compare import add_confidence_argument
+from ._report_options import add_confidence_argument
 
 NAME = "eval"
 HELP = (

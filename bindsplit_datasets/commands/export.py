@@ -4,6 +4,7 @@ evaluation results (``.eval_results/*.yaml``) or as a flat results table (Parque
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from ..errors import BindsplitValueError
 from ..reports import load_results
@@ -21,9 +22,6 @@ EXAMPLES = (
     "bindsplit export eval-results results/clip-*.json --out my_model",
     "bindsplit export results-table results/*.json --out results.parquet",
 )
-
-#: What can be exported.
-FORMATS: tuple[str, ...] = ("model-index", "eval-results", "results-table")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,33 +64,50 @@ def _check_options(args: argparse.Namespace) -> None:
         raise BindsplitValueError("results-table needs --out FILE.parquet")
 
 
-def run(args: argparse.Namespace) -> int:
-    _check_options(args)
-    if args.format == "results-table":
-        from ..reports.results_table import check_table_output, write_results_table
+def _results_table(args: argparse.Namespace) -> None:
+    from ..reports.results_table import check_table_output, write_results_table
 
-        check_table_output(args.out)
-        records = load_results(args.results)
-        path = write_results_table(records, args.out)
-        print(f"wrote the results table of {len(records)} results record(s) to {path}")
-        return 0
+    check_table_output(args.out)
     records = load_results(args.results)
-    if args.format == "eval-results":
-        from ..reports.eval_results import format_eval_results, write_eval_results
+    path = write_results_table(records, args.out)
+    print(f"wrote the results table of {len(records)} results record(s) to {path}")
 
-        options = {"org": args.org, "source_url": args.source_url}
-        if args.out is None:
-            for name, text in format_eval_results(records, **options).items():
-                print(f"# .eval_results/{name}\n{text}", end="")
-            return 0
-        for written in write_eval_results(args.out, records, **options):
-            print(f"wrote {written}")
-        return 0
+
+def _eval_results(args: argparse.Namespace) -> None:
+    from ..reports.eval_results import format_eval_results, write_eval_results
+
+    records = load_results(args.results)
+    options = {"org": args.org, "source_url": args.source_url}
+    if args.out is None:
+        for name, text in format_eval_results(records, **options).items():
+            print(f"# .eval_results/{name}\n{text}", end="")
+        return
+    for written in write_eval_results(args.out, records, **options):
+        print(f"wrote {written}")
+
+
+def _model_index(args: argparse.Namespace) -> None:
     from ..reports.model_index import format_model_index, write_model_index
 
+    records = load_results(args.results)
     if args.readme is None:
         print(format_model_index(records, org=args.org), end="")
-        return 0
+        return
     path = write_model_index(args.readme, records, org=args.org)
     print(f"wrote the model-index of {len(records)} results record(s) into {path}")
+
+
+#: What each format runs (the optional report modules are imported only when used).
+_EXPORTERS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "model-index": _model_index,
+    "eval-results": _eval_results,
+    "results-table": _results_table,
+}
+#: What can be exported.
+FORMATS: tuple[str, ...] = tuple(_EXPORTERS)
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_options(args)
+    _EXPORTERS[args.format](args)
     return 0

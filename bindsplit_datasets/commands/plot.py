@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..names import CONFIGURATIONS
-from ..reports import DEFAULT_CONFIGS, METRICS, load_results, plot_results
+from ..reports import METRICS, load_results, plot_results
+from ._report_options import add_results_argument, add_selection_arguments
 
 NAME = "plot"
 HELP = (
@@ -21,7 +21,7 @@ EXAMPLES = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("results", nargs="+", metavar="RESULTS.json", help="results records")
+    add_results_argument(parser)
     parser.add_argument(
         "--out", required=True, metavar="FIG.png", help="figure to write (.png, .pdf or .svg)"
     )
@@ -32,21 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=list(METRICS),
         help="metrics to draw, one panel each; undefined ones are skipped (default: all)",
     )
-    parser.add_argument(
-        "--configs",
-        nargs="+",
-        choices=CONFIGURATIONS,
-        default=None,
-        help=(
-            f"configurations on the x axis, in this order (default: {' '.join(DEFAULT_CONFIGS)}, "
-            "those the records report)"
-        ),
-    )
-    parser.add_argument(
-        "--allow-mixed-builds",
-        action="store_true",
-        help="plot results of one benchmark evaluated on different builds (different splits)",
-    )
+    add_selection_arguments(parser, verb="plot", configs_help="configurations on the x axis")
 
 
 def run(args: argparse.Namespace) -> int:

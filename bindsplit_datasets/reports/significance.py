@@ -12,9 +12,9 @@ wrong, the reverse, or both the same. The difference of accuracies depends on th
 counts only, so a bootstrap resample is one multinomial draw over the three cells, which is the
 same distribution as drawing sample indices (the metric's intervals use the same device).
 
-Records without per-sample outcomes (older ones) fall back to comparing their intervals: the
-models are separated when the two 95% intervals do not overlap (conservative). Without intervals
-either, nothing is tested.
+Rows of a results table carry no per-sample outcomes (the table keeps one row per metric): they
+are compared by their intervals, the models separated when the two 95% intervals do not overlap
+(conservative). Without intervals either, nothing is tested.
 """
 
 from __future__ import annotations

@@ -1,0 +1,55 @@
+"""Options shared by the commands that report results records (``compare``, ``plot``, and the
+confidence of ``eval``'s rank moves); not a command: its name starts with _."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..names import CONFIGURATIONS
+from ..reports import DEFAULT_CONFIGS
+from ..reports.significance import DEFAULT_CONFIDENCE
+
+
+def add_results_argument(parser: argparse.ArgumentParser) -> None:
+    """The results records to report (one or more RESULTS.json files)."""
+    parser.add_argument("results", nargs="+", metavar="RESULTS.json", help="results records")
+
+
+def add_selection_arguments(
+    parser: argparse.ArgumentParser, *, verb: str, configs_help: str
+) -> None:
+    """``--configs`` (default: those of :data:`~bindsplit_datasets.reports.DEFAULT_CONFIGS` the
+    records report) and ``--allow-mixed-builds``. ``verb`` says what the command does with the
+    records ("rank", "plot"); ``configs_help`` what the chosen configurations are."""
+    parser.add_argument(
+        "--configs",
+        nargs="+",
+        choices=CONFIGURATIONS,
+        default=None,
+        help=(
+            f"{configs_help}, in this order (default: {' '.join(DEFAULT_CONFIGS)}, "
+            "those the records report)"
+        ),
+    )
+    parser.add_argument(
+        "--allow-mixed-builds",
+        action="store_true",
+        help=f"{verb} results of one benchmark evaluated on different builds (different splits)",
+    )
+
+
+def _confidence(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a confidence in (0, 1), e.g. 0.95")
+    return value
+
+
+def add_confidence_argument(parser: argparse.ArgumentParser) -> None:
+    """``--confidence`` of the paired test behind rank moves (``compare`` and ``eval``)."""
+    parser.add_argument(
+        "--confidence",
+        type=_confidence,
+        default=DEFAULT_CONFIDENCE,
+        help="confidence at which a rank move must be real to be marked (default: 0.95)",
+    )
