@@ -135,11 +135,6 @@ def test_a_parsed_binding_is_already_normalised(text: str) -> None:
         assert normalise_binding(binding.attribute, binding.object) == binding
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="singularise is not idempotent on singulars ending in -is/-as "
-    "(atlas -> atla, thesis -> thesi): parsing/normalise.py needs them as invariant nouns",
-)
 @PROPERTIES
 @given(captions | st.text())
 @example("atlases")
