@@ -59,7 +59,7 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 from tokenizers.processors import TemplateProcessing
 
 from bindsplit_datasets.models import Encoder, HFEncoder, OpenClipEncoder
-from bindsplit_datasets.scoring import MIXED_PRECISIONS, Scorer
+from bindsplit_datasets.scoring.scorer import MIXED_PRECISIONS, Scorer
 
 TARGET_RAW = 0.95
 IMAGE_COLUMNS = ("image", "negative_image")

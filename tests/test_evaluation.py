@@ -27,15 +27,16 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
-from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
+from bindsplit_datasets import cli, evaluate_model, evaluation
 from bindsplit_datasets.builder import rows_fingerprint
-from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.errors import SchemaError, ScoringOptionError
 from bindsplit_datasets.evaluation import OutputPathError, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
-from bindsplit_datasets.scoring import ScoringOptionError, read_scores
+from bindsplit_datasets.scoring import scores_file
+from bindsplit_datasets.scoring.scores_file import read_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -118,6 +119,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "class": "CLIPModel",
         "library": "transformers",
         "requested": None,
+        "scored_by": "encoder",
     }
     assert record["dataset"] == {
         "data": str(build),
@@ -411,7 +413,7 @@ def test_failed_save_scores_write_keeps_the_record(build, tmp_path, monkeypatch,
     def refuse(*args, **kwargs):
         raise refuse_error
 
-    monkeypatch.setattr(scoring, "write_scores", refuse)
+    monkeypatch.setattr(scores_file, "write_scores", refuse)
     model, processor = tiny_clip(seed=5)
     path = tmp_path / "scores.parquet"
     record = evaluate_model(model, build, processor=processor, n_bootstrap=0, save_scores=path)
