@@ -19,6 +19,7 @@ __all__ = [
     "NotAFolderError",
     "OutputExistsError",
     "SchemaError",
+    "SaveScoresError",
     "ScoresFileError",
     "ScoringOptionError",
     "is_user_error",
@@ -78,3 +79,7 @@ class ScoringOptionError(BindsplitError, ValueError):
 class ScoresFileError(SchemaError):
     """A per-sample scores file that does not fit the build it is imported for (a sample missing
     or repeated, an unknown id, a matrix of the wrong shape, a value that is not finite)."""
+
+
+class SaveScoresError(BindsplitError, OSError):
+    """``--save-scores`` could not write its file after scoring (the results record was kept)."""
