@@ -161,7 +161,7 @@ def test_grid_run_writes_each_pair_then_skips_then_force_redoes(
 def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
     record = {
         "format": "bindsplit-results/1",
-        "model": {"id": "org/m", "revision": "abc"},
+        "model": {"id": "org/m", "revision": "abc", "scored_by": "encoder"},
         "dataset": {"benchmark": "bivlc", "fingerprint": "f1"},
         "metrics": {},
     }
@@ -268,7 +268,7 @@ def test_check_output_file(tmp_path):
 def fake_record(model: str, data: Any, **options: Any) -> dict[str, Any]:
     return {
         "format": "bindsplit-results/1",
-        "model": {"id": options.get("name") or model, "revision": None},
+        "model": {"id": options.get("name") or model, "revision": None, "scored_by": "encoder"},
         "dataset": {"data": data.source, "benchmark": data.benchmark, "fingerprint": "f"},
         "metrics": {"full/n": 1, "full/i2t": 1.0},
     }
