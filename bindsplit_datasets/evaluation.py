@@ -400,6 +400,12 @@ def evaluate_model(
         save_scores = check_output_path(save_scores)
     data = _resolve_data(data, manifest, data_revision, verify)
     adapter = data.adapter
+    source = None
+    if isinstance(model, (str, os.PathLike)):
+        from .models.source import model_source
+
+        # what identifies the weights, taken before loading them: a later run compares it
+        source = model_source(model, revision)
     scorer = Scorer(
         model,
         processor,
@@ -420,6 +426,7 @@ def evaluate_model(
         **scorer.identity.to_record(),
         "requested": revision,
         "scored_by": scorer.scored_by,
+        **({"source": source} if source is not None else {}),
     }
     record = _record(data, matrices.scores, selected, identity, n_bootstrap=n_bootstrap, seed=seed)
     metric_s = time.perf_counter() - metric_start
