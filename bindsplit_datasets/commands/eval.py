@@ -14,7 +14,9 @@ Runs under ``accelerate launch --num_processes N -m bindsplit_datasets.cli eval 
 every process encodes its shard of the distinct images and captions, and only the main process
 prints and writes files. On a machine without GPUs, ``accelerate launch --cpu`` starts a single
 process unless MPI is installed; ``ACCELERATE_USE_CPU=true accelerate launch --multi_gpu
---num_processes N ...`` starts N CPU processes through ``torch.distributed.run``.
+--num_processes N ...`` starts N CPU processes through ``torch.distributed.run``, and so does
+``torchrun --nproc_per_node N -m bindsplit_datasets eval ...`` (without GPUs the launched
+processes run as one data-parallel CPU run; only the main process writes).
 """
 
 from __future__ import annotations
@@ -196,8 +198,6 @@ def _import_scores(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.scores is not None:
         return _import_scores(args)
-    from accelerate import Accelerator
-
     from ..reports import format_comparison
     from ..runs import plan_runs, run_planned
 
@@ -224,7 +224,10 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
     )
     # one Accelerator for every pair; it also says which process writes and prints
-    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    from ..scoring.scorer import check_launch, default_accelerator
+
+    accelerator = default_accelerator(args.mixed_precision)
+    check_launch(accelerator)
     main = accelerator.is_main_process
     records = run_planned(
         plan, write=main, echo=print if main else _quiet, accelerator=accelerator, **options

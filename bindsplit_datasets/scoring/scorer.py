@@ -68,7 +68,9 @@ __all__ = [
     "Scorer",
     "check_mixed_precision",
     "check_launch",
+    "default_accelerator",
     "default_num_workers",
+    "launched_processes",
 ]
 
 logger = logging.getLogger(__name__)
@@ -97,18 +99,33 @@ def check_mixed_precision(value: str | None) -> None:
         )
 
 
+def launched_processes() -> int:
+    """How many processes a launcher (``torchrun``, ``accelerate launch``) started: its
+    ``WORLD_SIZE``, 1 without one."""
+    world = os.environ.get("WORLD_SIZE", "1")
+    return int(world) if world.isdigit() and int(world) > 0 else 1
+
+
+def default_accelerator(mixed_precision: str | None = None) -> Accelerator:
+    """The process's Accelerator. Under a launcher on a machine without GPUs, it runs the
+    launched processes as one data-parallel CPU run (gloo), as ``ACCELERATE_USE_CPU=true``
+    would; Accelerate on its own would run each as a separate single process."""
+    cpu = launched_processes() > 1 and not torch.cuda.is_available()
+    return Accelerator(mixed_precision=mixed_precision, cpu=cpu)
+
+
 def check_launch(accelerator: Accelerator) -> None:
     """Raise :class:`ScoringOptionError` when a launcher started several processes but
     Accelerate sees only one: each process would run the whole evaluation and write the same
     outputs. A launcher sets ``WORLD_SIZE``; Accelerate joins those processes into one
     data-parallel run only when a distributed backend is initialised for them."""
-    world = os.environ.get("WORLD_SIZE", "1")
-    if world.isdigit() and int(world) > 1 and accelerator.num_processes != int(world):
+    world = launched_processes()
+    if world > 1 and accelerator.num_processes != world:
         raise ScoringOptionError(
             f"the launcher started {world} processes, but Accelerate runs them as "
             f"{accelerator.num_processes} (each would score everything and write the same "
-            "files); on a machine without GPUs launch with ACCELERATE_USE_CPU=true, or run one "
-            "process."
+            "files); create the Accelerator with "
+            "bindsplit_datasets.scoring.scorer.default_accelerator(), or run one process."
         )
 
 
@@ -200,7 +217,7 @@ class Scorer:
         #: ``model.scored_by`` of the record this scorer makes.
         self.scored_by = SCORED_BY_PAIR_SCORER if self.is_pair_scorer else SCORED_BY_ENCODER
         # no arguments: Accelerate keeps one configuration per process, and this reuses it
-        self.accelerator = accelerator or Accelerator()
+        self.accelerator = accelerator or default_accelerator()
         check_launch(self.accelerator)
         self.mixed_precision = mixed_precision or str(self.accelerator.mixed_precision)
         check_mixed_precision(self.mixed_precision)
