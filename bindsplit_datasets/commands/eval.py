@@ -39,7 +39,6 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit eval --model openai/clip-vit-base-patch32 --data bindsplit/bivlc --out clip.json",
-    "bindsplit eval --model A --model B --data builds/aro --data builds/bivlc --out-dir results/",
     "bindsplit eval --model ./my_clip --data synthetic_build --save-scores s.parquet --out r.json",
     "bindsplit eval --scores s.parquet --data synthetic_build --name my-vlm --out r.json",
 )
