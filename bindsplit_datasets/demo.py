@@ -122,7 +122,7 @@ def run_demo(
                     batch_size=batch_size,
                     n_bootstrap=n_bootstrap,
                     seed=seed,
-                    model_id=model_id(name),
+                    name=model_id(name),
                 ),
                 tmp,
                 out,

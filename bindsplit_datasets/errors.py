@@ -19,6 +19,9 @@ __all__ = [
     "NotAFolderError",
     "OutputExistsError",
     "SchemaError",
+    "SaveScoresError",
+    "ScoresFileError",
+    "ScoringOptionError",
     "is_user_error",
 ]
 
@@ -67,3 +70,16 @@ def is_user_error(error: BaseException) -> bool:
     if isinstance(error, BindsplitError):
         return True
     return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
+
+
+class ScoringOptionError(BindsplitError, ValueError):
+    """An invalid scorer option (mixed precision, batch size, workers, launcher)."""
+
+
+class ScoresFileError(SchemaError):
+    """A per-sample scores file that does not fit the build it is imported for (a sample missing
+    or repeated, an unknown id, a matrix of the wrong shape, a value that is not finite)."""
+
+
+class SaveScoresError(BindsplitError, OSError):
+    """``--save-scores`` could not write its file after scoring (the results record was kept)."""

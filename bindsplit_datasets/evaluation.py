@@ -1,12 +1,16 @@
-"""Evaluate a model on a BindSplit dataset: scorer + metric -> a results record.
+"""Evaluate a model, or imported scores, on a BindSplit dataset: matrices + metric -> a results
+record.
 
 :func:`evaluate_model` scores every sample of the ``full`` configuration once (the scorer encodes
-each distinct image and caption once), reduces the per-sample matrices with the metric's
-functional core, and returns the results record of docs/architecture.md: model identity, dataset
-identity and fingerprint, the metrics of the requested configurations (each with its bootstrap
-interval and n, plus the seen-minus-unseen gap), each sample's outcome (for paired comparisons
-between models), scoring statistics, environment and timings. Records from different runs are
-therefore comparable and can be merged into leaderboards.
+each distinct image and caption once, or scores each distinct pair once for a pair scorer);
+:func:`evaluate_scores` takes the per-sample matrices from a scores file written anywhere. Both
+reduce the matrices with the metric's functional core and return the results record of
+docs/architecture.md: model identity (and ``model.scored_by``: ``encoder``, ``pair scorer`` or
+``imported``), dataset identity and fingerprint, the metrics of the requested configurations
+(each with its bootstrap interval and n, plus the seen-minus-unseen gap), each sample's outcome
+(for paired comparisons between models), the benchmark's own checks (VisMin's pairing check),
+scoring statistics, environment and timings. Records from different runs are therefore
+comparable and can be merged into leaderboards, whatever made the scores.
 
 Everything that can be checked without the model is checked first (configurations, mixed
 precision, the ``save_scores`` path, the data), so a bad option fails in seconds, not after an
@@ -35,16 +39,17 @@ from .loading import BindsplitData, load_bindsplit, read_manifest
 from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT
-from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .scoring import Scorer
+    from .scoring.scorer import Scorer
 
 __all__ = [
     "DEFAULT_CONFIGS",
     "OutputPathError",
+    "SCORED_BY_IMPORTED",
     "check_output_path",
     "evaluate_model",
+    "evaluate_scores",
     "parse_configs",
     "write_record",
 ]
@@ -55,6 +60,9 @@ logger = logging.getLogger(__name__)
 DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
 
 _PACKAGES = ("torch", "transformers", "open_clip_torch", "datasets", "accelerate")
+
+#: ``model.scored_by`` of a record made from a scores file.
+SCORED_BY_IMPORTED = "imported"
 
 
 class OutputPathError(BindsplitError, ValueError):
@@ -84,7 +92,7 @@ def check_output_path(path: str | Path) -> Path:
     """Raise :class:`OutputPathError` unless the per-sample scores can be written at ``path``:
     its folder exists and is writable, or can be created, and nothing but a previous scores
     file is there. Checked before any scoring."""
-    from .scoring import is_scores_file
+    from .scoring.scores_file import is_scores_file
 
     path = Path(path)
     where = f"cannot write the per-sample scores to {path}"
@@ -252,21 +260,23 @@ def _version(package: str) -> str | None:
         return None
 
 
-def _environment(scorer: Scorer) -> dict[str, Any]:
-    accelerator = scorer.accelerator
-    return {
+def _environment(scorer: Scorer | None) -> dict[str, Any]:
+    """Versions of the software that made the record (and the device, for a scored model)."""
+    environment = {
         "python": platform.python_version(),
         **{package: _version(package) for package in _PACKAGES},
         "bindsplit": __version__,
-        "device": str(accelerator.device),
-        "num_processes": accelerator.num_processes,
     }
+    if scorer is not None:
+        environment["device"] = str(scorer.accelerator.device)
+        environment["num_processes"] = scorer.accelerator.num_processes
+    return environment
 
 
 def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
     """Write the per-sample scores; a failure is logged and reported, never raised, so that
     the results of a finished scoring run are not lost."""
-    from .scoring import write_scores
+    from .scoring.scores_file import write_scores
 
     try:
         write_scores(
@@ -290,6 +300,43 @@ def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
     return {"path": str(path), "error": None}
 
 
+def _record(
+    data: BindsplitData,
+    scores: Any,
+    selected: Sequence[str],
+    model: dict[str, Any],
+    *,
+    n_bootstrap: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The parts of a results record every source of scores shares: model (as given), dataset,
+    metrics of ``selected``, the benchmark's own checks and the per-sample outcomes."""
+    rows = _rows(data)
+    stats = _statistics(scores, rows)
+    metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
+    samples = _samples(scores, rows)
+    return {
+        "format": RESULTS_FORMAT,
+        "bindsplit_version": __version__,
+        "model": model,
+        "dataset": {
+            "data": data.source,
+            "benchmark": data.benchmark,
+            "fingerprint": data.fingerprint,
+            "reference": data.manifest.get("reference"),
+        },
+        "metrics": metrics,
+        **data.adapter.evaluation_checks(data.dataset, samples),
+        "samples": samples,
+    }
+
+
+def _finish(record: dict[str, Any], timings: Mapping[str, float]) -> dict[str, Any]:
+    record["timings"] = {key: round(value, 3) for key, value in timings.items()}
+    record["created"] = _datetime.datetime.now(_datetime.timezone.utc).isoformat(timespec="seconds")
+    return record
+
+
 def evaluate_model(
     model: Any,
     data: str | Path | BindsplitData | datasets.Dataset,
@@ -305,7 +352,6 @@ def evaluate_model(
     revision: str | None = None,
     accelerator: Any = None,
     num_workers: int | None = None,
-    model_id: str | None = None,
     data_revision: str | None = None,
     name: str | None = None,
     verify: bool = True,
@@ -315,9 +361,12 @@ def evaluate_model(
 
     Args:
         model: a model string (``open_clip:ARCH/PRETRAINED``, ``open_clip:hf-hub:ORG/NAME``,
-            ``open_clip:local-dir:PATH``, a Hugging Face Hub id or local folder, loaded at
-            ``revision``), an :class:`~bindsplit_datasets.models.Encoder`, or a loaded Hugging
-            Face model with ``get_image_features``/``get_text_features`` and its ``processor``.
+            ``open_clip:local-dir:PATH``, ``itm:ORG/NAME`` or ``itm:FOLDER`` for a BLIP
+            image-text matching head, a Hugging Face Hub id or local folder, loaded at
+            ``revision``), an :class:`~bindsplit_datasets.models.Encoder` or
+            :class:`~bindsplit_datasets.models.PairScorer`, a loaded Hugging Face model with
+            ``get_image_features``/``get_text_features`` and its ``processor``, or a callable
+            ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``).
         data: a folder made by ``bindsplit build``, a Hub dataset id (at ``data_revision``), a
             loaded :class:`~bindsplit_datasets.loading.BindsplitData` of configuration ``full``,
             or a ``datasets.Dataset`` of the ``full`` configuration of a build; its manifest is
@@ -326,31 +375,37 @@ def evaluate_model(
         configs: which configurations to report (``"full,seen"`` or a sequence). Scoring always
             runs once over ``full``; the metric slices it by label.
         batch_size, mixed_precision, cache_dir, accelerator, num_workers: see
-            :class:`~bindsplit_datasets.scoring.Scorer` (``mixed_precision=None``: the
+            :class:`~bindsplit_datasets.scoring.scorer.Scorer` (``mixed_precision=None``: the
             Accelerate configuration, else ``"no"``).
-        save_scores: also write the per-sample matrices, labels and source ids here (Parquet),
-            so the metric can be recomputed without the model
-            (:func:`~bindsplit_datasets.scoring.read_scores`). The path is checked before
-            scoring; if writing fails anyway, the record is still returned and its
-            ``save_scores.error`` says why.
+        save_scores: also write the per-sample matrices, labels and source ids here (the
+            scores file of :mod:`~bindsplit_datasets.scoring.scores_file`), so the metric can be
+            recomputed without the model, or the scores imported with :func:`evaluate_scores`.
+            The path is checked before scoring; if writing fails anyway, the record is still
+            returned and its ``save_scores.error`` says why.
         n_bootstrap, seed: the metric's bootstrap (0 resamples: no intervals).
         name: the model's name in the record (default: its Hub id, open_clip string or folder
-            name; ``model_id`` is the older spelling).
+            name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
 
-    Under ``accelerate launch`` every process returns the same record; only the main process
-    writes ``save_scores``.
+    Under ``accelerate launch`` (or ``torchrun``) every process returns the same record; only
+    the main process writes ``save_scores``.
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
     require("scoring", "torch", "accelerate")
-    from .scoring import Scorer, check_mixed_precision
+    from .scoring.scorer import Scorer, check_mixed_precision
 
     check_mixed_precision(mixed_precision)
     if save_scores is not None:
         save_scores = check_output_path(save_scores)
     data = _resolve_data(data, manifest, data_revision, verify)
     adapter = data.adapter
+    source = None
+    if isinstance(model, (str, os.PathLike)):
+        from .models.source import model_source
+
+        # what identifies the weights, taken before loading them: a later run compares it
+        source = model_source(model, revision)
     scorer = Scorer(
         model,
         processor,
@@ -359,60 +414,110 @@ def evaluate_model(
         mixed_precision=mixed_precision,
         cache_dir=cache_dir,
         num_workers=num_workers,
-        name=name or model_id,
+        name=name,
         revision=revision,
     )
     load_s = time.perf_counter() - start
     matrices = scorer.score(data.dataset, adapter.image_columns, adapter.caption_columns)
 
     metric_start = time.perf_counter()
-    rows = _rows(data)
-    stats = _statistics(matrices.scores, rows)
-    metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
-    samples = _samples(matrices.scores, rows)
-    check = None
-    if PAIRING_COLUMN in data.dataset.column_names:
-        check = pairing_check(data.dataset[PAIRING_COLUMN], samples)
-        if check is not None and check["suspect"]:
-            logger.warning("%s", format_pairing_check(check))
+    # ``requested``: the revision asked for (a branch or tag), beside the commit it resolved to
+    identity = {
+        **scorer.identity.to_record(),
+        "requested": revision,
+        "scored_by": scorer.scored_by,
+        **({"source": source} if source is not None else {}),
+    }
+    record = _record(data, matrices.scores, selected, identity, n_bootstrap=n_bootstrap, seed=seed)
     metric_s = time.perf_counter() - metric_start
-
-    record: dict[str, Any] = {
-        "format": RESULTS_FORMAT,
-        "bindsplit_version": __version__,
-        # ``requested``: the revision asked for (a branch or tag), beside the commit it resolved to
-        "model": {**scorer.encoder.identity.to_record(), "requested": revision},
-        "dataset": {
-            "data": data.source,
-            "benchmark": data.benchmark,
-            "fingerprint": data.fingerprint,
-            "reference": data.manifest.get("reference"),
-        },
-        "metrics": metrics,
-        **({"pairing_check": check} if check is not None else {}),
-        "samples": samples,
-        "scoring": {
-            "n_samples": matrices.n_samples,
-            "n_unique_images": matrices.n_unique_images,
-            "n_unique_captions": matrices.n_unique_captions,
-            "n_truncated_captions": matrices.n_truncated_captions,
-            "text_max_length": matrices.text_max_length,
-            "batch_size": batch_size,
-            "mixed_precision": scorer.mixed_precision,
-            "cache": {"hits": matrices.cache_hits, "misses": matrices.cache_misses},
-        },
-        "environment": _environment(scorer),
+    record["scoring"] = {
+        "n_samples": matrices.n_samples,
+        "n_unique_images": matrices.n_unique_images,
+        "n_unique_captions": matrices.n_unique_captions,
+        **({"n_unique_pairs": matrices.n_unique_pairs} if scorer.is_pair_scorer else {}),
+        "n_truncated_captions": matrices.n_truncated_captions,
+        "text_max_length": matrices.text_max_length,
+        "batch_size": batch_size,
+        "mixed_precision": scorer.mixed_precision,
+        "cache": {"hits": matrices.cache_hits, "misses": matrices.cache_misses},
     }
+    record["environment"] = _environment(scorer)
     if save_scores is not None and scorer.accelerator.is_main_process:
-        record["save_scores"] = _save_scores(save_scores, matrices.scores, rows)
-    record["timings"] = {
-        "load_s": round(load_s, 3),
-        "encode_s": round(matrices.encode_s, 3),
-        "metric_s": round(metric_s, 3),
-        "total_s": round(time.perf_counter() - start, 3),
+        record["save_scores"] = _save_scores(save_scores, matrices.scores, _rows(data))
+    return _finish(
+        record,
+        {
+            "load_s": load_s,
+            "encode_s": matrices.encode_s,
+            "metric_s": metric_s,
+            "total_s": time.perf_counter() - start,
+        },
+    )
+
+
+def evaluate_scores(
+    scores: str | Path | Mapping[str, Any],
+    data: str | Path | BindsplitData | datasets.Dataset,
+    *,
+    name: str,
+    model_revision: str | None = None,
+    configs: str | Sequence[str] = DEFAULT_CONFIGS,
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+    data_revision: str | None = None,
+    verify: bool = True,
+    manifest: Mapping[str, Any] | str | Path | None = None,
+) -> dict[str, Any]:
+    """The results record of per-sample scores made elsewhere, without loading a model.
+
+    Args:
+        scores: a scores file (Parquet with ``id`` and ``scores`` columns: see
+            :mod:`~bindsplit_datasets.scoring.scores_file`), or a mapping ``{sample id: matrix}``.
+        data: the build the scores are of (as for :func:`evaluate_model`); labels, categories,
+            ``balanced`` and the benchmark's checks always come from it, never from the scores.
+        name: the model's name in the record (whoever made the scores says which model).
+        model_revision: the model's revision, as its makers state it.
+        configs, n_bootstrap, seed, data_revision, verify, manifest: as for
+            :func:`evaluate_model`.
+
+    Every sample of the build must be scored exactly once with a finite matrix of its shape
+    (images x captions), and no unknown id may appear; otherwise
+    :class:`~bindsplit_datasets.errors.ScoresFileError` names the sample, in one line. The
+    record's ``model.scored_by`` is ``"imported"`` and ``model.scores_file`` names the file and
+    its SHA-256.
+    """
+    from .downloads import file_digest
+    from .scoring.scores_file import align_scores, read_imported_scores
+
+    start = time.perf_counter()
+    selected = parse_configs(configs)
+    if not name or not name.strip():
+        raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
+    source: dict[str, Any] | None = None
+    if isinstance(scores, Mapping):
+        by_id, where = {str(key): value for key, value in scores.items()}, "the scores"
+    else:
+        path = Path(scores)
+        by_id, where = read_imported_scores(path), str(path)
+        source = {"name": path.name, "sha256": file_digest(path)}
+    data = _resolve_data(data, manifest, data_revision, verify)
+    ids = _rows(data).ids
+    shape = (len(data.adapter.image_columns), len(data.adapter.caption_columns))
+    matrices = align_scores(by_id, ids, shape, where)
+    model = {
+        "id": name,
+        "revision": model_revision,
+        "weights": None,
+        "class": None,
+        "library": None,
+        "requested": model_revision,
+        "scored_by": SCORED_BY_IMPORTED,
+        "scores_file": source,
     }
-    record["created"] = _datetime.datetime.now(_datetime.timezone.utc).isoformat(timespec="seconds")
-    return record
+    record = _record(data, matrices, selected, model, n_bootstrap=n_bootstrap, seed=seed)
+    record["scoring"] = {"n_samples": len(ids)}
+    record["environment"] = _environment(None)
+    return _finish(record, {"total_s": time.perf_counter() - start})
 
 
 def write_record(record: dict[str, Any], path: str | Path) -> Path:

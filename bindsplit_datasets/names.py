@@ -23,6 +23,7 @@ __all__ = [
     "RESULTS_DATASET_NAME",
     "RESULTS_FORMAT",
     "RESULTS_TABLE_FORMAT",
+    "SCORES_FORMAT",
     "SPLIT_LABELS",
     "WORLD_FORMAT",
     "TRAINSET_FORMAT",
@@ -52,6 +53,10 @@ RESULTS_FORMAT = "bindsplit-results/1"
 #: Format tag of a results table (Parquet key-value metadata) written by
 #: ``bindsplit export results-table`` and ``bindsplit push-results``.
 RESULTS_TABLE_FORMAT = "bindsplit-results-table/1"
+
+#: Format tag of a per-sample scores file (Parquet key-value metadata) written by
+#: ``bindsplit eval --save-scores``.
+SCORES_FORMAT = "bindsplit-scores/1"
 
 #: Format tag of the manifest of a ``bindsplit demo`` output folder.
 DEMO_FORMAT = "bindsplit-demo/1"

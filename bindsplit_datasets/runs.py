@@ -2,10 +2,13 @@
 
 :func:`plan_runs` decides, before any model is loaded, where each (model, build) pair's record
 goes, whether it can be written there, and whether it is already done: a pair is skipped when
-its file already holds a results record of the same model (id and revision) on the same build
-(dataset fingerprint), unless ``force``. :func:`run_planned` then scores the remaining pairs
-(each build is loaded once) and writes each record as soon as it is ready, so an interrupted
-run resumes where it stopped.
+its file already holds a results record of the same model on the same build (dataset
+fingerprint), unless ``force``. The same model means the same id and revision *and* the same
+weights (:func:`~bindsplit_datasets.models.source.model_source`: a digest of a folder's weight
+files, the commit a Hub id resolves to, an open_clip string and its checkpoint's digest), so a
+folder whose weights were replaced is scored again, and the plan says what changed.
+:func:`run_planned` then scores the remaining pairs (each build is loaded once) and writes each
+record as soon as it is ready, so an interrupted run resumes where it stopped.
 
 Output rules: a record is written to a temporary sibling and renamed into place; a file that is
 not a BindSplit results record is never overwritten; a folder where a file is expected, or an
@@ -24,6 +27,7 @@ from typing import Any
 
 from .errors import BindsplitError, BindsplitValueError
 from .models.loaders import model_id
+from .models.source import model_source, source_changes
 from .reports.results import is_results_record, validate_record
 from .reproduce import model_slug
 
@@ -35,6 +39,7 @@ __all__ = [
     "plan_runs",
     "read_build",
     "record_file_name",
+    "run_differences",
     "run_planned",
     "same_run",
 ]
@@ -61,7 +66,8 @@ class Build:
 class PlannedRun:
     """One (model, build) pair: where its record goes, and the record already there, if any.
 
-    ``skip``: that record is of the same model on the same build (and ``force`` was not given).
+    ``skip``: that record is of the same model on the same build (and ``force`` was not given);
+    ``changes``: otherwise, what differs between that record and this run, in words.
     """
 
     model: str
@@ -69,6 +75,7 @@ class PlannedRun:
     out: Path
     existing: dict[str, Any] | None
     skip: bool
+    changes: tuple[str, ...] = ()
 
 
 def record_file_name(model: str, benchmark: str, revision: str | None = None) -> str:
@@ -134,25 +141,47 @@ def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> di
     return existing
 
 
-def same_run(
-    record: Mapping[str, Any], model: str, revision: str | None, fingerprint: str | None
-) -> bool:
-    """Whether ``record`` holds the results of ``model`` at ``revision`` on the build with
-    ``fingerprint``: same model id, same build fingerprint, and the requested revision (when one
-    is requested: a run without ``revision`` accepts the revision the record was made at; a
-    requested branch or tag matches the record made with that request, whose ``revision`` is the
-    commit it resolved to)."""
+def run_differences(
+    record: Mapping[str, Any],
+    model: str,
+    revision: str | None,
+    fingerprint: str | None,
+    source: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """What differs between the run that made ``record`` and a run of ``model`` at ``revision``
+    (whose weights are ``source``, when given) on the build with ``fingerprint``, in words; empty
+    when ``record`` holds that run's results. A requested revision matches the record made at it
+    or with that request (a branch or tag: its ``revision`` is the commit it resolved to); a run
+    without ``revision`` accepts the revision the record was made at."""
     try:
         validate_record(record)
-    except BindsplitError:
-        return False
+    except BindsplitError as error:
+        return [f"the record there is not valid ({error})"]
     recorded = record["model"]
-    return (
-        recorded["id"] == model
-        and (revision is None or revision in (recorded.get("revision"), recorded.get("requested")))
-        and fingerprint is not None
-        and record["dataset"].get("fingerprint") == fingerprint
-    )
+    changes = []
+    if recorded["id"] != model:
+        changes.append(f"it holds model {recorded['id']!r}")
+    if revision is not None and revision not in (
+        recorded.get("revision"),
+        recorded.get("requested"),
+    ):
+        changes.append(f"it was made at revision {recorded.get('revision')!r}")
+    if fingerprint is None or record["dataset"].get("fingerprint") != fingerprint:
+        changes.append("it was made on another build (fingerprint)")
+    if source is not None:
+        changes.extend(source_changes(recorded.get("source"), source))
+    return changes
+
+
+def same_run(
+    record: Mapping[str, Any],
+    model: str,
+    revision: str | None,
+    fingerprint: str | None,
+    source: Mapping[str, Any] | None = None,
+) -> bool:
+    """Whether ``record`` holds the results of that run (:func:`run_differences` is empty)."""
+    return not run_differences(record, model, revision, fingerprint, source)
 
 
 def plan_runs(
@@ -206,6 +235,7 @@ def plan_runs(
     plan: list[PlannedRun] = []
     claimed: dict[Path, tuple[str, str]] = {}
     for model in models:
+        source: dict[str, Any] | None = None
         for build in builds:
             path = folder / record_file_name(name or model, build.benchmark, revision)
             if path in claimed:
@@ -217,11 +247,20 @@ def plan_runs(
                 )
             claimed[path] = (model, build.data)
             existing = check_output_file(path, "--out-dir")
-            recorded_as = model_id(model, name=name)  # the id its record carries, never a path
-            done = existing is not None and same_run(
-                existing, recorded_as, revision, build.fingerprint
+            changes: list[str] = []
+            if existing is not None:
+                if source is None:  # digests the weights once per model, only when needed
+                    source = model_source(model, revision)
+                recorded_as = model_id(model, name=name)  # the id its record carries
+                changes = run_differences(
+                    existing, recorded_as, revision, build.fingerprint, source
+                )
+            done = existing is not None and not changes
+            plan.append(
+                PlannedRun(
+                    model, build, path, existing, skip=done and not force, changes=tuple(changes)
+                )
             )
-            plan.append(PlannedRun(model, build, path, existing, skip=done and not force))
     return plan
 
 
@@ -266,6 +305,11 @@ def run_planned(
                 "full",
                 revision=run.build.revision,
                 verify=bool(options.get("verify", True)),
+            )
+        if run.changes:
+            echo(
+                f"scoring {run.model} on {run.build.benchmark} again: {run.out} holds other "
+                f"results ({'; '.join(run.changes)})"
             )
         logger.info("evaluating %s on %s", run.model, run.build.data)
         record = evaluate(run.model, loaded[run.build.data], **options)

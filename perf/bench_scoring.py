@@ -59,7 +59,7 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 from tokenizers.processors import TemplateProcessing
 
 from bindsplit_datasets.models import Encoder, HFEncoder, OpenClipEncoder
-from bindsplit_datasets.scoring import MIXED_PRECISIONS, Scorer
+from bindsplit_datasets.scoring.scorer import MIXED_PRECISIONS, Scorer
 
 TARGET_RAW = 0.95
 IMAGE_COLUMNS = ("image", "negative_image")
@@ -272,7 +272,14 @@ def main() -> None:
     )
     parser.add_argument("--mixed-precision", choices=sorted(MIXED_PRECISIONS), default="no")
     parser.add_argument("--cpu", action="store_true", help="force the CPU even if a GPU is present")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="the small model, 8 samples, one round on the CPU (seconds): checks the script runs",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.model_size, args.rows, args.naive_rows, args.rounds, args.cpu = "small", 8, 4, 1, True
     rows = args.rows or (256 if args.model_size == "small" else 64)
 
     accelerator = Accelerator(cpu=args.cpu)

@@ -52,7 +52,12 @@ def record(
     return seal_record(
         {
             "format": "bindsplit-results/1",
-            "model": {"id": model, "revision": revision, "class": "CLIPModel"},
+            "model": {
+                "id": model,
+                "revision": revision,
+                "class": "CLIPModel",
+                "scored_by": "encoder",
+            },
             "dataset": {"data": "out/bivlc", "benchmark": benchmark, "fingerprint": fingerprint},
             "metrics": metrics,
         }
@@ -124,7 +129,12 @@ def record_from_samples(
     return seal_record(
         {
             "format": "bindsplit-results/1",
-            "model": {"id": model, "revision": "main", "class": "CLIPModel"},
+            "model": {
+                "id": model,
+                "revision": "main",
+                "class": "CLIPModel",
+                "scored_by": "encoder",
+            },
             "dataset": dataset,
             "metrics": metrics,
             "samples": samples,

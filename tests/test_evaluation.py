@@ -27,15 +27,16 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
-from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
+from bindsplit_datasets import cli, evaluate_model, evaluation
 from bindsplit_datasets.builder import rows_fingerprint
-from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.errors import SchemaError, ScoringOptionError
 from bindsplit_datasets.evaluation import OutputPathError, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
-from bindsplit_datasets.scoring import ScoringOptionError, read_scores
+from bindsplit_datasets.scoring import scores_file
+from bindsplit_datasets.scoring.scores_file import read_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -118,6 +119,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "class": "CLIPModel",
         "library": "transformers",
         "requested": None,
+        "scored_by": "encoder",
     }
     assert record["dataset"] == {
         "data": str(build),
@@ -411,7 +413,7 @@ def test_failed_save_scores_write_keeps_the_record(build, tmp_path, monkeypatch,
     def refuse(*args, **kwargs):
         raise refuse_error
 
-    monkeypatch.setattr(scoring, "write_scores", refuse)
+    monkeypatch.setattr(scores_file, "write_scores", refuse)
     model, processor = tiny_clip(seed=5)
     path = tmp_path / "scores.parquet"
     record = evaluate_model(model, build, processor=processor, n_bootstrap=0, save_scores=path)
@@ -440,3 +442,45 @@ def test_missing_scoring_extra_names_it(build, monkeypatch):
     monkeypatch.setitem(sys.modules, "accelerate", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\]'"):
         evaluate_model("openai/clip-vit-base-patch32", build)
+
+
+@pytest.mark.slow
+def test_torchrun_two_cpu_processes_run_data_parallel_with_one_writer(build, saved_model, tmp_path):
+    """`torchrun --nproc_per_node 2 ... eval` on CPU: one data-parallel run, one record, equal
+    to a single process's."""
+    script = tmp_path / "bindsplit_with_test_benchmarks.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import tiny_models\nregistered = tiny_models.register_test_benchmarks()\n"
+        "registered.__enter__()\n"
+        "from bindsplit_datasets import cli\nsys.exit(cli.main())\n"
+    )
+    launch = [str(Path(sys.executable).with_name("torchrun")), "--nproc_per_node", "2", str(script)]
+    launch += ["eval", "--model", str(saved_model), "--data", str(build), "--batch-size", "2"]
+    launch += ["--out", str(tmp_path / "results.json"), "--n-bootstrap", "100"]
+    env = {k: v for k, v in os.environ.items() if k != "ACCELERATE_USE_CPU"}
+    env["OMP_NUM_THREADS"] = "1"
+    done = subprocess.run(launch, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("results written to") == 1  # the main process alone prints
+    two = json.loads((tmp_path / "results.json").read_text())
+    assert two["environment"]["num_processes"] == 2
+    one = evaluate_model(str(saved_model), build, batch_size=2, n_bootstrap=100)
+    assert two["metrics"] == one["metrics"] and two["scoring"] == one["scoring"]
+
+
+def test_a_launch_accelerate_cannot_join_is_refused(monkeypatch):
+    from types import SimpleNamespace
+
+    from bindsplit_datasets.scoring.scorer import check_launch
+
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with pytest.raises(ScoringOptionError, match="launcher started 2 processes, but Accelerate"):
+        check_launch(SimpleNamespace(num_processes=1))
+    check_launch(SimpleNamespace(num_processes=2))
+
+
+def test_empty_model_string_is_an_error(build, tmp_path, capsys):
+    args = ["eval", "--model", "", "--data", str(build), "--out", str(tmp_path / "r.json")]
+    assert cli.main(args) == 2
+    assert "the model string is empty" in capsys.readouterr().err

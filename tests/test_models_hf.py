@@ -24,7 +24,7 @@ from bindsplit_datasets.models.errors import (
     WeightsMismatchError,
 )
 from bindsplit_datasets.models.identity import weights_digest
-from bindsplit_datasets.scoring import Scorer
+from bindsplit_datasets.scoring.scorer import Scorer
 from bindsplit_datasets.synthetic import checkpoint_path
 
 # the model stack (torch, transformers): not part of `make test-fast`

@@ -26,7 +26,7 @@ from bindsplit_datasets.models.errors import (
     UnsupportedModelError,
 )
 from bindsplit_datasets.models.identity import weights_digest
-from bindsplit_datasets.scoring import Scorer
+from bindsplit_datasets.scoring.scorer import Scorer
 
 IMAGES, CAPTIONS = ("image", "negative_image"), ("caption", "negative_caption")
 

@@ -34,7 +34,7 @@ from bindsplit_datasets.models.errors import (
     WeightsMismatchError,
 )
 from bindsplit_datasets.models.open_clip import parse_spec
-from bindsplit_datasets.scoring import Scorer
+from bindsplit_datasets.scoring.scorer import Scorer
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow

@@ -851,7 +851,12 @@ def results_record(
         {
             "format": RESULTS_FORMAT,
             "bindsplit_version": "0.1.0",
-            "model": {"id": model, "revision": revision, "class": "CLIPModel"},
+            "model": {
+                "id": model,
+                "revision": revision,
+                "class": "CLIPModel",
+                "scored_by": "encoder",
+            },
             "dataset": {
                 "data": f"bindsplit/{benchmark}",
                 "benchmark": benchmark,

@@ -314,10 +314,15 @@ def test_written_records_carry_no_local_path(tmp_path: Path) -> None:
         assert sealed["dataset"]["data"] == expected
 
 
-def test_scored_by_defaults_to_encoder() -> None:
+def test_scored_by_is_required_and_one_of_three() -> None:
     assert ResultsRecord.from_dict(ALPHA).scored_by == "encoder"
     pair = {**ALPHA, "model": {**ALPHA["model"], "scored_by": "pair scorer"}}
     assert ResultsRecord.from_dict(pair).scored_by == "pair scorer"
+    for value in (None, "magic"):
+        model = {k: v for k, v in ALPHA["model"].items() if k != "scored_by"}
+        odd = {**ALPHA, "model": {**model, **({"scored_by": value} if value else {})}}
+        with pytest.raises(SchemaError, match="model.scored_by is .* not one of encoder"):
+            ResultsRecord.from_dict(odd)
 
 
 def test_default_configurations_are_those_reported() -> None:

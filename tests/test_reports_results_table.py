@@ -64,7 +64,7 @@ def test_rows_are_exact_one_per_configuration_and_metric() -> None:
     # every configuration x metric of a 2-image record, a missing reference left null
     rows = table_rows([ALPHA])
     assert len(rows) == 3 * 3 and {row["reference"] for row in rows} == {None}
-    assert {row["scored_by"] for row in rows} == {"encoder"}  # no model.scored_by: an encoder
+    assert {row["scored_by"] for row in rows} == {"encoder"}
 
 
 def test_empty_configurations_and_the_gap_have_no_row() -> None:

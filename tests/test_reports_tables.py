@@ -30,7 +30,7 @@ def test_render_table_aligns_pads_and_strips() -> None:
 
 
 RECORD = {
-    "model": {"id": "tiny"},
+    "model": {"id": "tiny", "scored_by": "encoder"},
     "dataset": {"benchmark": "aro_vga", "data": "out/aro"},
     "metrics": {
         "full/n": 300,

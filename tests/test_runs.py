@@ -161,7 +161,12 @@ def test_grid_run_writes_each_pair_then_skips_then_force_redoes(
 def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
     record = {
         "format": "bindsplit-results/1",
-        "model": {"id": "org/m", "revision": "abc"},
+        "model": {
+            "id": "org/m",
+            "revision": "abc",
+            "scored_by": "encoder",
+            "source": {"hub": "org/m", "commit": None},  # not in the (offline) Hub cache
+        },
         "dataset": {"benchmark": "bivlc", "fingerprint": "f1"},
         "metrics": {},
     }
@@ -268,7 +273,7 @@ def test_check_output_file(tmp_path):
 def fake_record(model: str, data: Any, **options: Any) -> dict[str, Any]:
     return {
         "format": "bindsplit-results/1",
-        "model": {"id": options.get("name") or model, "revision": None},
+        "model": {"id": options.get("name") or model, "revision": None, "scored_by": "encoder"},
         "dataset": {"data": data.source, "benchmark": data.benchmark, "fingerprint": "f"},
         "metrics": {"full/n": 1, "full/i2t": 1.0},
     }
@@ -295,3 +300,36 @@ def test_single_pair_form_and_options_reach_evaluate_model(builds, tmp_path, mon
     assert cli.main([*base, "--out-dir", str(folder), "--name", "My CLIP", "--no-verify"]) == 0
     assert (seen[-1]["name"], seen[-1]["verify"]) == ("My CLIP", False)
     assert [p.name for p in folder.iterdir()] == ["bivlc__My__CLIP.json"]
+
+
+@pytest.mark.slow
+def test_a_folder_whose_weights_changed_is_scored_again(models, builds, tmp_path, capsys):
+    """Issue 19's reproduction: replace a folder's weights, re-run into the same --out-dir."""
+    import shutil
+
+    folder = tmp_path / "m"
+    shutil.copytree(models["model_a"], folder)
+    args = ["eval", "--model", str(folder), "--data", str(builds["bivlc"])]
+    args += ["--out-dir", str(tmp_path / "od"), "--n-bootstrap", "0"]
+    assert cli.main(args) == 0
+    path = tmp_path / "od" / "bivlc__m.json"
+    first = json.loads(path.read_text())
+    assert set(first["model"]["source"]) == {"files"}
+    capsys.readouterr()
+    reset_accelerate()
+    shutil.copy(models["model_b"] / "model.safetensors", folder / "model.safetensors")
+    assert cli.main(args) == 0
+    output = capsys.readouterr().out
+    assert "skipped" not in output
+    assert f"scoring {folder} on bivlc again: {path} holds other results (the weight files " in (
+        output
+    )
+    second = json.loads(path.read_text())
+    assert second["model"]["source"] != first["model"]["source"]
+    assert second["model"]["weights"] != first["model"]["weights"]
+    # the new numbers are those of the new weights: model_b's own record on the same build
+    reset_accelerate()
+    own = evaluation.evaluate_model(str(models["model_b"]), builds["bivlc"], n_bootstrap=0)
+    assert second["metrics"] == own["metrics"] and second["samples"] == own["samples"]
+    reset_accelerate()
+    assert cli.main(args) == 0 and "skipped" in capsys.readouterr().out  # unchanged: skipped

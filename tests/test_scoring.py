@@ -21,17 +21,13 @@ from tiny_models import (
 from transformers import CLIPModel
 from transformers.modeling_outputs import BaseModelOutputWithPooling
 
-from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.errors import SchemaError, ScoringOptionError
 from bindsplit_datasets.metric_core import accumulate
 from bindsplit_datasets.models.errors import UnsupportedModelError
 from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
-from bindsplit_datasets.scoring import (
-    EmbeddingCache,
-    Scorer,
-    ScoringOptionError,
-    read_scores,
-    write_scores,
-)
+from bindsplit_datasets.scoring.cache import EmbeddingCache
+from bindsplit_datasets.scoring.scorer import Scorer
+from bindsplit_datasets.scoring.scores_file import read_scores, write_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -257,12 +253,13 @@ def test_saved_scores_reaggregate_identically(tmp_path, bivlc_like):
     categories = [
         f"{t}/{s}" for t, s in zip(bivlc_like["type"], bivlc_like["subtype"], strict=True)
     ]
-    path = write_scores(tmp_path / "scores.parquet", result.scores, labels, categories)
+    ids = [str(i) for i in range(12)]
+    path = write_scores(tmp_path / "scores.parquet", result.scores, labels, categories, ids=ids)
     loaded = read_scores(path)
     assert loaded["splits"] == list(labels) and loaded["macro_groups"] == [None] * 12
     np.testing.assert_array_equal(np.array(loaded["scores"], dtype=np.float32), result.scores)
     assert accumulate(**loaded) == accumulate(result.scores, labels, categories)
-    with pytest.raises(SchemaError, match="not a BindSplit scores file"):
+    with pytest.raises(SchemaError, match="not a scores file written by"):
         bivlc_like.select_columns(["caption"]).to_parquet(tmp_path / "other.parquet")
         read_scores(tmp_path / "other.parquet")
 
@@ -361,8 +358,7 @@ def test_scores_file_carries_ids_and_balanced(tmp_path):
     table = pq.read_table(path)
     assert table.column("id").to_pylist() == ["a-7", "b-2"]
     assert read_scores(path)["balanced"] == [True, False]
-    plain = write_scores(tmp_path / "p.parquet", scores, ["seen", "unseen"])
-    assert pq.read_table(plain).column("id").to_pylist() == ["0", "1"]
+    plain = write_scores(tmp_path / "p.parquet", scores, ["seen", "unseen"], ids=["0", "1"])
     assert "balanced" not in read_scores(plain)
 
 

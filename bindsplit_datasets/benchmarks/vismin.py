@@ -33,6 +33,7 @@ otherwise.
 from __future__ import annotations
 
 import csv
+import logging
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,8 @@ import datasets
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from . import register
 from .base import LoadedSource, ParsedCaptionsAdapter, sha256_files
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "OFFICIAL_SOLUTION",
@@ -223,6 +226,22 @@ class VisMin(ParsedCaptionsAdapter):
   year    = {2024}
 }"""
     paper_figures: ClassVar[Mapping[str, float]] = {"unseen_share": 0.023}
+
+    def evaluation_checks(
+        self, dataset: datasets.Dataset, samples: Mapping[str, Sequence[Any]]
+    ) -> dict[str, Any]:
+        """The pairing check (:func:`~bindsplit_datasets.pairing.pairing_check`): accuracy on
+        rows stored crossed vs straight, which should agree; logged as a warning when not."""
+        if PAIRING_COLUMN not in dataset.column_names:
+            return {}
+        from ..pairing import format_pairing_check, pairing_check
+
+        check = pairing_check(dataset[PAIRING_COLUMN], samples)
+        if check is None:
+            return {}
+        if check["suspect"]:
+            logger.warning("%s", format_pairing_check(check))
+        return {"pairing_check": check}
 
     def category(self, row: Mapping[str, Any]) -> str | None:
         """``"{category}/crossed"`` / ``"{category}/straight"`` when the row has

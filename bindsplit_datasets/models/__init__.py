@@ -1,5 +1,7 @@
-"""Models the scorer can drive: the :class:`Encoder` interface, its Hugging Face and open_clip
-implementations, and the loader registry that turns a model string into an encoder.
+"""Models the scorer can drive: the :class:`Encoder` interface (dual encoders: Hugging Face,
+open_clip), the :class:`PairScorer` interface (cross-encoders such as BLIP's ITM head, any
+``score(images, captions)`` callable), and the loader registry that turns a model string into
+either.
 
 >>> from bindsplit_datasets.models import split_spec
 >>> split_spec("open_clip:ViT-B-32/laion2b_s34b_b79k")
@@ -18,9 +20,14 @@ from ..lazy import lazy_exports
 # public name -> module that defines it (imported on first access)
 _EXPORTS: dict[str, str] = {
     "Encoder": "encoder",
+    "PairScorer": "pair",
+    "CallablePairScorer": "pair",
+    "ItmPairScorer": "itm",
     "ModelIdentity": "identity",
     "LOADERS": "loaders",
+    "ScoringModel": "loaders",
     "as_encoder": "loaders",
+    "as_scoring_model": "loaders",
     "load_encoder": "loaders",
     "model_id": "loaders",
     "register_loader": "loaders",
@@ -55,15 +62,19 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .hf import HFEncoder
     from .identity import ModelIdentity
+    from .itm import ItmPairScorer
     from .loaders import (
         LOADERS,
+        ScoringModel,
         as_encoder,
+        as_scoring_model,
         load_encoder,
         model_id,
         register_loader,
         split_spec,
     )
     from .open_clip import OpenClipEncoder
+    from .pair import CallablePairScorer, PairScorer
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -43,10 +43,14 @@ __all__ = [
     "DEFAULT_TEXT_PADDING",
     "TEXT_PADDING",
     "HFEncoder",
-    "check_model",
+    "call_loading",
     "check_loading_info",
+    "check_model",
+    "check_source",
     "display_name",
     "feature_tensor",
+    "hub_commit",
+    "image_processor_identity",
     "load",
     "text_max_length",
     "tokenizer_identity",
@@ -203,7 +207,7 @@ def tokenizer_identity(tokenizer: Any) -> str:
     return json_digest(sorted(tokenizer.get_vocab().items()))
 
 
-def _image_processor_identity(image_processor: Any) -> str:
+def image_processor_identity(image_processor: Any) -> str:
     to_dict = getattr(image_processor, "to_dict", None)
     description = to_dict() if callable(to_dict) else repr(image_processor)
     # the fast (torchvision) and PIL processors resize slightly differently
@@ -317,7 +321,7 @@ class HFEncoder:
 
     def preprocessing(self) -> dict[str, Any]:
         return {
-            "image_processor": _image_processor_identity(self._image_processor),
+            "image_processor": image_processor_identity(self._image_processor),
             "tokenizer": tokenizer_identity(self._tokenizer),
             "padding": self.text_padding,
             "max_length": self.max_text_length,
@@ -343,7 +347,7 @@ def check_loading_info(info: Mapping[str, Any], where: str, model_class: str) ->
         raise error
 
 
-def _check_source(identifier: str) -> Path | None:
+def check_source(identifier: str) -> Path | None:
     """The local folder ``identifier`` names (``None``: a Hub id), after the checks that give
     clear errors before transformers' own."""
     path = Path(identifier).expanduser()
@@ -360,6 +364,7 @@ def _check_source(identifier: str) -> Path | None:
                 "model.save_pretrained(folder) and processor.save_pretrained(folder), or "
                 "open_clip:local-dir:FOLDER for an open_clip folder."
             )
+        _check_model_type(path / "config.json")
         return path
     if not _HUB_ID.match(identifier):
         raise ModelNotFoundError(
@@ -367,6 +372,24 @@ def _check_source(identifier: str) -> Path | None:
             "path or the id."
         )
     return None
+
+
+def _check_model_type(config: Path) -> None:
+    """Raise :class:`NotAModelFolderError` unless ``config`` is a JSON object with a
+    ``model_type`` (transformers cannot tell which class to build without it)."""
+    try:
+        value = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotAModelFolderError(
+            f"{config} is not readable JSON ({error}); save the model again with "
+            "model.save_pretrained(folder)."
+        ) from None
+    if not isinstance(value, dict) or not value.get("model_type"):
+        raise NotAModelFolderError(
+            f"{config} has no model_type, so transformers cannot tell which model to build; "
+            'add it (for example "model_type": "clip") or save the model again with '
+            "model.save_pretrained(folder)."
+        )
 
 
 def _offline() -> bool:
@@ -389,7 +412,7 @@ def _not_found(identifier: str, error: OSError) -> ModelNotFoundError:
     )
 
 
-def _call(identifier: str, folder: Path | None, function: Callable[[], Any]) -> Any:
+def call_loading(identifier: str, folder: Path | None, function: Callable[[], Any]) -> Any:
     """``function()``, with the errors of a missing model, an incomplete folder or damaged
     weights made clear."""
     try:
@@ -408,7 +431,7 @@ def _call(identifier: str, folder: Path | None, function: Callable[[], Any]) -> 
         raise
 
 
-def _hub_commit(identifier: str, revision: str | None) -> str | None:
+def hub_commit(identifier: str, revision: str | None) -> str | None:
     """The commit of ``identifier`` at ``revision`` in the local Hub cache (``from_pretrained``
     has just filled it), or ``None``."""
     from huggingface_hub import try_to_load_from_cache
@@ -434,8 +457,8 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     :data:`FEATURE_FUNCTIONS` named in ``config.architectures`` (BLIP retrieval checkpoints).
     """
     (transformers,) = require("scoring", "transformers")
-    folder = _check_source(identifier)
-    config = _call(
+    folder = check_source(identifier)
+    config = call_loading(
         identifier,
         folder,
         lambda: transformers.AutoConfig.from_pretrained(identifier, revision=revision),
@@ -445,7 +468,7 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
         raise UnsupportedModelError(f"{identifier} cannot be scored: {refusal}.")
     named = [a for a in (config.architectures or ()) if a in FEATURE_FUNCTIONS]
     model_class = getattr(transformers, named[0]) if named else transformers.AutoModel
-    model, info = _call(
+    model, info = call_loading(
         identifier,
         folder,
         lambda: model_class.from_pretrained(
@@ -454,7 +477,7 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     )
     check_model(model)
     check_loading_info(info, identifier, type(model).__name__)
-    processor = _call(
+    processor = call_loading(
         identifier,
         folder,
         lambda: transformers.AutoProcessor.from_pretrained(identifier, revision=revision),
@@ -462,4 +485,4 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     display = name or display_name(identifier)
     if folder is not None:
         return HFEncoder(model, processor, name=display)
-    return HFEncoder(model, processor, name=display, revision=_hub_commit(identifier, revision))
+    return HFEncoder(model, processor, name=display, revision=hub_commit(identifier, revision))

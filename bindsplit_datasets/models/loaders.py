@@ -2,8 +2,9 @@
 :class:`~.encoder.Encoder`.
 
 Model strings are routed by prefix through a registry: ``open_clip:...`` to
-:mod:`.open_clip`, ``hf:...`` or no prefix (a Hub id or local folder) to :mod:`.hf`. Loaders are
-imported only when used, so a missing optional extra fails only for the models that need it.
+:mod:`.open_clip`, ``itm:...`` to :mod:`.itm` (a BLIP image-text matching head, a pair scorer),
+``hf:...`` or no prefix (a Hub id or local folder) to :mod:`.hf`. Loaders are imported only when
+used, so a missing optional extra fails only for the models that need it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,18 @@ from typing import Any
 
 from .encoder import Encoder
 from .errors import InvalidModelSpecError, UnknownModelPrefixError, UnsupportedModelError
+from .pair import CallablePairScorer, PairScorer
+
+#: What the scorer drives: a dual encoder or a pair scorer.
+ScoringModel = Encoder | PairScorer
 
 __all__ = [
     "DEFAULT_PREFIX",
     "LOADERS",
     "Loader",
+    "ScoringModel",
     "as_encoder",
+    "as_scoring_model",
     "load_encoder",
     "model_id",
     "register_loader",
@@ -42,16 +49,17 @@ def _resolve(target: str | Callable[..., Any]) -> Callable[..., Any]:
 @dataclass(frozen=True)
 class Loader:
     """A registered loader: ``target`` is ``"module:function"`` (imported on first use) or the
-    function itself, called as ``f(rest_of_string, revision=..., name=...) -> Encoder``;
-    ``identify`` likewise, ``f(rest_of_string) -> str``: the ``model.id`` its records carry
-    (default: the whole model string)."""
+    function itself, called as ``f(rest_of_string, revision=..., name=...)`` and returning an
+    :class:`~.encoder.Encoder` or a :class:`~.pair.PairScorer`; ``identify`` likewise,
+    ``f(rest_of_string) -> str``: the ``model.id`` its records carry (default: the whole model
+    string)."""
 
-    target: str | Callable[..., Encoder]
+    target: str | Callable[..., ScoringModel]
     #: The forms it accepts, shown in the error for an unknown prefix.
     usage: str
     identify: str | Callable[[str], str] | None = None
 
-    def __call__(self, spec: str, *, revision: str | None, name: str | None) -> Encoder:
+    def __call__(self, spec: str, *, revision: str | None, name: str | None) -> ScoringModel:
         return _resolve(self.target)(spec, revision=revision, name=name)
 
 
@@ -67,6 +75,11 @@ LOADERS: dict[str, Loader] = {
         "open_clip:ARCH/PRETRAINED, open_clip:hf-hub:ORG/NAME, open_clip:local-dir:PATH",
         f"{__package__}.open_clip:display_name",
     ),
+    "itm": Loader(
+        f"{__package__}.itm:load",
+        "itm:ORG/NAME or itm:FOLDER (a BLIP image-text matching head, scored per pair)",
+        f"{__package__}.itm:identify",
+    ),
 }
 
 #: The loader of a string without a prefix.
@@ -78,7 +91,7 @@ _PREFIX = re.compile(r"^([A-Za-z][\w.-]+):(?!//)(.*)$", re.DOTALL)
 
 def register_loader(
     prefix: str,
-    target: str | Callable[..., Encoder],
+    target: str | Callable[..., ScoringModel],
     usage: str,
     identify: str | Callable[[str], str] | None = None,
 ) -> None:
@@ -92,6 +105,11 @@ def split_spec(spec: str) -> tuple[str, str]:
     >>> split_spec("open_clip:ViT-B-32/openai"), split_spec("openai/clip-vit-base-patch32")
     (('open_clip', 'ViT-B-32/openai'), ('hf', 'openai/clip-vit-base-patch32'))
     """
+    if not spec.strip():
+        raise InvalidModelSpecError(
+            "the model string is empty; pass a Hub id (org/name), a local folder or a prefixed "
+            "model string such as open_clip:ARCH/PRETRAINED."
+        )
     match = _PREFIX.match(spec)
     if match is None or Path(spec).expanduser().exists():
         return DEFAULT_PREFIX, spec
@@ -106,8 +124,9 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 def load_encoder(
     spec: str | os.PathLike[str], *, revision: str | None = None, name: str | None = None
-) -> Encoder:
-    """Load a model string (or a local folder path) with the loader its prefix names."""
+) -> ScoringModel:
+    """Load a model string (or a local folder path) with the loader its prefix names: an
+    encoder, or a pair scorer for ``itm:``."""
     if isinstance(spec, os.PathLike):
         prefix, rest = DEFAULT_PREFIX, os.fspath(spec)
     else:
@@ -123,12 +142,12 @@ def model_id(spec: str | os.PathLike[str], *, name: str | None = None) -> str:
     >>> model_id("openai/clip-vit-base-patch32"), model_id("x/y", name="mine")
     ('openai/clip-vit-base-patch32', 'mine')
     """
-    if name:
-        return name
     if isinstance(spec, os.PathLike):
         prefix, rest = DEFAULT_PREFIX, os.fspath(spec)
     else:
         prefix, rest = split_spec(spec)
+    if name:
+        return name
     identify = LOADERS[prefix].identify
     return str(spec) if identify is None else _resolve(identify)(rest)
 
@@ -160,3 +179,40 @@ def as_encoder(
     from .hf import HFEncoder
 
     return HFEncoder(model, processor, name=name, revision=revision)
+
+
+def as_scoring_model(
+    model: Any,
+    processor: Any = None,
+    *,
+    revision: str | None = None,
+    name: str | None = None,
+) -> ScoringModel:
+    """What the scorer drives for ``model``: a :class:`~.pair.PairScorer` as is, a plain
+    callable ``score(images, captions) -> scores`` wrapped as a
+    :class:`~.pair.CallablePairScorer` (named ``name``), else :func:`as_encoder`."""
+    if isinstance(model, PairScorer):
+        if processor is not None:
+            raise InvalidModelSpecError(
+                f"{type(model).__name__} is a pair scorer with its own preprocessing; pass it "
+                "without a processor."
+            )
+        return model
+    if _is_plain_callable(model):
+        if not name:
+            raise InvalidModelSpecError(
+                "a scoring function needs a name for its results: pass name='my-scorer'."
+            )
+        return CallablePairScorer(model, name=name, revision=revision)
+    return as_encoder(model, processor, revision=revision, name=name)
+
+
+def _is_plain_callable(model: Any) -> bool:
+    """A function or callable object that is not a model (torch modules are callable too)."""
+    if not callable(model) or isinstance(model, (str, os.PathLike, Encoder)):
+        return False
+    try:
+        import torch
+    except ImportError:
+        return True
+    return not isinstance(model, torch.nn.Module)

@@ -44,12 +44,12 @@ from ..names import CONFIGURATIONS, RESULTS_FORMAT
 
 __all__ = [
     "DEFAULT_CONFIGS",
-    "DEFAULT_SCORED_BY",
     "DIGEST_KEY",
     "GAP",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
+    "SCORED_BY",
     "ResultsRecord",
     "count_key",
     "gap_key",
@@ -82,8 +82,9 @@ DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen
 GAP = "gap"
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
-#: What scored a record that does not say (``model.scored_by``): an image and a text encoder.
-DEFAULT_SCORED_BY = "encoder"
+#: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
+#: pair scorer (cross-encoder, callable), or imported per-sample scores.
+SCORED_BY: tuple[str, ...] = ("encoder", "pair scorer", "imported")
 
 #: A configuration's sample count key: ``"{config}/n"`` with no further ``/`` (breakdown keys have).
 _COUNT_KEY = re.compile(r"^([^/]+)/n$")
@@ -286,6 +287,11 @@ def validate_record(record: Any, source: str = "results record") -> dict[str, An
     model, dataset, metrics = record.get("model"), record.get("dataset"), record.get("metrics")
     if not isinstance(model, dict) or not isinstance(model.get("id"), str) or not model["id"]:
         raise SchemaError(f"{source}: the record has no model.id")
+    if model.get("scored_by") not in SCORED_BY:
+        raise SchemaError(
+            f"{source}: model.scored_by is {model.get('scored_by')!r}, not one of "
+            f"{', '.join(SCORED_BY)}; re-run `bindsplit eval` to make the record"
+        )
     if not isinstance(dataset, dict) or not isinstance(dataset.get("benchmark"), str):
         raise SchemaError(f"{source}: the record has no dataset.benchmark")
     if not isinstance(metrics, dict):
@@ -373,7 +379,7 @@ class ResultsRecord:
 
     >>> record = ResultsRecord.from_dict({
     ...     "format": "bindsplit-results/1",
-    ...     "model": {"id": "org/clip", "revision": None},
+    ...     "model": {"id": "org/clip", "revision": None, "scored_by": "encoder"},
     ...     "dataset": {"data": "/home/me/builds/aro", "benchmark": "aro_vga"},
     ...     "metrics": {"full/n": 2, "full/i2t": 0.5},
     ... })
@@ -443,8 +449,7 @@ class ResultsRecord:
 
     @property
     def scored_by(self) -> str:
-        """What scored the samples (``model.scored_by``): an encoder, a pair scorer, imported
-        scores; :data:`DEFAULT_SCORED_BY` when the record does not say."""
+        """What scored the samples (``model.scored_by``): one of :data:`SCORED_BY`."""
         return scored_by(self.data)
 
     @property
@@ -482,8 +487,8 @@ class ResultsRecord:
 
 
 def scored_by(record: Mapping[str, Any]) -> str:
-    """``record["model"]["scored_by"]``, or :data:`DEFAULT_SCORED_BY` where it is absent."""
-    return str(record["model"].get("scored_by") or DEFAULT_SCORED_BY)
+    """``record["model"]["scored_by"]``: an encoder, a pair scorer or imported scores."""
+    return str(record["model"]["scored_by"])
 
 
 def write_record(record: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
