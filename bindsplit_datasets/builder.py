@@ -8,11 +8,13 @@ applies the leakage guard and annotates every sample; :func:`build_benchmark` (a
     DIR/bindsplit.json                          build manifest
     DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
 
-for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed into
-place when complete, so ``DIR`` either does not exist or holds a finished build. The manifest and
-card name local inputs by file name and hash, never by a local absolute path. The folder is what
-goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads it locally, like the published
-copy, through ``datasets``' own packaged Parquet builder (no loading script).
+for every configuration (``names.CONFIGURATIONS``; one without samples is a single shard holding
+the schema and 0 rows, so that loops over the configurations never miss one), into a temporary
+sibling folder renamed into place when complete, so ``DIR`` either does not exist or holds a
+finished build. The manifest and card name local inputs by file name and hash, never by a local
+absolute path. The folder is what goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads
+it locally, like the published copy, through ``datasets``' own packaged Parquet builder (no
+loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
 :mod:`bindsplit_datasets.features`; the same inputs give the same rows (and the same
@@ -43,7 +45,7 @@ from . import __version__
 from .atomic import BUILD_OUTPUT, atomic_directory, check_output
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
 from .cards import render_card
-from .errors import BindsplitError, SchemaError
+from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from .labels import (
     CompositionStats,
@@ -206,10 +208,16 @@ def prepare_benchmark(
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
     adapter = get_benchmark(benchmark)
+    if not isinstance(source_options, Mapping | None):
+        raise BindsplitValueError(
+            f"source_options must be a mapping of option to value, got {source_options!r}; "
+            f"{adapter.name} accepts: {', '.join(adapter.load_options) or 'none'}"
+        )
     options = dict(source_options or {})
     adapter.check_options(options)
     if source is not None:
         source = os.fspath(source)  # adapters take a path or Hub id as text
+    adapter.check_source(source)
     if reference is None:
         reference = adapter.default_reference(source)
     index = resolve_reference(reference, min_count=min_count)
@@ -386,17 +394,17 @@ def write_build(
         full = prepared.annotated_dataset()
         if len(full) == 0:
             raise BindsplitError(
-                f"no {prepared.adapter.pretty_name} rows are left to build "
-                f"(source report: {prepared.source.report.to_dict()})"
+                f"no {prepared.adapter.pretty_name} rows are left to build: "
+                f"{prepared.source.report.describe()}; fix those rows of the source, or pass "
+                "--strict to stop at the first one and see it"
             )
         limit = convert_file_size_to_int(max_shard_size)
         infos = {}
         sizes = {}
-        for config in CONFIGURATIONS:
+        for config in CONFIGURATIONS:  # every one, an empty one as a shard with the schema only
             indices = prepared.config_indices(config)
-            if not indices:  # `datasets` cannot load an empty split: the card says it is empty
-                logger.warning("configuration %r is empty and is not written", config)
-                continue
+            if not indices:
+                logger.warning("configuration %r has no samples: written with 0 rows", config)
             rows = full if config == "full" else full.select(indices)
             infos[config] = _write_config(rows, tmp / config, limit, full)
             sizes[config] = len(rows)

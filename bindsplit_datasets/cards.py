@@ -310,6 +310,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "was applied, and each row's `text_i` is assumed to describe its `image_i` (see "
             "Source)."
         )
+    sections += _unofficial_pairing(manifest["source"])
     sections += [
         "## Configurations",
         _markdown_table(
@@ -317,9 +318,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             [
                 (
                     f"`{config}`",
-                    f"{_config_size(composition, config):,}",
+                    f"{(n := _config_size(composition, config)):,}",
                     _CONFIG_MEANING[config]
-                    + ("" if config in manifest["configs"] else " (empty: not written)"),
+                    + (" (0 rows: its shard holds only the schema)" if not n else ""),
                 )
                 for config in CONFIGURATIONS
             ],
@@ -450,6 +451,19 @@ def _source_identity(source: Mapping[str, Any], adapter: Any) -> str:
         )
         return f"Read from {where} (SHA-256 of the contents `{source['sha256']}`)."
     return f"Read from {adapter.pretty_name}'s source as described below."
+
+
+def _unofficial_pairing(source: Mapping[str, Any]) -> list[str]:
+    """The warning of a build paired by a ground truth that is not the official file."""
+    pairing = source.get("pairing") or {}
+    if pairing.get("mode") != "solution" or pairing.get("official", True):
+        return []
+    return [
+        f"> **Not the official ground truth.** Built with `--sim-solution {pairing['solution']}`, "
+        f"whose SHA-256 `{pairing['sha256']}` differs from that of the official "
+        "sim_solution.csv shipped with BindSplit: rows are paired as that file says, which may "
+        "not be the benchmark's pairing. Compare results only with builds of the same file."
+    ]
 
 
 def _pairing(source: Mapping[str, Any]) -> list[str]:

@@ -191,8 +191,8 @@ def load_config(
     cache_dir: str | Path | None = None,
 ) -> datasets.Dataset:
     """The rows of configuration ``config`` of the built folder, read by file (a rewritten file
-    is re-read, never served from ``datasets``' cache of the folder). A damaged shard raises
-    :class:`BuildVerificationError` ending with ``fix``."""
+    is re-read, never served from ``datasets``' cache of the folder); 0 rows for a configuration
+    without samples. A damaged shard raises :class:`BuildVerificationError` ending with ``fix``."""
     return load_parquet_files(
         config_files(folder, config),
         SPLIT,
@@ -200,6 +200,7 @@ def load_config(
         fix=fix,
         error=BuildVerificationError,
         cache_dir=cache_dir,
+        allow_empty=True,
     )
 
 

@@ -63,6 +63,11 @@ SOLUTION_COLUMNS: tuple[str, ...] = ("idx", "Text", "Image", "category")
 PAIRING_COLUMN = "pairing_crossed"
 #: Pairing modes: apply a ``sim_solution.csv`` (default), or keep the rows as stored.
 PAIRINGS: tuple[str, ...] = ("solution", "as-stored")
+#: The origin recorded for a ``--sim-solution`` that is not the official file.
+_UNOFFICIAL = (
+    "user file, NOT the official sim_solution.csv: its SHA-256 differs from the shipped official "
+    "file's"
+)
 #: The official ground truth shipped with the package: file name, origin and SHA-256.
 OFFICIAL_SOLUTION: dict[str, str] = {
     "file": "vismin_sim_solution.csv",
@@ -141,6 +146,11 @@ def read_sim_solution(path: str | Path) -> SimSolution:
     crossed: list[bool] = []
     position: Counter[str] = Counter()
     for line, row in enumerate(rows, start=2):
+        if any(row.get(column) is None for column in SOLUTION_COLUMNS):
+            raise SchemaError(
+                f"{path}, line {line}: the row has fewer than the {len(SOLUTION_COLUMNS)} columns "
+                f"{', '.join(SOLUTION_COLUMNS)}; pass VisMin's sim_solution.csv unmodified"
+            )
         try:
             text_pairs = _matching_pairs(row["Text"])
             image_pairs = _matching_pairs(row["Image"])
@@ -233,6 +243,13 @@ class VisMin(ParsedCaptionsAdapter):
             return category
         return f"{category}/{'crossed' if crossed else 'straight'}"
 
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Besides the option names, read a given ``sim_solution`` now, so that a file that is
+        not VisMin's CSV is refused before the source and the reference are read."""
+        super().check_options(options)
+        if options.get("sim_solution") is not None:
+            read_sim_solution(options["sim_solution"])
+
     def load(
         self, source: str | Path | None = None, *, strict: bool = False, **options: Any
     ) -> LoadedSource:
@@ -283,7 +300,8 @@ class VisMin(ParsedCaptionsAdapter):
             check_solution_matches(list(dataset["category"]), solution, where)
             dataset = self._uncross(dataset, solution.crossed)
             n_crossed = sum(solution.crossed)
-            origin = OFFICIAL_SOLUTION["origin"] if sim_solution is None else "user file"
+            official = sha256 == OFFICIAL_SOLUTION["sha256"]
+            origin = OFFICIAL_SOLUTION["origin"] if official else _UNOFFICIAL
             note = (
                 f"pairing from {path.name} ({origin}, SHA-256 {sha256[:12]}...): {n_crossed:,} of "
                 f"{len(solution):,} rows have text_0 describing image_1; their image_0 and "
@@ -295,6 +313,7 @@ class VisMin(ParsedCaptionsAdapter):
                 "solution": path.name,
                 "origin": origin,
                 "sha256": sha256,
+                "official": official,
                 "crossed": n_crossed,
                 "rows": len(solution),
             }
