@@ -24,6 +24,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from .reports.eval_results import card_section
 from .reports.tables import Align, format_composition, render_table
 
 __all__ = [
@@ -36,7 +37,9 @@ __all__ = [
     "flat_composition",
     "format_share",
     "paper_figure_notes",
+    "paper_comparable",
     "render_card",
+    "size_category",
 ]
 
 
@@ -75,6 +78,36 @@ CATEGORY_HEADER: tuple[str, ...] = (
 )
 #: Samples of each benchmark as the paper counted them, to check its figures against each other.
 _PAPER_SOURCE_ROWS: dict[str, int] = {"aro_vga": 28_748}
+
+
+#: The reference the paper's figures were measured against: its corpus name and ``min_count``.
+_PAPER_REFERENCE = ("coco2017", 1)
+#: Below this share of the samples the ``unseen`` configuration is called small on the card.
+_SMALL_SHARE = 0.1
+
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket of ``n`` rows.
+
+    >>> size_category(999), size_category(1_000), size_category(28_748)
+    ('n<1K', '1K<n<10K', '10K<n<100K')
+    """
+    for limit, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
+        if n < limit:
+            return name
+    return "1M<n<10M" if n < 10_000_000 else "n>10M"
+
+
+def paper_comparable(manifest: Mapping[str, Any]) -> bool:
+    """Whether the paper's figures apply to this build: it is labelled against the reference
+    they were measured against (COCO train2017 captions, ``min_count`` 1)."""
+    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    return (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
 
 
 def format_share(value: float | None) -> str:
@@ -259,6 +292,8 @@ def render_card(
     data = DatasetCardData(
         pretty_name=f"BindSplit {adapter.pretty_name}",
         license=adapter.license.lower(),  # Hub licence ids are lower case
+        size_categories=[size_category(int(manifest["composition"]["n"]))],
+        source_datasets=[adapter.hub_id] if adapter.hub_id else ["original"],
         language=["en"],
         task_categories=["zero-shot-image-classification"],
         tags=[
@@ -273,7 +308,8 @@ def render_card(
     )
     if dataset_infos:
         DatasetInfosDict(dict(dataset_infos)).to_dataset_card_data(data)
-    text = f"---\n{data.to_yaml()}\n---\n\n{_body(manifest, adapter, repo_id)}"
+    body = f"{_body(manifest, adapter, repo_id)}\n{card_section(manifest, repo_id)}\n"
+    text = f"---\n{data.to_yaml()}\n---\n\n{body}"
     return str(DatasetCard(text))  # parses the YAML back: a card that would not load fails here
 
 
@@ -336,7 +372,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "`n` = captions with bindings), and the unseen share over all samples and over the "
             "samples with at least one binding."
         ),
-        _markdown_table(COMPOSITION_HEADER, composition_rows(composition, adapter.paper_figures)),
+        *_composition_table(manifest, adapter),
         (
             "Positive captions' bindings are seen at "
             f"{format_share(composition['positive_seen_rate'])}, "
@@ -345,7 +381,10 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "(the positive caption is more or less familiar than a negative one), which a model "
             "can exploit without binding attributes to objects."
         ),
-        *[f"> **Note on the paper's figures.** {note}" for note in _paper_notes(adapter)],
+        *[
+            f"> **Note on the paper's figures.** {note}"
+            for note in (_paper_notes(adapter) if paper_comparable(manifest) else [])
+        ],
         *_category_section(composition),
         "## Reference corpus",
         (
@@ -393,12 +432,13 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
                 "- Bindings of free-text captions come from a rule-based parser and a tagger: "
                 "some bindings are missed or wrong (ARO VG-Attribution uses its structured fields "
                 "instead).",
-                "- The `unseen` configuration is small (a few percent of a benchmark at most): "
-                "its accuracies have wide confidence intervals.",
+                *_unseen_limitation(composition),
                 "- Counts are of captions stating a binding, not of images; a binding seen once "
                 "may still be unfamiliar to a model (raise `min_count` to require more).",
             ]
         ),
+        "## Licences",
+        _licences(adapter),
         "## Citation",
         "BindSplit:",
         f"```bibtex\n{PAPER_CITATION}\n```",
@@ -406,6 +446,51 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         f"```bibtex\n{adapter.citation}\n```",
     ]
     return "\n\n".join(sections) + "\n"
+
+
+def _composition_table(manifest: Mapping[str, Any], adapter: Any) -> list[str]:
+    """The composition table, with the paper's figures beside ours only where they apply (the
+    build's reference is the paper's); otherwise without them, and a caveat saying why."""
+    rows = composition_rows(manifest["composition"], adapter.paper_figures)
+    if paper_comparable(manifest) or not adapter.paper_figures:
+        return [_markdown_table(COMPOSITION_HEADER, rows)]
+    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    used = corpus.get("name") or corpus.get("kind") or "another corpus"
+    return [
+        _markdown_table(COMPOSITION_HEADER[:-1], [row[:-1] for row in rows]),
+        (
+            f"> **Not comparable with the paper.** The paper's figures for "
+            f"{adapter.pretty_name} were measured against COCO train2017 captions "
+            f"(`coco2017`) with `min_count` 1; this build is labelled against `{used}` with "
+            f"`min_count` {manifest.get('min_count')}, so they are not shown beside its figures."
+        ),
+    ]
+
+
+def _unseen_limitation(composition: Mapping[str, Any]) -> list[str]:
+    """The limitation of a small ``unseen`` configuration, where it is small."""
+    n, share = composition["counts"]["unseen"], composition["shares"]["unseen"]
+    if share is not None and share >= _SMALL_SHARE:
+        return []
+    return [
+        f"- The `unseen` configuration is small ({n:,} samples, {format_share(share)} of this "
+        "build): its accuracies have wide confidence intervals."
+    ]
+
+
+def _licences(adapter: Any) -> str:
+    """Licences of what the rows hold: the benchmark's annotations, its images, BindSplit's
+    columns."""
+    images = "; ".join(adapter.image_sources) or "the benchmark's own images"
+    return "\n".join(
+        [
+            f"- Annotations (captions, negatives, categories) of {adapter.pretty_name}: "
+            f"`{adapter.license}` (the `license` of this card).",
+            f"- Images: {images}.",
+            "- BindSplit's annotation columns (`caption_bindings`, `caption_familiarity`, "
+            "`asymmetric`, `balanced`, `bindsplit_label`): Apache-2.0.",
+        ]
+    )
 
 
 def _config_size(composition: Mapping[str, Any], config: str) -> int:

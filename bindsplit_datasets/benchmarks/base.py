@@ -136,6 +136,9 @@ class BenchmarkAdapter(abc.ABC):
     category_columns: ClassVar[tuple[str, ...]] = ()
     #: SPDX-style licence identifier of the source benchmark (for the card's YAML).
     license: ClassVar[str]
+    #: Where the images come from and under which terms, named on the dataset card beside the
+    #: annotations' ``license``.
+    image_sources: ClassVar[tuple[str, ...]] = ()
     #: BibTeX of the source benchmark.
     citation: ClassVar[str]
     #: The paper's figures for this benchmark (docs/protocol.md, section 6), keyed like the

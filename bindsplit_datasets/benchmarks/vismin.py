@@ -226,6 +226,10 @@ class VisMin(ParsedCaptionsAdapter):
     category_columns: ClassVar[tuple[str, ...]] = ("category",)
     load_options: ClassVar[tuple[str, ...]] = ("sim_solution", "pairing")
     license: ClassVar[str] = "cc-by-4.0"
+    image_sources: ClassVar[tuple[str, ...]] = (
+        "COCO 2017 images (from Flickr, each under the terms of the COCO terms of use)",
+        "VisMin's edited images (the benchmark's licence)",
+    )
     citation: ClassVar[str] = """@article{awal2024vismin,
   title   = {{VisMin}: Visual Minimal-Change Understanding},
   author  = {Awal, Rabiul and Ahmadi, Saba and Zhang, Le and Agrawal, Aishwarya},

@@ -88,12 +88,14 @@ def _counted(rows: Iterator[dict[str, Any]], bar: tqdm) -> Iterator[dict[str, An
 
 
 def _card(world: SyntheticWorld, n_train: int, seed: int, n_shards: int) -> str:
+    from ..cards import size_category  # the dataset cards' module: benchmarks and reports
+
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     return f"""---
 license: apache-2.0
 pretty_name: BindSplit synthetic shapes (training set)
 size_categories:
-- {_size_category(n_train)}
+- {size_category(n_train)}
 configs:
 - config_name: default
   data_files:
@@ -124,18 +126,6 @@ stream = load_dataset("PATH/TO/THIS/FOLDER", split="train", streaming=True)
 name: after rewriting the folder, pass `download_mode="force_redownload"` (the `parquet` form
 above notices changed files by itself).
 """
-
-
-def _size_category(n: int) -> str:
-    for limit, name in (
-        (1_000, "n<1K"),
-        (10_000, "1K<n<10K"),
-        (100_000, "10K<n<100K"),
-        (1_000_000, "100K<n<1M"),
-    ):
-        if n < limit:
-            return name
-    return "1M<n<10M" if n < 10_000_000 else "n>10M"
 
 
 def check_trainset_options(world: SyntheticWorld, n_train: int, num_proc: int) -> None:
