@@ -37,14 +37,17 @@ from typing import Any
 import datasets
 import pyarrow as pa
 import pyarrow.compute as pc
-from datasets.features.features import require_storage_embed
-from datasets.table import InMemoryTable, embed_table_storage
-from datasets.utils.py_utils import convert_file_size_to_int
 
 from . import __version__
 from .atomic import BUILD_OUTPUT, atomic_directory, check_output
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
 from .cards import render_card
+from .datasets_compat import (
+    InMemoryTable,
+    convert_file_size_to_int,
+    embed_table_storage,
+    require_storage_embed,
+)
 from .errors import BindsplitError, BindsplitValueError, SchemaError
 from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from .labels import (
@@ -66,6 +69,7 @@ __all__ = [
     "build_benchmark",
     "compute_annotations",
     "leakage_overlap",
+    "leakage_record",
     "prepare_benchmark",
     "row_categories",
     "rows_fingerprint",
@@ -230,7 +234,7 @@ def prepare_benchmark(
         )
     for note in loaded.report.notes:
         (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
-    leakage = _leakage(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
+    leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
     annotations = compute_annotations(adapter, loaded, index, progress=progress)
     return PreparedBenchmark(
         adapter=adapter,
@@ -243,13 +247,13 @@ def prepare_benchmark(
     )
 
 
-def _leakage(
+def leakage_record(
     adapter: BenchmarkAdapter,
     loaded: LoadedSource,
     index: ReferenceIndex,
     *,
-    max_leakage: float,
-    allow: bool,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
+    allow: bool = False,
 ) -> dict[str, Any]:
     """The manifest's ``leakage`` record; raises :class:`LeakageError` when the guard refuses."""
     overlap, n_positive = leakage_overlap(adapter, loaded, index)

@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
-from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
+from .datasets_compat import DatasetInfosDict
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
 from .reports.eval_results import card_section
 from .reports.tables import Align, format_composition, render_table

@@ -15,9 +15,8 @@ from pathlib import Path
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datasets.exceptions import DatasetGenerationError
-from datasets.table import InMemoryTable
 
+from .datasets_compat import DatasetGenerationError, InMemoryTable
 from .errors import SchemaError
 
 __all__ = ["empty_dataset", "load_parquet_files", "parquet_row_count"]
