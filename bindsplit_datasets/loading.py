@@ -34,7 +34,6 @@ __all__ = [
     "BindsplitData",
     "check_config",
     "load_bindsplit",
-    "read_manifest",
 ]
 
 
