@@ -38,6 +38,7 @@ from bindsplit_datasets.errors import BindsplitError
 from bindsplit_datasets.features import ANNOTATION_FEATURES
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.loading import load_bindsplit
+from bindsplit_datasets.manifest import BuildManifest
 from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.reference import ReferenceIndex
 
@@ -74,6 +75,7 @@ MANIFEST_KEYS = {
     "source_report",
     "leakage",
     "fingerprint",
+    "columns",
 }
 
 
@@ -175,6 +177,19 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
         "sha256": hashlib.sha256(bivlc_source.read_bytes()).hexdigest(),
     }
     assert manifest["reference"]["corpus"]["kind"] == "text" and manifest["min_count"] == 1
+    adapter = get_benchmark("bivlc")
+    assert manifest["columns"] == {
+        "image": list(adapter.image_columns),
+        "caption": list(adapter.caption_columns),
+        "id": adapter.id_column,
+        "category": "bindsplit_category",
+        "macro_group": None,  # BiVLC defines no macro groups: no column
+    }
+    assert BuildManifest.read(out).to_dict() == manifest
+    full = datasets.load_dataset(str(out), "full", split="test")
+    assert "bindsplit_macro_group" not in full.column_names
+    text = full.remove_columns(list(adapter.image_columns))
+    assert full["bindsplit_category"] == [adapter.category(row) for row in text]
     assert manifest["leakage"] == {
         "overlap": 0,
         "n_positive": 12,
@@ -196,6 +211,7 @@ def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(
         {
             **get_benchmark("bivlc").load(bivlc_source).dataset.features,
             **ANNOTATION_FEATURES,
+            "bindsplit_category": datasets.Value("string"),
         }
     )
     # image bytes are in the Parquet file (no paths), and they are the source rows' images
@@ -347,6 +363,12 @@ def test_aro_build_from_the_original_layout(work):
     assert result.manifest["source"]["layout"] == "original"
     unseen = datasets.load_dataset(str(result.path), "unseen", split="test")
     assert unseen["true_caption"] == ["the red bus and the red bus"]
+    # the macro-accuracy group, asked of the adapter once, at build time
+    adapter = get_benchmark("aro_vga")
+    assert result.manifest["columns"]["macro_group"] == "bindsplit_macro_group"
+    text = full.remove_columns(list(adapter.image_columns))
+    assert full["bindsplit_macro_group"] == [adapter.macro_group(row) for row in text]
+    assert all(group is not None for group in full["bindsplit_macro_group"])
 
 
 # ------------------------------------------------------------------------ leakage guard

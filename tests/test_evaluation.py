@@ -28,7 +28,7 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation, scoring
-from bindsplit_datasets.builder import rows_fingerprint
+from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.evaluation import OutputPathError, parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
