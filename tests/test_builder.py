@@ -534,11 +534,11 @@ def test_build_command_with_sim_solution(work, reference_file, capsys):
     assert full["pairing_crossed"] == [False, True, False]
     assert full["bindsplit_label"] == ["partial", "unseen", "seen"]
     card = (out / "README.md").read_text()
-    assert "Pairing: the ground truth `sim_solution.csv` (user file, NOT the official " in card
+    assert "Pairing: the ground truth `sim_solution.csv` (user file, SHA-256 `" in card
     assert (
         "> **Not the official ground truth.** Built with `--sim-solution sim_solution.csv`" in card
     )
-    assert "user file, NOT the official sim_solution.csv: its SHA-256 differs" in printed
+    assert "sim_solution.csv is NOT the official sim_solution.csv: its SHA-256 differs" in printed
     manifest = json.loads((out / "bindsplit.json").read_text())
     assert manifest["source"]["pairing"]["official"] is False
     assert "| attribute/crossed | 1 |" in card  # composition by category and pairing

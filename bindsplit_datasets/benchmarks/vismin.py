@@ -65,8 +65,8 @@ PAIRING_COLUMN = "pairing_crossed"
 PAIRINGS: tuple[str, ...] = ("solution", "as-stored")
 #: The origin recorded for a ``--sim-solution`` that is not the official file.
 _UNOFFICIAL = (
-    "user file, NOT the official sim_solution.csv: its SHA-256 differs from the shipped official "
-    "file's"
+    "NOT the official sim_solution.csv: its SHA-256 differs from that of the official file "
+    "shipped with BindSplit, so the pairing follows this file, not VisMin's release"
 )
 #: The official ground truth shipped with the package: file name, origin and SHA-256.
 OFFICIAL_SOLUTION: dict[str, str] = {
@@ -248,9 +248,20 @@ class VisMin(ParsedCaptionsAdapter):
         return f"{category}/{'crossed' if crossed else 'straight'}"
 
     def check_options(self, options: Mapping[str, Any]) -> None:
-        """Besides the option names, read a given ``sim_solution`` now, so that a file that is
-        not VisMin's CSV is refused before the source and the reference are read."""
+        """Besides the option names: a known ``pairing``, not both ``as-stored`` and a
+        ``sim_solution``, and a given ``sim_solution`` read now, so that a file that is not
+        VisMin's CSV is refused before the source and the reference are read."""
         super().check_options(options)
+        pairing = options.get("pairing") or "solution"
+        if pairing not in PAIRINGS:
+            raise ValueError(
+                f"unknown VisMin pairing {pairing!r}; valid pairings: {', '.join(PAIRINGS)}"
+            )
+        if pairing == "as-stored" and options.get("sim_solution") is not None:
+            raise ValueError(
+                "--vismin-pairing as-stored keeps the rows as stored, so --sim-solution would "
+                "be ignored; pass one of them"
+            )
         if options.get("sim_solution") is not None:
             read_sim_solution(options["sim_solution"])
 
@@ -264,16 +275,7 @@ class VisMin(ParsedCaptionsAdapter):
         """
         self.check_options(options)
         pairing = options.get("pairing") or "solution"
-        if pairing not in PAIRINGS:
-            raise ValueError(
-                f"unknown VisMin pairing {pairing!r}; valid pairings: {', '.join(PAIRINGS)}"
-            )
         sim_solution = options.get("sim_solution")
-        if pairing == "as-stored" and sim_solution is not None:
-            raise ValueError(
-                "--vismin-pairing as-stored keeps the rows as stored, so --sim-solution would "
-                "be ignored; pass one of them"
-            )
         dataset, identity = self.read_rows(source)
         if PAIRING_COLUMN in dataset.column_names:
             raise SchemaError(
@@ -305,13 +307,15 @@ class VisMin(ParsedCaptionsAdapter):
             dataset = self._uncross(dataset, solution.crossed)
             n_crossed = sum(solution.crossed)
             official = sha256 == OFFICIAL_SOLUTION["sha256"]
-            origin = OFFICIAL_SOLUTION["origin"] if official else _UNOFFICIAL
+            origin = OFFICIAL_SOLUTION["origin"] if official else "user file"
             note = (
                 f"pairing from {path.name} ({origin}, SHA-256 {sha256[:12]}...): {n_crossed:,} of "
                 f"{len(solution):,} rows have text_0 describing image_1; their image_0 and "
                 "image_1 were swapped so that text_i describes image_i in every row "
                 f"(column {PAIRING_COLUMN} marks them)"
             )
+            if not official:
+                note += f"; {path.name} is {_UNOFFICIAL}"
             identity["pairing"] = {
                 "mode": "solution",
                 "solution": path.name,
