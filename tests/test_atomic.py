@@ -297,3 +297,22 @@ def test_stale_temporaries_of_dead_runs_are_removed_on_the_next_write(tmp_path: 
     write_text(tmp_path / "results.json", "{}")
     assert not stale_file.exists()
     assert remove_stale_temporaries(out) == []
+
+
+def test_plot_and_export_check_their_output_before_reading_records(tmp_path, capsys) -> None:
+    from bindsplit_datasets import cli
+
+    (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
+    missing = str(tmp_path / "no-such-record.json")  # never read: the output is checked first
+    figure = tmp_path / "notes.txt" / "accuracy.png"
+    assert cli.main(["plot", missing, "--out", str(figure)]) == 2
+    assert capsys.readouterr().err == (
+        f"bindsplit plot: error: cannot write the figure to {figure}: {tmp_path / 'notes.txt'} "
+        "is a file, not a folder; choose another --out\n"
+    )
+    card = tmp_path / "notes.txt" / "README.md"
+    assert cli.main(["export", "model-index", missing, "--readme", str(card)]) == 2
+    assert capsys.readouterr().err == (
+        f"bindsplit export: error: cannot write the model card to {card}: "
+        f"{tmp_path / 'notes.txt'} is a file, not a folder; choose another --readme\n"
+    )
