@@ -306,22 +306,22 @@ class VisMin(ParsedCaptionsAdapter):
             check_solution_matches(list(dataset["category"]), solution, where)
             dataset = self._uncross(dataset, solution.crossed)
             n_crossed = sum(solution.crossed)
-            official = sha256 == OFFICIAL_SOLUTION["sha256"]
-            origin = OFFICIAL_SOLUTION["origin"] if official else "user file"
+            is_official = sha256 == OFFICIAL_SOLUTION["sha256"]
+            origin = OFFICIAL_SOLUTION["origin"] if is_official else "user file"
             note = (
                 f"pairing from {path.name} ({origin}, SHA-256 {sha256[:12]}...): {n_crossed:,} of "
                 f"{len(solution):,} rows have text_0 describing image_1; their image_0 and "
                 "image_1 were swapped so that text_i describes image_i in every row "
                 f"(column {PAIRING_COLUMN} marks them)"
             )
-            if not official:
+            if not is_official:
                 note += f"; {path.name} is {_UNOFFICIAL}"
             identity["pairing"] = {
                 "mode": "solution",
                 "solution": path.name,
                 "origin": origin,
                 "sha256": sha256,
-                "official": official,
+                "official": is_official,
                 "crossed": n_crossed,
                 "rows": len(solution),
             }
