@@ -22,6 +22,15 @@ import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
+from .card_source import (
+    format_share,
+    leakage_found,
+    licences,
+    pairing_statement,
+    source_identity,
+    source_report,
+    unofficial_pairing,
+)
 from .datasets_compat import DatasetInfosDict
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
 from .reports.eval_results import card_section
@@ -35,7 +44,6 @@ __all__ = [
     "composition_rows",
     "configs_metadata",
     "flat_composition",
-    "format_share",
     "paper_figure_notes",
     "paper_comparable",
     "render_card",
@@ -108,15 +116,6 @@ def paper_comparable(manifest: Mapping[str, Any]) -> bool:
     they were measured against (COCO train2017 captions, ``min_count`` 1)."""
     corpus = (manifest.get("reference") or {}).get("corpus") or {}
     return (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
-
-
-def format_share(value: float | None) -> str:
-    """A fraction as a percentage with one decimal (``"-"`` for ``None``).
-
-    >>> format_share(0.1234), format_share(None)
-    ('12.3%', '-')
-    """
-    return "-" if value is None else f"{100 * value:.1f}%"
 
 
 def flat_composition(composition: Mapping[str, Any]) -> dict[str, float | int | None]:
@@ -335,7 +334,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
     ]
     if leakage["override"]:
         sections.append(
-            f"> **Leakage override.** The reference corpus contains {_leakage_found(leakage)} "
+            f"> **Leakage override.** The reference corpus contains {leakage_found(leakage)} "
             "verbatim, at or above the threshold of the leakage check, and the build was forced "
             "with `--allow-leakage`. Bindings of those captions count as seen because the "
             "benchmark itself is in the reference: the seen share is inflated."
@@ -346,7 +345,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "was applied, and each row's `text_i` is assumed to describe its `image_i` (see "
             "Source)."
         )
-    sections += _unofficial_pairing(manifest["source"])
+    sections += unofficial_pairing(manifest["source"])
     sections += [
         "## Configurations",
         _markdown_table(
@@ -396,7 +395,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         _json_block(reference),
         f"Build fingerprint (SHA-256 of the rows): `{manifest['fingerprint']}`.",
         "## Source",
-        _source_identity(manifest["source"], adapter),
+        source_identity(manifest["source"], adapter),
         (
             f"Licence of {adapter.pretty_name}: `{adapter.license}`. The rows keep every "
             "column of the source and add `caption_bindings` (per caption, its bindings with "
@@ -407,9 +406,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             f"{', '.join(f'`{c}`' for c in adapter.caption_columns)}; "
             f"`{adapter.caption_columns[0]}` is the positive caption of the familiarity statistics."
         ),
-        *_pairing(manifest["source"]),
+        *pairing_statement(manifest["source"]),
         _json_block(manifest["source"]),
-        _source_report(report, leakage),
+        source_report(report, leakage),
         "## How to load",
         (
             "```python\nfrom datasets import load_dataset\n\n"
@@ -438,7 +437,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             ]
         ),
         "## Licences",
-        _licences(adapter),
+        licences(adapter),
         "## Citation",
         "BindSplit:",
         f"```bibtex\n{PAPER_CITATION}\n```",
@@ -478,21 +477,6 @@ def _unseen_limitation(composition: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _licences(adapter: Any) -> str:
-    """Licences of what the rows hold: the benchmark's annotations, its images, BindSplit's
-    columns."""
-    images = "; ".join(adapter.image_sources) or "the benchmark's own images"
-    return "\n".join(
-        [
-            f"- Annotations (captions, negatives, categories) of {adapter.pretty_name}: "
-            f"`{adapter.license}` (the `license` of this card).",
-            f"- Images: {images}.",
-            "- BindSplit's annotation columns (`caption_bindings`, `caption_familiarity`, "
-            "`asymmetric`, `balanced`, `bindsplit_label`): Apache-2.0.",
-        ]
-    )
-
-
 def _config_size(composition: Mapping[str, Any], config: str) -> int:
     if config == "full":
         return int(composition["n"])
@@ -515,98 +499,3 @@ def _category_section(composition: Mapping[str, Any]) -> list[str]:
         "binding-level seen rates and the asymmetric share, per category of the benchmark.",
         _markdown_table(CATEGORY_HEADER, rows),
     ]
-
-
-def _source_identity(source: Mapping[str, Any], adapter: Any) -> str:
-    """Where the rows were read from: the Hub commit, or the local files and their hash."""
-    if "hub_id" in source:
-        where = f"Read from the Hub dataset `{source['hub_id']}`, revision `{source['revision']}`"
-        if source.get("sha"):
-            return f"{where}, at commit `{source['sha']}`."
-        return (
-            f"{where}; its commit could not be resolved (the Hub was unreachable and the rows "
-            "came from the local cache), so this build is not pinned to a commit."
-        )
-    if "sha256" in source:
-        files = source.get("files") or [source.get("path")]
-        where = (
-            f"the local file `{files[0]}`"
-            if files == [source.get("path")]
-            else f"`{source.get('path')}`: {', '.join(f'`{f}`' for f in files)}"
-        )
-        return f"Read from {where} (SHA-256 of the contents `{source['sha256']}`)."
-    return f"Read from {adapter.pretty_name}'s source as described below."
-
-
-def _unofficial_pairing(source: Mapping[str, Any]) -> list[str]:
-    """The warning of a build paired by a ground truth that is not the official file."""
-    pairing = source.get("pairing") or {}
-    if pairing.get("mode") != "solution" or pairing.get("official", True):
-        return []
-    return [
-        f"> **Not the official ground truth.** Built with `--sim-solution {pairing['solution']}`, "
-        f"whose SHA-256 `{pairing['sha256']}` differs from that of the official "
-        "sim_solution.csv shipped with BindSplit: rows are paired as that file says, which may "
-        "not be the benchmark's pairing. Compare results only with builds of the same file."
-    ]
-
-
-def _pairing(source: Mapping[str, Any]) -> list[str]:
-    """The pairing statement of a source whose identity records one (VisMin)."""
-    pairing = source.get("pairing")
-    if not pairing:
-        return []
-    if pairing.get("mode") == "as-stored":
-        return [
-            "Pairing: **as stored** (`--vismin-pairing as-stored`). No ground truth was applied: "
-            "each row's `text_i` is assumed to describe its `image_i`, unchecked."
-        ]
-    return [
-        f"Pairing: the ground truth `{pairing['solution']}` ({pairing['origin']}, SHA-256 "
-        f"`{pairing['sha256']}`) says that {pairing['crossed']:,} of {pairing['rows']:,} source "
-        "rows have `text_0` describing `image_1`; their images were swapped, so that `text_i` "
-        "describes `image_i` in every row, and the boolean column `pairing_crossed` marks them. "
-        "Evaluation breaks results down by category and crossed/straight rows."
-    ]
-
-
-def _leakage_found(leakage: Mapping[str, Any]) -> str:
-    """``"12 of this benchmark's 96 positive captions (12.5%)"``."""
-    if leakage.get("n_positive") is None:
-        return f"{leakage['overlap']:,} of this benchmark's own positive captions"
-    return (
-        f"{leakage['overlap']:,} of this benchmark's {leakage['n_positive']:,} positive captions "
-        f"({format_share(leakage.get('share'))})"
-    )
-
-
-def _source_report(report: Mapping[str, Any], leakage: Mapping[str, Any]) -> str:
-    lines = [f"Rows read: {report['n_rows']:,}."]
-    problems = report.get("problems") or {}
-    if problems:
-        lines.append(
-            "Problems counted while reading: "
-            + ", ".join(
-                f"{name.replace('_', ' ')}: {count:,}" for name, count in sorted(problems.items())
-            )
-            + "."
-        )
-    lines += [f"- {note}" for note in report.get("notes") or []]
-    found = f"{_leakage_found(leakage)} occur verbatim in the reference"
-    if not leakage.get("guard", True):
-        lines.append(
-            f"Leakage check: off for this benchmark, whose reference is by design its own "
-            f"training corpus ({found})."
-        )
-        return "\n".join(lines)
-    threshold = leakage.get("threshold")
-    rule = (
-        ""
-        if threshold is None
-        else f"; a build is refused when the share reaches {format_share(threshold)} (the "
-        "reference would then contain the benchmark's own source; COCO captions also repeat "
-        "by chance, so a few are expected)"
-    )
-    override = " Override: built with `--allow-leakage`." if leakage["override"] else ""
-    lines.append(f"Leakage check: {found}{rule}.{override}")
-    return "\n".join(lines)

@@ -16,11 +16,11 @@ from huggingface_hub import DatasetCard
 
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.card_source import format_share
 from bindsplit_datasets.cards import (
     category_rows,
     composition_rows,
     flat_composition,
-    format_share,
     paper_figure_notes,
     render_card,
 )
