@@ -17,15 +17,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(VENV)/.installed
+# One stamp per set of extras: `make demo` installs only the demo's (.[demo]), `make test` the
+# test extras (.[test], a superset), whichever runs first.
+install: $(VENV)/.installed-$(EXTRAS)
 
-$(VENV)/.installed: setup.cfg pyproject.toml | $(BIN)/python
+$(VENV)/.installed-%: setup.cfg pyproject.toml | $(BIN)/python
 	$(if $(TORCH),$(BIN)/python -m pip install --quiet $(TORCH))
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -e ".[$*]"
 	$(BIN)/bindsplit install-metric
 	touch $@
 
-test: install
+test: $(VENV)/.installed-test
 	$(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Everything but the tests marked slow (the demo, subprocesses, servers, training): under 30 s.
@@ -36,7 +38,7 @@ bench: install
 	$(OFFLINE) $(BIN)/python perf/run.py
 
 DEMO_OUT ?= demo_output
-demo: install
+demo: $(VENV)/.installed-demo
 	$(OFFLINE) $(BIN)/bindsplit demo --out $(DEMO_OUT) $(if $(wildcard $(DEMO_OUT)/results.json),--overwrite)
 
 # Needs internet (COCO annotations ~250 MB, the four benchmarks ~4 GB, the models) and ideally a GPU.

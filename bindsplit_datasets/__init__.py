@@ -26,6 +26,8 @@ _EXPORTS: dict[str, str] = {
     "resolve_reference": "reference",
     "annotate_sample": "labels",
     "composition": "labels",
+    "load_bindsplit": "loading",
+    "verify_build": "manifest",
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
@@ -39,6 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
+    from .loading import load_bindsplit
+    from .manifest import verify_build
     from .metric import install_metric, load_metric
     from .parsing import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .reference import ReferenceIndex, resolve_reference

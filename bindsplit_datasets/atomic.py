@@ -5,13 +5,16 @@ its final name only when complete; on any error the temporary is removed and wha
 final path before is untouched. Siblings (not a system temp folder) keep the rename on one file
 system, where it is atomic.
 
-Output folders are guarded by :func:`check_output`: BindSplit replaces only what it wrote itself.
+Every output path is checked by :func:`check_output` before any work (the one check, with one
+message form everywhere): that it can be written at all, and that BindSplit replaces only what it
+wrote itself.
 Each kind of output carries a manifest with a format tag (:class:`OutputKind`); an existing path
 is replaced only when it holds such a manifest of the same kind and the caller passed
 ``overwrite`` (``--overwrite``). A file where a folder goes, a folder of the user's, or a
 previous output without ``overwrite`` is refused before any work starts.
 
-Temporaries are named ``.NAME.PID-RANDOM.tmp`` (``.old`` for a replaced folder on its way out);
+Temporaries are named ``.NAME.PID-RANDOM.tmp`` (``.old`` for a replaced folder on its way out;
+a ``NAME`` too long for that to fit 255 bytes is shortened and suffixed with a digest of it);
 ones left behind by a process that no longer runs (killed, power loss) are removed the next time
 ``NAME`` is written. Files are created with the usual permissions (``0666`` and folders ``0777``,
 less the umask), as ``open`` and ``mkdir`` would, not the private modes of :mod:`tempfile`.
@@ -19,18 +22,19 @@ less the umask), as ``open`` and ``mkdir`` would, not the private modes of :mod:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import re
 import secrets
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import OutputExistsError
+from .errors import OutputExistsError, OutputPathError
 from .names import (
     BUILD_FORMAT,
     CHECKPOINT_FORMAT,
@@ -44,6 +48,8 @@ __all__ = [
     "BUILD_OUTPUT",
     "CHECKPOINT_OUTPUT",
     "DEMO_OUTPUT",
+    "FIGURE_OUTPUT",
+    "MODEL_CARD_OUTPUT",
     "RESULTS_OUTPUT",
     "TRAINSET_OUTPUT",
     "OutputKind",
@@ -56,6 +62,12 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: Longest file name, in bytes, where the file system does not say (ext4, XFS, APFS, NTFS).
+_NAME_MAX = 255
+#: Bytes of a temporary's name left for the output's name: ``.NAME.PID-RANDOM.tmp`` with a
+#: process id of up to 10 digits stays within :data:`_NAME_MAX`.
+_STEM_MAX = _NAME_MAX - len(".") - len(".") - 10 - len("-") - 8 - len(".tmp")
+
 
 @dataclass(frozen=True)
 class OutputKind:
@@ -65,12 +77,19 @@ class OutputKind:
         description: what the output is, for messages ("BindSplit build").
         format: the format tag its manifest holds under ``"format"``.
         manifest: file name of the manifest inside an output folder; ``None`` for an output that
-            is itself a JSON file carrying the tag (a results record).
+            is itself a file: a JSON file carrying the tag (a results record), or a file that
+            ``recognise`` tells apart.
+        recognise: for a file whose format tag is not a JSON ``"format"`` key (a Parquet file
+            with the tag in its metadata), the test of whether a path is such a previous output.
+        updates: a file output that updates (or replaces) the file the user names, which may
+            therefore exist: a model card whose metadata is rewritten, a figure drawn again.
     """
 
     description: str
     format: str
     manifest: str | None = None
+    recognise: Callable[[Path], bool] | None = field(default=None, compare=False)
+    updates: bool = False
 
     @property
     def is_folder(self) -> bool:
@@ -78,6 +97,8 @@ class OutputKind:
 
     def marks(self, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` is a previous output of this kind (its manifest has the tag)."""
+        if self.recognise is not None:
+            return self.recognise(Path(path))
         manifest = Path(path) / self.manifest if self.manifest else Path(path)
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
@@ -96,65 +117,152 @@ TRAINSET_OUTPUT = OutputKind("synthetic training set", TRAINSET_FORMAT, "generat
 CHECKPOINT_OUTPUT = OutputKind("synthetic checkpoint", CHECKPOINT_FORMAT, "training_report.json")
 #: A results record (JSON file) written by ``bindsplit eval``.
 RESULTS_OUTPUT = OutputKind("BindSplit results record", RESULTS_FORMAT)
+#: A figure file written by ``bindsplit plot`` (drawn again over a previous one).
+FIGURE_OUTPUT = OutputKind("figure", "figure", updates=True)
+#: A model card whose metadata ``bindsplit export model-index --readme`` updates in place.
+MODEL_CARD_OUTPUT = OutputKind("model card", "model card", updates=True)
 
 
 def check_output(
-    path: str | os.PathLike[str], kind: OutputKind | None = None, *, overwrite: bool = False
-) -> None:
-    """Raise :class:`~bindsplit_datasets.errors.OutputExistsError` unless ``path`` may be
-    written as an output of ``kind``. Call it before any work, so a refusal costs nothing.
+    path: str | os.PathLike[str],
+    kind: OutputKind | None = None,
+    *,
+    overwrite: bool = False,
+    option: str = "--out",
+) -> Path:
+    """Raise :class:`~bindsplit_datasets.errors.OutputPathError` unless ``path`` may be written
+    as an output of ``kind``; return it. The one check of every output path: call it before any
+    work, so a refusal costs nothing.
 
-    A folder output (``kind.manifest`` set, or ``kind=None``) may go where nothing is, or where an
-    empty folder is; a file output where nothing is. An existing previous output of ``kind`` is
-    replaced only with ``overwrite``. Anything else (a file where a folder goes, a folder where a
-    file goes, a symbolic link, a folder or file BindSplit did not write) is refused, with or
-    without ``overwrite``.
+    Refused, with one line ``cannot write <what> to <path>: <reason>; <fix>``:
+
+    * a path that cannot be written: a name longer than the file system allows, a path below a
+      regular file, a folder where files cannot be created (``/proc``, read-only, no permission;
+      tried by creating and removing the temporary BindSplit would write, so what the check
+      accepts the write can do);
+    * a symbolic link, a file where a folder goes, a folder where a file goes;
+    * something BindSplit did not write (a folder of the user's, a foreign file), with or without
+      ``overwrite`` (:class:`~bindsplit_datasets.errors.OutputExistsError`);
+    * a previous output of ``kind`` without ``overwrite`` (``OutputExistsError``).
+
+    A folder output (``kind.manifest`` set, or ``kind=None``) may go where nothing is or where
+    an empty folder is; a file output where nothing is. ``option`` names the argument in the fix.
     """
     path = Path(path)
+    what = f"the {kind.description}" if kind is not None else "the output"
+    where = f"cannot write {what} to {path}"
+    fix = f"choose another {option}"
+    _check_name_length(path, where, fix)
     if path.is_symlink():
         raise OutputExistsError(
-            f"{path} is a symbolic link; BindSplit does not write through links: pass the path it "
-            "points to, or choose another --out"
+            f"{where}: it is a symbolic link, and BindSplit does not write through links; pass "
+            f"the path it points to, or {fix}"
         )
+    _check_existing(path, kind, overwrite, where, fix)
+    _check_writable(path, where, fix)
+    return path
+
+
+def _check_name_length(path: Path, where: str, fix: str) -> None:
+    limit = _name_max(_existing_ancestor(path))
+    size = len(os.fsencode(path.name))
+    if size > limit:
+        raise OutputPathError(
+            f"{where}: its name is {size} bytes long, more than the {limit} the file system "
+            f"allows; {fix} with a shorter name"
+        )
+
+
+def _check_existing(
+    path: Path, kind: OutputKind | None, overwrite: bool, where: str, fix: str
+) -> None:
     if not path.exists():
         return
     folder = kind is None or kind.is_folder
     if folder and not path.is_dir():
         raise OutputExistsError(
-            f"{path} is a file, not a folder: BindSplit writes a folder there and never replaces "
-            "a file; choose another --out"
+            f"{where}: it is a file, not a folder, and BindSplit writes a folder there and never "
+            f"replaces a file; {fix}"
         )
     if not folder and path.is_dir():
-        raise OutputExistsError(f"{path} is a folder; choose a file path for --out")
+        raise OutputExistsError(f"{where}: it is a folder; {fix} that names a file")
+    if kind is not None and kind.updates:
+        return
     if folder and not any(path.iterdir()):
         return
-    if kind is None or not kind.marks(path):
-        raise OutputExistsError(f"{path} exists and {_not_ours(kind)}")
+    if kind is None:
+        raise OutputExistsError(
+            f"{where}: it exists and is not empty; {fix}, or empty the folder yourself"
+        )
+    if not kind.marks(path):
+        marker = f"{kind.manifest} with format" if kind.is_folder else "format"
+        found = f"no {marker} {kind.format!r}" if kind.recognise is None else "not recognised"
+        raise OutputExistsError(
+            f"{where}: it exists and is not a previous {kind.description} ({found}), and "
+            f"BindSplit replaces only its own outputs, even with --overwrite; {fix}, or move it "
+            "away yourself"
+        )
     if not overwrite:
         raise OutputExistsError(
-            f"{path} holds a previous {kind.description}; pass --overwrite (overwrite=True) to "
-            "replace it, or choose another --out"
+            f"{where}: it holds a previous {kind.description}; pass --overwrite "
+            f"(overwrite=True) to replace it, or {fix}"
         )
 
 
-def _not_ours(kind: OutputKind | None) -> str:
-    if kind is None:
-        return "is not empty; choose another --out, or empty the folder yourself"
-    marker = f"{kind.manifest} with format" if kind.is_folder else "format"
-    return (
-        f"is not a previous {kind.description} (no {marker} {kind.format!r}): BindSplit replaces "
-        "only its own outputs, even with --overwrite; choose another --out, or move it away "
-        "yourself"
-    )
+def _check_writable(path: Path, where: str, fix: str) -> None:
+    """Create and remove, in the nearest existing folder above ``path``, a folder named as the
+    temporary of ``path`` will be: the only reliable test (``os.access`` says yes to root in
+    ``/proc``, and says nothing of read-only file systems or name limits)."""
+    ancestor = _existing_ancestor(path)
+    if not ancestor.is_dir():
+        raise OutputPathError(f"{where}: {ancestor} is a file, not a folder; {fix}")
+    probe = ancestor / _temporary_name(path, ".tmp").name
+    try:
+        probe.mkdir(0o700)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise OutputPathError(
+            f"{where}: files cannot be created in {ancestor} ({reason}); {fix}"
+        ) from None
+    probe.rmdir()
+
+
+def _existing_ancestor(path: Path) -> Path:
+    """``path``'s parent, or the nearest of its ancestors that exists."""
+    ancestor = path.absolute().parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def _name_max(folder: Path) -> int:
+    """Longest file name, in bytes, of the file system of ``folder`` (255 where not told)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):
+        return _NAME_MAX
 
 
 # ------------------------------------------------------------------------------- temporaries
+def _temporary_stem(path: Path) -> str:
+    """``path``'s name as its temporaries carry it: the name itself when the temporary name fits
+    the usual 255-byte limit, else its first bytes and a digest of the whole."""
+    name = path.name
+    encoded = os.fsencode(name)
+    if len(encoded) <= _STEM_MAX:
+        return name
+    digest = hashlib.sha256(encoded).hexdigest()[:8]
+    head = encoded[: _STEM_MAX - len(digest) - 1].decode("utf-8", errors="ignore")
+    return f"{head}~{digest}"
+
+
 def _temporary_name(path: Path, suffix: str) -> Path:
-    return path.parent / f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{suffix}"
+    return path.parent / f".{_temporary_stem(path)}.{os.getpid()}-{secrets.token_hex(4)}{suffix}"
 
 
 def _temporary_pattern(path: Path) -> re.Pattern[str]:
-    return re.compile(rf"^\.{re.escape(path.name)}\.(\d+)-[0-9a-f]{{8}}\.(?:tmp|old)$")
+    stem = re.escape(_temporary_stem(path))
+    return re.compile(rf"^\.{stem}\.(\d+)-[0-9a-f]{{8}}\.(?:tmp|old)$")
 
 
 def _running(pid: int) -> bool:

@@ -8,11 +8,13 @@ applies the leakage guard and annotates every sample; :func:`build_benchmark` (a
     DIR/bindsplit.json                          build manifest
     DIR/<config>/test-0000K-of-0000N.parquet    rows, image bytes embedded
 
-for every configuration (``names.CONFIGURATIONS``), into a temporary sibling folder renamed into
-place when complete, so ``DIR`` either does not exist or holds a finished build. The manifest and
-card name local inputs by file name and hash, never by a local absolute path. The folder is what
-goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads it locally, like the published
-copy, through ``datasets``' own packaged Parquet builder (no loading script).
+for every configuration (``names.CONFIGURATIONS``; one without samples is a single shard holding
+the schema and 0 rows, so that loops over the configurations never miss one), into a temporary
+sibling folder renamed into place when complete, so ``DIR`` either does not exist or holds a
+finished build. The manifest and card name local inputs by file name and hash, never by a local
+absolute path. The folder is what goes to the Hub: ``datasets.load_dataset(DIR, "unseen")`` reads
+it locally, like the published copy, through ``datasets``' own packaged Parquet builder (no
+loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
 :mod:`bindsplit_datasets.features`; the same inputs give the same rows (and the same
@@ -21,8 +23,6 @@ Rows keep the source benchmark's columns, in source order, and add the annotatio
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import math
 import os
@@ -35,16 +35,25 @@ from typing import Any
 import datasets
 import pyarrow as pa
 import pyarrow.compute as pc
-from datasets.features.features import require_storage_embed
-from datasets.table import InMemoryTable, embed_table_storage
-from datasets.utils.py_utils import convert_file_size_to_int
 
-from . import __version__
 from .atomic import BUILD_OUTPUT, atomic_directory, check_output
 from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
 from .cards import render_card
-from .errors import BindsplitError, SchemaError
-from .features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
+from .datasets_compat import (
+    InMemoryTable,
+    convert_file_size_to_int,
+    embed_table_storage,
+    require_storage_embed,
+)
+from .errors import BindsplitError, BindsplitValueError, SchemaError
+from .features import (
+    ANNOTATION_COLUMNS,
+    ANNOTATION_FEATURES,
+    CATEGORY_COLUMN,
+    GROUP_COLUMNS,
+    GROUP_FEATURE,
+    MACRO_GROUP_COLUMN,
+)
 from .labels import (
     CompositionStats,
     SampleAnnotation,
@@ -52,7 +61,8 @@ from .labels import (
     composition,
     config_includes,
 )
-from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
+from .names import CONFIGURATIONS
 from .parsing import PARSER_VERSION
 from .reference import ReferenceIndex, resolve_reference
 
@@ -64,15 +74,14 @@ __all__ = [
     "build_benchmark",
     "compute_annotations",
     "leakage_overlap",
+    "leakage_record",
     "prepare_benchmark",
-    "row_categories",
-    "rows_fingerprint",
+    "row_groups",
     "write_build",
 ]
 
 logger = logging.getLogger(__name__)
 
-CARD_NAME = "README.md"
 #: Largest Parquet shard written (uncompressed Arrow size), as in ``datasets.push_to_hub``.
 DEFAULT_MAX_SHARD_SIZE = "500MB"
 _ROW_BATCH = 1000
@@ -109,17 +118,23 @@ def leakage_overlap(
     return index.caption_overlap(texts), len(texts)
 
 
-def row_categories(adapter: BenchmarkAdapter, dataset: datasets.Dataset) -> list[str | None]:
-    """``adapter.category(row)`` of every row, in order (images are not read)."""
+def row_groups(
+    adapter: BenchmarkAdapter, dataset: datasets.Dataset
+) -> tuple[list[str | None], list[str | None]]:
+    """``adapter.category(row)`` and ``adapter.macro_group(row)`` of every row, in order (images
+    are not read): asked once, at build time, and written as the group columns."""
     text = dataset.select_columns(
         [c for c in dataset.column_names if c not in adapter.image_columns]
     ).with_format(None)
     categories: list[str | None] = []
+    macro_groups: list[str | None] = []
     for batch in text.iter(batch_size=_ROW_BATCH):
         columns = list(batch)
         for values in zip(*batch.values(), strict=True):
-            categories.append(adapter.category(dict(zip(columns, values, strict=True))))
-    return categories
+            row = dict(zip(columns, values, strict=True))
+            categories.append(adapter.category(row))
+            macro_groups.append(adapter.macro_group(row))
+    return categories, macro_groups
 
 
 @dataclass
@@ -133,6 +148,8 @@ class PreparedBenchmark:
     leakage: dict[str, Any] = field(default_factory=dict)
     #: ``adapter.category(row)`` of every row (all ``None`` for a benchmark without categories).
     categories: list[str | None] = field(default_factory=list)
+    #: ``adapter.macro_group(row)`` of every row (all ``None`` where groups are not defined).
+    macro_groups: list[str | None] = field(default_factory=list)
     #: Folders of the local inputs, removed from every path the manifest would otherwise hold.
     local_folders: tuple[str, ...] = ()
 
@@ -150,19 +167,48 @@ class PreparedBenchmark:
         _check_configuration(config)
         return [i for i, a in enumerate(self.annotations) if config_includes(config, a)]
 
+    def _groups(self) -> dict[str, list[str | None]]:
+        """The group columns this build writes: those the benchmark defines for some row."""
+        groups = {CATEGORY_COLUMN: self.categories, MACRO_GROUP_COLUMN: self.macro_groups}
+        return {
+            name: values for name, values in groups.items() if any(v is not None for v in values)
+        }
+
     @property
     def features(self) -> datasets.Features:
-        """Source features followed by the annotation features (declared in ``features.py``)."""
-        return datasets.Features({**self.source.dataset.features, **ANNOTATION_FEATURES})
+        """Source features, the annotation features and the group columns written (declared in
+        ``features.py``)."""
+        return datasets.Features(
+            {
+                **self.source.dataset.features,
+                **ANNOTATION_FEATURES,
+                **dict.fromkeys(self._groups(), GROUP_FEATURE),
+            }
+        )
+
+    def columns(self) -> BuildColumns:
+        """Which columns of the built rows are what (recorded in the manifest)."""
+        groups = self._groups()
+        return BuildColumns(
+            image=tuple(self.adapter.image_columns),
+            caption=tuple(self.adapter.caption_columns),
+            id=self.adapter.id_column,
+            category=CATEGORY_COLUMN if CATEGORY_COLUMN in groups else None,
+            macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in groups else None,
+        )
 
     def annotated_dataset(self) -> datasets.Dataset:
-        """The source rows with the annotation columns appended."""
-        table = pa.Table.from_pylist(
-            [annotation.to_row() for annotation in self.annotations],
-            schema=ANNOTATION_FEATURES.arrow_schema,
+        """The source rows with the annotation columns and the group columns appended."""
+        added = datasets.Features(
+            {**ANNOTATION_FEATURES, **dict.fromkeys(self._groups(), GROUP_FEATURE)}
         )
+        rows = [annotation.to_row() for annotation in self.annotations]
+        for name, values in self._groups().items():
+            for row, value in zip(rows, values, strict=True):
+                row[name] = value
+        table = pa.Table.from_pylist(rows, schema=added.arrow_schema)
         annotations = datasets.Dataset(
-            InMemoryTable(table), info=datasets.DatasetInfo(features=ANNOTATION_FEATURES)
+            InMemoryTable(table), info=datasets.DatasetInfo(features=added)
         )
         return datasets.concatenate_datasets([self.source.dataset, annotations], axis=1)
 
@@ -206,15 +252,21 @@ def prepare_benchmark(
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
     adapter = get_benchmark(benchmark)
+    if not isinstance(source_options, Mapping | None):
+        raise BindsplitValueError(
+            f"source_options must be a mapping of option to value, got {source_options!r}; "
+            f"{adapter.name} accepts: {', '.join(adapter.load_options) or 'none'}"
+        )
     options = dict(source_options or {})
     adapter.check_options(options)
     if source is not None:
         source = os.fspath(source)  # adapters take a path or Hub id as text
+    adapter.check_source(source)
     if reference is None:
         reference = adapter.default_reference(source)
     index = resolve_reference(reference, min_count=min_count)
     loaded = adapter.load(source, strict=strict, **options)
-    clashes = [c for c in ANNOTATION_COLUMNS if c in loaded.dataset.column_names]
+    clashes = [c for c in (*ANNOTATION_COLUMNS, *GROUP_COLUMNS) if c in loaded.dataset.column_names]
     if clashes:
         raise SchemaError(
             f"the source already has the annotation column(s) {clashes}: it looks like a built "
@@ -222,26 +274,28 @@ def prepare_benchmark(
         )
     for note in loaded.report.notes:
         (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
-    leakage = _leakage(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
+    leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
     annotations = compute_annotations(adapter, loaded, index, progress=progress)
+    categories, macro_groups = row_groups(adapter, loaded.dataset)
     return PreparedBenchmark(
         adapter=adapter,
         source=loaded,
         index=index,
         annotations=annotations,
         leakage=leakage,
-        categories=row_categories(adapter, loaded.dataset),
+        categories=categories,
+        macro_groups=macro_groups,
         local_folders=_local_folders([source, reference, *options.values()]),
     )
 
 
-def _leakage(
+def leakage_record(
     adapter: BenchmarkAdapter,
     loaded: LoadedSource,
     index: ReferenceIndex,
     *,
-    max_leakage: float,
-    allow: bool,
+    max_leakage: float = DEFAULT_MAX_LEAKAGE,
+    allow: bool = False,
 ) -> dict[str, Any]:
     """The manifest's ``leakage`` record; raises :class:`LeakageError` when the guard refuses."""
     overlap, n_positive = leakage_overlap(adapter, loaded, index)
@@ -386,37 +440,36 @@ def write_build(
         full = prepared.annotated_dataset()
         if len(full) == 0:
             raise BindsplitError(
-                f"no {prepared.adapter.pretty_name} rows are left to build "
-                f"(source report: {prepared.source.report.to_dict()})"
+                f"no {prepared.adapter.pretty_name} rows are left to build: "
+                f"{prepared.source.report.describe()}; fix those rows of the source, or pass "
+                "--strict to stop at the first one and see it"
             )
         limit = convert_file_size_to_int(max_shard_size)
         infos = {}
         sizes = {}
-        for config in CONFIGURATIONS:
+        for config in CONFIGURATIONS:  # every one, an empty one as a shard with the schema only
             indices = prepared.config_indices(config)
-            if not indices:  # `datasets` cannot load an empty split: the card says it is empty
-                logger.warning("configuration %r is empty and is not written", config)
-                continue
+            if not indices:
+                logger.warning("configuration %r has no samples: written with 0 rows", config)
             rows = full if config == "full" else full.select(indices)
             infos[config] = _write_config(rows, tmp / config, limit, full)
             sizes[config] = len(rows)
         stats = prepared.composition()
-        manifest: dict[str, Any] = {
-            "format": BUILD_FORMAT,
-            "bindsplit_version": __version__,
-            "benchmark": prepared.adapter.name,
-            "source": prepared.source.identity,
-            "reference": prepared.index.fingerprint,
-            "min_count": prepared.index.min_count,
-            "parser_version": PARSER_VERSION,
-            "configs": sizes,
-            "composition": stats.to_dict(),
-            "source_report": prepared.source.report.to_dict(),
-            "leakage": dict(prepared.leakage),
-            "fingerprint": rows_fingerprint(full, prepared.adapter.image_columns),
-        }
-        manifest = _without_local_paths(manifest, prepared.local_folders)
-        (tmp / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        recorded = BuildManifest(
+            benchmark=prepared.adapter.name,
+            configs=sizes,
+            fingerprint=rows_fingerprint(full, prepared.adapter.image_columns),
+            columns=prepared.columns(),
+            source=prepared.source.identity,
+            reference=prepared.index.fingerprint,
+            min_count=prepared.index.min_count,
+            parser_version=PARSER_VERSION,
+            composition=stats.to_dict(),
+            source_report=prepared.source.report.to_dict(),
+            leakage=dict(prepared.leakage),
+        )
+        manifest = _without_local_paths(recorded.to_dict(), prepared.local_folders)
+        BuildManifest.from_dict(manifest, str(out)).write(tmp)
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
     logger.info("wrote %s (%s)", out, ", ".join(f"{c}: {n}" for c, n in sizes.items()))
@@ -466,34 +519,3 @@ def _has_external_files(dataset: datasets.Dataset) -> bool:
         elif require_storage_embed(feature):
             return True
     return False
-
-
-def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) -> str:
-    """SHA-256 of the rows of ``dataset`` in order: every column's values, with each image
-    represented by the SHA-256 of its bytes (so the fingerprint is independent of Parquet
-    encoding details)."""
-    digest = hashlib.sha256()
-    columns = dataset.column_names
-    digest.update(json.dumps(columns).encode())
-    table = dataset.with_format("arrow")
-    for start in range(0, len(dataset), _ROW_BATCH):
-        batch = table[start : start + _ROW_BATCH]
-        for column in columns:
-            values = batch.column(column).to_pylist()
-            if column in image_columns:
-                values = [_image_digest(value) for value in values]
-            digest.update(json.dumps(values, sort_keys=True, default=str).encode())
-    return digest.hexdigest()
-
-
-def _image_digest(value: Mapping[str, Any] | None) -> str | None:
-    """SHA-256 of an image cell's bytes, read from its local file when the cell holds a path
-    (the build embeds those bytes, so a built folder's rows give the same digest)."""
-    if value is None:
-        return None
-    data = value.get("bytes")
-    if data is None and value.get("path") and Path(value["path"]).is_file():
-        data = Path(value["path"]).read_bytes()
-    if data is not None:
-        return hashlib.sha256(data).hexdigest()
-    return f"path:{value.get('path')}"

@@ -19,11 +19,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import datasets
-from datasets.info import DatasetInfosDict
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from .benchmarks import get_benchmark
+from .card_source import (
+    format_share,
+    leakage_found,
+    licences,
+    pairing_statement,
+    source_identity,
+    source_report,
+    unofficial_pairing,
+)
+from .datasets_compat import DatasetInfosDict
 from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from .reports.eval_results import card_section
 from .reports.tables import Align, format_composition, render_table
 
 __all__ = [
@@ -34,9 +44,10 @@ __all__ = [
     "composition_rows",
     "configs_metadata",
     "flat_composition",
-    "format_share",
     "paper_figure_notes",
+    "paper_comparable",
     "render_card",
+    "size_category",
 ]
 
 
@@ -77,13 +88,34 @@ CATEGORY_HEADER: tuple[str, ...] = (
 _PAPER_SOURCE_ROWS: dict[str, int] = {"aro_vga": 28_748}
 
 
-def format_share(value: float | None) -> str:
-    """A fraction as a percentage with one decimal (``"-"`` for ``None``).
+#: The reference the paper's figures were measured against: its corpus name and ``min_count``.
+_PAPER_REFERENCE = ("coco2017", 1)
+#: Below this share of the samples the ``unseen`` configuration is called small on the card.
+_SMALL_SHARE = 0.1
 
-    >>> format_share(0.1234), format_share(None)
-    ('12.3%', '-')
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket of ``n`` rows.
+
+    >>> size_category(999), size_category(1_000), size_category(28_748)
+    ('n<1K', '1K<n<10K', '10K<n<100K')
     """
-    return "-" if value is None else f"{100 * value:.1f}%"
+    for limit, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
+        if n < limit:
+            return name
+    return "1M<n<10M" if n < 10_000_000 else "n>10M"
+
+
+def paper_comparable(manifest: Mapping[str, Any]) -> bool:
+    """Whether the paper's figures apply to this build: it is labelled against the reference
+    they were measured against (COCO train2017 captions, ``min_count`` 1)."""
+    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    return (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
 
 
 def flat_composition(composition: Mapping[str, Any]) -> dict[str, float | int | None]:
@@ -259,6 +291,8 @@ def render_card(
     data = DatasetCardData(
         pretty_name=f"BindSplit {adapter.pretty_name}",
         license=adapter.license.lower(),  # Hub licence ids are lower case
+        size_categories=[size_category(int(manifest["composition"]["n"]))],
+        source_datasets=[adapter.hub_id] if adapter.hub_id else ["original"],
         language=["en"],
         task_categories=["zero-shot-image-classification"],
         tags=[
@@ -273,7 +307,8 @@ def render_card(
     )
     if dataset_infos:
         DatasetInfosDict(dict(dataset_infos)).to_dataset_card_data(data)
-    text = f"---\n{data.to_yaml()}\n---\n\n{_body(manifest, adapter, repo_id)}"
+    body = f"{_body(manifest, adapter, repo_id)}\n{card_section(manifest, repo_id)}\n"
+    text = f"---\n{data.to_yaml()}\n---\n\n{body}"
     return str(DatasetCard(text))  # parses the YAML back: a card that would not load fails here
 
 
@@ -299,7 +334,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
     ]
     if leakage["override"]:
         sections.append(
-            f"> **Leakage override.** The reference corpus contains {_leakage_found(leakage)} "
+            f"> **Leakage override.** The reference corpus contains {leakage_found(leakage)} "
             "verbatim, at or above the threshold of the leakage check, and the build was forced "
             "with `--allow-leakage`. Bindings of those captions count as seen because the "
             "benchmark itself is in the reference: the seen share is inflated."
@@ -310,6 +345,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "was applied, and each row's `text_i` is assumed to describe its `image_i` (see "
             "Source)."
         )
+    sections += unofficial_pairing(manifest["source"])
     sections += [
         "## Configurations",
         _markdown_table(
@@ -317,9 +353,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             [
                 (
                     f"`{config}`",
-                    f"{_config_size(composition, config):,}",
+                    f"{(n := _config_size(composition, config)):,}",
                     _CONFIG_MEANING[config]
-                    + ("" if config in manifest["configs"] else " (empty: not written)"),
+                    + (" (0 rows: its shard holds only the schema)" if not n else ""),
                 )
                 for config in CONFIGURATIONS
             ],
@@ -335,7 +371,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "`n` = captions with bindings), and the unseen share over all samples and over the "
             "samples with at least one binding."
         ),
-        _markdown_table(COMPOSITION_HEADER, composition_rows(composition, adapter.paper_figures)),
+        *_composition_table(manifest, adapter),
         (
             "Positive captions' bindings are seen at "
             f"{format_share(composition['positive_seen_rate'])}, "
@@ -344,7 +380,10 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "(the positive caption is more or less familiar than a negative one), which a model "
             "can exploit without binding attributes to objects."
         ),
-        *[f"> **Note on the paper's figures.** {note}" for note in _paper_notes(adapter)],
+        *[
+            f"> **Note on the paper's figures.** {note}"
+            for note in (_paper_notes(adapter) if paper_comparable(manifest) else [])
+        ],
         *_category_section(composition),
         "## Reference corpus",
         (
@@ -356,7 +395,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         _json_block(reference),
         f"Build fingerprint (SHA-256 of the rows): `{manifest['fingerprint']}`.",
         "## Source",
-        _source_identity(manifest["source"], adapter),
+        source_identity(manifest["source"], adapter),
         (
             f"Licence of {adapter.pretty_name}: `{adapter.license}`. The rows keep every "
             "column of the source and add `caption_bindings` (per caption, its bindings with "
@@ -367,9 +406,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             f"{', '.join(f'`{c}`' for c in adapter.caption_columns)}; "
             f"`{adapter.caption_columns[0]}` is the positive caption of the familiarity statistics."
         ),
-        *_pairing(manifest["source"]),
+        *pairing_statement(manifest["source"]),
         _json_block(manifest["source"]),
-        _source_report(report, leakage),
+        source_report(report, leakage),
         "## How to load",
         (
             "```python\nfrom datasets import load_dataset\n\n"
@@ -392,12 +431,13 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
                 "- Bindings of free-text captions come from a rule-based parser and a tagger: "
                 "some bindings are missed or wrong (ARO VG-Attribution uses its structured fields "
                 "instead).",
-                "- The `unseen` configuration is small (a few percent of a benchmark at most): "
-                "its accuracies have wide confidence intervals.",
+                *_unseen_limitation(composition),
                 "- Counts are of captions stating a binding, not of images; a binding seen once "
                 "may still be unfamiliar to a model (raise `min_count` to require more).",
             ]
         ),
+        "## Licences",
+        licences(adapter),
         "## Citation",
         "BindSplit:",
         f"```bibtex\n{PAPER_CITATION}\n```",
@@ -405,6 +445,36 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         f"```bibtex\n{adapter.citation}\n```",
     ]
     return "\n\n".join(sections) + "\n"
+
+
+def _composition_table(manifest: Mapping[str, Any], adapter: Any) -> list[str]:
+    """The composition table, with the paper's figures beside ours only where they apply (the
+    build's reference is the paper's); otherwise without them, and a caveat saying why."""
+    rows = composition_rows(manifest["composition"], adapter.paper_figures)
+    if paper_comparable(manifest) or not adapter.paper_figures:
+        return [_markdown_table(COMPOSITION_HEADER, rows)]
+    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    used = corpus.get("name") or corpus.get("kind") or "another corpus"
+    return [
+        _markdown_table(COMPOSITION_HEADER[:-1], [row[:-1] for row in rows]),
+        (
+            f"> **Not comparable with the paper.** The paper's figures for "
+            f"{adapter.pretty_name} were measured against COCO train2017 captions "
+            f"(`coco2017`) with `min_count` 1; this build is labelled against `{used}` with "
+            f"`min_count` {manifest.get('min_count')}, so they are not shown beside its figures."
+        ),
+    ]
+
+
+def _unseen_limitation(composition: Mapping[str, Any]) -> list[str]:
+    """The limitation of a small ``unseen`` configuration, where it is small."""
+    n, share = composition["counts"]["unseen"], composition["shares"]["unseen"]
+    if share is not None and share >= _SMALL_SHARE:
+        return []
+    return [
+        f"- The `unseen` configuration is small ({n:,} samples, {format_share(share)} of this "
+        "build): its accuracies have wide confidence intervals."
+    ]
 
 
 def _config_size(composition: Mapping[str, Any], config: str) -> int:
@@ -429,85 +499,3 @@ def _category_section(composition: Mapping[str, Any]) -> list[str]:
         "binding-level seen rates and the asymmetric share, per category of the benchmark.",
         _markdown_table(CATEGORY_HEADER, rows),
     ]
-
-
-def _source_identity(source: Mapping[str, Any], adapter: Any) -> str:
-    """Where the rows were read from: the Hub commit, or the local files and their hash."""
-    if "hub_id" in source:
-        where = f"Read from the Hub dataset `{source['hub_id']}`, revision `{source['revision']}`"
-        if source.get("sha"):
-            return f"{where}, at commit `{source['sha']}`."
-        return (
-            f"{where}; its commit could not be resolved (the Hub was unreachable and the rows "
-            "came from the local cache), so this build is not pinned to a commit."
-        )
-    if "sha256" in source:
-        files = source.get("files") or [source.get("path")]
-        where = (
-            f"the local file `{files[0]}`"
-            if files == [source.get("path")]
-            else f"`{source.get('path')}`: {', '.join(f'`{f}`' for f in files)}"
-        )
-        return f"Read from {where} (SHA-256 of the contents `{source['sha256']}`)."
-    return f"Read from {adapter.pretty_name}'s source as described below."
-
-
-def _pairing(source: Mapping[str, Any]) -> list[str]:
-    """The pairing statement of a source whose identity records one (VisMin)."""
-    pairing = source.get("pairing")
-    if not pairing:
-        return []
-    if pairing.get("mode") == "as-stored":
-        return [
-            "Pairing: **as stored** (`--vismin-pairing as-stored`). No ground truth was applied: "
-            "each row's `text_i` is assumed to describe its `image_i`, unchecked."
-        ]
-    return [
-        f"Pairing: the ground truth `{pairing['solution']}` ({pairing['origin']}, SHA-256 "
-        f"`{pairing['sha256']}`) says that {pairing['crossed']:,} of {pairing['rows']:,} source "
-        "rows have `text_0` describing `image_1`; their images were swapped, so that `text_i` "
-        "describes `image_i` in every row, and the boolean column `pairing_crossed` marks them. "
-        "Evaluation breaks results down by category and crossed/straight rows."
-    ]
-
-
-def _leakage_found(leakage: Mapping[str, Any]) -> str:
-    """``"12 of this benchmark's 96 positive captions (12.5%)"``."""
-    if leakage.get("n_positive") is None:
-        return f"{leakage['overlap']:,} of this benchmark's own positive captions"
-    return (
-        f"{leakage['overlap']:,} of this benchmark's {leakage['n_positive']:,} positive captions "
-        f"({format_share(leakage.get('share'))})"
-    )
-
-
-def _source_report(report: Mapping[str, Any], leakage: Mapping[str, Any]) -> str:
-    lines = [f"Rows read: {report['n_rows']:,}."]
-    problems = report.get("problems") or {}
-    if problems:
-        lines.append(
-            "Problems counted while reading: "
-            + ", ".join(
-                f"{name.replace('_', ' ')}: {count:,}" for name, count in sorted(problems.items())
-            )
-            + "."
-        )
-    lines += [f"- {note}" for note in report.get("notes") or []]
-    found = f"{_leakage_found(leakage)} occur verbatim in the reference"
-    if not leakage.get("guard", True):
-        lines.append(
-            f"Leakage check: off for this benchmark, whose reference is by design its own "
-            f"training corpus ({found})."
-        )
-        return "\n".join(lines)
-    threshold = leakage.get("threshold")
-    rule = (
-        ""
-        if threshold is None
-        else f"; a build is refused when the share reaches {format_share(threshold)} (the "
-        "reference would then contain the benchmark's own source; COCO captions also repeat "
-        "by chance, so a few are expected)"
-    )
-    override = " Override: built with `--allow-leakage`." if leakage["override"] else ""
-    lines.append(f"Leakage check: {found}{rule}.{override}")
-    return "\n".join(lines)

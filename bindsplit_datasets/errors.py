@@ -18,6 +18,7 @@ __all__ = [
     "BuildVerificationError",
     "NotAFolderError",
     "OutputExistsError",
+    "OutputPathError",
     "SchemaError",
     "SaveScoresError",
     "ScoresFileError",
@@ -50,7 +51,14 @@ class NotAFolderError(BindsplitError, NotADirectoryError):
     """An input that must be a folder is a file."""
 
 
-class OutputExistsError(BindsplitError, FileExistsError):
+class OutputPathError(BindsplitError, ValueError):
+    """An output path BindSplit cannot write (a system folder such as ``/proc``, a path below a
+    regular file, a folder without write permission, a name too long for the file system), or
+    may not replace (:class:`OutputExistsError`); found before any work, nothing was written.
+    Raised by :func:`bindsplit_datasets.atomic.check_output`, the one check of output paths."""
+
+
+class OutputExistsError(OutputPathError, FileExistsError):
     """The output path holds something BindSplit may not replace (a file, a foreign folder, or a
     previous output without ``--overwrite``); nothing was written."""
 

@@ -35,7 +35,8 @@ import datasets
 
 from . import __version__
 from .errors import BindsplitError, BindsplitValueError, SchemaError
-from .loading import BindsplitData, load_bindsplit, read_manifest
+from .loading import BindsplitData, load_bindsplit
+from .manifest import read_manifest
 from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT

@@ -13,13 +13,31 @@
     ``balanced`` configuration (``seen`` samples are all balanced, ``unseen`` ones never).
 ``bindsplit_label``
     ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3).
+
+Where the benchmark defines them, the build also writes each sample's group columns
+(:data:`GROUP_COLUMNS`), named in the manifest's ``columns``, so that readers take them from the
+rows instead of recomputing them through the benchmark adapter:
+
+``bindsplit_category``
+    The sample's category of the per-category breakdowns (BiVLC type/subtype, VisMin category
+    and pairing, SugarCrepe subset).
+``bindsplit_macro_group``
+    The sample's group of the macro accuracy (ARO: the attribute pair).
 """
 
 from __future__ import annotations
 
 import datasets
 
-__all__ = ["ANNOTATION_COLUMNS", "ANNOTATION_FEATURES", "BINDING_FEATURE"]
+__all__ = [
+    "ANNOTATION_COLUMNS",
+    "ANNOTATION_FEATURES",
+    "BINDING_FEATURE",
+    "CATEGORY_COLUMN",
+    "GROUP_COLUMNS",
+    "GROUP_FEATURE",
+    "MACRO_GROUP_COLUMN",
+]
 
 BINDING_FEATURE = {
     "attribute": datasets.Value("string"),
@@ -39,3 +57,11 @@ ANNOTATION_FEATURES = datasets.Features(
 )
 
 ANNOTATION_COLUMNS: tuple[str, ...] = tuple(ANNOTATION_FEATURES)
+
+#: The category column a build writes for a benchmark with categories.
+CATEGORY_COLUMN = "bindsplit_category"
+#: The macro-accuracy group column a build writes where the benchmark defines groups.
+MACRO_GROUP_COLUMN = "bindsplit_macro_group"
+GROUP_COLUMNS: tuple[str, ...] = (CATEGORY_COLUMN, MACRO_GROUP_COLUMN)
+#: Feature of either group column (``None`` where a row has no group).
+GROUP_FEATURE = datasets.Value("string")

@@ -32,14 +32,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+# configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
+# own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
+from .metric_core import BALANCED, LABEL_POOLS
 from .names import CONFIGURATIONS, SPLIT_LABELS
 
 if TYPE_CHECKING:  # labelling needs only the attribute/object fields, not the parser
     from .parsing import Binding
 
 __all__ = [
-    "CONFIGURATIONS",
-    "SPLIT_LABELS",
     "AnnotatedBinding",
     "BindingCounts",
     "CompositionStats",
@@ -52,15 +53,6 @@ __all__ = [
 ]
 
 
-# configuration -> labels of the samples it holds (``none`` samples appear in ``full`` only);
-# ``balanced`` is not a set of labels: it holds the samples whose ``balanced`` flag is set
-_CONFIG_LABELS: dict[str, frozenset[str]] = {
-    "full": frozenset(SPLIT_LABELS),
-    "seen": frozenset({"seen"}),
-    "unseen": frozenset({"unseen"}),
-    "partial": frozenset({"partial"}),
-}
-_BALANCED = "balanced"
 #: Marks the end of an exhausted iterator.
 _END = object()
 
@@ -159,9 +151,9 @@ def config_includes(config: str, annotation: SampleAnnotation | Mapping[str, Any
     if config == "full":
         return True
     label, _, balanced, _ = _fields(annotation)
-    if config == _BALANCED:
+    if config == BALANCED:
         return balanced
-    return label in _CONFIG_LABELS[config]
+    return label in LABEL_POOLS[config]
 
 
 def _familiarity(flags: Sequence[bool]) -> Fraction | None:

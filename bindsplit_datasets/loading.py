@@ -28,12 +28,12 @@ from .manifest import (
     verify_rows,
 )
 from .names import CONFIGURATIONS
+from .parquet_files import empty_dataset
 
 __all__ = [
     "BindsplitData",
     "check_config",
     "load_bindsplit",
-    "read_manifest",
 ]
 
 
@@ -76,19 +76,23 @@ class BindsplitData:
         return self._adapter
 
 
-def check_config(config: str, valid: Sequence[str], empty: Sequence[str] = ()) -> None:
+def check_config(config: str, valid: Sequence[str]) -> None:
     """Raise :class:`~bindsplit_datasets.errors.BindsplitValueError` unless ``config`` is one of
-    ``valid``: for a configuration in ``empty`` (no samples, so the build has no files for it)
-    the message says so; otherwise it names the valid configurations."""
-    if config in empty:
-        raise BindsplitValueError(
-            f"configuration {config!r} of this build has no samples (BindSplit writes no files "
-            f"for an empty configuration); configurations with samples: {', '.join(valid)}."
-        )
+    ``valid``; the message names them."""
     if config not in valid:
         raise BindsplitValueError(
             f"unknown configuration {config!r}; valid configurations: {', '.join(valid)}."
         )
+
+
+def _empty_hub_config(repo_id: str, config: str, revision: str | None) -> datasets.Dataset:
+    """The 0-row configuration ``config`` of a Hub build, from its shard (schema only)."""
+    from huggingface_hub import hf_hub_download
+
+    shard = hf_hub_download(
+        repo_id, f"{config}/{SPLIT}-00000-of-00001.parquet", repo_type="dataset", revision=revision
+    )
+    return empty_dataset(shard)
 
 
 def load_bindsplit(
@@ -119,12 +123,11 @@ def load_bindsplit(
         manifest = verify_build(folder, cache_dir=cache_dir)
     else:
         manifest = read_manifest(data, revision=revision)
-    composition = manifest.get("composition", {})
-    counts = {**composition.get("counts", {}), "balanced": composition.get("balanced_count")}
-    empty = [c for c in CONFIGURATIONS if c != "full" and counts.get(c) == 0]
-    check_config(config, tuple(manifest["configs"]), empty)
+    check_config(config, tuple(manifest["configs"]))
     if folder is not None:
         dataset = load_config(folder, config, cache_dir=cache_dir)
+    elif manifest["configs"][config] == 0:  # `datasets` refuses an empty split: read the shard
+        dataset = _empty_hub_config(str(data), config, revision)
     else:
         dataset = datasets.load_dataset(
             str(data),

@@ -1,29 +1,32 @@
-"""The one validator of built BindSplit datasets: their ``bindsplit.json`` manifest, and whether a
-folder still holds exactly what the manifest describes.
+"""The owner of the build manifest (``bindsplit.json``): its typed form (:class:`BuildManifest`,
+which writes, reads and verifies it), the row fingerprint it records (:func:`rows_fingerprint`),
+and the one validator of built folders against it.
 
 A build (docs/architecture.md) is trusted only as far as its files match its manifest: the rows'
-fingerprint (:func:`~bindsplit_datasets.builder.rows_fingerprint`, the same function the build
-used), the row count of every configuration, the label counts of the composition, and every
-configuration other than ``full`` holding exactly the rows of ``full`` with that label. A label
-rewritten after the build, a deleted, truncated or corrupt shard, or a hand-edited manifest fails
-:func:`verify_build` with a :class:`~bindsplit_datasets.errors.BuildVerificationError` naming the
-file and the fix. Loading (:func:`~bindsplit_datasets.loading.load_bindsplit`), evaluation and
-publishing all go through these checks.
+fingerprint (:func:`rows_fingerprint`, the function the build records it with), the row count of
+every configuration, the label counts of the composition, and every configuration other than
+``full`` holding exactly the rows of ``full`` with that label. A label rewritten after the build, a
+deleted, truncated or corrupt shard, or a hand-edited manifest fails :func:`verify_build` with a
+:class:`~bindsplit_datasets.errors.BuildVerificationError` naming the file and the fix. Loading
+(:func:`~bindsplit_datasets.loading.load_bindsplit`), evaluation and publishing all go through these
+checks.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import datasets
 
+from . import __version__
 from .benchmarks import get_benchmark
-from .builder import CARD_NAME, rows_fingerprint
 from .errors import (
     BindsplitFileNotFoundError,
     BuildVerificationError,
@@ -37,6 +40,9 @@ from .parquet_files import load_parquet_files, parquet_row_count
 
 __all__ = [
     "BUILD_HINT",
+    "CARD_NAME",
+    "BuildColumns",
+    "BuildManifest",
     "REBUILD_FIX",
     "SPLIT",
     "VERIFY_FIX",
@@ -48,6 +54,7 @@ __all__ = [
     "local_build",
     "parse_manifest",
     "read_manifest",
+    "rows_fingerprint",
     "verify_build",
     "verify_rows",
 ]
@@ -61,6 +68,9 @@ VERIFY_FIX = f"{REBUILD_FIX}, or pass --no-verify (verify=False) to use it unche
 #: The split every configuration of a build holds.
 SPLIT = "test"
 _LABEL = "bindsplit_label"
+#: File name of a build's dataset card.
+CARD_NAME = "README.md"
+_ROW_BATCH = 1000
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
@@ -191,8 +201,8 @@ def load_config(
     cache_dir: str | Path | None = None,
 ) -> datasets.Dataset:
     """The rows of configuration ``config`` of the built folder, read by file (a rewritten file
-    is re-read, never served from ``datasets``' cache of the folder). A damaged shard raises
-    :class:`BuildVerificationError` ending with ``fix``."""
+    is re-read, never served from ``datasets``' cache of the folder); 0 rows for a configuration
+    without samples. A damaged shard raises :class:`BuildVerificationError` ending with ``fix``."""
     return load_parquet_files(
         config_files(folder, config),
         SPLIT,
@@ -200,6 +210,7 @@ def load_config(
         fix=fix,
         error=BuildVerificationError,
         cache_dir=cache_dir,
+        allow_empty=True,
     )
 
 
@@ -315,3 +326,161 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     }
     verify_rows(manifest, rows, where)
     return manifest
+
+
+# ------------------------------------------------------------------------------ typed manifest
+@dataclass(frozen=True)
+class BuildColumns:
+    """Which columns of a build's rows are what, so that readers need not ask the adapter.
+
+    Attributes:
+        image: the image columns, in the benchmark's order (image ``i`` pairs with caption ``i``).
+        caption: the caption columns; the first is the positive caption.
+        id: the sample id column, ``None`` when the benchmark has none.
+        category: the column holding each sample's category (written at build time), ``None``
+            for a benchmark without categories.
+        macro_group: the column holding each sample's macro-accuracy group (ARO: the attribute
+            pair), ``None`` where not defined.
+    """
+
+    image: tuple[str, ...]
+    caption: tuple[str, ...]
+    id: str | None = None
+    category: str | None = None
+    macro_group: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "image": list(self.image), "caption": list(self.caption)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BuildColumns:
+        return cls(
+            image=tuple(data["image"]),
+            caption=tuple(data["caption"]),
+            id=data.get("id"),
+            category=data.get("category"),
+            macro_group=data.get("macro_group"),
+        )
+
+
+@dataclass(frozen=True)
+class BuildManifest:
+    """A build's ``bindsplit.json``, typed: what was built from what, and how to check it.
+
+    :meth:`write` puts it into a build folder, :meth:`read` reads one back (checked), and
+    :meth:`verify` checks a folder's files against it (:func:`verify_build`). :meth:`to_dict`
+    is the JSON form that every other module reads (results records, cards, publishing).
+    """
+
+    benchmark: str
+    configs: dict[str, int]
+    fingerprint: str
+    columns: BuildColumns
+    source: dict[str, Any] = field(default_factory=dict)
+    reference: dict[str, Any] = field(default_factory=dict)
+    min_count: int = 1
+    parser_version: str = ""
+    composition: dict[str, Any] = field(default_factory=dict)
+    source_report: dict[str, Any] = field(default_factory=dict)
+    leakage: dict[str, Any] = field(default_factory=dict)
+    bindsplit_version: str = __version__
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form, format tag first."""
+        return {
+            "format": BUILD_FORMAT,
+            "bindsplit_version": self.bindsplit_version,
+            "benchmark": self.benchmark,
+            "source": self.source,
+            "reference": self.reference,
+            "min_count": self.min_count,
+            "parser_version": self.parser_version,
+            "configs": dict(self.configs),
+            "composition": self.composition,
+            "source_report": self.source_report,
+            "leakage": self.leakage,
+            "fingerprint": self.fingerprint,
+            "columns": self.columns.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "the manifest") -> BuildManifest:
+        """The manifest of ``data`` (its JSON form), checked (:func:`check_manifest`).
+
+        Raises:
+            SchemaError: not a build manifest, or one without ``fingerprint`` or ``columns``.
+        """
+        check_manifest(data, where)
+        missing = [key for key in ("fingerprint", "columns") if key not in data]
+        if missing:
+            raise SchemaError(
+                f"the {MANIFEST_NAME} of {where} lacks {missing}; rebuild it ({BUILD_HINT})."
+            )
+        return cls(
+            benchmark=str(data["benchmark"]),
+            configs=dict(data["configs"]),
+            fingerprint=str(data["fingerprint"]),
+            columns=BuildColumns.from_dict(data["columns"]),
+            source=dict(data.get("source") or {}),
+            reference=dict(data.get("reference") or {}),
+            min_count=int(data.get("min_count", 1)),
+            parser_version=str(data.get("parser_version", "")),
+            composition=dict(data.get("composition") or {}),
+            source_report=dict(data.get("source_report") or {}),
+            leakage=dict(data.get("leakage") or {}),
+            bindsplit_version=str(data.get("bindsplit_version", "")),
+        )
+
+    def write(self, folder: str | Path) -> Path:
+        """Write ``folder/bindsplit.json`` (the folder being built) and return its path."""
+        path = Path(folder) / MANIFEST_NAME
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def read(cls, data: str | Path, *, revision: str | None = None) -> BuildManifest:
+        """The checked manifest of a built folder or Hub dataset (:func:`read_manifest`)."""
+        return cls.from_dict(read_manifest(data, revision=revision), str(data))
+
+    def verify(self, folder: str | Path, *, cache_dir: str | Path | None = None) -> None:
+        """Check that ``folder`` holds exactly what this manifest describes.
+
+        Raises:
+            BuildVerificationError: the folder's manifest is not this one, or its files do not
+                match it (:func:`verify_build`).
+        """
+        found = verify_build(folder, cache_dir=cache_dir)
+        if found != self.to_dict():
+            raise _failed(f"the {MANIFEST_NAME} of {folder} is not the manifest expected")
+
+
+# ------------------------------------------------------------------------------- fingerprint
+def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) -> str:
+    """SHA-256 of the rows of ``dataset`` in order: every column's values, with each image
+    represented by the SHA-256 of its bytes (so the fingerprint is independent of Parquet
+    encoding details)."""
+    digest = hashlib.sha256()
+    columns = dataset.column_names
+    digest.update(json.dumps(columns).encode())
+    table = dataset.with_format("arrow")
+    for start in range(0, len(dataset), _ROW_BATCH):
+        batch = table[start : start + _ROW_BATCH]
+        for column in columns:
+            values = batch.column(column).to_pylist()
+            if column in image_columns:
+                values = [_image_digest(value) for value in values]
+            digest.update(json.dumps(values, sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+def _image_digest(value: Mapping[str, Any] | None) -> str | None:
+    """SHA-256 of an image cell's bytes, read from its local file when the cell holds a path
+    (the build embeds those bytes, so a built folder's rows give the same digest)."""
+    if value is None:
+        return None
+    data = value.get("bytes")
+    if data is None and value.get("path") and Path(value["path"]).is_file():
+        data = Path(value["path"]).read_bytes()
+    if data is not None:
+        return hashlib.sha256(data).hexdigest()
+    return f"path:{value.get('path')}"

@@ -15,11 +15,11 @@ from pathlib import Path
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datasets.exceptions import DatasetGenerationError
 
+from .datasets_compat import DatasetGenerationError, InMemoryTable
 from .errors import SchemaError
 
-__all__ = ["load_parquet_files", "parquet_row_count"]
+__all__ = ["empty_dataset", "load_parquet_files", "parquet_row_count"]
 
 
 def _reason(error: BaseException) -> str:
@@ -37,6 +37,14 @@ def parquet_row_count(path: str | Path, *, fix: str, error: type[SchemaError] = 
         return pq.read_metadata(path).num_rows
     except (pa.ArrowException, OSError) as problem:
         raise error(f"{path} is not a readable Parquet file ({_reason(problem)}); {fix}") from None
+
+
+def empty_dataset(path: str | Path) -> datasets.Dataset:
+    """A 0-row dataset with the schema (and ``datasets`` features) of the Parquet file ``path``."""
+    schema = pq.read_schema(path)
+    features = datasets.Features.from_arrow_schema(schema)
+    table = InMemoryTable(schema.empty_table())
+    return datasets.Dataset(table, info=datasets.DatasetInfo(features=features))
 
 
 def _first_unreadable(files: Sequence[Path]) -> tuple[Path, BaseException] | None:
@@ -58,6 +66,7 @@ def load_parquet_files(
     fix: str,
     error: type[SchemaError] = SchemaError,
     cache_dir: str | Path | None = None,
+    allow_empty: bool = False,
 ) -> datasets.Dataset:
     """``datasets.load_dataset("parquet", data_files={split: files}, split=split)``, with every
     problem of the files as one ``error`` (default :class:`SchemaError`) whose message names the
@@ -65,10 +74,14 @@ def load_parquet_files(
 
     ``datasets`` notices changed files by their modification time, so a rewritten file is read
     again rather than served from its cache. ``where`` names the whole (a folder) in the message
-    for files without any row.
+    for files without any row. With ``allow_empty``, files without any row (a configuration
+    without samples) give a 0-row dataset with their schema, which ``datasets.load_dataset``
+    cannot give (it refuses an empty split).
     """
     paths = [Path(f) for f in files]
     if sum(parquet_row_count(p, fix=fix, error=error) for p in paths) == 0:
+        if allow_empty and paths:
+            return empty_dataset(paths[0])
         raise error(f"{where} holds no rows; {fix}")
     try:
         return datasets.load_dataset(

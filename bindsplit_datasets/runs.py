@@ -92,7 +92,7 @@ def record_file_name(model: str, benchmark: str, revision: str | None = None) ->
 
 def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Build:
     """The benchmark and fingerprint of a built folder or Hub dataset, from its manifest only."""
-    from .loading import read_manifest
+    from .manifest import read_manifest
 
     manifest = read_manifest(str(data), revision=revision)
     return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)

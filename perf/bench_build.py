@@ -14,12 +14,14 @@ run, with a cold ``datasets`` cache:
   embedded, rows fingerprint, manifest and card).
 
 The slowest stage is marked; seconds per 1,000 samples let one extrapolate to ARO's 28,748.
+``--quick`` times 200 samples instead, to check that the script still runs (``make test`` does).
 Reading runs in one process, the default (the adapter's ``num_proc`` option spreads it over
 processes, one per 1,000 records at most).
 """
 
 from __future__ import annotations
 
+import argparse
 import io
 import shutil
 import sys
@@ -29,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 N_SAMPLES = 10_000
+N_QUICK = 200
 N_ARO = 28_748
 IMAGE_SIZE = (160, 120)
 
@@ -68,13 +71,13 @@ def _photo_like_jpeg() -> bytes:
     return buffer.getvalue()
 
 
-def _write_source(folder: Path) -> Path:
+def _write_source(folder: Path, n_samples: int) -> Path:
     """The fixture generator's records with photo-sized bboxes, every image the same 160 x 120
     photo-like JPEG."""
     sys.path.insert(0, str(ROOT / "tests"))
     from fixtures_sources import aro_records, make_aro_source
 
-    records = aro_records(N_SAMPLES)
+    records = aro_records(n_samples)
     for position, record in enumerate(records):
         record.update(
             bbox_x=position % 40, bbox_y=position % 30, bbox_w=100 + position % 17, bbox_h=75
@@ -88,32 +91,34 @@ def _timed(function, *args, **kwargs):
     return result, time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="200 samples: check that it runs")
+    n_samples = N_QUICK if parser.parse_args(argv).quick else N_SAMPLES
+
     import datasets
 
     from bindsplit_datasets.benchmarks import get_benchmark
     from bindsplit_datasets.builder import (
         PreparedBenchmark,
         compute_annotations,
-        leakage_overlap,
+        leakage_record,
         write_build,
     )
 
     datasets.disable_progress_bars()
     work = Path(tempfile.mkdtemp(prefix="bench_build_"))
     try:
-        source, generation = _timed(_write_source, work / "aro")
+        source, generation = _timed(_write_source, work / "aro", n_samples)
         index = _reference_index()
         adapter = get_benchmark("aro_vga")
         datasets.config.HF_DATASETS_CACHE = work / "cache"  # cold: the crops are really made
         loaded, reading = _timed(adapter.load, source)
 
         def label() -> PreparedBenchmark:
-            overlap = leakage_overlap(adapter, loaded, index)
+            leakage = leakage_record(adapter, loaded, index)
             annotations = compute_annotations(adapter, loaded, index)
-            prepared = PreparedBenchmark(
-                adapter, loaded, index, annotations, {"overlap": overlap, "override": False}
-            )
+            prepared = PreparedBenchmark(adapter, loaded, index, annotations, leakage)
             prepared.composition()
             return prepared
 
@@ -129,9 +134,9 @@ def main() -> None:
     }
     total = sum(stages.values())
     slowest = max(stages, key=stages.get)
-    per_k = N_SAMPLES / 1000
+    per_k = n_samples / 1000
     print(
-        f"bindsplit build aro_vga: {N_SAMPLES:,} generated samples "
+        f"bindsplit build aro_vga: {n_samples:,} generated samples "
         f"({IMAGE_SIZE[0]}x{IMAGE_SIZE[1]} JPEGs), stages in build order"
     )
     print(f"{'stage':40s} {'seconds':>8s} {'s / 1,000':>10s} {'share':>6s}")
@@ -142,7 +147,7 @@ def main() -> None:
     print(f"(generating the source, not part of the build: {generation:.2f} s)")
     print(
         f"rows per configuration: {result.manifest['configs']}; "
-        f"extrapolated to ARO's {N_ARO:,} records: {total / N_SAMPLES * N_ARO:.0f} s"
+        f"extrapolated to ARO's {N_ARO:,} records: {total / n_samples * N_ARO:.0f} s"
     )
 
 

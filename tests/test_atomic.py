@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bindsplit_datasets.atomic import (
+    FIGURE_OUTPUT,
     RESULTS_OUTPUT,
     OutputKind,
     atomic_directory,
@@ -21,7 +22,7 @@ from bindsplit_datasets.atomic import (
     remove_stale_temporaries,
     write_text,
 )
-from bindsplit_datasets.errors import BindsplitError, OutputExistsError
+from bindsplit_datasets.errors import BindsplitError, OutputExistsError, OutputPathError
 
 KIND = OutputKind("test output", "test-output/1", "manifest.json")
 OTHER_KIND = OutputKind("other output", "other-output/1", "manifest.json")
@@ -157,6 +158,103 @@ def test_file_outputs_are_guarded_by_their_own_format_tag(tmp_path: Path) -> Non
 def test_refusals_are_bindsplit_errors_and_file_exists_errors() -> None:
     assert issubclass(OutputExistsError, BindsplitError)
     assert issubclass(OutputExistsError, FileExistsError)
+    assert issubclass(OutputExistsError, OutputPathError)
+
+
+def one_line(error: pytest.ExceptionInfo[BaseException]) -> str:
+    message = str(error.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs a /proc file system")
+def test_a_system_folder_is_refused_before_any_work() -> None:
+    with pytest.raises(OutputPathError) as error:
+        with atomic_directory("/proc/bindsplit-output", KIND):
+            raise AssertionError("the check must fire before the block runs")
+    assert one_line(error) == (
+        "cannot write the test output to /proc/bindsplit-output: files cannot be created in "
+        "/proc (No such file or directory); choose another --out"
+    )
+
+
+def test_a_path_below_a_regular_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
+    out = tmp_path / "notes.txt" / "deeper" / "out"
+    with pytest.raises(OutputPathError) as error:
+        check_output(out, RESULTS_OUTPUT, option="--out-dir")
+    assert one_line(error) == (
+        f"cannot write the BindSplit results record to {out}: {tmp_path / 'notes.txt'} is a "
+        "file, not a folder; choose another --out-dir"
+    )
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "keep"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
+def test_a_folder_without_write_permission_is_refused(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir(0o500)
+    try:
+        with pytest.raises(OutputPathError, match=r"files cannot be created in .*locked"):
+            check_output(locked / "out", KIND)
+    finally:
+        locked.chmod(0o700)
+
+
+def test_a_name_longer_than_the_file_system_allows_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / ("n" * 256)
+    with pytest.raises(OutputPathError) as error:
+        check_output(out, KIND)
+    assert one_line(error).endswith(
+        ": its name is 256 bytes long, more than the 255 the file system allows; choose another "
+        "--out with a shorter name"
+    )
+
+
+def test_a_250_character_name_is_written_and_its_temporaries_fit(tmp_path: Path) -> None:
+    out = tmp_path / ("é" * 2 + "n" * 248)  # 252 bytes
+    seen: list[str] = []
+    with atomic_directory(out, KIND) as folder:
+        seen.append(folder.name)
+        write_output(folder, "x")
+    assert (out / "data.txt").read_text(encoding="utf-8") == "x"
+    with atomic_directory(out, KIND, overwrite=True) as folder:  # replaced: an .old on the way
+        write_output(folder, "y")
+    assert (out / "data.txt").read_text(encoding="utf-8") == "y"
+    assert len(os.fsencode(seen[0])) <= 255 and seen[0].startswith(".éé")
+    record = tmp_path / ("r" * 245 + ".json")
+    write_text(record, "{}")
+    assert record.read_text(encoding="utf-8") == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, record.name])
+
+
+def test_stale_temporaries_of_a_long_name_are_recognised(tmp_path: Path) -> None:
+    out = tmp_path / ("n" * 250)
+    with atomic_directory(out, KIND) as folder:
+        temporary_name = folder.name
+        write_output(folder, "x")
+    pid = dead_pid()
+    stale = tmp_path / temporary_name.replace(f".{os.getpid()}-", f".{pid}-")
+    stale.mkdir()
+    assert remove_stale_temporaries(out) == [stale]
+
+
+def test_an_updated_file_may_exist_but_not_be_a_folder(tmp_path: Path) -> None:
+    figure = tmp_path / "accuracy.png"
+    figure.write_bytes(b"old figure")
+    assert check_output(figure, FIGURE_OUTPUT) == figure  # drawn again over the old one
+    with pytest.raises(OutputExistsError, match="it is a folder; choose another --out"):
+        check_output(tmp_path, FIGURE_OUTPUT)
+
+
+def test_a_kind_may_recognise_its_files_itself(tmp_path: Path) -> None:
+    kind = OutputKind("table", "table/1", recognise=lambda path: path.read_bytes() == b"TABLE")
+    table = tmp_path / "t.parquet"
+    table.write_bytes(b"TABLE")
+    check_output(table, kind, overwrite=True)
+    table.write_bytes(b"mine")
+    with pytest.raises(OutputExistsError, match=r"is not a previous table \(not recognised\)"):
+        check_output(table, kind, overwrite=True)
 
 
 def test_outputs_respect_the_umask(tmp_path: Path) -> None:
@@ -199,3 +297,22 @@ def test_stale_temporaries_of_dead_runs_are_removed_on_the_next_write(tmp_path: 
     write_text(tmp_path / "results.json", "{}")
     assert not stale_file.exists()
     assert remove_stale_temporaries(out) == []
+
+
+def test_plot_and_export_check_their_output_before_reading_records(tmp_path, capsys) -> None:
+    from bindsplit_datasets import cli
+
+    (tmp_path / "notes.txt").write_text("keep", encoding="utf-8")
+    missing = str(tmp_path / "no-such-record.json")  # never read: the output is checked first
+    figure = tmp_path / "notes.txt" / "accuracy.png"
+    assert cli.main(["plot", missing, "--out", str(figure)]) == 2
+    assert capsys.readouterr().err == (
+        f"bindsplit plot: error: cannot write the figure to {figure}: {tmp_path / 'notes.txt'} "
+        "is a file, not a folder; choose another --out\n"
+    )
+    card = tmp_path / "notes.txt" / "README.md"
+    assert cli.main(["export", "model-index", missing, "--readme", str(card)]) == 2
+    assert capsys.readouterr().err == (
+        f"bindsplit export: error: cannot write the model card to {card}: "
+        f"{tmp_path / 'notes.txt'} is a file, not a folder; choose another --readme\n"
+    )

@@ -509,12 +509,18 @@ def test_vismin_sim_solution_uncrosses_crossed_pairs(tmp_path):
         PAIRING_COLUMN,
     ]
     assert loaded.report.notes[0].startswith("pairing from sim_solution.csv (user file, SHA-256 ")
+    assert loaded.report.notes[0].endswith(
+        "; sim_solution.csv is NOT the official sim_solution.csv: its SHA-256 differs from that "
+        "of the official file shipped with BindSplit, so the pairing follows this file, not "
+        "VisMin's release"
+    )
     assert "3 of 6 rows have text_0 describing image_1" in loaded.report.notes[0]
     assert loaded.identity["pairing"] == {
         "mode": "solution",
         "solution": "sim_solution.csv",
         "origin": "user file",
         "sha256": hashlib.sha256(solution.read_bytes()).hexdigest(),
+        "official": False,
         "crossed": 3,
         "rows": 6,
     }

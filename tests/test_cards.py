@@ -4,6 +4,7 @@ every number on the card equal to the one recomputed from the rows loaded back."
 from __future__ import annotations
 
 import copy
+import json
 import re
 from pathlib import Path
 
@@ -15,16 +16,17 @@ from huggingface_hub import DatasetCard
 
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.card_source import format_share
 from bindsplit_datasets.cards import (
     category_rows,
     composition_rows,
     flat_composition,
-    format_share,
     paper_figure_notes,
     render_card,
 )
 from bindsplit_datasets.labels import composition
 from bindsplit_datasets.names import PAPER_CITATION
+from bindsplit_datasets.reports.eval_results import card_section
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a black cat on a mat"]
 ROWS = [
@@ -175,12 +177,12 @@ def test_card_numbers_equal_those_recomputed_from_the_rows(card, build):
     for row, (n, rate) in readings.items():
         assert table[row][:2] == [str(n), format_share(rate)]
     assert table["samples with familiarity asymmetry"][1] == format_share(stats.asymmetric_share)
-    assert table["unseen"][2] == "1.8%"  # the paper's figure beside ours, in both readings
+    # labelled against a text file, not the paper's reference: no paper column, a caveat
     assert table["unseen, of samples with bindings"] == [
         str(stats.counts["unseen"]),
         format_share(stats.unseen_share_with_bindings),
-        "1.8%",
     ]
+    assert "> **Not comparable with the paper.** The paper's figures for BiVLC" in card.text
     assert table["balanced (equal familiarity above 0)"][:2] == [
         str(stats.balanced_count),
         format_share(stats.balanced_share),
@@ -262,6 +264,9 @@ def test_source_problems_and_notes_reach_the_card(tmp_path, reference_file):
         text,
     )
     assert DatasetCard(text).data.license == "mit"
+    assert "n = 314" not in text and "Note on the paper" not in text  # not the paper's reference
+    coco = {**result.manifest["reference"], "corpus": {"kind": "coco", "name": "coco2017"}}
+    text = render_card({**result.manifest, "reference": coco, "min_count": 1})
     assert "| unseen |" in text and "n = 314" in text  # ARO's paper figures: share and split size
     # and the note that those two figures cannot both hold for ARO's 28,748 samples
     assert (
@@ -363,3 +368,39 @@ def test_the_folder_passes_the_publisher_and_loader_checks(build):
     assert (
         unseen.benchmark == "bivlc" and len(unseen.dataset) == build.manifest["configs"]["unseen"]
     )
+
+
+def test_the_paper_column_appears_only_against_the_papers_reference(build):
+    manifest = json.loads((build.path / "bindsplit.json").read_text())
+    coco = {**manifest["reference"], "corpus": {"kind": "coco", "name": "coco2017"}}
+    text = render_card({**manifest, "reference": coco, "min_count": 1})
+    table = _table_rows(text, "Composition")
+    assert table["unseen"][2] == "1.8%"  # the paper's figure beside ours, in both readings
+    assert table["unseen, of samples with bindings"][2] == "1.8%"
+    assert "Not comparable with the paper" not in text
+    text = render_card({**manifest, "reference": coco, "min_count": 2})
+    assert len(_table_rows(text, "Composition")["unseen"]) == 2
+    assert "with `min_count` 2, so they are not shown" in text
+
+
+def test_unseen_is_called_small_only_where_it_is(build):
+    manifest = json.loads((build.path / "bindsplit.json").read_text())
+    composition = manifest["composition"]
+    assert composition["shares"]["unseen"] == 1 / 7  # 14%: not small
+    assert "The `unseen` configuration is small" not in render_card(manifest)
+    assert "a few percent" not in render_card(manifest)
+    rare = {**composition, "counts": {**composition["counts"], "unseen": 2}}
+    rare["shares"] = {**composition["shares"], "unseen": 0.02}
+    text = render_card({**manifest, "composition": rare})
+    assert "The `unseen` configuration is small (2 samples, 2.0% of this build)" in text
+
+
+def test_card_metadata_names_sizes_sources_and_licences(card, build):
+    assert card.data.size_categories == ["n<1K"]
+    assert card.data.source_datasets == ["imirandam/BiVLC"]
+    licences = card.text.split("## Licences\n", 1)[1].split("\n## ", 1)[0]
+    assert "Annotations (captions, negatives, categories) of BiVLC: `mit`" in licences
+    assert "COCO 2017 images" in licences and "BiVLC's generated images" in licences
+    assert card.text.rstrip().endswith(card_section(build.manifest, "org/bivlc-split"))
+    aro = get_benchmark("aro_vga")
+    assert aro.image_sources == ("Visual Genome images (CC BY 4.0)",)

@@ -66,6 +66,6 @@ def test_demo_never_replaces_a_user_folder(tmp_path: Path, overwrite) -> None:
     out = tmp_path / "demo_output"
     out.mkdir()
     (out / "mine.txt").write_text("keep", encoding="utf-8")
-    with pytest.raises(FileExistsError, match="demo_output exists and is not a previous"):
+    with pytest.raises(FileExistsError, match="demo_output: it exists and is not a previous"):
         run_demo(out, n_per_stratum=2, overwrite=overwrite, progress=False)
     assert [p.name for p in out.iterdir()] == ["mine.txt"]

@@ -9,8 +9,6 @@ import pytest
 
 from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from bindsplit_datasets.labels import (
-    CONFIGURATIONS,
-    SPLIT_LABELS,
     AnnotatedBinding,
     SampleAnnotation,
     annotate_sample,
@@ -19,6 +17,7 @@ from bindsplit_datasets.labels import (
     is_balanced,
     split_label,
 )
+from bindsplit_datasets.names import CONFIGURATIONS, SPLIT_LABELS
 from bindsplit_datasets.parsing import Binding
 
 RED_APPLE = Binding("red", "apple")  # count 5

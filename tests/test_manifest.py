@@ -22,7 +22,13 @@ from bindsplit_datasets.errors import (
     SchemaError,
 )
 from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.manifest import VERIFY_FIX, config_files, read_manifest, verify_build
+from bindsplit_datasets.manifest import (
+    VERIFY_FIX,
+    BuildManifest,
+    config_files,
+    read_manifest,
+    verify_build,
+)
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a blue car parked"]
 ROWS = [
@@ -262,3 +268,18 @@ def test_hub_builds_are_verified_after_download(build, monkeypatch):
     with pytest.raises(BuildVerificationError, match=r"unseen holds rows labelled \['seen'\]"):
         load_bindsplit("someone/bivlc-bindsplit", "unseen")
     assert len(load_bindsplit("someone/bivlc-bindsplit", "unseen", verify=False).dataset) == 2
+
+
+def test_the_typed_manifest_writes_reads_and_verifies(build, tmp_path):
+    manifest = BuildManifest.read(build)
+    assert manifest.to_dict() == json.loads((build / "bindsplit.json").read_text())
+    assert manifest.columns.image == ("image", "negative_image")
+    manifest.verify(build)  # the folder holds what it describes
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    assert manifest.write(copy).read_text() == (build / "bindsplit.json").read_text()
+    other = BuildManifest.from_dict({**manifest.to_dict(), "min_count": 2})
+    with pytest.raises(BuildVerificationError, match="is not the manifest expected"):
+        other.verify(build)
+    with pytest.raises(SchemaError, match=r"lacks \['columns'\]"):
+        BuildManifest.from_dict({k: v for k, v in manifest.to_dict().items() if k != "columns"})

@@ -370,3 +370,44 @@ def test_strata_share_shape_pairs_and_seen_shares_unseen_colour_pairs(world, ind
             (block,) = [c for c, s in blocks if set(s) == shapes]
             assert len(colours & set(block)) == 1
     assert report.to_dict()["shape_pairs"]["seen"] == dict(report.shape_pairs["seen"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["synth", "--image-size", "100000"],
+            "--image-size 100,000 is more than the 1,024 accepted",
+        ),
+        (["synth", "--image-size", "4"], "--image-size 4 is below 8 pixels"),
+        (["synth", "--n-train", "10000001"], "--n-train 10,000,001 is more than the 10,000,000"),
+        (["synth", "--num-proc", "100000"], "--num-proc 100,000 is more than the"),
+        (["train-synthetic", "--lr", "nan"], "--lr must be a finite number above zero, got nan"),
+        (["train-synthetic", "--lr", "0"], "--lr must be a finite number above zero, got 0.0"),
+        (["train-synthetic", "--max-minutes", "inf"], "--max-minutes must be a finite number"),
+        (["train-synthetic", "--batch-size", "65537"], "--batch-size 65,537 is more than"),
+        (["train-synthetic", "--steps", "10000001"], "--steps 10,000,001 is more than"),
+        (["train-synthetic", "--eval-n", "100001"], "--eval-n 100,001 is more than"),
+        (["train-synthetic", "--threads", "100000"], "--threads 100,000 is more than"),
+    ],
+)
+def test_sizes_and_counts_beyond_the_machine_are_refused_up_front(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    assert cli.main([*argv, "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even a temporary
+
+
+def test_rendering_memory_is_bounded_by_the_memory_available():
+    from bindsplit_datasets.synthetic.limits import check_rendering_memory
+
+    check_rendering_memory(64, 2, memory=2**30)  # 64 px: ~12 MB per process
+    with pytest.raises(ValueError, match=r"needs about 3\.5 GiB of memory, more than half of"):
+        check_rendering_memory(1024, 2, memory=4 * 2**30)
+
+
+def test_test_set_size_is_bounded(world, index, tmp_path):
+    with pytest.raises(ValueError, match="n_per_stratum 100,001 is more than the 100,000"):
+        write_test_benchmark(world, tmp_path / "t", n_per_stratum=100_001, index=index)
+    assert list(tmp_path.iterdir()) == []

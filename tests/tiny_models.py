@@ -401,7 +401,7 @@ def fake_manifest(
     """The manifest :func:`write_fake_build` writes (the fields loading checks and evaluation
     reads), with the real fingerprint of the rows."""
     from bindsplit_datasets.benchmarks import get_benchmark
-    from bindsplit_datasets.builder import rows_fingerprint
+    from bindsplit_datasets.manifest import rows_fingerprint
 
     return {
         "format": "bindsplit-build/1",

@@ -146,6 +146,7 @@ class AROVGAttribution(BenchmarkAdapter):
     required_columns: ClassVar[tuple[str, ...]] = ("image", "true_caption", "false_caption")
     load_options: ClassVar[tuple[str, ...]] = ("num_proc",)
     license: ClassVar[str] = "mit"
+    image_sources: ClassVar[tuple[str, ...]] = ("Visual Genome images (CC BY 4.0)",)
     citation: ClassVar[str] = """@inproceedings{yuksekgonul2023when,
   title     = {When and Why Vision-Language Models Behave like Bags-Of-Words,
                and What to Do About It?},

@@ -73,6 +73,23 @@ class SourceReport:
     def to_dict(self) -> dict[str, Any]:
         return {"n_rows": self.n_rows, "problems": dict(self.problems), "notes": list(self.notes)}
 
+    def describe(self) -> str:
+        """The report as a sentence, for messages.
+
+        >>> SourceReport(3, Counter(missing_caption=2, unreadable_image=1)).describe()
+        '3 rows read, of which 2 had a missing caption and 1 an unreadable image'
+        """
+        read = f"{self.n_rows:,} row{'s' if self.n_rows != 1 else ''} read"
+        if not self.problems:
+            return f"{read}, none with a problem"
+        counts = [
+            f"{count:,} {'had ' if k == 0 else ''}{'an' if name[0] in 'aeiou' else 'a'} "
+            f"{name.replace('_', ' ')}"
+            for k, (name, count) in enumerate(sorted(self.problems.items()))
+        ]
+        listed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
+        return f"{read}, of which {listed}"
+
 
 @dataclass
 class LoadedSource:
@@ -119,6 +136,9 @@ class BenchmarkAdapter(abc.ABC):
     category_columns: ClassVar[tuple[str, ...]] = ()
     #: SPDX-style licence identifier of the source benchmark (for the card's YAML).
     license: ClassVar[str]
+    #: Where the images come from and under which terms, named on the dataset card beside the
+    #: annotations' ``license``.
+    image_sources: ClassVar[tuple[str, ...]] = ()
     #: BibTeX of the source benchmark.
     citation: ClassVar[str]
     #: The paper's figures for this benchmark (docs/protocol.md, section 6), keyed like the
@@ -197,6 +217,18 @@ class BenchmarkAdapter(abc.ABC):
         returns
         that."""
         return "coco2017"
+
+    def check_source(self, source: str | Path | None) -> None:
+        """Raise :class:`BindsplitFileNotFoundError` when ``source`` names neither an existing
+        path nor a Hub dataset id: called before the reference is resolved, so a mistyped path
+        is reported as such, not as whatever the reference would fail on first."""
+        if source is None or Path(source).expanduser().exists():
+            return
+        if not _looks_like_hub_id(str(source)):
+            raise BindsplitFileNotFoundError(
+                f"source {str(source)!r} not found: it is neither an existing path nor a Hub "
+                "dataset id of the form 'org/name'; pass the benchmark's files or its Hub id"
+            )
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise a :class:`BindsplitValueError` naming any option this adapter's :meth:`load`

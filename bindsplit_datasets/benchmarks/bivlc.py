@@ -43,6 +43,10 @@ class BiVLC(ParsedCaptionsAdapter):
     )
     category_columns: ClassVar[tuple[str, ...]] = ("type", "subtype")
     license: ClassVar[str] = "mit"
+    image_sources: ClassVar[tuple[str, ...]] = (
+        "COCO 2017 images (from Flickr, each under the terms of the COCO terms of use)",
+        "BiVLC's generated images (the benchmark's licence)",
+    )
     citation: ClassVar[str] = """@inproceedings{miranda2024bivlc,
   title     = {{BiVLC}: Extending Vision-Language Compositionality Evaluation with
                Text-to-Image Retrieval},

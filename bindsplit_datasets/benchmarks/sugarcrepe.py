@@ -235,6 +235,9 @@ class SugarCrepe(ParsedCaptionsAdapter):
     category_columns: ClassVar[tuple[str, ...]] = ("subset",)
     load_options: ClassVar[tuple[str, ...]] = ("images",)
     license: ClassVar[str] = "mit"
+    image_sources: ClassVar[tuple[str, ...]] = (
+        "COCO val2017 images (from Flickr, each under the terms of the COCO terms of use)",
+    )
     citation: ClassVar[str] = """@inproceedings{hsieh2023sugarcrepe,
   title     = {{SugarCrepe}: Fixing Hackable Benchmarks for Vision-Language Compositionality},
   author    = {Hsieh, Cheng-Yu and Zhang, Jieyu and Ma, Zixian and Kembhavi, Aniruddha and

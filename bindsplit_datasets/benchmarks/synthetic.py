@@ -95,6 +95,7 @@ class Synthetic(BenchmarkAdapter):
     #: reference corpus (the images never do): the verbatim-caption leakage guard does not apply.
     leakage_guard: ClassVar[bool] = False
     license: ClassVar[str] = "Apache-2.0"
+    image_sources: ClassVar[tuple[str, ...]] = ("images rendered by BindSplit (Apache-2.0)",)
     citation: ClassVar[str] = PAPER_CITATION  # the benchmark is the paper's own protocol
 
     def load(

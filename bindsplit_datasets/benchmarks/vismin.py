@@ -66,6 +66,11 @@ SOLUTION_COLUMNS: tuple[str, ...] = ("idx", "Text", "Image", "category")
 PAIRING_COLUMN = "pairing_crossed"
 #: Pairing modes: apply a ``sim_solution.csv`` (default), or keep the rows as stored.
 PAIRINGS: tuple[str, ...] = ("solution", "as-stored")
+#: The origin recorded for a ``--sim-solution`` that is not the official file.
+_UNOFFICIAL = (
+    "NOT the official sim_solution.csv: its SHA-256 differs from that of the official file "
+    "shipped with BindSplit, so the pairing follows this file, not VisMin's release"
+)
 #: The official ground truth shipped with the package: file name, origin and SHA-256.
 OFFICIAL_SOLUTION: dict[str, str] = {
     "file": "vismin_sim_solution.csv",
@@ -144,6 +149,11 @@ def read_sim_solution(path: str | Path) -> SimSolution:
     crossed: list[bool] = []
     position: Counter[str] = Counter()
     for line, row in enumerate(rows, start=2):
+        if any(row.get(column) is None for column in SOLUTION_COLUMNS):
+            raise SchemaError(
+                f"{path}, line {line}: the row has fewer than the {len(SOLUTION_COLUMNS)} columns "
+                f"{', '.join(SOLUTION_COLUMNS)}; pass VisMin's sim_solution.csv unmodified"
+            )
         try:
             text_pairs = _matching_pairs(row["Text"])
             image_pairs = _matching_pairs(row["Image"])
@@ -219,6 +229,10 @@ class VisMin(ParsedCaptionsAdapter):
     category_columns: ClassVar[tuple[str, ...]] = ("category",)
     load_options: ClassVar[tuple[str, ...]] = ("sim_solution", "pairing")
     license: ClassVar[str] = "cc-by-4.0"
+    image_sources: ClassVar[tuple[str, ...]] = (
+        "COCO 2017 images (from Flickr, each under the terms of the COCO terms of use)",
+        "VisMin's edited images (the benchmark's licence)",
+    )
     citation: ClassVar[str] = """@article{awal2024vismin,
   title   = {{VisMin}: Visual Minimal-Change Understanding},
   author  = {Awal, Rabiul and Ahmadi, Saba and Zhang, Le and Agrawal, Aishwarya},
@@ -252,6 +266,24 @@ class VisMin(ParsedCaptionsAdapter):
             return category
         return f"{category}/{'crossed' if crossed else 'straight'}"
 
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Besides the option names: a known ``pairing``, not both ``as-stored`` and a
+        ``sim_solution``, and a given ``sim_solution`` read now, so that a file that is not
+        VisMin's CSV is refused before the source and the reference are read."""
+        super().check_options(options)
+        pairing = options.get("pairing") or "solution"
+        if pairing not in PAIRINGS:
+            raise ValueError(
+                f"unknown VisMin pairing {pairing!r}; valid pairings: {', '.join(PAIRINGS)}"
+            )
+        if pairing == "as-stored" and options.get("sim_solution") is not None:
+            raise ValueError(
+                "--vismin-pairing as-stored keeps the rows as stored, so --sim-solution would "
+                "be ignored; pass one of them"
+            )
+        if options.get("sim_solution") is not None:
+            read_sim_solution(options["sim_solution"])
+
     def load(
         self, source: str | Path | None = None, *, strict: bool = False, **options: Any
     ) -> LoadedSource:
@@ -262,16 +294,7 @@ class VisMin(ParsedCaptionsAdapter):
         """
         self.check_options(options)
         pairing = options.get("pairing") or "solution"
-        if pairing not in PAIRINGS:
-            raise ValueError(
-                f"unknown VisMin pairing {pairing!r}; valid pairings: {', '.join(PAIRINGS)}"
-            )
         sim_solution = options.get("sim_solution")
-        if pairing == "as-stored" and sim_solution is not None:
-            raise ValueError(
-                "--vismin-pairing as-stored keeps the rows as stored, so --sim-solution would "
-                "be ignored; pass one of them"
-            )
         dataset, identity = self.read_rows(source)
         if PAIRING_COLUMN in dataset.column_names:
             raise SchemaError(
@@ -302,18 +325,22 @@ class VisMin(ParsedCaptionsAdapter):
             check_solution_matches(list(dataset["category"]), solution, where)
             dataset = self._uncross(dataset, solution.crossed)
             n_crossed = sum(solution.crossed)
-            origin = OFFICIAL_SOLUTION["origin"] if sim_solution is None else "user file"
+            is_official = sha256 == OFFICIAL_SOLUTION["sha256"]
+            origin = OFFICIAL_SOLUTION["origin"] if is_official else "user file"
             note = (
                 f"pairing from {path.name} ({origin}, SHA-256 {sha256[:12]}...): {n_crossed:,} of "
                 f"{len(solution):,} rows have text_0 describing image_1; their image_0 and "
                 "image_1 were swapped so that text_i describes image_i in every row "
                 f"(column {PAIRING_COLUMN} marks them)"
             )
+            if not is_official:
+                note += f"; {path.name} is {_UNOFFICIAL}"
             identity["pairing"] = {
                 "mode": "solution",
                 "solution": path.name,
                 "origin": origin,
                 "sha256": sha256,
+                "official": is_official,
                 "crossed": n_crossed,
                 "rows": len(solution),
             }

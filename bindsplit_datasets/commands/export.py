@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from ..atomic import MODEL_CARD_OUTPUT, check_output
 from ..errors import BindsplitValueError
 from ..reports import load_results
 
@@ -62,6 +63,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise BindsplitValueError(f"--source-url applies to eval-results, not to {args.format}")
     if args.format == "results-table" and args.out is None:
         raise BindsplitValueError("results-table needs --out FILE.parquet")
+    if args.readme is not None:
+        check_output(args.readme, MODEL_CARD_OUTPUT, option="--readme")
 
 
 def _results_table(args: argparse.Namespace) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..atomic import FIGURE_OUTPUT, check_output
 from ..reports import METRICS, load_results, plot_results
 from ._report_options import add_results_argument, add_selection_arguments
 
@@ -36,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.out, FIGURE_OUTPUT)  # before any work
     records = load_results(args.results)
     path = plot_results(
         records,

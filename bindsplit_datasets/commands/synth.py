@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..argtypes import positive_int
+from ..argtypes import non_negative_int, positive_int
 from ..atomic import TRAINSET_OUTPUT, check_output
 from ..synthetic.corpus import DEFAULT_TRAIN_SEED
 from ..synthetic.trainset import DEFAULT_N_TRAIN, DEFAULT_SHARD_SIZE, write_training_set
@@ -43,13 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=non_negative_int,
         default=DEFAULT_TRAIN_SEED,
         help="seed of the training scenes (default: %(default)s)",
     )
     parser.add_argument(
         "--world-seed",
-        type=int,
+        type=non_negative_int,
         default=DEFAULT_SEED,
         help="seed of the held-out set (default: %(default)s, the embedded default world)",
     )

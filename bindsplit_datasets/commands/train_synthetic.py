@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..synthetic.recipes import add_arguments as _add_arguments
+from ..synthetic.recipes import check_options
 
 NAME = "train-synthetic"
 HELP = (
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_options(args)  # before torch is imported
     from ..synthetic.train import run as train_and_save  # imports torch
 
     return train_and_save(args)

@@ -44,6 +44,7 @@ from .corpus import (
     scene_rng,
     swap_pair,
 )
+from .limits import MAX_N_PER_STRATUM, check_at_most
 from .render import render_scene
 from .shards import encode_png, shard_name, write_shard
 from .world import SyntheticWorld
@@ -255,6 +256,11 @@ def write_test_benchmark(
     ``index`` defaults to :func:`~.corpus.reference_index` of ``world``; it is saved beside the
     samples so that a build labels them against exactly the corpus they were stratified by.
     """
+    if n_per_stratum < 1:
+        raise BindsplitValueError(f"n_per_stratum must be at least 1, got {n_per_stratum}")
+    check_at_most(
+        n_per_stratum, MAX_N_PER_STRATUM, "n_per_stratum", "samples per label of a test set"
+    )
     out = Path(out)
     index = index if index is not None else reference_index(world, progress=progress)
     report = GenerationReport(n_per_stratum, seed)

@@ -49,7 +49,7 @@ from .models import (
     build_processor,
     save_processor,
 )
-from .recipes import RECIPES, Recipe, add_arguments
+from .recipes import RECIPES, Recipe, add_arguments, check_options
 from .render import render_scene
 from .testset import (
     DEFAULT_N_PER_STRATUM,
@@ -465,6 +465,7 @@ def run(args: argparse.Namespace) -> int:
 
     Every output folder and option is checked before the first model trains.
     """
+    check_options(args)
     outputs = output_folders(args)
     overwrite = args.overwrite or args.into_package
     for out in outputs.values():

@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 from ..atomic import TRAINSET_OUTPUT, atomic_directory
 from ..errors import BindsplitValueError
 from .corpus import DEFAULT_TRAIN_SEED, reference_index, training_scene
+from .limits import MAX_N_TRAIN, check_at_most, check_processes, check_rendering_memory
 from .render import render_scene
 from .shards import encode_png, shard_name, write_shard
 from .world import SyntheticWorld
@@ -38,6 +39,7 @@ __all__ = [
     "DEFAULT_N_TRAIN",
     "DEFAULT_SHARD_SIZE",
     "TRAIN_FEATURES",
+    "check_trainset_options",
     "training_rows",
     "write_training_set",
 ]
@@ -86,12 +88,14 @@ def _counted(rows: Iterator[dict[str, Any]], bar: tqdm) -> Iterator[dict[str, An
 
 
 def _card(world: SyntheticWorld, n_train: int, seed: int, n_shards: int) -> str:
+    from ..cards import size_category  # the dataset cards' module: benchmarks and reports
+
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     return f"""---
 license: apache-2.0
 pretty_name: BindSplit synthetic shapes (training set)
 size_categories:
-- {_size_category(n_train)}
+- {size_category(n_train)}
 configs:
 - config_name: default
   data_files:
@@ -124,16 +128,13 @@ above notices changed files by itself).
 """
 
 
-def _size_category(n: int) -> str:
-    for limit, name in (
-        (1_000, "n<1K"),
-        (10_000, "1K<n<10K"),
-        (100_000, "10K<n<100K"),
-        (1_000_000, "100K<n<1M"),
-    ):
-        if n < limit:
-            return name
-    return "1M<n<10M" if n < 10_000_000 else "n>10M"
+def check_trainset_options(world: SyntheticWorld, n_train: int, num_proc: int) -> None:
+    """Raise :class:`BindsplitValueError` when the training set would not fit the machine: more
+    than :data:`~.limits.MAX_N_TRAIN` scenes, more processes than processors, or rendering that
+    needs more memory than is available (:mod:`.limits`)."""
+    check_at_most(n_train, MAX_N_TRAIN, "--n-train", "about 1 kB of disk per 64-pixel scene")
+    check_processes(num_proc)
+    check_rendering_memory(world.image_size, num_proc)
 
 
 def write_training_set(
@@ -158,6 +159,7 @@ def write_training_set(
         )
     if shard_size < 1:
         raise BindsplitValueError(f"shard size must be at least 1; got --shard-size {shard_size}")
+    check_trainset_options(world, n_train, num_proc)
     out = Path(out)
     n_shards = math.ceil(n_train / shard_size)
     ranges = [(k * shard_size, min(n_train, (k + 1) * shard_size)) for k in range(n_shards)]

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..names import WORLD_FORMAT
+from .limits import check_image_size
 
 __all__ = [
     "COLOURS",
@@ -298,7 +299,13 @@ def make_world(
     image_size: int = DEFAULT_IMAGE_SIZE,
     templates: Sequence[str] = DEFAULT_TEMPLATES,
 ) -> SyntheticWorld:
-    """A world with a seeded held-out set (:func:`choose_held_out`)."""
+    """A world with a seeded held-out set (:func:`choose_held_out`).
+
+    Raises:
+        BindsplitValueError: an unknown shape or colour, a held-out fraction outside (0, 1), or
+            an ``image_size`` outside [``MIN_IMAGE_SIZE``, ``MAX_IMAGE_SIZE``] (``limits``).
+    """
+    check_image_size(image_size)
     _check_names("shape", shapes, SHAPES)
     _check_names("colour", colours, tuple(COLOURS))
     return SyntheticWorld(

@@ -1,0 +1,35 @@
+"""The internals of ``datasets`` that BindSplit builds with, in one place.
+
+``datasets`` documents ``load_dataset``, ``Dataset``, ``Features`` and ``DatasetInfo``; the names
+below live in modules it does not promise to keep (``datasets.table``, ``datasets.features
+.features``, ``datasets.utils``, ``datasets.info``). Importing them only from here means a release
+that moves one breaks this module's import, named, instead of a build half-way; setup.cfg bounds
+``datasets`` from above (``<6``) to the major versions these imports were checked against
+(4.x and 5.x).
+
+* :class:`InMemoryTable`: wraps an Arrow table as a ``Dataset``'s data (annotation columns, an
+  empty configuration read from its schema).
+* :func:`embed_table_storage`, :func:`require_storage_embed`: put image files' bytes into the rows
+  before writing Parquet, as ``push_to_hub`` does.
+* :func:`convert_file_size_to_int`: ``"500MB"`` -> bytes, the shard size as ``datasets`` reads it.
+* :class:`DatasetInfosDict`: writes each configuration's features and split sizes into the
+  dataset card's ``dataset_info``, as ``datasets`` itself does.
+* :class:`DatasetGenerationError`: what ``load_dataset`` raises for an unreadable Parquet file.
+"""
+
+from __future__ import annotations
+
+from datasets.exceptions import DatasetGenerationError
+from datasets.features.features import require_storage_embed
+from datasets.info import DatasetInfosDict
+from datasets.table import InMemoryTable, embed_table_storage
+from datasets.utils.py_utils import convert_file_size_to_int
+
+__all__ = [
+    "DatasetGenerationError",
+    "DatasetInfosDict",
+    "InMemoryTable",
+    "convert_file_size_to_int",
+    "embed_table_storage",
+    "require_storage_embed",
+]
