@@ -18,6 +18,7 @@ __all__ = [
     "BuildVerificationError",
     "NotAFolderError",
     "OutputExistsError",
+    "ResumeMismatchError",
     "SchemaError",
     "is_user_error",
 ]
@@ -58,6 +59,11 @@ class SchemaError(BindsplitError, ValueError):
 
 class BuildVerificationError(SchemaError):
     """A built dataset folder does not match its manifest: changed, truncated or corrupt files."""
+
+
+class ResumeMismatchError(BindsplitValueError):
+    """``--resume`` found the checkpoint of another build (other corpus files, parser or
+    options) than the one asked for; nothing was counted."""
 
 
 def is_user_error(error: BaseException) -> bool:

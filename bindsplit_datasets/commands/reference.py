@@ -17,7 +17,7 @@ from ..argtypes import positive_int
 from ..errors import BindsplitValueError, OutputExistsError
 from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
-from ..reference.index import is_index_file
+from ..reference.index_file import is_index_file
 from ..reports import render_table
 
 NAME = "reference"

@@ -24,7 +24,8 @@ from ..downloads import is_url
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .engines import check_engine, check_num_proc
-from .index import ReferenceIndex, _check_min_count, is_index_file
+from .index import ReferenceIndex, _check_min_count
+from .index_file import is_index_file, is_readable_parquet
 
 __all__ = [
     "ACCEPTED_FORMS",
@@ -96,6 +97,7 @@ def open_reference(
         if is_index_file(path):
             _no_column("a saved index", caption_column)
             return path
+        is_readable_parquet(path)
         return ParquetShards(path, column)
     if suffix in (".json", ".txt"):
         if not path.is_file():
