@@ -124,12 +124,15 @@ def resolve_reference(
     num_proc: int | None = None,
     ray_address: str | None = None,
     progress: bool = True,
+    work_dir: str | os.PathLike[str] | None = None,
+    resume: bool = False,
 ) -> ReferenceIndex:
     """Turn a reference specification (module docstring) into an index with ``min_count``.
 
     A corpus is indexed with ``engine`` (``local`` or ``ray``) and ``num_proc`` workers;
     ``coco2017`` is built once and then loaded from the cache. ``min_count`` always applies,
-    also to a saved index or an index passed in.
+    also to a saved index or an index passed in. ``work_dir`` and ``resume`` are
+    :meth:`ReferenceIndex.from_corpus`'s (they apply to a corpus that is counted).
     """
     _check_min_count(min_count)
     check_num_proc(num_proc)
@@ -162,4 +165,6 @@ def resolve_reference(
         num_proc=num_proc,
         progress=progress,
         ray_address=ray_address,
+        work_dir=work_dir,
+        resume=resume,
     )
