@@ -9,6 +9,7 @@ most common bindings; ``lookup INDEX CAPTION`` prints each binding of a caption 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -156,8 +157,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def work_folder(out: Path) -> Path:
-    """Where a build of ``out`` keeps its checkpoints until it succeeds (for ``--resume``)."""
-    return out.parent / f".{out.name}.build"
+    """Where a build of ``out`` keeps its checkpoints until it succeeds (for ``--resume``): a
+    hidden sibling, named by a digest of ``out``'s name where that name is too long to extend."""
+    name = out.name
+    if len(name.encode("utf-8")) > 200:
+        name = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    return out.parent / f".{name}.build"
 
 
 def _build(args: argparse.Namespace) -> int:
