@@ -144,9 +144,7 @@ def test_resume_refuses_the_checkpoint_of_other_shards(tmp_path, monkeypatch):
     monkeypatch.undo()
     write_shards(shards, ["a blue car"], n_shards=1)  # part-00000 changed
     with pytest.raises(ResumeMismatchError, match="differs in corpus.*rerun without --resume"):
-        ReferenceIndex.from_parquet(
-            shards, num_proc=1, progress=False, work_dir=work, resume=True
-        )
+        ReferenceIndex.from_parquet(shards, num_proc=1, progress=False, work_dir=work, resume=True)
 
 
 def test_the_command_resumes(tmp_path, monkeypatch, capsys):

@@ -36,8 +36,8 @@ __all__ = [
     "normalise_caption",
 ]
 
-#: The stages a worker times (seconds in :attr:`BlockCount.seconds`).
-STAGES = ("read", "parse", "count")
+#: The stages a worker times (seconds in :attr:`BlockCount.seconds`), and its CPU time.
+STAGES = ("read", "parse", "count", "cpu")
 
 _EMPTY_DIGESTS = np.empty(0, dtype=np.uint64)
 
@@ -140,9 +140,10 @@ def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
 def count_unit(unit: Unit, strict: bool = False) -> tuple[Unit, BlockCount]:
     """Read and count one unit; return it without its values (what the driver needs back to
     place the result) with its :class:`BlockCount`."""
-    clock = time.perf_counter()
+    clock, cpu = time.perf_counter(), time.process_time()
     values = unit.read()
     read_seconds = time.perf_counter() - clock
     block = count_block(values, strict)
     block.seconds["read"] = read_seconds
+    block.seconds["cpu"] = time.process_time() - cpu
     return dataclasses.replace(unit, values=None, source=None), block

@@ -110,7 +110,8 @@ def count_corpus(
     where the build keeps its digests and checkpoints (default: a temporary folder); it is
     removed when the build succeeds and kept when it fails, so that ``resume=True`` continues it
     from the shards it finished. The result's stage times (worker seconds of ``read``, ``parse``,
-    ``count``; driver seconds of ``combine``) are in ``seconds``.
+    ``count`` and CPU time ``cpu``; driver seconds of ``combine`` and ``merge``; the Ray
+    actors' ``startup``) are in ``seconds``.
     """
     check_num_proc(num_proc)
     check_engine(engine, ray_address)
@@ -139,7 +140,7 @@ def count_corpus(
                     raise bad_caption_error(corpus.name, problem, unit.start + offset)
                 tally.add(unit, block)
                 for stage, value in block.seconds.items():
-                    seconds[stage] += value
+                    seconds[stage] = seconds.get(stage, 0.0) + value
                 if bar.total is None and corpus.total is not None:  # known once read began
                     bar.reset(total=corpus.total)
                     bar.update(tally.n_values_done)

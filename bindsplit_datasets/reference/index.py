@@ -53,6 +53,7 @@ __all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
 
 logger = logging.getLogger(__name__)
 
+
 class EmptyCorpusError(BindsplitError, ValueError):
     """A corpus without a single usable caption."""
 

@@ -31,6 +31,7 @@ already started is used as it is and left running.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -70,6 +71,9 @@ class _CountingActor:
         from ..parsing import parse_bindings
 
         parse_bindings("a red apple")
+
+    def ready(self) -> bool:
+        return True
 
     def count(self, unit: Unit, strict: bool) -> tuple[Unit, BlockCount]:
         return count_unit(unit, strict)
@@ -125,6 +129,9 @@ def run(
         actors = [
             actor_class.options(max_task_retries=max_retries).remote() for _ in range(workers)
         ]
+        clock = time.perf_counter()
+        ray.get([actor.ready.remote() for actor in actors])  # started, models loaded
+        startup = time.perf_counter() - clock
         queued = [0] * workers
         pending: dict[Any, int] = {}  # result -> its actor
         iterator = iter(units)
@@ -142,7 +149,9 @@ def run(
                 break
             [ready], _ = ray.wait(list(pending), num_returns=1)
             queued[pending.pop(ready)] -= 1
-            yield _result(ray, ready)
+            unit, block = _result(ray, ready)
+            block.seconds["startup"], startup = startup, 0.0  # reported once
+            yield unit, block
     finally:
         for actor in actors:
             ray.kill(actor)

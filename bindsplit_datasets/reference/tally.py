@@ -242,4 +242,3 @@ def _read_counts(path: Path) -> Counter[tuple[str, str]]:
         table.column(name).to_pylist() for name in ("attribute", "object", "count")
     )
     return Counter(dict(zip(zip(attributes, objects, strict=True), counts, strict=True)))
-

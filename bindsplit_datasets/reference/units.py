@@ -110,4 +110,3 @@ def parquet_units(
             source = ParquetSlice(file, tuple(groups), column, filesystem)
             yield Unit(shard, position, start, rows, position == len(runs) - 1, source=source)
             start += rows
-
