@@ -106,23 +106,10 @@ def _rss_mb(field: str) -> float:
     raise RuntimeError(f"{field} not in /proc/self/status")
 
 
-def _cpu_seconds(engine: str) -> float:
-    """CPU time of this process and its finished children (the local engine's pool) or, for
-    Ray, of every live descendant too (Ray's raylet and workers)."""
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the local engine's pool)."""
     times = os.times()
-    if engine == "local":
-        return times.user + times.system + times.children_user + times.children_system
-    import psutil
-
-    me = psutil.Process()
-    total = 0.0
-    for process in [me, *me.children(recursive=True)]:
-        try:
-            times = process.cpu_times()
-        except psutil.Error:
-            continue
-        total += times.user + times.system + times.children_user + times.children_system
-    return total
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _bytes_per_binding(index) -> dict:
@@ -158,17 +145,13 @@ def _child(engine: str, workers: int, folder: str) -> dict:
         startup = time.perf_counter() - start
     before_mb = _rss_mb("VmRSS:")
     _reset_peak()
-    times = os.times()
-    cpu_before = times.user + times.system if engine == "ray" else _cpu_seconds(engine)
-    start = time.perf_counter()
+    cpu_before, start = _cpu_seconds(), time.perf_counter()
     index = ReferenceIndex.from_parquet(folder, engine=engine, num_proc=workers, progress=False)
     seconds = time.perf_counter() - start
     stages = index.build["seconds"]
-    if engine == "ray":  # the driver's own CPU time and the actors' (reported per unit)
-        times = os.times()
-        cpu = times.user + times.system - cpu_before + stages["cpu"]
-    else:
-        cpu = _cpu_seconds(engine) - cpu_before
+    cpu = _cpu_seconds() - cpu_before
+    if engine == "ray":  # plus the actors' CPU time, reported with each unit
+        cpu += stages["cpu"]
     peak_mb = _rss_mb("VmHWM:")
     if engine == "ray":
         ray.shutdown()
@@ -307,6 +290,10 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
     per_core = {key: rate[key] / key[1] for key in runs}
     obtained = {key: run["cpu_seconds"] / run["seconds"] for key, run in runs.items()}
     first = runs[CONFIGURATIONS[0]]
+    busy = {
+        key: sum(run["stages"][stage] for stage in WORKER_STAGES) / run["seconds"]
+        for key, run in runs.items()
+    }
 
     print(
         f"Reference-index build: {n_captions:,} distinct captions (real COCO captions + a "
@@ -323,6 +310,7 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
         ("CPU time, all processes (s)", lambda k: f"{runs[k]['cpu_seconds']:.1f}"),
         ("cores obtained (CPU time / wall time)", lambda k: f"{obtained[k]:.2f}"),
         ("captions per CPU-second", lambda k: f"{n_captions / runs[k]['cpu_seconds']:,.0f}"),
+        ("workers busy (worker time / wall time)", lambda k: f"{busy[k]:.2f}"),
         *(
             (
                 f"stage {stage} (s{', workers summed' if stage in WORKER_STAGES else ''})",
@@ -351,7 +339,8 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
     if min(obtained[key] / key[1] for key in runs) < 0.9:
         print(
             "  the cores were shared with other work (cores obtained below the cores given): "
-            "wall-time rates understate what free cores do; captions per CPU-second does not"
+            "wall-time rates understate what free cores do; captions per CPU-second does not, "
+            "and 'workers busy' shows how many workers the engine kept working"
         )
     bpb = first["bytes_per_binding"]
     print(

@@ -207,7 +207,7 @@ def test_the_build_record_is_kept_apart_from_the_fingerprint(index, tmp_path):
         "engine": "local",
         "num_proc": None,
     }
-    assert set(index.build["seconds"]) == {"read", "parse", "count", "combine", "merge"}
+    assert set(index.build["seconds"]) == {"read", "parse", "count", "cpu", "combine", "merge"}
     loaded = ReferenceIndex.load(index.save(tmp_path / "ref.parquet"))
     assert loaded.build == index.build and loaded.fingerprint == index.fingerprint
 

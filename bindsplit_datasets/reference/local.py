@@ -3,19 +3,33 @@
 Units go to ``num_proc`` worker processes (:func:`~bindsplit_datasets.parsing.map_caption_chunks`,
 which loads the tagger once per process), which run
 :func:`~bindsplit_datasets.reference.counting.count_unit` (units of Parquet shards are read by the
-worker itself) and send back only each unit's counts and caption digests, in unit order.
+worker itself) and send back only each unit's counts and caption digests, in unit order. At most
+:data:`IN_FLIGHT_PER_WORKER` units per worker are read ahead of the results, so a corpus the
+driver reads (a text file, a Hub stream) is never held whole.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from collections.abc import Iterable, Iterator
 
 from ..parsing import map_caption_chunks
 from .counting import BlockCount, count_unit
 from .units import Unit
 
-__all__ = ["run"]
+__all__ = ["IN_FLIGHT_PER_WORKER", "run"]
+
+#: Units handed out per worker ahead of the results the driver has taken.
+IN_FLIGHT_PER_WORKER = 2
+
+
+def _throttled(units: Iterable[Unit], slots: threading.Semaphore) -> Iterator[Unit]:
+    """``units``, each taken only once a slot is free (the pool's feeder thread waits here)."""
+    for unit in units:
+        slots.acquire()
+        yield unit
 
 
 def run(
@@ -31,4 +45,7 @@ def run(
     """
     assert ray_address is None
     work = functools.partial(count_unit, strict=strict)
-    return map_caption_chunks(work, units, num_proc=num_proc)  # type: ignore[arg-type]
+    slots = threading.Semaphore(IN_FLIGHT_PER_WORKER * (num_proc or os.cpu_count() or 1) + 2)
+    for result in map_caption_chunks(work, _throttled(units, slots), num_proc=num_proc):  # type: ignore[arg-type]
+        slots.release()
+        yield result
