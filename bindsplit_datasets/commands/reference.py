@@ -78,7 +78,7 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         "--engine",
         choices=list(ENGINES),
         default="local",
-        help="local: worker processes on this machine; ray: Ray Data on a local Ray instance "
+        help="local: worker processes on this machine; ray: Ray actors on a local Ray instance "
         "or the cluster at --ray-address (same result; default: local)",
     )
     parser.add_argument(

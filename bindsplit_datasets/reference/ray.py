@@ -14,7 +14,7 @@ schedules the work itself:
   COCO JSON, a text file, a Hub stream), the driver's chunks of captions;
 - at most :data:`IN_FLIGHT_PER_WORKER` units queued per actor, each new unit given to the actor
   with the fewest, and results taken as they finish: the driver only adds them up
-  (:class:`~bindsplit_datasets.reference.tally.Tally`), which costs it about 1 % of a worker's
+  (:class:`~bindsplit_datasets.reference.tally.Tally`), which costs it about 2 % of a worker's
   time per unit.
 
 A lost actor (a preempted node) is restarted and its units retried by Ray
