@@ -265,8 +265,10 @@ def _format_check(n: int) -> dict:
 
 def _run_child(*args: str) -> dict:
     completed = subprocess.run(
-        [sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True
+        [sys.executable, __file__, "--child", *args], capture_output=True, text=True
     )
+    if completed.returncode:
+        raise RuntimeError(f"child {args} failed:\n{completed.stderr}")
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 

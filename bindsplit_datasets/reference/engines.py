@@ -5,7 +5,9 @@ errors, adding up in a :class:`~bindsplit_datasets.reference.tally.Tally`, resum
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import tempfile
 import time
@@ -32,6 +34,8 @@ __all__ = [
     "check_num_proc",
     "count_corpus",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: Engine name -> what it runs on.
 ENGINES: dict[str, str] = {
@@ -134,7 +138,7 @@ def count_corpus(
             results = RUNNERS[engine](
                 units, strict=strict, num_proc=num_proc, ray_address=ray_address
             )
-            for unit, block in results:
+            for unit, block in contextlib.closing(results):  # workers stop on any error
                 if block.problem is not None:
                     offset, problem = block.problem
                     raise bad_caption_error(corpus.name, problem, unit.start + offset)
@@ -154,3 +158,10 @@ def count_corpus(
     finally:
         if owned or finished:
             tally.remove()
+        elif tally.done:
+            logger.warning(
+                "the build stopped after %d finished shard(s); they are kept in %s for a rerun "
+                "with --resume (resume=True)",
+                len(tally.done),
+                folder,
+            )

@@ -10,6 +10,7 @@ driver reads (a text file, a Hub stream) is never held whole.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -46,6 +47,8 @@ def run(
     assert ray_address is None
     work = functools.partial(count_unit, strict=strict)
     slots = threading.Semaphore(IN_FLIGHT_PER_WORKER * (num_proc or os.cpu_count() or 1) + 2)
-    for result in map_caption_chunks(work, _throttled(units, slots), num_proc=num_proc):  # type: ignore[arg-type]
-        slots.release()
-        yield result
+    results = map_caption_chunks(work, _throttled(units, slots), num_proc=num_proc)  # type: ignore[arg-type]
+    with contextlib.closing(results):  # the pool stops when the driver stops taking results
+        for result in results:
+            slots.release()
+            yield result
