@@ -128,17 +128,19 @@ def count_corpus(
     finished = False
     try:
         units = (unit for unit in corpus.units(UNIT_ROWS) if unit.shard not in tally.done)
-        with tqdm(
-            total=corpus.total,
-            initial=tally.n_values_done,
-            unit=" captions",
-            desc=f"indexing {corpus.name}" + (" (Ray)" if engine == "ray" else ""),
-            disable=not progress,
-        ) as bar:
-            results = RUNNERS[engine](
-                units, strict=strict, num_proc=num_proc, ray_address=ray_address
-            )
-            for unit, block in contextlib.closing(results):  # workers stop on any error
+        with (
+            tqdm(
+                total=corpus.total,
+                initial=tally.n_values_done,
+                unit=" captions",
+                desc=f"indexing {corpus.name}" + (" (Ray)" if engine == "ray" else ""),
+                disable=not progress,
+            ) as bar,
+            contextlib.closing(  # the workers stop on any error
+                RUNNERS[engine](units, strict=strict, num_proc=num_proc, ray_address=ray_address)
+            ) as results,
+        ):
+            for unit, block in results:
                 if block.problem is not None:
                     offset, problem = block.problem
                     raise bad_caption_error(corpus.name, problem, unit.start + offset)
