@@ -186,13 +186,14 @@ def write_digest_groups(writer: Any, chunks: Iterator[np.ndarray], schema: Any) 
         if not n_pending:
             return
         array = np.concatenate(pending)
-        columns = {
-            field.name: pa.array(array, pa.uint64())
+        columns = [
+            pa.array(array, pa.uint64())
             if field.name == DIGEST_COLUMN
             else pa.nulls(array.size, field.type)
             for field in schema
-        }
-        writer.write_table(pa.table(columns, schema=schema), row_group_size=array.size)
+        ]
+        table = pa.Table.from_arrays(columns, schema=schema)
+        writer.write_table(table, row_group_size=array.size)
         written += array.size
         pending, n_pending = [], 0
 
@@ -215,20 +216,22 @@ class DigestPartitions:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-
-    def _file(self, partition: int) -> Path:
-        return self.folder / f"{partition:03d}.u64"
+        self._files = [os.path.join(folder, f"{p:03d}.u64") for p in range(N_PARTITIONS)]
+        self._lengths = [
+            os.path.getsize(file) if os.path.exists(file) else 0 for file in self._files
+        ]
 
     def append(self, digests: np.ndarray) -> None:
         """Add ``digests`` (any order, duplicates allowed) to their partitions."""
         digests = np.sort(np.asarray(digests, dtype=np.uint64))
-        tops = np.arange(N_PARTITIONS + 1, dtype=np.uint64)
-        bounds = np.searchsorted(digests, tops[:-1] << _SHIFT).tolist() + [digests.size]
+        tops = np.arange(N_PARTITIONS, dtype=np.uint64) << _SHIFT
+        bounds = np.searchsorted(digests, tops).tolist() + [digests.size]
         for partition in range(N_PARTITIONS):
             start, stop = bounds[partition], bounds[partition + 1]
             if stop > start:
-                with open(self._file(partition), "ab") as handle:
+                with open(self._files[partition], "ab") as handle:
                     handle.write(digests[start:stop].astype("<u8", copy=False).tobytes())
+                self._lengths[partition] += 8 * (stop - start)
 
     def append_file(self, path: Path) -> None:
         """Add the raw digests of file ``path``, read a few MiB at a time."""
@@ -238,22 +241,18 @@ class DigestPartitions:
 
     def lengths(self) -> list[int]:
         """Byte length of every partition file (0 where there is none)."""
-        return [
-            self._file(p).stat().st_size if self._file(p).exists() else 0
-            for p in range(N_PARTITIONS)
-        ]
+        return list(self._lengths)
 
     def truncate(self, lengths: list[int]) -> None:
         """Cut every partition back to ``lengths`` (what a checkpoint recorded)."""
         for partition, length in enumerate(lengths):
-            file = self._file(partition)
-            if file.exists():
-                os.truncate(file, length)
+            if os.path.exists(self._files[partition]):
+                os.truncate(self._files[partition], length)
+            self._lengths[partition] = length
 
     def _sorted(self) -> Iterator[np.ndarray]:
-        for partition in range(N_PARTITIONS):
-            file = self._file(partition)
-            if file.exists() and file.stat().st_size:
+        for file, length in zip(self._files, self._lengths, strict=True):
+            if length:
                 yield np.unique(np.fromfile(file, dtype="<u8")).astype(np.uint64, copy=False)
 
     def merge(self, spill_dir: Path) -> SortedDigests:

@@ -194,12 +194,13 @@ class Tally:
         if partial.exists():
             self.partitions.append_file(partial)
         pairs = list(shard.counts.items())
-        table = pa.table(
-            {
-                "attribute": pa.array([a for (a, _), _ in pairs], pa.string()),
-                "object": pa.array([o for (_, o), _ in pairs], pa.string()),
-                "count": pa.array([n for _, n in pairs], pa.int64()),
-            }
+        table = pa.Table.from_arrays(
+            [
+                pa.array([a for (a, _), _ in pairs], pa.string()),
+                pa.array([o for (_, o), _ in pairs], pa.string()),
+                pa.array([n for _, n in pairs], pa.int64()),
+            ],
+            names=["attribute", "object", "count"],
         )
         target = self._counts_file(number)
         pq.write_table(table, target.with_suffix(".tmp"))
