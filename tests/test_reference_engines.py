@@ -18,8 +18,10 @@ from bindsplit_datasets.reference.digests import DigestPartitions
 from bindsplit_datasets.reference.engines import count_corpus
 
 
-def as_bindings(counts) -> dict[Binding, int]:
-    return {Binding(*pair): n for pair, n in counts.items()}
+def as_bindings(table) -> dict[Binding, int]:
+    """A block's count table as ``{Binding: count}``."""
+    columns = (table.column(name).to_pylist() for name in ("attribute", "object", "count"))
+    return {Binding(a, o): n for a, o, n in zip(*columns, strict=True)}
 
 
 # ----------------------------------------------------------------------------- counting code
@@ -30,7 +32,7 @@ def test_count_block_checks_digests_and_counts():
     expected_digests = sorted({caption_digest(c) for c in CAPTIONS})
     assert block.digests.tolist() == expected_digests and len(expected_digests) == 4
     strict = count_block([CAPTIONS[0], CAPTIONS[1], None], strict=True)
-    assert strict.problem == (2, "None") and strict.counts == {} and strict.n_values == 0
+    assert strict.problem == (2, "None") and strict.counts.num_rows == 0 and strict.n_values == 0
 
 
 def test_units_add_up_to_one_block_whatever_their_size(monkeypatch):

@@ -10,6 +10,10 @@ of each shard in progress), never the captions or their digests:
   ``journal.jsonl`` with the shard's caption counts and the partitions' lengths;
 - :meth:`Tally.finish` merges the partitions into one sorted digest set.
 
+Counts travel as Arrow tables (one row per distinct binding of a unit) and are added up with
+Arrow's group-by, never binding by binding in Python: the driver's share of the work stays a small
+fraction of one worker's, so it does not cap how many workers a build can use.
+
 Resuming (:class:`Tally` with ``resume=True``) reads the journal: committed shards are added back
 from their count files and skipped, the partitions are cut back to the last commit, and
 uncommitted partial files are dropped. Units come back in any order and results are sums, so a
@@ -24,7 +28,6 @@ import logging
 import os
 import shutil
 import time
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +35,7 @@ from typing import Any
 
 from ..errors import OutputExistsError, ResumeMismatchError
 from ..parsing import Binding
-from .counting import BlockCount
+from .counting import COUNT_COLUMNS, BlockCount, add_counts, counts_table
 from .digests import DigestPartitions, SortedDigests
 from .units import Unit
 
@@ -44,14 +47,17 @@ logger = logging.getLogger(__name__)
 TALLY_FORMAT = "bindsplit-reference-build/1"
 #: The journal's file name in the work folder.
 JOURNAL = "journal.jsonl"
+#: Rows of count tables a shard in progress holds before they are added up.
+_COMPACT_ROWS = 1 << 20
 _OWN_ENTRIES = frozenset({JOURNAL, "counts", "digests", "partial"})
 
 
 @dataclass
 class _Shard:
-    """A shard in progress: its counts so far and which of its units are in."""
+    """A shard in progress: its units' count tables so far and which of its units are in."""
 
-    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    tables: list[Any] = field(default_factory=list)
+    n_rows: int = 0
     n_captions: int = 0
     n_skipped: int = 0
     parts: set[int] = field(default_factory=set)
@@ -92,7 +98,7 @@ class Tally:
     def __init__(self, folder: Path, header: Mapping[str, Any], *, resume: bool = False) -> None:
         self.folder = Path(folder)
         self.header = {"format": TALLY_FORMAT, **json.loads(json.dumps(dict(header)))}
-        self.counts: Counter[tuple[str, str]] = Counter()
+        self._counts = counts_table({})  # every committed shard's counts, added up
         self.n_captions = self.n_skipped = 0
         #: Shards committed (by this run or, resumed, an earlier one).
         self.done: set[int] = set()
@@ -144,8 +150,11 @@ class Tally:
             self.partitions.truncate(records[-1]["lengths"])
         else:
             self.partitions.truncate([0] * len(self.partitions.lengths()))
+        import pyarrow.parquet as pq
+
         for record in records:
-            self.counts.update(_read_counts(self._counts_file(record["shard"])))
+            shard = pq.read_table(self._counts_file(record["shard"]))
+            self._counts = add_counts([self._counts, shard])
             self.n_captions += record["n_captions"]
             self.n_skipped += record["n_skipped"]
             self.done.add(record["shard"])
@@ -173,7 +182,11 @@ class Tally:
         """Add one unit's result (units of a shard may come in any order)."""
         clock = time.perf_counter()
         shard = self._shards.setdefault(unit.shard, _Shard())
-        shard.counts.update(block.counts)
+        shard.tables.append(block.counts)
+        shard.n_rows += block.counts.num_rows
+        if shard.n_rows > _COMPACT_ROWS:  # a long shard in progress: add its tables up so far
+            shard.tables = [add_counts(shard.tables)]
+            shard.n_rows = shard.tables[0].num_rows
         shard.n_captions += block.n_captions
         shard.n_skipped += block.n_skipped
         shard.parts.add(unit.part)
@@ -187,21 +200,12 @@ class Tally:
         self.seconds += time.perf_counter() - clock
 
     def _commit(self, number: int, shard: _Shard) -> None:
-        import pyarrow as pa
         import pyarrow.parquet as pq
 
         partial = self._partial_file(number)
         if partial.exists():
             self.partitions.append_file(partial)
-        pairs = list(shard.counts.items())
-        table = pa.Table.from_arrays(
-            [
-                pa.array([a for (a, _), _ in pairs], pa.string()),
-                pa.array([o for (_, o), _ in pairs], pa.string()),
-                pa.array([n for _, n in pairs], pa.int64()),
-            ],
-            names=["attribute", "object", "count"],
-        )
+        table = add_counts(shard.tables)
         target = self._counts_file(number)
         pq.write_table(table, target.with_suffix(".tmp"))
         os.replace(target.with_suffix(".tmp"), target)
@@ -216,7 +220,7 @@ class Tally:
             handle.flush()
             os.fsync(handle.fileno())
         partial.unlink(missing_ok=True)
-        self.counts.update(shard.counts)
+        self._counts = add_counts([self._counts, table])
         self.n_captions += shard.n_captions
         self.n_skipped += shard.n_skipped
         self.done.add(number)
@@ -227,19 +231,12 @@ class Tally:
         if self._shards:
             raise RuntimeError(f"shards {sorted(self._shards)} were not complete")
         digests = self.partitions.merge(spill_dir)
-        counts = {Binding(a, o): n for (a, o), n in self.counts.items()}
+        attributes, objects, numbers = (
+            self._counts.column(name).to_pylist() for name in COUNT_COLUMNS
+        )
+        counts = {Binding(a, o): n for a, o, n in zip(attributes, objects, numbers, strict=True)}
         return TallyResult(counts, digests, self.n_captions, self.n_skipped)
 
     def remove(self) -> None:
         """Remove the work folder (the build is finished, or cannot be resumed)."""
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _read_counts(path: Path) -> Counter[tuple[str, str]]:
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(path)
-    attributes, objects, counts = (
-        table.column(name).to_pylist() for name in ("attribute", "object", "count")
-    )
-    return Counter(dict(zip(zip(attributes, objects, strict=True), counts, strict=True)))
