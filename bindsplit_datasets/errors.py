@@ -19,6 +19,7 @@ __all__ = [
     "NotAFolderError",
     "OutputExistsError",
     "OutputPathError",
+    "ResumeMismatchError",
     "SchemaError",
     "SaveScoresError",
     "ScoresFileError",
@@ -69,6 +70,11 @@ class SchemaError(BindsplitError, ValueError):
 
 class BuildVerificationError(SchemaError):
     """A built dataset folder does not match its manifest: changed, truncated or corrupt files."""
+
+
+class ResumeMismatchError(BindsplitValueError):
+    """``--resume`` found the checkpoint of another build (other corpus files, parser or
+    options) than the one asked for; nothing was counted."""
 
 
 def is_user_error(error: BaseException) -> bool:

@@ -62,7 +62,7 @@ SCORES_FORMAT = "bindsplit-scores/1"
 DEMO_FORMAT = "bindsplit-demo/1"
 
 #: Format tag of a saved reference index (key-value metadata of its Parquet file).
-REFERENCE_FORMAT = "bindsplit-reference/1"
+REFERENCE_FORMAT = "bindsplit-reference/2"
 
 #: Format tag of the description of a synthetic world (``world.json``).
 WORLD_FORMAT = "bindsplit-synthetic-world/1"

@@ -19,7 +19,7 @@ from bindsplit_datasets.reference import (
     ParserMismatchError,
     ReferenceIndex,
     caption_digest,
-    local,
+    engines,
     normalise_caption,
 )
 
@@ -102,7 +102,7 @@ def test_empty_corpus_is_an_error(tmp_path):
 def test_two_processes_count_exactly_like_one(shared_data, monkeypatch):
     coco = json.loads((shared_data / "coco_mini" / "captions_train2017.json").read_text())
     captions = [a["caption"] for a in coco["annotations"]]
-    monkeypatch.setattr(local, "PARSE_CHUNKSIZE", 50)  # 8 chunks: the workers really run
+    monkeypatch.setattr(engines, "UNIT_ROWS", 50)  # 8 chunks: the workers really run
     one = ReferenceIndex.from_captions(captions, num_proc=1, progress=False)
     two = ReferenceIndex.from_captions(iter(captions), num_proc=2, progress=False)
     assert dict(two.items()) == dict(one.items()) == naive_counts(captions)
@@ -111,7 +111,7 @@ def test_two_processes_count_exactly_like_one(shared_data, monkeypatch):
 
 
 def test_bad_caption_inside_a_parallel_build_raises_in_strict_mode(monkeypatch):
-    monkeypatch.setattr(local, "PARSE_CHUNKSIZE", 2)
+    monkeypatch.setattr(engines, "UNIT_ROWS", 2)
     captions = CAPTIONS * 4 + [None] + CAPTIONS
     with pytest.raises(ValueError, match=r"caption #20 is None"):
         ReferenceIndex.from_captions(captions, num_proc=2, strict=True, progress=False)
@@ -176,28 +176,57 @@ def test_parquet_round_trip(index, tmp_path):
     assert (loaded.min_count, loaded.n_captions, loaded.n_skipped) == (2, 5, 4)
     assert loaded.n_caption_digests == index.n_caption_digests == 4
     assert loaded.contains_caption("a large brown dog")
-    table = pq.read_table(path)
-    assert table.column_names == ["attribute", "object", "count"]
-    assert table.column("count").to_pylist() == [1, 1, 2, 1, 3]  # sorted by attribute, object
+    parquet = pq.ParquetFile(path)
+    assert parquet.schema_arrow.names == ["attribute", "object", "count", "digest"]
+    assert parquet.num_row_groups == 2  # the bindings, then the caption digests
+    bindings = parquet.read_row_group(0)
+    assert bindings.column("count").to_pylist() == [1, 1, 2, 1, 3]  # by attribute, object
+    assert bindings.column("digest").null_count == 5
+    digests = parquet.read_row_group(1).column("digest").to_pylist()
+    assert digests == sorted({caption_digest(c) for c in CAPTIONS})
+    assert pq.read_metadata(path).metadata[b"bindsplit.format"] == b"bindsplit-reference/2"
     again = ReferenceIndex.load(loaded.save(tmp_path / "again.parquet"))
     assert again.fingerprint == loaded.fingerprint and dict(again.items()) == EXPECTED
 
 
+def rewrite(source: Path, target: Path, change) -> Path:
+    """``source`` copied row group by row group, its key-value metadata passed through
+    ``change`` (a dict of bytes to bytes, edited in place)."""
+    parquet = pq.ParquetFile(source)
+    meta = dict(parquet.metadata.metadata)
+    change(meta)
+    with pq.ParquetWriter(target, parquet.schema_arrow, store_schema=False) as writer:
+        for group in range(parquet.num_row_groups):
+            writer.write_table(parquet.read_row_group(group))
+        writer.add_key_value_metadata(meta)
+    return target
+
+
 def test_the_build_record_is_kept_apart_from_the_fingerprint(index, tmp_path):
-    assert index.build == {"engine": "local", "num_proc": None}
+    assert {k: index.build[k] for k in ("engine", "num_proc")} == {
+        "engine": "local",
+        "num_proc": None,
+    }
+    assert set(index.build["seconds"]) == {"read", "parse", "count", "cpu", "combine", "merge"}
     loaded = ReferenceIndex.load(index.save(tmp_path / "ref.parquet"))
     assert loaded.build == index.build and loaded.fingerprint == index.fingerprint
-    # an index written before the build record existed (no bindsplit.build key) still loads
-    table = pq.read_table(tmp_path / "ref.parquet")
-    meta = dict(pq.read_metadata(tmp_path / "ref.parquet").metadata)
-    del meta[b"bindsplit.build"]
-    older = tmp_path / "older.parquet"
-    with pq.ParquetWriter(older, table.schema, store_schema=False) as writer:
-        writer.write_table(table)
-        writer.add_key_value_metadata(meta)
-    again = ReferenceIndex.load(older)
-    assert again.build == {} and again.fingerprint == index.fingerprint
-    assert dict(again.items()) == EXPECTED
+
+
+def test_an_index_of_the_older_format_is_refused_in_one_line(index, tmp_path):
+    saved = index.save(tmp_path / "ref.parquet")
+
+    def older(meta):
+        meta[b"bindsplit.format"] = b"bindsplit-reference/1"
+
+    path = rewrite(saved, tmp_path / "v1.parquet", older)
+    with pytest.raises(SchemaError) as caught:
+        ReferenceIndex.load(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "older format (bindsplit-reference/1; this version reads bindsplit-reference/2)" in (
+        message
+    )
+    assert "bindsplit reference build SOURCE --out INDEX.parquet" in message
 
 
 def _index_from_other_parser(tmp_path: Path) -> Path:
@@ -243,14 +272,12 @@ def test_foreign_corrupt_and_altered_files(index, tmp_path):
     truncated.write_bytes(good[: len(good) // 2])
     with pytest.raises(SchemaError, match=r"truncated.parquet"):
         ReferenceIndex.load(truncated)
-    table = pq.read_table(tmp_path / "good.parquet")
-    meta = dict(pq.read_metadata(tmp_path / "good.parquet").metadata)
-    fingerprint = json.loads(meta[b"bindsplit.fingerprint"])
-    meta[b"bindsplit.fingerprint"] = json.dumps(fingerprint | {"min_count": 5}).encode()
-    altered = tmp_path / "altered.parquet"
-    with pq.ParquetWriter(altered, table.schema, store_schema=False) as writer:
-        writer.write_table(table)
-        writer.add_key_value_metadata(meta)
+
+    def min_count_5(meta):
+        fingerprint = json.loads(meta[b"bindsplit.fingerprint"])
+        meta[b"bindsplit.fingerprint"] = json.dumps(fingerprint | {"min_count": 5}).encode()
+
+    altered = rewrite(tmp_path / "good.parquet", tmp_path / "altered.parquet", min_count_5)
     with pytest.raises(SchemaError, match=r"altered.parquet: stored fingerprint does not match"):
         ReferenceIndex.load(altered)
 

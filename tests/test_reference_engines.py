@@ -12,13 +12,16 @@ import pytest
 from reference_corpus import CAPTIONS, EXPECTED, naive_counts, write_shards
 
 from bindsplit_datasets.parsing import Binding
-from bindsplit_datasets.reference import Captions, ReferenceIndex, caption_digest, local
-from bindsplit_datasets.reference import ray as ray_engine
-from bindsplit_datasets.reference.counting import DigestSet, Tally, count_block
+from bindsplit_datasets.reference import Captions, ReferenceIndex, caption_digest
+from bindsplit_datasets.reference.counting import count_block
+from bindsplit_datasets.reference.digests import DigestPartitions
+from bindsplit_datasets.reference.engines import count_corpus
 
 
-def as_bindings(counts) -> dict[Binding, int]:
-    return {Binding(*pair): n for pair, n in counts.items()}
+def as_bindings(table) -> dict[Binding, int]:
+    """A block's count table as ``{Binding: count}``."""
+    columns = (table.column(name).to_pylist() for name in ("attribute", "object", "count"))
+    return {Binding(a, o): n for a, o, n in zip(*columns, strict=True)}
 
 
 # ----------------------------------------------------------------------------- counting code
@@ -29,30 +32,36 @@ def test_count_block_checks_digests_and_counts():
     expected_digests = sorted({caption_digest(c) for c in CAPTIONS})
     assert block.digests.tolist() == expected_digests and len(expected_digests) == 4
     strict = count_block([CAPTIONS[0], CAPTIONS[1], None], strict=True)
-    assert strict.problem == (2, "None") and strict.counts == {} and strict.n_values == 0
+    assert strict.problem == (2, "None") and strict.counts.num_rows == 0 and strict.n_values == 0
 
 
-def test_blocks_add_up_to_one_block_in_any_order():
+def test_units_add_up_to_one_block_whatever_their_size(monkeypatch):
     captions = CAPTIONS * 3 + ["a green car", "a red apple"]
     whole = count_block(captions)
-    blocks = [count_block(captions[i : i + 4]) for i in range(0, len(captions), 4)]
-    for order in (blocks, blocks[::-1]):
-        tally = Tally()
-        for block in order:
-            tally.add(block)
-        assert tally.bindings() == as_bindings(whole.counts) == dict(naive_counts(captions))
-        assert tally.digests.array().tolist() == whole.digests.tolist()
-        assert (tally.n_captions, tally.n_skipped) == (len(captions), 0)
+    for rows in (1, 4, 100):
+        monkeypatch.setattr("bindsplit_datasets.reference.engines.UNIT_ROWS", rows)
+        result = count_corpus(Captions(captions), num_proc=1, progress=False)
+        assert result.counts == as_bindings(whole.counts) == dict(naive_counts(captions))
+        assert result.digests.array.tolist() == whole.digests.tolist()
+        assert (result.n_captions, result.n_skipped) == (len(captions), 0)
 
 
-def test_digest_set_equals_numpy_unique():
+def test_digest_partitions_merge_to_numpy_unique(tmp_path, monkeypatch):
     rng = np.random.default_rng(0)
-    arrays = [rng.integers(0, 500, size=n, dtype=np.uint64) for n in (0, 7, 100, 3, 250, 1)]
-    digests = DigestSet(min_merge=8)
-    for array in arrays:
-        digests.add(array)
-    assert digests.array().tolist() == np.unique(np.concatenate(arrays)).tolist()
-    assert digests.array().dtype == np.uint64
+    arrays = [rng.integers(0, 2**64, size=n, dtype=np.uint64) for n in (0, 7, 100, 3, 250, 1)]
+    arrays.append(arrays[2][:50])  # duplicates across appends
+    expected = np.unique(np.concatenate(arrays))
+    for limit in (10**6, 16):  # in memory; spilled to a Parquet file of row groups of 32
+        monkeypatch.setattr("bindsplit_datasets.reference.digests.IN_MEMORY_DIGESTS", limit)
+        monkeypatch.setattr("bindsplit_datasets.reference.digests.ROW_GROUP_DIGESTS", 32)
+        partitions = DigestPartitions(tmp_path / f"p{limit}")
+        for array in arrays:
+            partitions.append(array)
+        merged = partitions.merge(tmp_path)
+        assert np.concatenate(list(merged.chunks())).tolist() == expected.tolist()
+        assert merged.size == expected.size
+        query = np.concatenate([expected[::7], rng.integers(0, 2**64, 40, dtype=np.uint64)])
+        assert merged.overlap(query) == int(np.isin(query, expected).sum())
 
 
 # ----------------------------------------------------------------------------- the engines
@@ -86,10 +95,11 @@ def test_ray_and_local_engines_give_identical_indexes_on_parquet_shards(
     assert dict(by_ray.items()) == dict(by_local.items())
     assert (by_ray.n_captions, by_ray.n_skipped) == (by_local.n_captions, 3) == (400, 3)
     assert by_ray.fingerprint == by_local.fingerprint
-    assert (by_local.build, by_ray.build) == (
-        {"engine": "local", "num_proc": 1},
-        {"engine": "ray", "num_proc": 2},
-    )
+    assert by_ray.content_sha256() == by_local.content_sha256()
+    assert [(i.build["engine"], i.build["num_proc"]) for i in (by_local, by_ray)] == [
+        ("local", 1),
+        ("ray", 2),
+    ]
     # the files differ only in the build record that names the engine
     saved = [i.save(tmp_path / f"{i.build['engine']}.parquet") for i in (by_local, by_ray)]
     tables = [pq.read_table(path) for path in saved]
@@ -101,16 +111,18 @@ def test_ray_and_local_engines_give_identical_indexes_on_parquet_shards(
 
 
 @pytest.mark.slow
-def test_ray_engine_streams_what_only_the_driver_reads(ray_instance):
+def test_ray_engine_streams_what_only_the_driver_reads(ray_instance, monkeypatch):
     captions = CAPTIONS * 5 + [None] + CAPTIONS
+    monkeypatch.setattr("bindsplit_datasets.reference.engines.UNIT_ROWS", 4)  # 8 units
 
-    def tally_of(count, values, **options):
-        return count(Captions(values), num_proc=2, progress=False, **options)
+    def result_of(engine, **options):
+        return count_corpus(
+            Captions(captions), engine=engine, num_proc=2, progress=False, **options
+        )
 
-    by_ray = tally_of(ray_engine.count, captions, batch_size=4)  # 8 tasks, 2 in flight each
-    by_local = tally_of(local.count, captions)
-    assert by_ray.bindings() == by_local.bindings() == {b: 6 * n for b, n in EXPECTED.items()}
-    assert by_ray.digests.array().tolist() == by_local.digests.array().tolist()
+    by_ray, by_local = result_of("ray"), result_of("local")
+    assert by_ray.counts == by_local.counts == {b: 6 * n for b, n in EXPECTED.items()}
+    assert by_ray.digests.array.tolist() == by_local.digests.array.tolist()
     assert (by_ray.n_captions, by_ray.n_skipped) == (30, 1)
     with pytest.raises(ValueError, match=r"captions: caption #25 is None"):
-        tally_of(ray_engine.count, captions, batch_size=4, strict=True)
+        result_of("ray", strict=True)

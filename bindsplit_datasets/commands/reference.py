@@ -9,15 +9,18 @@ most common bindings; ``lookup INDEX CAPTION`` prints each binding of a caption 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 from ..argtypes import positive_int
+from ..atomic import OutputKind, check_output
 from ..errors import BindsplitValueError, OutputExistsError
+from ..names import REFERENCE_FORMAT
 from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
-from ..reference.index import is_index_file
+from ..reference.index_file import is_index_file
 from ..reports import render_table
 
 NAME = "reference"
@@ -31,6 +34,10 @@ EXAMPLES = (
     "bindsplit reference info my_index.parquet",
     'bindsplit reference lookup my_index.parquet "a red apple and a ceramic mug"',
 )
+
+
+#: The output kind of ``reference build --out`` (for the shared output-path check).
+INDEX_OUTPUT = OutputKind("BindSplit reference index", REFERENCE_FORMAT)
 
 
 def _subcommand(
@@ -71,7 +78,7 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         "--engine",
         choices=list(ENGINES),
         default="local",
-        help="local: worker processes on this machine; ray: Ray Data on a local Ray instance "
+        help="local: worker processes on this machine; ray: Ray actors on a local Ray instance "
         "or the cluster at --ray-address (same result; default: local)",
     )
     parser.add_argument(
@@ -93,6 +100,13 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         help="Ray cluster to run on (e.g. ray://head:10001 or auto; needs --engine ray)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a build of the same Parquet shards that was interrupted (killed, "
+        "preempted, Ctrl-C), skipping the shards it finished; the result equals an "
+        "uninterrupted build",
+    )
 
 
 def _add_info(subparsers: argparse._SubParsersAction) -> None:
@@ -142,6 +156,15 @@ def run(args: argparse.Namespace) -> int:
     return int(args._action(args))
 
 
+def work_folder(out: Path) -> Path:
+    """Where a build of ``out`` keeps its checkpoints until it succeeds (for ``--resume``): a
+    hidden sibling, named by a digest of ``out``'s name where that name is too long to extend."""
+    name = out.name
+    if len(name.encode("utf-8")) > 200:
+        name = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    return out.parent / f".{name}.build"
+
+
 def _build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".parquet":
@@ -155,6 +178,8 @@ def _build(args: argparse.Namespace) -> int:
         )
     if out.exists() and not args.overwrite:
         raise OutputExistsError(f"{out} already exists: choose another --out or pass --overwrite")
+    if not out.exists():  # can it be written at all (before any work)
+        check_output(out, INDEX_OUTPUT)
     index = resolve_reference(
         args.source,
         min_count=args.min_count,
@@ -163,6 +188,8 @@ def _build(args: argparse.Namespace) -> int:
         num_proc=args.num_workers,
         ray_address=args.ray_address,
         progress=True,
+        work_dir=work_folder(out),
+        resume=args.resume,
     )
     index.save(out)
     print(

@@ -28,6 +28,7 @@ from typing import Any
 from ..downloads import IO_CHUNK, default_cache_dir, download, file_digest, is_url, url_file_name
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from .counting import caption_problem
+from .units import Unit, parquet_units, stream_units
 
 __all__ = [
     "Captions",
@@ -64,10 +65,18 @@ class Corpus(ABC):
     name: str = "captions"
     #: Number of raw values, where it is known without reading the corpus (progress bars).
     total: int | None = None
+    #: Whether the corpus has several shards that a resumed build can skip once finished.
+    resumable: bool = False
 
     @abstractmethod
     def chunks(self, size: int) -> Iterator[list[Any]]:
         """The raw caption values, in order, in lists of at most ``size`` (read once)."""
+
+    def units(self, size: int) -> Iterator[Unit]:
+        """The corpus as units of work of about ``size`` values (see
+        :mod:`~bindsplit_datasets.reference.units`); by default the chunks, read here, as one
+        shard."""
+        return stream_units(self.chunks(size))
 
     @property
     @abstractmethod
@@ -350,6 +359,8 @@ class ParquetShards(Corpus):
     hash (local files) or the content key the file system lists (remote files).
     """
 
+    resumable = True
+
     def __init__(
         self,
         spec: str | os.PathLike[str],
@@ -441,6 +452,21 @@ class ParquetShards(Corpus):
                 self._columns(file, parquet)
                 for batch in parquet.iter_batches(batch_size=size, columns=[self.column]):
                     yield batch.column(0).to_pylist()
+
+    def units(self, size: int) -> Iterator[Unit]:
+        """Each file a shard, cut into runs of row groups that the workers read themselves."""
+        import pyarrow.parquet as pq
+
+        def files() -> Iterator[tuple[str, list[int]]]:
+            for file in self.files:
+                with self.filesystem.open(file, "rb") as handle:
+                    parquet = pq.ParquetFile(handle)
+                    self._columns(file, parquet)
+                    metadata = parquet.metadata
+                    rows = [metadata.row_group(g).num_rows for g in range(metadata.num_row_groups)]
+                yield file, rows
+
+        return parquet_units(files(), self.column, None if self.local else self.filesystem, size)
 
     @property
     def identity(self) -> dict[str, Any]:

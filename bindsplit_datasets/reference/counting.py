@@ -1,38 +1,48 @@
-"""The counting code both engines run: one block of raw caption values in, its counts out.
+"""The counting code both engines run: one unit of raw caption values in, its counts out.
 
-:func:`count_block` is what a worker does with a block of captions, whichever engine sent it
-(a local process or a Ray task): check every value, digest the usable captions for the leakage
-guard, and count their bindings, parsing each distinct caption once. :class:`Tally` is what the
-driver does with the results: add the counts and merge the digests. Neither depends on the order
-of the blocks, so an engine may combine them as they arrive.
+:func:`count_unit` is what a worker does with a unit of work, whichever engine sent it (a local
+process or a Ray actor): read it (:meth:`~bindsplit_datasets.reference.units.Unit.read`), check
+every value, digest the usable captions for the leakage guard, and count their bindings, parsing
+each distinct caption once (:func:`count_block`). The driver adds the results up
+(:mod:`~bindsplit_datasets.reference.build`) in any order.
 
 Memory: a block's result holds its distinct bindings and its captions' 8-byte digests, never its
-captions; a :class:`Tally` holds the distinct bindings of the whole corpus and one sorted array
-of distinct caption digests (see :class:`DigestSet`).
+captions.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..parsing import Binding, parse_bindings
+from ..parsing import parse_bindings
+from .units import Unit
 
 __all__ = [
+    "STAGES",
+    "COUNT_COLUMNS",
     "BlockCount",
-    "DigestSet",
-    "Tally",
+    "add_counts",
     "bad_caption_error",
     "caption_digest",
     "caption_problem",
     "count_block",
+    "count_unit",
+    "counts_table",
     "normalise_caption",
 ]
+
+#: The columns of a table of binding counts.
+COUNT_COLUMNS = ("attribute", "object", "count")
+#: The stages a worker times (seconds in :attr:`BlockCount.seconds`), and its CPU time.
+STAGES = ("read", "parse", "count", "cpu")
 
 _EMPTY_DIGESTS = np.empty(0, dtype=np.uint64)
 
@@ -85,16 +95,45 @@ class BlockCount:
     first unusable value, and the block is then not counted.
     """
 
-    counts: dict[tuple[str, str], int]
+    #: ``attribute``, ``object``, ``count`` columns, one row per distinct binding of the block
+    #: (a table, so that the driver adds blocks up in Arrow, never binding by binding in Python).
+    counts: Any
     digests: np.ndarray
     n_captions: int
     n_skipped: int
     problem: tuple[int, str] | None = None
+    #: Worker seconds by stage (:data:`STAGES`).
+    seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def n_values(self) -> int:
         """Values of the block looked at (usable and skipped)."""
         return self.n_captions + self.n_skipped
+
+
+def counts_table(counts: Mapping[tuple[str, str], int]) -> Any:
+    """``{(attribute, object): count}`` as a table of :data:`COUNT_COLUMNS`."""
+    import pyarrow as pa
+
+    return pa.Table.from_arrays(
+        [
+            pa.array([a for a, _ in counts], pa.string()),
+            pa.array([o for _, o in counts], pa.string()),
+            pa.array(list(counts.values()), pa.int64()),
+        ],
+        names=list(COUNT_COLUMNS),
+    )
+
+
+def add_counts(tables: Sequence[Any]) -> Any:
+    """The tables of :data:`COUNT_COLUMNS` added up (one row per distinct binding), in Arrow."""
+    import pyarrow as pa
+
+    # one thread: for tables of a few thousand rows, Arrow's thread pool costs 4x the work
+    grouped = pa.concat_tables(tables).group_by(["attribute", "object"], use_threads=False)
+    total = grouped.aggregate([("count", "sum")])
+    columns = [total.column("attribute"), total.column("object"), total.column("count_sum")]
+    return pa.Table.from_arrays(columns, names=list(COUNT_COLUMNS))
 
 
 def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
@@ -106,6 +145,7 @@ def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
     ``(attribute, object)`` tuples: they cross process boundaries several times cheaper than
     :class:`~bindsplit_datasets.parsing.Binding` instances.
     """
+    clock = time.perf_counter()
     texts: list[str] = []
     skipped = 0
     for position, value in enumerate(values):
@@ -114,66 +154,29 @@ def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
             texts.append(value)
             continue
         if strict:
-            return BlockCount({}, _EMPTY_DIGESTS, 0, 0, problem=(position, problem))
+            return BlockCount(counts_table({}), _EMPTY_DIGESTS, 0, 0, problem=(position, problem))
         skipped += 1
+    distinct = Counter(texts)
+    parsed = [(parse_bindings(text), times) for text, times in distinct.items()]
+    parse_seconds = time.perf_counter() - clock
+    clock = time.perf_counter()
     counts: Counter[tuple[str, str]] = Counter()
-    for text, times in Counter(texts).items():
-        for binding in parse_bindings(text):
+    for bindings, times in parsed:
+        for binding in bindings:
             counts[(binding.attribute, binding.object)] += times
+    table = counts_table(counts)
     digests = np.unique(np.fromiter(map(caption_digest, texts), dtype=np.uint64, count=len(texts)))
-    return BlockCount(dict(counts), digests, len(texts), skipped)
+    seconds = {"parse": parse_seconds, "count": time.perf_counter() - clock}
+    return BlockCount(table, digests, len(texts), skipped, seconds=seconds)
 
 
-class DigestSet:
-    """A growing set of caption digests kept as sorted unique ``uint64`` arrays.
-
-    New arrays wait in a list and are merged into the main array once they hold as many digests
-    as it does (at least ``min_merge``), so merging costs O(n log n) overall and memory stays
-    within about twice the distinct digests.
-    """
-
-    def __init__(self, min_merge: int = 1 << 20) -> None:
-        self._merged = _EMPTY_DIGESTS
-        self._pending: list[np.ndarray] = []
-        self._n_pending = 0
-        self._min_merge = min_merge
-
-    def add(self, digests: np.ndarray) -> None:
-        """Add an array of digests (any order, duplicates allowed)."""
-        if digests.size == 0:
-            return
-        self._pending.append(np.asarray(digests, dtype=np.uint64))
-        self._n_pending += digests.size
-        if self._n_pending >= max(self._merged.size, self._min_merge):
-            self._merge()
-
-    def _merge(self) -> None:
-        if self._pending:
-            self._merged = np.unique(np.concatenate([self._merged, *self._pending]))
-            self._pending, self._n_pending = [], 0
-
-    def array(self) -> np.ndarray:
-        """Every digest added, sorted and unique."""
-        self._merge()
-        return self._merged
-
-
-@dataclass
-class Tally:
-    """The running total of a build: binding counts, caption digests, caption counts."""
-
-    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    digests: DigestSet = field(default_factory=DigestSet)
-    n_captions: int = 0
-    n_skipped: int = 0
-
-    def add(self, block: BlockCount) -> None:
-        """Add one block's result (blocks may come in any order)."""
-        self.counts.update(block.counts)
-        self.digests.add(block.digests)
-        self.n_captions += block.n_captions
-        self.n_skipped += block.n_skipped
-
-    def bindings(self) -> dict[Binding, int]:
-        """The counts keyed by :class:`~bindsplit_datasets.parsing.Binding`."""
-        return {Binding(attribute, obj): n for (attribute, obj), n in self.counts.items()}
+def count_unit(unit: Unit, strict: bool = False) -> tuple[Unit, BlockCount]:
+    """Read and count one unit; return it without its values (what the driver needs back to
+    place the result) with its :class:`BlockCount`."""
+    clock, cpu = time.perf_counter(), time.process_time()
+    values = unit.read()
+    read_seconds = time.perf_counter() - clock
+    block = count_block(values, strict)
+    block.seconds["read"] = read_seconds
+    block.seconds["cpu"] = time.process_time() - cpu
+    return dataclasses.replace(unit, values=None, source=None), block

@@ -13,19 +13,14 @@ these, so a split built against it can say exactly what "seen" meant. Which engi
 index, and with how many workers, is recorded apart (:attr:`~ReferenceIndex.build`): both engines
 give the same counts, so the same corpus has one fingerprint.
 
-Leakage guard: the index also keeps a 64-bit digest of every normalised caption
-(:func:`~bindsplit_datasets.reference.counting.normalise_caption`) as a sorted, unique
-``numpy.uint64`` array (8 bytes a caption: under 5 MB for COCO train2017), so a build can check
-whether a benchmark's own captions occur verbatim in the reference
-(:meth:`~ReferenceIndex.caption_overlap`).
+Leakage guard: the index also keeps a 64-bit digest of every distinct normalised caption
+(:func:`~bindsplit_datasets.reference.counting.normalise_caption`), sorted
+(:mod:`~bindsplit_datasets.reference.digests`): in memory for small corpora, on disk otherwise, so
+a build can check whether a benchmark's own captions occur verbatim in the reference
+(:meth:`~ReferenceIndex.caption_overlap`) without holding billions of digests.
 
-File format (:meth:`~ReferenceIndex.save` / :meth:`~ReferenceIndex.load`): one Parquet file with
-the columns ``attribute`` (string), ``object`` (string), ``count`` (int64), one row per distinct
-binding, sorted by attribute then object. Its key-value metadata holds ``bindsplit.format``
-(``bindsplit-reference/1``), ``bindsplit.fingerprint`` (the fingerprint as JSON),
-``bindsplit.caption_digests`` (the caption digests as raw little-endian uint64 bytes) and,
-optionally, ``bindsplit.build`` (the engine and workers as JSON), so an index is a single
-self-describing file. The footer holds at most 2 GiB: about 268 million distinct captions.
+File format: :mod:`~bindsplit_datasets.reference.index_file` (``bindsplit-reference/2``: one
+Parquet file, bindings and digests in row groups, no size ceiling).
 """
 
 from __future__ import annotations
@@ -41,14 +36,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..atomic import atomic_file
-from ..errors import BindsplitError, BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..errors import BindsplitError, BindsplitValueError, SchemaError
 from ..names import REFERENCE_FORMAT
 from ..parsing import NORMALISATION, PARSER_VERSION, Binding
 from .coco import cached_index_path, coco2017_corpus
 from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .counting import caption_digest
+from .digests import MemoryDigests, SortedDigests, digests_sha256
 from .engines import CountOptions, count_corpus
+from .index_file import BUILD_COMMAND, bindings_sha256, read_index, write_index
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -56,18 +52,6 @@ if TYPE_CHECKING:
 __all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
 
 logger = logging.getLogger(__name__)
-
-#: Format tag written into every saved index (file metadata and fingerprint).
-#: The command that builds an index file, for error messages.
-BUILD_COMMAND = "bindsplit reference build SOURCE --out INDEX.parquet"
-
-_META_FORMAT = b"bindsplit.format"
-_META_FINGERPRINT = b"bindsplit.fingerprint"
-_META_DIGESTS = b"bindsplit.caption_digests"
-_META_BUILD = b"bindsplit.build"
-_COLUMNS = ("attribute", "object", "count")
-# the digest array lives in the Parquet footer; lift pyarrow's default 100 MB guard for big corpora
-_THRIFT_LIMIT = 2**31 - 1
 
 
 class EmptyCorpusError(BindsplitError, ValueError):
@@ -119,7 +103,7 @@ class ReferenceIndex:
         self,
         counts: Mapping[Binding, int],
         *,
-        caption_digests: np.ndarray,
+        caption_digests: np.ndarray | SortedDigests,
         min_count: int,
         n_captions: int,
         n_skipped: int,
@@ -129,6 +113,8 @@ class ReferenceIndex:
         build: Mapping[str, Any] | None = None,
     ) -> None:
         self._counts: dict[Binding, int] = dict(counts)
+        if not isinstance(caption_digests, SortedDigests):
+            caption_digests = MemoryDigests(np.unique(np.asarray(caption_digests, np.uint64)))
         self._digests = caption_digests
         self.min_count = _check_min_count(min_count)
         self.n_captions = int(n_captions)
@@ -197,9 +183,13 @@ class ReferenceIndex:
         )
         if query.size == 0 or self._digests.size == 0:
             return 0
-        positions = np.searchsorted(self._digests, query)
-        positions[positions == self._digests.size] = 0
-        return int(np.count_nonzero(self._digests[positions] == query))
+        return self._digests.overlap(query)
+
+    def content_sha256(self) -> str:
+        """SHA-256 of what the index holds (bindings, counts, caption digests): equal for two
+        indexes exactly when their contents are (reads every digest once)."""
+        inner = f"{bindings_sha256(self._counts)}:{digests_sha256(self._digests)}"
+        return hashlib.sha256(inner.encode("ascii")).hexdigest()
 
     def with_min_count(self, min_count: int) -> ReferenceIndex:
         """The same counts with another ``seen`` threshold (and the matching fingerprint)."""
@@ -231,14 +221,20 @@ class ReferenceIndex:
         strict: bool = False,
         progress: bool = True,
         ray_address: str | None = None,
+        work_dir: str | os.PathLike[str] | None = None,
+        resume: bool = False,
     ) -> ReferenceIndex:
         """Index a :class:`~bindsplit_datasets.reference.corpora.Corpus` (read once, streamed).
 
         ``engine`` is ``"local"`` (``num_proc`` processes; ``None``: every CPU) or ``"ray"``
-        (Ray Data; ``ray_address`` joins a cluster, else a local Ray instance with ``num_proc``
-        CPUs runs the build); both give the same index. ``None``, non-string and empty captions
-        are skipped and counted in :attr:`n_skipped`, or raise ``ValueError`` with
-        ``strict=True``. A corpus without a usable caption raises :class:`EmptyCorpusError`.
+        (Ray actors; ``ray_address`` joins a cluster, else a local Ray instance with
+        ``num_proc`` CPUs runs the build); both give the same index. ``None``, non-string and
+        empty captions are skipped and counted in :attr:`n_skipped`, or raise ``ValueError``
+        with ``strict=True``. A corpus without a usable caption raises
+        :class:`EmptyCorpusError`. ``work_dir`` keeps the build's digests and checkpoints
+        (default: a temporary folder); a build that fails leaves it for ``resume=True``, which
+        skips the Parquet shards it finished (see
+        :func:`~bindsplit_datasets.reference.engines.count_corpus`).
         """
         _check_min_count(min_count)
         tally = count_corpus(
@@ -248,13 +244,15 @@ class ReferenceIndex:
             strict=strict,
             progress=progress,
             ray_address=ray_address,
+            work_dir=work_dir,
+            resume=resume,
         )
         if tally.n_captions == 0:
             raise EmptyCorpusError(
                 f"{corpus.name}: the corpus has no usable captions ({tally.n_skipped} skipped as "
                 "None, non-string or empty); point the reference at a non-empty caption corpus"
             )
-        counts = tally.bindings()
+        counts = tally.counts
         logger.info(
             "indexed %d captions (%d skipped) of %s: %d distinct bindings",
             tally.n_captions,
@@ -264,12 +262,12 @@ class ReferenceIndex:
         )
         return cls(
             counts,
-            caption_digests=tally.digests.array(),
+            caption_digests=tally.digests,
             min_count=min_count,
             n_captions=tally.n_captions,
             n_skipped=tally.n_skipped,
             corpus=corpus.identity,
-            build={"engine": engine, "num_proc": num_proc},
+            build={"engine": engine, "num_proc": num_proc, "seconds": tally.seconds},
         )
 
     @classmethod
@@ -385,82 +383,34 @@ class ReferenceIndex:
     # ------------------------------------------------------------ persistence
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the index to a Parquet file (temporary sibling, renamed when complete)."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        path = Path(path)
-        ordered = sorted(self._counts.items())
-        table = pa.table(
-            {
-                "attribute": pa.array([b.attribute for b, _ in ordered], type=pa.string()),
-                "object": pa.array([b.object for b, _ in ordered], type=pa.string()),
-                "count": pa.array([c for _, c in ordered], type=pa.int64()),
-            }
-        )
-        metadata = {
-            _META_FORMAT: REFERENCE_FORMAT.encode("ascii"),
-            _META_FINGERPRINT: json.dumps(self.fingerprint, sort_keys=True).encode("utf-8"),
-            _META_DIGESTS: self._digests.astype("<u8").tobytes(),
-            _META_BUILD: json.dumps(self.build, sort_keys=True).encode("utf-8"),
-        }
-        with atomic_file(path) as tmp:
-            # store_schema=False: the metadata is stored once, not again inside the Arrow schema
-            with pq.ParquetWriter(tmp, table.schema, store_schema=False) as writer:
-                writer.write_table(table)
-                writer.add_key_value_metadata(metadata)
-        return path
+        return write_index(path, self._counts, self._digests, self.fingerprint, self.build)
 
     @classmethod
     def load(
         cls, path: str | os.PathLike[str], *, allow_parser_mismatch: bool = False
     ) -> ReferenceIndex:
-        """Read an index written by :meth:`save`.
+        """Read an index written by :meth:`save` (the caption digests stay on disk).
 
         Raises ``FileNotFoundError`` for a missing file, :class:`SchemaError` for a file that is
-        not Parquet, is corrupt or is not a BindSplit index, and :class:`ParserMismatchError` for
-        an index built by another parser version or normalisation (unless
-        ``allow_parser_mismatch=True``, which loads it with a warning).
+        not Parquet, is truncated, damaged or altered, is not a BindSplit index or is one of an
+        older format, and :class:`ParserMismatchError` for an index built by another parser
+        version or normalisation (unless ``allow_parser_mismatch=True``, which loads it with a
+        warning).
         """
-        import pyarrow as pa
-
         path = Path(path)
-        if not path.is_file():
-            raise BindsplitFileNotFoundError(f"reference index {path} not found")
-        try:
-            parquet = _open_parquet(path)
-            metadata = parquet.metadata.metadata or {}
-        except (pa.ArrowException, OSError) as error:
-            raise SchemaError(
-                f"{path} is not a readable Parquet file ({error}); rebuild the index with "
-                f"`{BUILD_COMMAND}`"
-            ) from None
-        if not is_index_metadata(metadata):
-            found = metadata.get(_META_FORMAT, b"").decode("utf-8", "replace")
-            raise SchemaError(
-                f"{path} is not a BindSplit reference index (metadata {_META_FORMAT.decode()!r} "
-                f"is {found!r}, expected {REFERENCE_FORMAT!r}); build one with "
-                f"`{BUILD_COMMAND}` or ReferenceIndex.save()"
-            )
-        fingerprint = _read_fingerprint(path, metadata)
-        digests = _read_digests(path, metadata)
+        contents = read_index(path)
+        fingerprint = contents.fingerprint
         _check_parser(path, fingerprint, allow_parser_mismatch)
-        try:
-            table = parquet.read()
-        except (pa.ArrowException, OSError) as error:
-            raise SchemaError(
-                f"{path} is corrupt ({error}); rebuild the index with `{BUILD_COMMAND}`"
-            ) from None
-        counts = _read_counts(path, table)
         index = cls(
-            counts,
-            caption_digests=digests,
+            contents.counts,
+            caption_digests=contents.digests,
             min_count=fingerprint["min_count"],
             n_captions=fingerprint["n_captions"],
             n_skipped=fingerprint["n_skipped"],
             corpus=fingerprint["corpus"],
             parser_version=fingerprint["parser_version"],
             normalisation=fingerprint["normalisation"],
-            build=_read_build(metadata),
+            build=contents.build,
         )
         if index.fingerprint != fingerprint:
             raise SchemaError(
@@ -471,80 +421,10 @@ class ReferenceIndex:
         return index
 
 
-def is_index_metadata(metadata: Mapping[bytes, bytes]) -> bool:
-    """Whether Parquet key-value ``metadata`` is a reference index's (by its format tag)."""
-    return metadata.get(_META_FORMAT) == REFERENCE_FORMAT.encode("ascii")
-
-
-def is_index_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a Parquet file written by :meth:`ReferenceIndex.save` (a Parquet
-    file that is not is, for example, a caption shard)."""
-    import pyarrow as pa
-
-    try:
-        metadata = _open_parquet(path).metadata.metadata
-    except (pa.ArrowException, OSError):
-        return False
-    return is_index_metadata(metadata or {})
-
-
 # --------------------------------------------------------------------- helpers: reading
 def _progress(options: CountOptions) -> bool:
     """Whether ``options`` show progress bars (the default), for what a constructor downloads."""
     return options.get("progress", True)
-
-
-def _open_parquet(path: str | os.PathLike[str]) -> Any:
-    """``pyarrow.parquet.ParquetFile`` of ``path``, with room for a large footer (the digests)."""
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(
-        path, thrift_string_size_limit=_THRIFT_LIMIT, thrift_container_size_limit=_THRIFT_LIMIT
-    )
-
-
-def _rebuild(path: Path, problem: str) -> SchemaError:
-    return SchemaError(f"{path}: {problem}; rebuild the index with `{BUILD_COMMAND}`")
-
-
-def _read_fingerprint(path: Path, metadata: Mapping[bytes, bytes]) -> dict[str, Any]:
-    try:
-        fingerprint = json.loads(metadata[_META_FINGERPRINT])
-        required = {
-            "format",
-            "corpus",
-            "parser_version",
-            "normalisation",
-            "min_count",
-            "n_captions",
-            "n_skipped",
-            "digest",
-        }
-        missing = required - set(fingerprint)
-    except (KeyError, ValueError, TypeError) as error:
-        raise _rebuild(path, f"unreadable fingerprint metadata ({error})") from None
-    if missing:
-        raise _rebuild(path, f"fingerprint lacks {sorted(missing)}")
-    return fingerprint
-
-
-def _read_build(metadata: Mapping[bytes, bytes]) -> dict[str, Any]:
-    """The build record (absent in indexes written before it was kept: ``{}``)."""
-    try:
-        build = json.loads(metadata.get(_META_BUILD, b"{}"))
-    except ValueError:
-        return {}
-    return build if isinstance(build, dict) else {}
-
-
-def _read_digests(path: Path, metadata: Mapping[bytes, bytes]) -> np.ndarray:
-    raw = metadata.get(_META_DIGESTS)
-    if raw is None or len(raw) % 8:
-        raise _rebuild(path, "caption digests missing or truncated")
-    digests = np.frombuffer(raw, dtype="<u8").astype(np.uint64)
-    if digests.size > 1 and not bool(np.all(digests[1:] > digests[:-1])):
-        raise _rebuild(path, "caption digests are not sorted and unique")
-    return digests
 
 
 def _check_parser(path: Path, fingerprint: Mapping[str, Any], allow: bool) -> None:
@@ -567,19 +447,3 @@ def _check_parser(path: Path, fingerprint: Mapping[str, Any], allow: bool) -> No
         f"index from its corpus (`{BUILD_COMMAND}`), or pass allow_parser_mismatch=True to use "
         "it anyway"
     )
-
-
-def _read_counts(path: Path, table: Any) -> dict[Binding, int]:
-    import pyarrow as pa
-
-    expected = {"attribute": pa.string(), "object": pa.string(), "count": pa.int64()}
-    actual = {field.name: field.type for field in table.schema}
-    if actual != expected:
-        raise _rebuild(path, f"columns {actual} differ from the reference-index columns {expected}")
-    if any(table.column(name).null_count for name in _COLUMNS):
-        raise _rebuild(path, "the index has missing values")
-    attributes, objects, counts = (table.column(name).to_pylist() for name in _COLUMNS)
-    result = {Binding(a, o): c for a, o, c in zip(attributes, objects, counts, strict=True)}
-    if len(result) != len(counts) or (counts and min(counts) < 1):
-        raise _rebuild(path, "duplicate bindings or non-positive counts")
-    return result

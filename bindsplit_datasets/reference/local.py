@@ -1,48 +1,54 @@
-"""The local engine: parse and count a corpus with worker processes on this machine.
+"""The local engine: count a corpus's units of work with worker processes on this machine.
 
-The driver reads the corpus as a stream and sends chunks of raw caption values to ``num_proc``
-worker processes (:func:`~bindsplit_datasets.parsing.map_caption_chunks`), which run
-:func:`~bindsplit_datasets.reference.counting.count_block` and send back only each chunk's counts
-and caption digests. Memory is bounded by the distinct bindings and caption digests, plus the few
-chunks in flight.
+Units go to ``num_proc`` worker processes (:func:`~bindsplit_datasets.parsing.map_caption_chunks`,
+which loads the tagger once per process), which run
+:func:`~bindsplit_datasets.reference.counting.count_unit` (units of Parquet shards are read by the
+worker itself) and send back only each unit's counts and caption digests, in unit order. At most
+:data:`IN_FLIGHT_PER_WORKER` units per worker are read ahead of the results, so a corpus the
+driver reads (a text file, a Hub stream) is never held whole.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-
-from tqdm.auto import tqdm
+import os
+import threading
+from collections.abc import Iterable, Iterator
 
 from ..parsing import map_caption_chunks
-from .corpora import Corpus
-from .counting import Tally, bad_caption_error, count_block
+from .counting import BlockCount, count_unit
+from .units import Unit
 
-__all__ = ["PARSE_CHUNKSIZE", "count"]
+__all__ = ["IN_FLIGHT_PER_WORKER", "run"]
 
-#: Captions per task sent to a worker: big enough to amortise the messages, small enough to
-#: balance the workers at the end and to update the progress bar often.
-PARSE_CHUNKSIZE = 256
+#: Units handed out per worker ahead of the results the driver has taken.
+IN_FLIGHT_PER_WORKER = 2
 
 
-def count(
-    corpus: Corpus, *, num_proc: int | None = None, strict: bool = False, progress: bool = True
-) -> Tally:
-    """Count ``corpus`` with ``num_proc`` processes (``None``: every CPU; 1: this process).
+def _throttled(units: Iterable[Unit], slots: threading.Semaphore) -> Iterator[Unit]:
+    """``units``, each taken only once a slot is free (the pool's feeder thread waits here)."""
+    for unit in units:
+        slots.acquire()
+        yield unit
 
-    With ``strict``, the first unusable caption raises ``ValueError`` naming its row.
+
+def run(
+    units: Iterable[Unit],
+    *,
+    strict: bool = False,
+    num_proc: int | None = None,
+    ray_address: str | None = None,
+) -> Iterator[tuple[Unit, BlockCount]]:
+    """Count ``units`` with ``num_proc`` processes (``None``: every CPU; 1: this process).
+
+    ``ray_address`` is the Ray engine's; it must be ``None`` here.
     """
-    tally = Tally()
-    work = functools.partial(count_block, strict=strict)
-    position = 0
-    chunks = corpus.chunks(PARSE_CHUNKSIZE)
-    with tqdm(
-        total=corpus.total, unit=" captions", desc=f"indexing {corpus.name}", disable=not progress
-    ) as bar:
-        for block in map_caption_chunks(work, chunks, num_proc=num_proc):
-            if block.problem is not None:
-                offset, problem = block.problem
-                raise bad_caption_error(corpus.name, problem, position + offset)
-            tally.add(block)
-            position += block.n_values
-            bar.update(block.n_values)
-    return tally
+    assert ray_address is None
+    work = functools.partial(count_unit, strict=strict)
+    slots = threading.Semaphore(IN_FLIGHT_PER_WORKER * (num_proc or os.cpu_count() or 1) + 2)
+    results = map_caption_chunks(work, _throttled(units, slots), num_proc=num_proc)  # type: ignore[arg-type]
+    with contextlib.closing(results):  # the pool stops when the driver stops taking results
+        for result in results:
+            slots.release()
+            yield result

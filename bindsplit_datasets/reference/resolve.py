@@ -24,7 +24,8 @@ from ..downloads import is_url
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
 from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .engines import check_engine, check_num_proc
-from .index import ReferenceIndex, _check_min_count, is_index_file
+from .index import ReferenceIndex, _check_min_count
+from .index_file import is_index_file, is_readable_parquet
 
 __all__ = [
     "ACCEPTED_FORMS",
@@ -96,6 +97,7 @@ def open_reference(
         if is_index_file(path):
             _no_column("a saved index", caption_column)
             return path
+        is_readable_parquet(path)
         return ParquetShards(path, column)
     if suffix in (".json", ".txt"):
         if not path.is_file():
@@ -122,12 +124,15 @@ def resolve_reference(
     num_proc: int | None = None,
     ray_address: str | None = None,
     progress: bool = True,
+    work_dir: str | os.PathLike[str] | None = None,
+    resume: bool = False,
 ) -> ReferenceIndex:
     """Turn a reference specification (module docstring) into an index with ``min_count``.
 
     A corpus is indexed with ``engine`` (``local`` or ``ray``) and ``num_proc`` workers;
     ``coco2017`` is built once and then loaded from the cache. ``min_count`` always applies,
-    also to a saved index or an index passed in.
+    also to a saved index or an index passed in. ``work_dir`` and ``resume`` are
+    :meth:`ReferenceIndex.from_corpus`'s (they apply to a corpus that is counted).
     """
     _check_min_count(min_count)
     check_num_proc(num_proc)
@@ -160,4 +165,6 @@ def resolve_reference(
         num_proc=num_proc,
         progress=progress,
         ray_address=ray_address,
+        work_dir=work_dir,
+        resume=resume,
     )
