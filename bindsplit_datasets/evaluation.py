@@ -34,19 +34,19 @@ from typing import TYPE_CHECKING, Any
 import datasets
 
 from . import __version__
-from .errors import BindsplitError, BindsplitValueError, SchemaError
+from .atomic import OutputKind, check_output
+from .errors import BindsplitValueError, SchemaError
 from .loading import BindsplitData, load_bindsplit
 from .manifest import read_manifest
 from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
-from .names import BUILD_FORMAT, RESULTS_FORMAT
+from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring.scorer import Scorer
 
 __all__ = [
     "DEFAULT_CONFIGS",
-    "OutputPathError",
     "SCORED_BY_IMPORTED",
     "check_output_path",
     "evaluate_model",
@@ -64,10 +64,6 @@ _PACKAGES = ("torch", "transformers", "open_clip_torch", "datasets", "accelerate
 
 #: ``model.scored_by`` of a record made from a scores file.
 SCORED_BY_IMPORTED = "imported"
-
-
-class OutputPathError(BindsplitError, ValueError):
-    """An output path that cannot be written (a folder, under a file, not writable)."""
 
 
 def parse_configs(
@@ -90,30 +86,13 @@ def parse_configs(
 
 
 def check_output_path(path: str | Path) -> Path:
-    """Raise :class:`OutputPathError` unless the per-sample scores can be written at ``path``:
-    its folder exists and is writable, or can be created, and nothing but a previous scores
-    file is there. Checked before any scoring."""
+    """Raise :class:`~bindsplit_datasets.errors.OutputPathError` unless the per-sample scores can
+    be written at ``path`` (a previous scores file there is replaced). Checked before any
+    scoring, with the one output check of :func:`~bindsplit_datasets.atomic.check_output`."""
     from .scoring.scores_file import is_scores_file
 
-    path = Path(path)
-    where = f"cannot write the per-sample scores to {path}"
-    if path.is_dir():
-        raise OutputPathError(
-            f"{where}: it is a folder; pass a file path such as {path / 'scores.parquet'}."
-        )
-    if path.is_symlink() or (path.exists() and not is_scores_file(path)):
-        raise OutputPathError(
-            f"{where}: it exists and is not a BindSplit scores file, which BindSplit never "
-            "replaces; choose another path."
-        )
-    ancestor = path.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise OutputPathError(f"{where}: {ancestor} is a file, not a folder; choose another path.")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise OutputPathError(f"{where}: {ancestor} is not writable; choose another path.")
-    return path
+    kind = OutputKind("BindSplit per-sample scores file", SCORES_FORMAT, recognise=is_scores_file)
+    return check_output(path, kind, overwrite=True, option="--save-scores")
 
 
 def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str, Any]:

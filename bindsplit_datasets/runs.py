@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BindsplitError, BindsplitValueError
+from .atomic import RESULTS_OUTPUT, check_output
+from .errors import BindsplitError, BindsplitValueError, OutputPathError
 from .models.loaders import model_id
 from .models.source import model_source, source_changes
-from .reports.results import is_results_record, validate_record
+from .reports.results import validate_record
 from .reproduce import model_slug
 
 __all__ = [
     "Build",
-    "OutputError",
     "PlannedRun",
     "check_output_file",
     "plan_runs",
@@ -45,11 +45,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-
-class OutputError(BindsplitError):
-    """An output path that cannot or must not be written (a folder, a foreign file, no
-    permission)."""
 
 
 @dataclass(frozen=True)
@@ -98,46 +93,18 @@ def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Bui
     return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)
 
 
-def _check_writable_folder(folder: Path, option: str) -> None:
-    """``folder`` exists as a writable folder or can be created (its nearest existing ancestor is
-    a writable folder)."""
-    existing = folder
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise OutputError(
-            f"cannot write into {folder}: {existing} is a file, not a folder; choose another "
-            f"{option}"
-        )
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise OutputError(
-            f"cannot write into {existing} (permission denied); choose another {option}"
-        )
-
-
 def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> dict[str, Any] | None:
     """Whether a results record may be written to ``path``; the record already there, if any.
 
-    Returns None when nothing is there yet. Raises :class:`OutputError` when ``path`` is a folder,
-    holds anything but a BindSplit results record (never overwritten), or cannot be written.
+    Returns None when nothing is there yet. Raises
+    :class:`~bindsplit_datasets.errors.OutputPathError` (the one output check,
+    :func:`~bindsplit_datasets.atomic.check_output`) when ``path`` is a folder, holds anything
+    but a BindSplit results record (never overwritten), or cannot be written.
     """
-    path = Path(path)
-    _check_writable_folder(path.parent, option)
-    if path.is_dir():
-        raise OutputError(f"{path} is a folder; pass a file name as {option} (or use --out-dir)")
+    path = check_output(path, RESULTS_OUTPUT, overwrite=True, option=option)
     if not path.exists():
         return None
-    try:
-        existing = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        existing = None
-    if not is_results_record(existing):
-        raise OutputError(
-            f"{path} exists and is not a BindSplit results record; it is never overwritten: "
-            f"move it away or choose another {option}"
-        )
-    if not os.access(path, os.W_OK):
-        raise OutputError(f"cannot replace {path} (permission denied); choose another {option}")
+    existing: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return existing
 
 
@@ -204,7 +171,7 @@ def plan_runs(
     Raises:
         ValueError: a bad combination (both or neither output, ``out`` with several pairs,
             ``name`` with several models, two pairs mapping to one file).
-        OutputError: an output that cannot or must not be written.
+        OutputPathError: an output that cannot or must not be written.
     """
     models, data = list(dict.fromkeys(models)), list(dict.fromkeys(map(str, data)))
     if not models or not data:
@@ -230,8 +197,7 @@ def plan_runs(
 
     folder = Path(str(out_dir))
     if folder.exists() and not folder.is_dir():
-        raise OutputError(f"--out-dir {folder} is a file; pass a folder")
-    _check_writable_folder(folder, "--out-dir")
+        raise OutputPathError(f"cannot write into --out-dir {folder}: it is a file; pass a folder")
     plan: list[PlannedRun] = []
     claimed: dict[Path, tuple[str, str]] = {}
     for model in models:

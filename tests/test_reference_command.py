@@ -99,7 +99,10 @@ def test_bad_input_is_one_message_and_writes_nothing(built, tmp_path, capsys):
     before = sorted(p.name for p in built.parent.iterdir())
     capsys.readouterr()
     cases = [
-        (["build", str(built), "--out", str(built)], "already exists: choose another --out"),
+        (
+            ["build", str(built), "--out", str(built)],
+            "holds a previous BindSplit reference index; pass --overwrite",
+        ),
         (["build", str(built), "--out", str(tmp_path / "i.pq")], "must end in .parquet"),
         (["build", "nowhere", "--out", str(tmp_path / "i.parquet")], "unknown reference"),
         (

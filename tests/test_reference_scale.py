@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from reference_corpus import CAPTIONS, write_shards
 
-from bindsplit_datasets import cli, errors
+from bindsplit_datasets import cli
 from bindsplit_datasets.errors import ResumeMismatchError, SchemaError
 from bindsplit_datasets.reference import ReferenceIndex, local
 from bindsplit_datasets.reference.tally import Tally
@@ -171,9 +171,6 @@ def test_the_command_resumes(tmp_path, monkeypatch, capsys):
     assert not (tmp_path / ".index.parquet.build").exists()
 
 
-@pytest.mark.skipif(
-    not hasattr(errors, "OutputPathError"), reason="needs the shared output check of main"
-)
 @pytest.mark.parametrize("bad", ["/proc/x.parquet", "FILE/x.parquet", "N" * 250 + ".parquet"])
 def test_bad_out_paths_are_refused_before_any_work(bad, tmp_path, capsys, monkeypatch):
     (tmp_path / "FILE").write_text("a file", encoding="utf-8")

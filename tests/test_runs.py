@@ -13,8 +13,8 @@ from tiny_models import reset_accelerate, tiny_clip
 
 from bindsplit_datasets import cli, evaluation, loading
 from bindsplit_datasets.builder import build_benchmark
+from bindsplit_datasets.errors import OutputPathError
 from bindsplit_datasets.runs import (
-    OutputError,
     check_output_file,
     plan_runs,
     record_file_name,
@@ -263,7 +263,7 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
 def test_check_output_file(tmp_path):
     assert check_output_file(tmp_path / "new" / "r.json") is None
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe")
-    with pytest.raises(OutputError, match="not a BindSplit results record"):
+    with pytest.raises(OutputPathError, match="not a previous BindSplit results record"):
         check_output_file(tmp_path / "binary.json")
     record = {"format": "bindsplit-results/1", "model": {}}
     (tmp_path / "r.json").write_text(json.dumps(record))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..argtypes import positive_int
 from ..atomic import OutputKind, check_output
-from ..errors import BindsplitValueError, OutputExistsError
+from ..errors import BindsplitValueError
 from ..names import REFERENCE_FORMAT
 from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
@@ -37,7 +37,7 @@ EXAMPLES = (
 
 
 #: The output kind of ``reference build --out`` (for the shared output-path check).
-INDEX_OUTPUT = OutputKind("BindSplit reference index", REFERENCE_FORMAT)
+INDEX_OUTPUT = OutputKind("BindSplit reference index", REFERENCE_FORMAT, recognise=is_index_file)
 
 
 def _subcommand(
@@ -171,15 +171,7 @@ def _build(args: argparse.Namespace) -> int:
         raise BindsplitValueError(
             f"--out {out} must end in .parquet, the suffix --reference recognises"
         )
-    if out.exists() and not (out.is_file() and is_index_file(out)):
-        raise OutputExistsError(
-            f"{out} exists and is not a BindSplit reference index: BindSplit replaces only its own "
-            "outputs, even with --overwrite; choose another --out"
-        )
-    if out.exists() and not args.overwrite:
-        raise OutputExistsError(f"{out} already exists: choose another --out or pass --overwrite")
-    if not out.exists():  # can it be written at all (before any work)
-        check_output(out, INDEX_OUTPUT)
+    check_output(out, INDEX_OUTPUT, overwrite=args.overwrite)  # before any work
     index = resolve_reference(
         args.source,
         min_count=args.min_count,

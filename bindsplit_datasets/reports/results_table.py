@@ -34,8 +34,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..atomic import atomic_file
-from ..errors import BindsplitValueError, OutputExistsError, SchemaError
+from ..atomic import OutputKind, atomic_file, check_output
+from ..errors import BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .results import (
     METRICS,
@@ -210,26 +210,14 @@ def _is_results_table(path: Path) -> bool:
 
 
 def check_table_output(out: str | os.PathLike[str]) -> Path:
-    """Raise unless a results table may be written to ``out``: a ``.parquet`` name, not a
-    folder or a link, and nothing there but a previous results table (replaced); its folder
-    exists or can be created. Called before any work."""
+    """Raise unless a results table may be written to ``out``: a ``.parquet`` name, and the one
+    output check (:func:`~bindsplit_datasets.atomic.check_output`: writable, nothing there but a
+    previous results table, which is replaced). Called before any work."""
     out = Path(out)
-    where = f"cannot write the results table to {out}"
     if out.suffix.lower() != ".parquet":
-        raise BindsplitValueError(f"{where}: use a .parquet file name")
-    if out.is_dir() or out.is_symlink():
-        raise OutputExistsError(f"{where}: it is a folder or a link; name a file")
-    if out.exists() and not _is_results_table(out):
-        raise OutputExistsError(
-            f"{where}: it exists and is not a BindSplit results table, which BindSplit never "
-            "replaces; choose another --out"
-        )
-    ancestor = out.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir() or not os.access(ancestor, os.W_OK | os.X_OK):
-        raise OutputExistsError(f"{where}: {ancestor} is not a writable folder")
-    return out
+        raise BindsplitValueError(f"cannot write the results table to {out}: use a .parquet name")
+    kind = OutputKind("BindSplit results table", RESULTS_TABLE_FORMAT, recognise=_is_results_table)
+    return check_output(out, kind, overwrite=True)
 
 
 def write_results_table(records: Iterable[Mapping[str, Any]], out: str | os.PathLike[str]) -> Path:
