@@ -153,8 +153,8 @@ def test_export_results_table_command(tmp_path: Path, capsys: pytest.CaptureFixt
     foreign = tmp_path / "mine.parquet"
     foreign.write_bytes(b"my own file")
     for args, message in [
-        (["--out", str(foreign)], "is not a BindSplit results table, which BindSplit never"),
-        (["--out", str(tmp_path / "t.csv")], "use a .parquet file name"),
+        (["--out", str(foreign)], "exists and is not a previous BindSplit results table"),
+        (["--out", str(tmp_path / "t.csv")], "use a .parquet name"),
         ([], "results-table needs --out FILE.parquet"),
         (["--out", str(out), "--readme", "x.md"], "--readme applies to model-index"),
     ]:

@@ -222,7 +222,7 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
     foreign.write_text('{"notes": "mine"}')
     assert cli.main(eval_args(models, builds, "--out-dir", str(out))) == 2
     error = capsys.readouterr().err
-    assert f"{foreign} exists and is not a BindSplit results record; it is never overwritten" in (
+    assert f"cannot write the BindSplit results record to {foreign}: it exists and is not a " in (
         error
     )
     assert foreign.read_text() == '{"notes": "mine"}' and sorted(out.iterdir()) == [foreign]
@@ -232,8 +232,8 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
     twice = {"bivlc": builds["bivlc"], "again": f"{builds['bivlc']}/"}
     cases = [
         (eval_args(models, one_build, "--out", str(tmp_path / "r.json")), "use --out-dir DIR"),
-        (eval_args(one_model, one_build, "--out", str(out)), f"{out} is a folder"),
-        (eval_args(one_model, one_build, "--out-dir", str(foreign)), f"--out-dir {foreign} is a"),
+        (eval_args(one_model, one_build, "--out", str(out)), f"{out}: it is a folder"),
+        (eval_args(one_model, one_build, "--out-dir", str(foreign)), f"--out-dir {foreign}: it is a file"),
         (
             eval_args(one_model, one_build, "--out-dir", str(foreign / "sub")),
             f"{foreign} is a file, not a folder",
@@ -250,7 +250,7 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
             eval_args(one_model, twice, "--out-dir", str(tmp_path / "x")),
             "would both be written to",
         ),
-        (eval_args(one_model, one_build, "--out", str(foreign)), "never overwritten"),
+        (eval_args(one_model, one_build, "--out", str(foreign)), "BindSplit replaces only its own outputs"),
     ]
     for args, expected in cases:
         assert cli.main(args) == 2, expected

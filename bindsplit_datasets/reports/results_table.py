@@ -12,7 +12,7 @@ results dataset (``data/results.parquet``), and the leaderboard Space reads it.
 >>> import pyarrow as pa
 >>> record = {
 ...     "format": "bindsplit-results/1",
-...     "model": {"id": "org/clip", "revision": "abc"},
+...     "model": {"id": "org/clip", "revision": "abc", "scored_by": "encoder"},
 ...     "dataset": {"benchmark": "aro_vga", "fingerprint": "f1",
 ...                 "reference": {"corpus": {"kind": "coco", "name": "coco2017"}}},
 ...     "metrics": {"full/n": 4, "full/i2t": 0.75, "full/i2t_ci": [0.5, 1.0], "seen/n": 0},
