@@ -252,13 +252,24 @@ def composition_report(
     return "\n".join(lines)
 
 
+#: The Parquet reader's batch size declared for a configuration of 0 rows (any positive value).
+EMPTY_SHARD_BATCH_SIZE = 1000
+
+
 def configs_metadata(configs: Mapping[str, int]) -> list[dict[str, Any]]:
     """The card's ``configs:`` entries, one per written configuration (``configs``: the
-    manifest's rows per configuration), ``full`` the default."""
+    manifest's rows per configuration), ``full`` the default.
+
+    An empty configuration's shard holds one row group of 0 rows, which the Parquet builder
+    would read with a batch size of 0 (an Arrow error); a ``batch_size`` of its own lets
+    ``load_dataset(..., streaming=True)`` yield its 0 rows (plain loading of an empty split is
+    refused by ``datasets`` itself, huggingface/datasets#8401).
+    """
     return [
         {
             "config_name": config,
             "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
+            **({"batch_size": EMPTY_SHARD_BATCH_SIZE} if configs[config] == 0 else {}),
             **({"default": True} if config == "full" else {}),
         }
         for config in CONFIGURATIONS

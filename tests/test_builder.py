@@ -317,6 +317,18 @@ def test_plain_load_dataset_of_an_empty_configuration(work, reference_file):
     assert len(seen) == 0
 
 
+def test_streaming_load_of_an_empty_configuration(work, reference_file):
+    """The card gives an empty configuration a batch size, so streaming yields its 0 rows with
+    the schema of ``full``."""
+    source = make_bivlc_source(work / "no_seen_stream.parquet", BIVLC_ROWS[1:3])
+    out = work / "no_seen_stream"
+    build_benchmark("bivlc", out=out, source=source, reference=reference_file)
+    seen = datasets.load_dataset(str(out), "seen", split="test", streaming=True)
+    full = datasets.load_dataset(str(out), "full", split="test", streaming=True)
+    assert list(seen) == [] and len(list(full)) == 2
+    assert seen.features == full.features
+
+
 def test_images_stored_as_paths_are_embedded_as_bytes(work, reference_file):
     folder = work / "image_files"
     folder.mkdir()
