@@ -41,7 +41,7 @@ class _NoOutput:
         pass
 
 
-class _LoggedProgress(plain_tqdm):  # type: ignore[misc]
+class _LoggedProgress(plain_tqdm):
     """A ``tqdm`` that writes no bar and logs a line every :data:`LOG_PERCENT` percent (without a
     total: every :data:`LOG_SECONDS`, and once when it closes)."""
 

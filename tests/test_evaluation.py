@@ -396,9 +396,7 @@ def test_source_ids_and_balanced_flags_reach_the_record_and_the_metric(rows, tmp
 
 def test_unwritable_save_scores_fails_before_scoring(build, tmp_path):
     not_a_model = object()  # scoring would fail on it: the path check must come first
-    with pytest.raises(
-        OutputPathError, match="it is a folder; choose another --save-scores"
-    ):
+    with pytest.raises(OutputPathError, match="it is a folder; choose another --save-scores"):
         evaluate_model(not_a_model, build, save_scores=tmp_path)
     (tmp_path / "file").write_text("x")
     with pytest.raises(OutputPathError, match="not a previous BindSplit per-sample scores file"):

@@ -233,7 +233,10 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
     cases = [
         (eval_args(models, one_build, "--out", str(tmp_path / "r.json")), "use --out-dir DIR"),
         (eval_args(one_model, one_build, "--out", str(out)), f"{out}: it is a folder"),
-        (eval_args(one_model, one_build, "--out-dir", str(foreign)), f"--out-dir {foreign}: it is a file"),
+        (
+            eval_args(one_model, one_build, "--out-dir", str(foreign)),
+            f"--out-dir {foreign}: it is a file",
+        ),
         (
             eval_args(one_model, one_build, "--out-dir", str(foreign / "sub")),
             f"{foreign} is a file, not a folder",
@@ -250,7 +253,10 @@ def test_outputs_are_checked_before_any_scoring(models, builds, tmp_path, monkey
             eval_args(one_model, twice, "--out-dir", str(tmp_path / "x")),
             "would both be written to",
         ),
-        (eval_args(one_model, one_build, "--out", str(foreign)), "BindSplit replaces only its own outputs"),
+        (
+            eval_args(one_model, one_build, "--out", str(foreign)),
+            "BindSplit replaces only its own outputs",
+        ),
     ]
     for args, expected in cases:
         assert cli.main(args) == 2, expected

@@ -162,7 +162,12 @@ def as_encoder(
     """An :class:`Encoder` of ``model``: an encoder as is, a model string or path loaded by
     prefix, or a loaded Hugging Face model with its ``processor``."""
     if isinstance(model, (str, os.PathLike)):
-        return load_encoder(model, revision=revision, name=name)
+        loaded = load_encoder(model, revision=revision, name=name)
+        if not isinstance(loaded, Encoder):
+            raise UnsupportedModelError(
+                f"{model} loads a pair scorer, not an encoder; use as_scoring_model for it."
+            )
+        return loaded
     if isinstance(model, Encoder):
         if processor is not None:
             raise InvalidModelSpecError(
@@ -204,6 +209,8 @@ def as_scoring_model(
                 "a scoring function needs a name for its results: pass name='my-scorer'."
             )
         return CallablePairScorer(model, name=name, revision=revision)
+    if isinstance(model, (str, os.PathLike)):
+        return load_encoder(model, revision=revision, name=name)
     return as_encoder(model, processor, revision=revision, name=name)
 
 

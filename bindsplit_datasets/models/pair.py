@@ -87,8 +87,8 @@ class CallablePairScorer:
             also part of the cache key, so change it (or the name) when the model changes.
     """
 
-    module = None
-    max_text_length = None
+    module: torch.nn.Module | None = None
+    max_text_length: int | None = None
 
     def __init__(
         self,

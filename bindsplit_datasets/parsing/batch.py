@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TypeVar
 
 from . import tagger
@@ -38,7 +38,7 @@ def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
 
 def map_caption_chunks(
     func: Callable[[list[str]], _R], chunks: Iterable[list[str]], *, num_proc: int | None = None
-) -> Iterator[_R]:
+) -> Generator[_R, None, None]:
     """``map(func, chunks)`` in chunk order, computed by ``num_proc`` processes (``None``: every
     CPU) that load the tagger and ``inflect`` once each.
 

@@ -11,7 +11,7 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -43,7 +43,7 @@ ENGINES: dict[str, str] = {
     "ray": "Ray actors on a Ray cluster (or a local Ray instance); needs the distributed extra",
 }
 #: Engine name -> its runner: ``(units, strict=, num_proc=, ray_address=)`` -> the results.
-RUNNERS: dict[str, Callable[..., Iterator[tuple[Unit, BlockCount]]]] = {
+RUNNERS: dict[str, Callable[..., Generator[tuple[Unit, BlockCount], None, None]]] = {
     "local": local.run,
     "ray": ray_engine.run,
 }
@@ -122,7 +122,7 @@ def count_corpus(
     owned = work_dir is None
     if owned and resume:
         raise BindsplitValueError("resume needs the work folder of the interrupted build")
-    folder = Path(tempfile.mkdtemp(prefix="bindsplit-reference-")) if owned else Path(work_dir)
+    folder = Path(tempfile.mkdtemp(prefix="bindsplit-reference-") if work_dir is None else work_dir)
     tally = Tally(folder, _header(corpus, strict), resume=resume)
     seconds = dict.fromkeys(STAGES, 0.0)
     finished = False

@@ -14,7 +14,7 @@ import contextlib
 import functools
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 
 from ..parsing import map_caption_chunks
 from .counting import BlockCount, count_unit
@@ -39,7 +39,7 @@ def run(
     strict: bool = False,
     num_proc: int | None = None,
     ray_address: str | None = None,
-) -> Iterator[tuple[Unit, BlockCount]]:
+) -> Generator[tuple[Unit, BlockCount], None, None]:
     """Count ``units`` with ``num_proc`` processes (``None``: every CPU; 1: this process).
 
     ``ray_address`` is the Ray engine's; it must be ``None`` here.

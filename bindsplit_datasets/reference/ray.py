@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from typing import Any
 
 from ..errors import BindsplitError
@@ -117,7 +117,7 @@ def run(
     num_proc: int | None = None,
     ray_address: str | None = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
-) -> Iterator[tuple[Unit, BlockCount]]:
+) -> Generator[tuple[Unit, BlockCount], None, None]:
     """Count ``units`` on Ray with ``num_proc`` actors (``None``: one per CPU of the cluster),
     yielding each result as it finishes."""
     ray = _import_ray()
