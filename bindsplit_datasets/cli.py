@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from . import __version__, commands
+from .commands._help import HelpFormatter, examples_epilog, verbosity_options
 from .errors import is_user_error
 
 __all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "build_parser", "main"]
@@ -53,51 +54,15 @@ def _command_modules() -> list[ModuleType]:
     return sorted(modules, key=lambda module: module.NAME)
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, except that an ``examples:`` epilog keeps its lines."""
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if text.startswith("examples:"):
-            return "\n".join(indent + line for line in text.splitlines())
-        return super()._fill_text(text, width, indent)
-
-
-def _verbosity_options() -> argparse.ArgumentParser:
-    """``-v`` / ``-q``, accepted before and after the command's name (a value is set only where
-    the option is given, so the sub-command's parser never resets the main parser's)."""
-    options = argparse.ArgumentParser(add_help=False)
-    group = options.add_mutually_exclusive_group()
-    group.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        default=argparse.SUPPRESS,
-        help="debug logging, and tracebacks of user errors too",
-    )
-    group.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        default=argparse.SUPPRESS,
-        help="warnings and errors only; no progress bars",
-    )
-    return options
-
-
-def examples_epilog(examples: Sequence[str]) -> str:
-    """The ``--help`` epilog of a command: its example command lines."""
-    return "examples:\n" + "\n".join(f"  {example}" for example in examples)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered sub-command."""
-    verbosity = _verbosity_options()
+    verbosity = verbosity_options()
     parser = argparse.ArgumentParser(
         prog="bindsplit",
         description="Split compositional benchmarks into seen and unseen attribute-object "
         "bindings.",
         epilog=examples_epilog(("bindsplit demo", "bindsplit build --help", "bindsplit eval -h")),
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
         parents=[verbosity],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -109,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
             help=module.HELP,
             description=module.HELP.replace("%%", "%"),
             epilog=examples_epilog(module.EXAMPLES),
-            formatter_class=_HelpFormatter,
+            formatter_class=HelpFormatter,
             parents=[verbosity],
         )
         module.add_arguments(sub)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..argtypes import positive_int
@@ -22,6 +22,7 @@ from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index_file import is_index_file
 from ..reports import render_table
+from ._help import HelpFormatter, examples_epilog, verbosity_options
 
 NAME = "reference"
 HELP = (
@@ -46,9 +47,18 @@ def _subcommand(
     *,
     help: str,
     description: str,
+    examples: Sequence[str],
 ) -> argparse.ArgumentParser:
-    """The parser of one action (named after its function, ``_build`` -> ``build``)."""
-    parser = subparsers.add_parser(action.__name__.lstrip("_"), help=help, description=description)
+    """The parser of one action (named after its function, ``_build`` -> ``build``), its
+    ``--help`` ending with ``examples``."""
+    parser = subparsers.add_parser(
+        action.__name__.lstrip("_"),
+        help=help,
+        description=description,
+        epilog=examples_epilog(examples),
+        formatter_class=HelpFormatter,
+        parents=[verbosity_options()],
+    )
     parser.set_defaults(_action=action)
     return parser
 
@@ -64,6 +74,11 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         help="index a caption corpus into INDEX.parquet",
         description="Index the (attribute, object) bindings of a caption corpus into a Parquet "
         "file that --reference accepts.",
+        examples=(
+            "bindsplit reference build captions.txt --out my_index.parquet",
+            "bindsplit reference build coco2017 --out coco.parquet --num-workers 2",
+            "bindsplit reference build 'laion/*.parquet' --engine ray --out laion.parquet --resume",
+        ),
     )
     parser.add_argument("source", metavar="SOURCE", help=f"the corpus: {ACCEPTED_FORMS}")
     parser.add_argument(
@@ -116,6 +131,10 @@ def _add_info(subparsers: argparse._SubParsersAction) -> None:
         help="print an index's fingerprint, counts and most common bindings",
         description="Print a saved index's fingerprint, caption and binding counts and its most "
         "common bindings.",
+        examples=(
+            "bindsplit reference info my_index.parquet",
+            "bindsplit reference info my_index.parquet --top 50",
+        ),
     )
     _add_index(parser)
     parser.add_argument(
@@ -134,6 +153,10 @@ def _add_lookup(subparsers: argparse._SubParsersAction) -> None:
         help="print each binding of a caption with its count and seen/unseen",
         description="Parse captions and print each binding with its count in the index and "
         "whether it is seen (count >= min_count).",
+        examples=(
+            'bindsplit reference lookup my_index.parquet "a red apple and a ceramic mug"',
+            'bindsplit reference lookup coco.parquet "a blue dog" "a dog on a blue sofa"',
+        ),
     )
     _add_index(parser)
     parser.add_argument("captions", metavar="CAPTION", nargs="+", help="caption(s) to look up")
