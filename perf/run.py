@@ -1,7 +1,9 @@
 """Run every ``perf/bench_*.py`` in turn (sorted by name), each as its own process.
 
 Each script is run with this interpreter, a header before its table and its wall time after it.
-The exit status is 1 when any script fails (the failures are listed at the end), else 0.
+``--quick`` is passed on to every script (its small mode, the one ``make test`` runs); other
+arguments select the scripts whose names contain them. The exit status is 1 when any script
+fails (the failures are listed at the end), else 0.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ HERE = Path(__file__).resolve().parent
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark scripts whose names contain any of ``argv`` (all when empty)."""
-    wanted = sys.argv[1:] if argv is None else argv
+    args = sys.argv[1:] if argv is None else argv
+    quick = ["--quick"] if "--quick" in args else []
+    wanted = [arg for arg in args if arg != "--quick"]
     scripts = [
         path
         for path in sorted(HERE.glob("bench_*.py"))
@@ -29,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     for script in scripts:
         print(f"=== {script.name} ===", flush=True)
         start = time.perf_counter()
-        code = subprocess.run([sys.executable, str(script)], cwd=HERE.parent).returncode
+        code = subprocess.run([sys.executable, str(script), *quick], cwd=HERE.parent).returncode
         print(f"--- {script.name}: exit {code}, {time.perf_counter() - start:.1f} s\n", flush=True)
         if code:
             failed.append(script.name)
