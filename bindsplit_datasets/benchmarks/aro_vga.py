@@ -138,7 +138,6 @@ class AROVGAttribution(BenchmarkAdapter):
     aliases: ClassVar[tuple[str, ...]] = ("aro",)
     pretty_name: ClassVar[str] = "ARO VG-Attribution"
     hub_id: ClassVar[str | None] = "gowitheflow/ARO-Visual-Attribution"
-    #: pin: main at the time of writing (no commit sha could be verified offline).
     hub_revision: ClassVar[str | None] = None
     hub_split: ClassVar[str] = "test"
     image_columns: ClassVar[tuple[str, ...]] = ("image",)

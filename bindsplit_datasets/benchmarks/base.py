@@ -122,7 +122,8 @@ class BenchmarkAdapter(abc.ABC):
     id_column: ClassVar[str | None] = None
     #: Hub dataset id of the canonical source, or ``None`` if it has none.
     hub_id: ClassVar[str | None] = None
-    #: Pinned Hub revision (commit sha) of ``hub_id``.
+    #: Revision of ``hub_id`` to read (``None``: the default branch); the commit it resolves to
+    #: is recorded in the build (:func:`resolve_hub_commit`), so every build says what it read.
     hub_revision: ClassVar[str | None] = None
     #: Split of the Hub dataset that holds the benchmark.
     hub_split: ClassVar[str] = "test"

@@ -28,7 +28,6 @@ class BiVLC(ParsedCaptionsAdapter):
     name: ClassVar[str] = "bivlc"
     pretty_name: ClassVar[str] = "BiVLC"
     hub_id: ClassVar[str | None] = "imirandam/BiVLC"
-    #: pin: main at the time of writing (no commit sha could be verified offline).
     hub_revision: ClassVar[str | None] = None
     hub_split: ClassVar[str] = "test"
     image_columns: ClassVar[tuple[str, ...]] = ("image", "negative_image")

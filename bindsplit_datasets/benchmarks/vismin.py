@@ -214,7 +214,6 @@ class VisMin(ParsedCaptionsAdapter):
     id_column: ClassVar[str | None] = "id"
     pretty_name: ClassVar[str] = "VisMin"
     hub_id: ClassVar[str | None] = "mair-lab/vismin-bench"
-    #: pin: main at the time of writing (no commit sha could be verified offline).
     hub_revision: ClassVar[str | None] = None
     hub_split: ClassVar[str] = "test"
     image_columns: ClassVar[tuple[str, ...]] = ("image_0", "image_1")

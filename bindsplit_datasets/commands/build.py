@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
-from typing import Any
 
-from ..argtypes import positive_int
-from ..benchmarks import benchmark_choices, get_benchmark
-from ..benchmarks.vismin import PAIRINGS
-from ..builder import DEFAULT_MAX_LEAKAGE, build_benchmark
+from ..benchmarks import get_benchmark
+from ..builder import build_benchmark
 from ..cards import composition_report
+from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "build"
 HELP = (
@@ -25,113 +22,6 @@ EXAMPLES = (
     "bindsplit build bivlc --out builds/bivlc",
     "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
 )
-
-
-def add_source_arguments(parser: argparse.ArgumentParser) -> None:
-    """Arguments shared by ``build`` and ``stats``: what to read and what to label against."""
-    parser.add_argument("benchmark", metavar="BENCHMARK", help=f"one of: {benchmark_choices()}")
-    parser.add_argument(
-        "--source",
-        metavar="SRC",
-        help="Hub dataset id or local path (aro_vga: the folder with "
-        "visual_genome_attribution.json "
-        "and images/, or a Parquet copy of the Hub mirror; others: a Parquet file or folder with "
-        "the Hub's columns); default: the benchmark's Hub source",
-    )
-    parser.add_argument(
-        "--reference",
-        metavar="REF",
-        help="coco2017 (COCO train2017 captions), a COCO-format caption JSON, a .txt file with "
-        "one caption per line, a saved index (`bindsplit reference build`), a Hub dataset id "
-        "(streamed), or Parquet caption shards (a folder, a glob or an fsspec URL such as "
-        "hf://datasets/... or s3://..., column `caption`); default: the benchmark's own default "
-        "(coco2017 for the real benchmarks)",
-    )
-    parser.add_argument(
-        "--min-count",
-        type=positive_int,
-        default=1,
-        metavar="N",
-        help="a binding is seen when it occurs in at least N reference captions (default: 1)",
-    )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="fail on the first bad source row (missing caption, missing/unreadable image, ARO "
-        "template mismatch) "
-        "instead of counting and reporting it",
-    )
-    parser.add_argument(
-        "--allow-leakage",
-        action="store_true",
-        help="proceed although the reference contains a large share of the benchmark's own "
-        "positive captions (stated on the dataset card)",
-    )
-    parser.add_argument(
-        "--max-leakage",
-        type=_share,
-        default=DEFAULT_MAX_LEAKAGE,
-        metavar="SHARE",
-        help="refuse the build when this share (0-1) or more of the benchmark's positive "
-        "captions occur verbatim in the reference (default: %(default)s; fewer are chance "
-        "duplicates, counted on the card)",
-    )
-    parser.add_argument(
-        "--sim-solution",
-        metavar="CSV",
-        help="vismin only: the sim_solution.csv of the release read (default: the official "
-        "ground truth shipped with the package)",
-    )
-    parser.add_argument(
-        "--images",
-        metavar="DIR",
-        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
-        "downloaded once and cached)",
-    )
-    parser.add_argument(
-        "--vismin-pairing",
-        choices=PAIRINGS,
-        help="vismin only: 'solution' (default) stores every row so that text_i describes "
-        "image_i, as the sim_solution.csv says; 'as-stored' keeps the rows unchecked (stated on "
-        "the dataset card)",
-    )
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
-    return value
-
-
-def source_options(args: argparse.Namespace) -> dict[str, str]:
-    """Adapter options from the command line (only those given)."""
-    options = {}
-    if args.sim_solution:
-        options["sim_solution"] = args.sim_solution
-    if args.images:
-        options["images"] = args.images
-    if args.vismin_pairing:
-        options["pairing"] = args.vismin_pairing
-    return options
-
-
-def print_leakage(leakage: Mapping[str, Any]) -> None:
-    """Print the leakage check's outcome when positive captions were found in the reference."""
-    if not leakage["overlap"] or not leakage.get("guard", True):
-        return
-    share = leakage.get("share") or 0.0
-    found = (
-        f"{leakage['overlap']:,} of {leakage.get('n_positive', 0):,} positive captions "
-        f"({100 * share:.1f}%) are in the reference"
-    )
-    if leakage["override"]:
-        print(f"warning: {found}, at or above the threshold (built with --allow-leakage)")
-    else:
-        print(f"note: {found}: below the threshold, chance duplicates")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ import argparse
 
 from ..builder import prepare_benchmark
 from ..cards import composition_report
-from .build import add_source_arguments, print_leakage, source_options
+from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "stats"
 HELP = (
