@@ -402,7 +402,8 @@ def evaluate_model(
         configs: which configurations to report (``"full,seen"`` or a sequence). ``full`` is
             scored once and the metric slices it by label; the rows of another configuration
             report that configuration only (``dataset.config`` of the record says which), with
-            the numbers a ``full`` run reports for it.
+            the numbers a ``full`` run reports for it (less the empty breakdowns, ``n = 0``, of
+            categories only other configurations have).
         batch_size, mixed_precision, cache_dir, accelerator, num_workers: see
             :class:`~bindsplit_datasets.scoring.scorer.Scorer` (``mixed_precision=None``: the
             Accelerate configuration, else ``"no"``).
