@@ -22,6 +22,9 @@ the paired bootstrap of :mod:`~bindsplit_datasets.reports.significance` compares
   configuration it reports has every metric (and interval, and gap) the others have, so a
   deleted metric is named rather than silently left out of a leaderboard.
 
+A record's file, wherever a run writes one per model and benchmark (``bindsplit eval --out-dir``,
+``bindsplit reproduce``, ``bindsplit demo``), is named by :func:`record_file_name`.
+
 Grouping records for a leaderboard (per benchmark, one build each) is
 :mod:`~bindsplit_datasets.reports.grouping`'s.
 """
