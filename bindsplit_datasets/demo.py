@@ -7,11 +7,13 @@ where seen and unseen are known exactly (docs/protocol.md, section 7):
 2. the test benchmark (attribute-swap samples stratified seen / partial / unseen), built into a
    Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``);
 3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
-   scored with the Accelerate scorer and the ``bindsplit`` metric (``bindsplit eval``);
+   scored with the Accelerate scorer and the ``bindsplit`` metric, in the runs of ``bindsplit
+   eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
 4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``).
 
-The output folder holds ``dataset/`` (the built benchmark), ``results.json`` (a list of results
-records, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` and ``demo.json``
+The output folder holds ``dataset/`` (the built benchmark), ``results/`` (one results record per
+model, named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as
+one list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` and ``demo.json``
 (the manifest that marks the folder as a demo output, so a later run may replace it with
 ``--overwrite``; nothing else is ever replaced). It is written next to its final place and moved
 there only when complete.
@@ -36,6 +38,8 @@ logger = logging.getLogger(__name__)
 
 #: Shipped checkpoints the demo scores, in report order.
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
+#: The folder of the per-model results records in the output.
+RECORDS_FOLDER = "results"
 #: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
 DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
 
@@ -95,8 +99,8 @@ def run_demo(
 
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
     from .builder import build_benchmark
-    from .evaluation import evaluate_model
     from .reports import plot_results, write_records
+    from .runs import plan_runs, run_planned
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -113,22 +117,17 @@ def run_demo(
         dataset = tmp / "dataset"
         build_benchmark("synthetic", out=dataset, source=source, reference=index, progress=progress)
         shutil.rmtree(source)
-        records = [
-            _relocated(
-                evaluate_model(
-                    str(path),
-                    dataset,
-                    configs=DEMO_CONFIGS,
-                    batch_size=batch_size,
-                    n_bootstrap=n_bootstrap,
-                    seed=seed,
-                    name=model_id(name),
-                ),
-                tmp,
-                out,
-            )
+        plan = [  # one plan per checkpoint: each has its own display name
+            run
             for name, path in checkpoints.items()
+            for run in plan_runs(
+                [str(path)], [dataset], out_dir=tmp / RECORDS_FOLDER, name=model_id(name)
+            )
         ]
+        scored = run_planned(
+            plan, configs=DEMO_CONFIGS, batch_size=batch_size, n_bootstrap=n_bootstrap, seed=seed
+        )
+        records = [_relocated(record, tmp, out) for record in scored]
         write_records(records, tmp / "results.json")
         plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
         manifest = {
@@ -140,6 +139,7 @@ def run_demo(
             "seed": seed,
             "dataset": "dataset",
             "results": "results.json",
+            "records": RECORDS_FOLDER,
             "figure": "accuracy_by_split.png",
         }
         write_text(tmp / str(DEMO_OUTPUT.manifest), json.dumps(manifest, indent=2) + "\n")

@@ -2,7 +2,10 @@
 record.
 
 :func:`evaluate_model` scores every sample of the ``full`` configuration once (the scorer encodes
-each distinct image and caption once, or scores each distinct pair once for a pair scorer);
+each distinct image and caption once, or scores each distinct pair once for a pair scorer), and
+the metric slices it by label; given one other configuration's rows (a ``datasets.Dataset`` of
+``unseen``, say), it scores those rows and reports that configuration alone, with the numbers
+the ``full`` run reports for it;
 :func:`evaluate_scores` takes the per-sample matrices from a scores file written anywhere. Both
 reduce the matrices with the metric's functional core and return the results record of
 docs/architecture.md: model identity (and ``model.scored_by``: ``encoder``, ``pair scorer`` or
@@ -36,11 +39,14 @@ import datasets
 from . import __version__
 from .atomic import OutputKind, check_output
 from .errors import BindsplitValueError, SchemaError
+from .features import ANNOTATION_COLUMNS
+from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
 from .manifest import read_manifest
 from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .models.errors import require
 from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
+from .reports.results import GAP, key_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring.scorer import Scorer
@@ -97,13 +103,22 @@ def check_output_path(path: str | Path) -> Path:
 
 def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str, Any]:
     """The metric keys of ``configs``; the gap only when both seen and unseen are reported."""
-    keep_gap = "seen" in configs and "unseen" in configs
-    selected = {}
-    for key, value in metrics.items():
-        prefix = key.split("/", 1)[0]
-        if prefix in configs or (prefix == "gap" and keep_gap):
-            selected[key] = value
-    return selected
+    kept = set(configs) | ({GAP} if "seen" in configs and "unseen" in configs else set())
+    return {key: value for key, value in metrics.items() if key_config(key) in kept}
+
+
+def _reported(selected: Sequence[str], config: str) -> tuple[str, ...]:
+    """The configurations a record of ``config``'s rows reports: ``selected`` for ``full`` (the
+    metric slices it by label), else ``config`` alone, which ``selected`` must name."""
+    if config == "full":
+        return tuple(selected)
+    if config not in selected:
+        raise BindsplitValueError(
+            f"the dataset holds the {config!r} configuration only, so it cannot report "
+            f"{', '.join(selected)}; ask for {config!r} (configs={config!r}), or pass the full "
+            "configuration to report the others."
+        )
+    return (config,)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,30 +156,57 @@ def _manifest_of(
     return found
 
 
+def _dataset_config(dataset: datasets.Dataset, manifest: Mapping[str, Any]) -> str:
+    """The configuration of the build that ``dataset`` holds whole: the one ``datasets`` loaded
+    it as (``info.config_name``) or, for rows made otherwise, the one whose row count and labels
+    they have (``full`` for a manifest without row counts).
+
+    Raises:
+        SchemaError: the rows are no configuration of the build, or those of several.
+    """
+    sizes: Mapping[str, int] = manifest.get("configs") or {}
+    if not sizes:
+        return "full"
+    n = len(dataset)
+    named = dataset.info.config_name
+    candidates = [named] if named in sizes else [c for c in sizes if sizes[c] == n]
+    if "full" in candidates and sizes["full"] == n:
+        return "full"
+    rows = dataset.select_columns(list(ANNOTATION_COLUMNS))
+    found = [
+        config
+        for config in candidates
+        if sizes[config] == n and all(config_includes(config, row) for row in rows)
+    ]
+    if len(found) == 1:
+        return found[0]
+    counts = ", ".join(f"{config} {count}" for config, count in sizes.items())
+    if not found:
+        raise SchemaError(
+            f"the dataset's {n} rows are no configuration of the build (rows per configuration: "
+            f"{counts}); pass one configuration whole, as datasets.load_dataset or "
+            "load_bindsplit loads it."
+        )
+    raise SchemaError(
+        f"the dataset's {n} rows are the build's {' and '.join(found)} configurations alike; "
+        "pass load_bindsplit(data, CONFIG) to say which."
+    )
+
+
 def _resolve_data(
     data: str | Path | BindsplitData | datasets.Dataset,
     manifest: Mapping[str, Any] | str | Path | None,
     revision: str | None,
     verify: bool,
 ) -> BindsplitData:
-    """The ``full`` configuration of ``data``, with its manifest."""
+    """``data`` as rows with their manifest and configuration: a build folder or Hub id is
+    loaded whole (``full``); a loaded ``BindsplitData`` keeps its configuration; a
+    ``datasets.Dataset``'s is found by :func:`_dataset_config`."""
     if isinstance(data, datasets.Dataset):
-        data = BindsplitData(data, _manifest_of(data, manifest))
-        sizes = data.manifest.get("configs")
-        expected = sizes.get("full") if isinstance(sizes, Mapping) else None
-        if expected is not None and expected != len(data.dataset):
-            raise SchemaError(
-                f"the dataset has {len(data.dataset)} rows but the build's full configuration "
-                f"has {expected}: evaluate_model scores the full configuration and slices it by "
-                "label; load the 'full' configuration."
-            )
-        return data
+        loaded = BindsplitData(data, _manifest_of(data, manifest))  # checks both
+        loaded.config = _dataset_config(data, loaded.manifest)
+        return loaded
     if isinstance(data, BindsplitData):
-        if data.config != "full":
-            raise BindsplitValueError(
-                f"evaluate_model scores the full configuration and slices it by label; got "
-                f"configuration {data.config!r}, load 'full' instead."
-            )
         return data
     return load_bindsplit(data, "full", revision=revision, verify=verify)
 
@@ -181,6 +223,9 @@ class _Rows:
 
 
 def _rows(data: BindsplitData) -> _Rows:
+    """The rows' labels, groups, ids and flags; an id is the source's own (where the adapter
+    names a unique one), else the row in ``full``, or ``CONFIG/ROW`` for a row of another
+    configuration (so it never pairs with another row's outcome)."""
     adapter = data.adapter
     dataset = data.dataset
     rows = dataset.remove_columns([c for c in adapter.image_columns if c in dataset.column_names])
@@ -191,8 +236,8 @@ def _rows(data: BindsplitData) -> _Rows:
         labels.append(row["bindsplit_label"])
         categories.append(adapter.category(row))
         macro_groups.append(adapter.macro_group(row))
-    # the source's own id where the adapter names one (and it is unique), else the row in `full`
-    ids = [str(index) for index in range(len(dataset))]
+    prefix = "" if data.config == "full" else f"{data.config}/"
+    ids = [f"{prefix}{index}" for index in range(len(dataset))]
     if adapter.id_column and adapter.id_column in dataset.column_names:
         own = [str(value) for value in dataset[adapter.id_column]]
         if len(set(own)) == len(own):
@@ -302,6 +347,7 @@ def _record(
         "dataset": {
             "data": data.source,
             "benchmark": data.benchmark,
+            "config": data.config,
             "fingerprint": data.fingerprint,
             "reference": data.manifest.get("reference"),
         },
@@ -347,13 +393,17 @@ def evaluate_model(
             :class:`~bindsplit_datasets.models.PairScorer`, a loaded Hugging Face model with
             ``get_image_features``/``get_text_features`` and its ``processor``, or a callable
             ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``).
-        data: a folder made by ``bindsplit build``, a Hub dataset id (at ``data_revision``), a
-            loaded :class:`~bindsplit_datasets.loading.BindsplitData` of configuration ``full``,
-            or a ``datasets.Dataset`` of the ``full`` configuration of a build; its manifest is
+        data: a folder made by ``bindsplit build`` or a Hub dataset id (at ``data_revision``),
+            whose ``full`` configuration is scored; or one configuration of a build, loaded: a
+            :class:`~bindsplit_datasets.loading.BindsplitData`, or a ``datasets.Dataset`` (the
+            configuration ``datasets`` loaded it as, else the one its rows are) whose manifest is
             ``manifest`` (a dict, the build's ``bindsplit.json`` or its folder) or else the JSON
             in ``dataset.info.description``.
-        configs: which configurations to report (``"full,seen"`` or a sequence). Scoring always
-            runs once over ``full``; the metric slices it by label.
+        configs: which configurations to report (``"full,seen"`` or a sequence). ``full`` is
+            scored once and the metric slices it by label; the rows of another configuration
+            report that configuration only (``dataset.config`` of the record says which), with
+            the numbers a ``full`` run reports for it (less the empty breakdowns, ``n = 0``, of
+            categories only other configurations have).
         batch_size, mixed_precision, cache_dir, accelerator, num_workers: see
             :class:`~bindsplit_datasets.scoring.scorer.Scorer` (``mixed_precision=None``: the
             Accelerate configuration, else ``"no"``).
@@ -379,6 +429,7 @@ def evaluate_model(
     if save_scores is not None:
         save_scores = check_output_path(save_scores)
     data = _resolve_data(data, manifest, data_revision, verify)
+    selected = _reported(selected, data.config)
     adapter = data.adapter
     source = None
     if isinstance(model, (str, os.PathLike)):
@@ -453,8 +504,9 @@ def evaluate_scores(
     Args:
         scores: a scores file (Parquet with ``id`` and ``scores`` columns: see
             :mod:`~bindsplit_datasets.scoring.scores_file`), or a mapping ``{sample id: matrix}``.
-        data: the build the scores are of (as for :func:`evaluate_model`); labels, categories,
-            ``balanced`` and the benchmark's checks always come from it, never from the scores.
+        data: the build the scores are of (as for :func:`evaluate_model`, its ``full``
+            configuration); labels, categories, ``balanced`` and the benchmark's checks always
+            come from it, never from the scores.
         name: the model's name in the record (whoever made the scores says which model).
         model_revision: the model's revision, as its makers state it.
         configs, n_bootstrap, seed, data_revision, verify, manifest: as for
@@ -481,6 +533,12 @@ def evaluate_scores(
         by_id, where = read_imported_scores(path), str(path)
         source = {"name": path.name, "sha256": file_digest(path)}
     data = _resolve_data(data, manifest, data_revision, verify)
+    if data.config != "full":
+        raise BindsplitValueError(
+            f"imported scores are matched against every sample of the build; got its "
+            f"{data.config!r} configuration, pass the 'full' configuration (configs= chooses "
+            "what the record reports)."
+        )
     ids = _rows(data).ids
     shape = (len(data.adapter.image_columns), len(data.adapter.caption_columns))
     matrices = align_scores(by_id, ids, shape, where)

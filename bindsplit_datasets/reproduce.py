@@ -4,7 +4,9 @@
 VG-Attribution, BiVLC, VisMin and SugarCrepe into BindSplit folders, reports each benchmark's
 composition beside the paper's figures (79.8% / 41.8% / 82.5% for ARO; unseen shares 1.2% / 1.8% /
 2.3%; the paper reports none for SugarCrepe, so its table stands alone), evaluates every model on
-every benchmark and writes the results records, leaderboards and figures. Every download goes
+every benchmark (:func:`~bindsplit_datasets.runs.plan_runs`, the runs of ``bindsplit eval
+--out-dir``: a record already there of the same model on the same build is kept) and writes the
+results records, leaderboards and figures. Every download goes
 through the same code users run (the reference's official COCO archive, the benchmarks' Hub
 sources, SugarCrepe's repository files and the COCO val2017 images, the models' Hub checkpoints);
 passing local ``sources`` (and SugarCrepe's ``images`` option), a local ``reference`` and local
@@ -13,7 +15,7 @@ model folders runs the identical pipeline offline.
 Output layout::
 
     OUT/datasets/<benchmark>/           built BindSplit folders (Hub-ready)
-    OUT/results/<benchmark>/<model>.json  results records
+    OUT/results/<benchmark>__<model>.json  results records (as ``bindsplit eval --out-dir``)
     OUT/figures/<benchmark>.png          accuracy per configuration, one bar per model
     OUT/composition.txt                 composition beside the paper's figures
     OUT/leaderboard.txt                 leaderboards per benchmark and configuration
@@ -23,8 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,19 +57,6 @@ class ReproduceResult:
     leaderboard: str = ""
 
 
-def model_slug(model: str | os.PathLike[str]) -> str:
-    """A file name for a model id or path (``openai/clip-vit-base-patch32`` ->
-    ``openai__clip-vit-base-patch32``).
-
-    >>> model_slug("laion/CLIP-ViT-B-32-laion2B-s34B-b79K")
-    'laion__CLIP-ViT-B-32-laion2B-s34B-b79K'
-    """
-    text = str(model).rstrip("/")
-    if Path(text).is_dir():
-        text = Path(text).name
-    return re.sub(r"[^A-Za-z0-9._-]+", "__", text)
-
-
 def reproduce(
     out: str | Path,
     *,
@@ -89,7 +76,8 @@ def reproduce(
     """Build every benchmark, report its composition, evaluate every model (module docstring).
 
     Args:
-        out: output folder (created; existing builds and records in it are replaced).
+        out: output folder (created; existing builds in it are replaced, and a record is
+            replaced unless it holds the same model's results on the same build).
         models: Hub ids or local folders of CLIP-like models.
         benchmarks: registered benchmark names.
         sources: per benchmark, a local copy or another Hub id (default: the pinned Hub source).
@@ -106,9 +94,9 @@ def reproduce(
     from .benchmarks import get_benchmark
     from .builder import build_benchmark
     from .cards import composition_rows
-    from .evaluation import evaluate_model, write_record
     from .reference import resolve_reference
     from .reports import format_comparison, format_composition, plot_results
+    from .runs import plan_runs, run_planned
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first
     if not models:
@@ -148,27 +136,20 @@ def reproduce(
     if echo:
         echo(result.composition)
 
-    all_records = []
-    for name, dataset in result.datasets.items():
-        records = []
-        result.results[name] = []
-        for model in models:
-            logger.info("evaluating %s on %s", model, name)
-            record = evaluate_model(
-                model,
-                dataset,
-                batch_size=batch_size,
-                mixed_precision=mixed_precision,
-                cache_dir=cache_dir,
-                n_bootstrap=n_bootstrap,
-            )
-            path = out / "results" / name / f"{model_slug(model)}.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_record(record, path)
-            result.results[name].append(path)
-            records.append(record)
+    plan = plan_runs(models, list(result.datasets.values()), out_dir=out / "results")
+    all_records = run_planned(
+        plan,
+        echo=logger.info,
+        batch_size=batch_size,
+        mixed_precision=mixed_precision,
+        cache_dir=cache_dir,
+        n_bootstrap=n_bootstrap,
+    )
+    for name in result.datasets:  # plan and records are model-major: gather each benchmark's
+        done = [i for i, run in enumerate(plan) if run.build.benchmark == name]
+        result.results[name] = [plan[i].out for i in done]
+        records = [all_records[i] for i in done]
         result.figures[name] = plot_results(records, out / "figures" / f"{name}.png")
-        all_records.extend(records)
     result.leaderboard = format_comparison(all_records)
     write_text(out / "leaderboard.txt", result.leaderboard + "\n")
     if echo:

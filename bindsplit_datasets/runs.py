@@ -29,8 +29,7 @@ from .atomic import RESULTS_OUTPUT, check_output
 from .errors import BindsplitError, BindsplitValueError, OutputPathError
 from .models.loaders import model_id
 from .models.source import model_source, source_changes
-from .reports.results import validate_record
-from .reproduce import model_slug
+from .reports.results import record_file_name, validate_record
 
 __all__ = [
     "Build",
@@ -38,7 +37,6 @@ __all__ = [
     "check_output_file",
     "plan_runs",
     "read_build",
-    "record_file_name",
     "run_differences",
     "run_planned",
     "same_run",
@@ -62,7 +60,8 @@ class PlannedRun:
     """One (model, build) pair: where its record goes, and the record already there, if any.
 
     ``skip``: that record is of the same model on the same build (and ``force`` was not given);
-    ``changes``: otherwise, what differs between that record and this run, in words.
+    ``changes``: otherwise, what differs between that record and this run, in words; ``name``:
+    the model's display name in its record (None: its id), the name its file is named after.
     """
 
     model: str
@@ -71,18 +70,7 @@ class PlannedRun:
     existing: dict[str, Any] | None
     skip: bool
     changes: tuple[str, ...] = ()
-
-
-def record_file_name(model: str, benchmark: str, revision: str | None = None) -> str:
-    """``<benchmark>__<model>[@<revision>].json`` in file-name-safe characters.
-
-    >>> record_file_name("openai/clip-vit-base-patch32", "aro_vga")
-    'aro_vga__openai__clip-vit-base-patch32.json'
-    >>> record_file_name("open_clip:ViT-B-32/openai", "bivlc", "v1")
-    'bivlc__open_clip__ViT-B-32__openai@v1.json'
-    """
-    suffix = f"@{model_slug(revision)}" if revision else ""
-    return f"{model_slug(benchmark)}__{model_slug(model)}{suffix}.json"
+    name: str | None = None
 
 
 def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Build:
@@ -135,6 +123,9 @@ def run_differences(
         changes.append(f"it was made at revision {recorded.get('revision')!r}")
     if fingerprint is None or record["dataset"].get("fingerprint") != fingerprint:
         changes.append("it was made on another build (fingerprint)")
+    config = record["dataset"].get("config", "full")
+    if config != "full":
+        changes.append(f"it holds the {config!r} configuration only")
     if source is not None:
         changes.extend(source_changes(recorded.get("source"), source))
     return changes
@@ -193,7 +184,7 @@ def plan_runs(
     builds = [read_build(item, data_revision) for item in data]
     if out is not None:
         existing = check_output_file(out, "--out")
-        return [PlannedRun(models[0], builds[0], Path(out), existing, skip=False)]
+        return [PlannedRun(models[0], builds[0], Path(out), existing, skip=False, name=name)]
 
     folder = Path(str(out_dir))
     if folder.exists() and not folder.is_dir():
@@ -224,7 +215,13 @@ def plan_runs(
             done = existing is not None and not changes
             plan.append(
                 PlannedRun(
-                    model, build, path, existing, skip=done and not force, changes=tuple(changes)
+                    model,
+                    build,
+                    path,
+                    existing,
+                    skip=done and not force,
+                    changes=tuple(changes),
+                    name=name,
                 )
             )
     return plan
@@ -241,7 +238,8 @@ def run_planned(
     """Score every pair of ``plan`` that is not skipped and return all records, in plan order.
 
     ``options`` go to ``evaluate`` (default:
-    :func:`~bindsplit_datasets.evaluation.evaluate_model`); each build is loaded once.
+    :func:`~bindsplit_datasets.evaluation.evaluate_model`), with each run's ``name``; each
+    build's ``full`` configuration is loaded once.
     ``write``: write each new record (false on all but the main process of a distributed run);
     ``echo`` receives each record's table, each skip and each written path.
     """
@@ -278,7 +276,7 @@ def run_planned(
                 f"results ({'; '.join(run.changes)})"
             )
         logger.info("evaluating %s on %s", run.model, run.build.data)
-        record = evaluate(run.model, loaded[run.build.data], **options)
+        record = evaluate(run.model, loaded[run.build.data], name=run.name, **options)
         if write:
             write_record(record, run.out)
         echo(format_record_table(record))

@@ -12,6 +12,7 @@ from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
+from bindsplit_datasets.reports.results import record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -51,6 +52,10 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
         assert samples["id"][:2] == ["seen-00000", "seen-00001"]
         assert samples["label"][:2] == ["seen", "seen"] and len(samples["i2t"]) == 3 * N_PER_STRATUM
         assert record["model"]["id"] in printed
+    # the same records one per file, named as `bindsplit eval --out-dir` names them
+    names = [record_file_name(model_id(name), "synthetic") for name in ("clip", "negclip")]
+    assert sorted(p.name for p in (out / "results").iterdir()) == names
+    assert load_results([out / "results" / name for name in names]) == records
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left

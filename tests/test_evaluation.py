@@ -33,8 +33,10 @@ from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.models import CallablePairScorer, HFEncoder
 from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
+from bindsplit_datasets.reports.results import key_config
 from bindsplit_datasets.scoring import scores_file
 from bindsplit_datasets.scoring.scores_file import read_scores
 
@@ -124,6 +126,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
+        "config": "full",
         "fingerprint": rows_fingerprint(rows, BivlcLikeAdapter.image_columns),
         "reference": {"corpus": "test"},
     }
@@ -189,8 +192,6 @@ def test_loads_every_configuration_of_a_build(build, rows):
         rows, BivlcLikeAdapter.image_columns
     )
     assert isinstance(unseen.dataset.features["image"], datasets.Image)
-    with pytest.raises(ValueError, match="scores the full configuration"):
-        evaluate_model(tiny_clip()[0], unseen, processor=tiny_clip()[1])
 
 
 def test_not_a_bindsplit_build_is_rejected(build, rows, tmp_path):
@@ -356,9 +357,70 @@ def test_a_loaded_dataset_is_evaluated_with_its_manifest(build, rows, tmp_path):
     )
     with pytest.raises(SchemaError, match="carries no BindSplit manifest.*pass manifest="):
         evaluate_model(model, rows, processor=processor)
-    seen = load_bindsplit(build, "seen").dataset
-    with pytest.raises(SchemaError, match="has 4 rows but the build's full configuration has 12"):
-        evaluate_model(model, seen, processor=processor, manifest=manifest)
+    with pytest.raises(SchemaError, match="5 rows are no configuration of the build"):
+        evaluate_model(model, full.select(range(5)), processor=processor, manifest=manifest)
+
+
+def test_any_configuration_reports_what_the_full_build_reports_for_it(build, tmp_path):
+    """Issue 24: evaluate_model(model, load_dataset(folder, "unseen")["test"]) reports unseen
+    accuracy equal to the full build's, however the configuration's rows are passed."""
+    model, processor = tiny_clip(seed=5)
+    whole = evaluate_model(model, build, processor=processor, n_bootstrap=200)
+    manifest = json.loads((build / "bindsplit.json").read_text())
+    for config in ("seen", "unseen", "partial"):
+        # the full record also lists, with n = 0, categories only other configurations have
+        metrics = whole["metrics"]
+        empty = {
+            k[:-1] for k in metrics if "/category/" in k and k.endswith("/n") and not metrics[k]
+        }
+        expected = {
+            k: v
+            for k, v in metrics.items()
+            if key_config(k) == config and not k.startswith(tuple(empty))
+        }
+        n = manifest["configs"][config]
+        assert expected[f"{config}/n"] == n > 0 and f"{config}/i2t_ci" in expected
+        by_datasets = datasets.load_dataset(str(build), config)["test"]
+        assert by_datasets.info.config_name == config
+        rows_only = datasets.Dataset(  # no config name: the rows say which configuration
+            by_datasets.data,
+            info=datasets.DatasetInfo(description=json.dumps(manifest)),
+        )
+        for data, given in (
+            (by_datasets, build),
+            (rows_only, None),
+            (load_bindsplit(build, config), None),
+        ):
+            record = evaluate_model(
+                model, data, processor=processor, n_bootstrap=200, manifest=given
+            )
+            assert record["metrics"] == expected  # that configuration only, the same numbers
+            assert record["dataset"]["config"] == config
+            assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
+            assert record["samples"]["label"] == [config] * n
+            assert record["samples"]["id"] == [f"{config}/{i}" for i in range(n)]
+    assert whole["dataset"]["config"] == "full"
+    unseen = load_bindsplit(build, "unseen")
+    with pytest.raises(ValueError, match="holds the 'unseen' configuration only.*configs='unseen'"):
+        evaluate_model(model, unseen, processor=processor, configs="full,seen")
+    record = evaluate_model(model, unseen, processor=processor, n_bootstrap=0, configs="unseen")
+    assert {key_config(key) for key in record["metrics"]} == {"unseen"}
+
+
+def test_name_renames_encoders_and_pair_scorers_on_a_configuration(build):
+    model, processor = tiny_clip(seed=5)
+    unseen = datasets.load_dataset(str(build), "unseen")["test"]
+
+    def score(images, captions):
+        return [float(len(caption)) for caption in captions]
+
+    for scorer, scored_by in (
+        (HFEncoder(model, processor), "encoder"),
+        (CallablePairScorer(score, name="lengths"), "pair scorer"),
+    ):
+        record = evaluate_model(scorer, unseen, manifest=build, n_bootstrap=0, name="mine")
+        assert (record["model"]["id"], record["model"]["scored_by"]) == ("mine", scored_by)
+        assert record["dataset"]["config"] == "unseen" and record["metrics"]["unseen/n"] == 4
 
 
 def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):

@@ -25,7 +25,8 @@ from tiny_models import tiny_clip
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.loading import load_bindsplit
 from bindsplit_datasets.reports import load_results
-from bindsplit_datasets.reproduce import REAL_BENCHMARKS, model_slug, reproduce
+from bindsplit_datasets.reports.results import model_slug, record_file_name
+from bindsplit_datasets.reproduce import REAL_BENCHMARKS, reproduce
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -139,7 +140,8 @@ def test_reproduce_offline_writes_every_output(
         manifest = json.loads((folder / "bindsplit.json").read_text(encoding="utf-8"))
         assert manifest["benchmark"] == name
         [path] = result.results[name]
-        assert path == out / "results" / name / f"{slug}.json"
+        assert path == out / "results" / record_file_name(str(offline_inputs["model"]), name)
+        assert path.name == f"{name}__{slug}.json"  # as `bindsplit eval --out-dir` names it
         [record] = load_results([path])
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
         assert record["metrics"]["full/n"] == manifest["configs"]["full"]

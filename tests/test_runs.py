@@ -14,12 +14,8 @@ from tiny_models import reset_accelerate, tiny_clip
 from bindsplit_datasets import cli, evaluation, loading
 from bindsplit_datasets.builder import build_benchmark
 from bindsplit_datasets.errors import OutputPathError
-from bindsplit_datasets.runs import (
-    check_output_file,
-    plan_runs,
-    record_file_name,
-    same_run,
-)
+from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.runs import check_output_file, plan_runs, same_run
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -177,6 +173,12 @@ def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
     assert not same_run(record, "org/m", None, "f2")
     assert not same_run(record, "org/m", None, None)
     assert not same_run({**record, "metrics": None}, "org/m", None, "f1")  # broken: redo
+    # a record of one configuration only (evaluate_model on its rows) is not a run's record
+    unseen_only = {**record, "dataset": {**record["dataset"], "config": "unseen"}}
+    assert not same_run(unseen_only, "org/m", None, "f1")
+    assert same_run(
+        {**unseen_only, "dataset": {**record["dataset"], "config": "full"}}, "org/m", None, "f1"
+    )
     # a branch or tag asked for matches the record made with that request (its revision is the
     # commit the request resolved to)
     requested = {**record, "model": {**record["model"], "requested": "main"}}

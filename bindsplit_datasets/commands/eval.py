@@ -130,7 +130,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments of ``evaluate_model`` from the command line."""
+    """Keyword arguments of ``evaluate_model`` from the command line (``--name`` travels with
+    the plan: :func:`~bindsplit_datasets.runs.run_planned` passes each run's name)."""
     from ..evaluation import parse_configs
 
     return {
@@ -143,7 +144,6 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
         "seed": args.seed,
         "revision": args.revision,
         "num_workers": args.num_workers,
-        "name": args.name,
         "verify": not args.no_verify,
     }
 

@@ -22,6 +22,9 @@ the paired bootstrap of :mod:`~bindsplit_datasets.reports.significance` compares
   configuration it reports has every metric (and interval, and gap) the others have, so a
   deleted metric is named rather than silently left out of a leaderboard.
 
+A record's file, wherever a run writes one per model and benchmark (``bindsplit eval --out-dir``,
+``bindsplit reproduce``, ``bindsplit demo``), is named by :func:`record_file_name`.
+
 Grouping records for a leaderboard (per benchmark, one build each) is
 :mod:`~bindsplit_datasets.reports.grouping`'s.
 """
@@ -58,9 +61,11 @@ __all__ = [
     "key_config",
     "load_results",
     "metric_key",
+    "model_slug",
     "portable_record",
     "record_configs",
     "record_digest",
+    "record_file_name",
     "reported_configs",
     "scored_by",
     "seal_record",
@@ -144,6 +149,36 @@ def reported_configs(
         return list(configs)
     reported = {config for record in records for config in record_configs(record["metrics"])}
     return [config for config in DEFAULT_CONFIGS if config in reported]
+
+
+# --- file names --------------------------------------------------------------------------------
+
+
+def model_slug(model: str | os.PathLike[str]) -> str:
+    """A file-name-safe form of a model id, a local folder (its name) or any other name part:
+    runs of other characters become ``__``.
+
+    >>> model_slug("laion/CLIP-ViT-B-32-laion2B-s34B-b79K")
+    'laion__CLIP-ViT-B-32-laion2B-s34B-b79K'
+    """
+    text = str(model).rstrip("/")
+    if Path(text).is_dir():
+        text = Path(text).name
+    return re.sub(r"[^A-Za-z0-9._-]+", "__", text)
+
+
+def record_file_name(model: str, benchmark: str, revision: str | None = None) -> str:
+    """The one name of a results record's file: ``<benchmark>__<model>[@<revision>].json``, in
+    file-name-safe characters (:func:`model_slug`); ``bindsplit eval --out-dir``, ``bindsplit
+    reproduce`` and ``bindsplit demo`` all name records so.
+
+    >>> record_file_name("openai/clip-vit-base-patch32", "aro_vga")
+    'aro_vga__openai__clip-vit-base-patch32.json'
+    >>> record_file_name("open_clip:ViT-B-32/openai", "bivlc", "v1")
+    'bivlc__open_clip__ViT-B-32__openai@v1.json'
+    """
+    suffix = f"@{model_slug(revision)}" if revision else ""
+    return f"{model_slug(benchmark)}__{model_slug(model)}{suffix}.json"
 
 
 # --- validation --------------------------------------------------------------------------------
