@@ -154,8 +154,9 @@ def require(
     >>> try:
     ...     require("plot", "no_such_module", purpose="a figure")
     ... except MissingExtraError as error:
-    ...     print(str(error).replace("; ", ";\n"))
-    a figure needs no_such_module, which cannot be imported (No module named 'no_such_module');
+    ...     for part in str(error).split("; "):
+    ...         print(part)
+    a figure needs no_such_module, which cannot be imported (No module named 'no_such_module')
     it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'.
     """
     imported = []

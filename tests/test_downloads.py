@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from bindsplit_datasets.downloads import ChecksumError, download, file_digest
+from bindsplit_datasets.downloads import download, file_digest
+from bindsplit_datasets.errors import ChecksumError
 from bindsplit_datasets.errors import BindsplitError
 
 PAYLOAD = b"caption archive\n" * 1000

@@ -33,7 +33,7 @@ from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
-from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
+from bindsplit_datasets.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring import scores_file
 from bindsplit_datasets.scoring.scores_file import read_scores

@@ -15,7 +15,7 @@ from tiny_models import tiny_bivlc_like, tiny_blip_retrieval, tiny_clip
 from transformers import Blip2Config
 
 from bindsplit_datasets.models import Encoder, HFEncoder, load_encoder
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     CorruptWeightsError,
     MissingExtraError,
     ModelNotFoundError,

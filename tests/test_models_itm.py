@@ -27,7 +27,7 @@ from bindsplit_datasets import cli, evaluate_model
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.metric_core import accumulate, compute_metrics
 from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_id
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     NotAModelFolderError,
     UnsupportedModelError,
     WeightsMismatchError,

@@ -20,7 +20,7 @@ from bindsplit_datasets.models import (
     register_loader,
     split_spec,
 )
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     InvalidModelSpecError,
     UnknownModelPrefixError,
     UnsupportedModelError,

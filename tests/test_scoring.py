@@ -23,7 +23,7 @@ from transformers.modeling_outputs import BaseModelOutputWithPooling
 
 from bindsplit_datasets.errors import SchemaError, ScoringOptionError
 from bindsplit_datasets.metric_core import accumulate
-from bindsplit_datasets.models.errors import UnsupportedModelError
+from bindsplit_datasets.errors import UnsupportedModelError
 from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
 from bindsplit_datasets.scoring.cache import EmbeddingCache
 from bindsplit_datasets.scoring.scorer import Scorer
