@@ -10,8 +10,7 @@ import threading
 import pytest
 
 from bindsplit_datasets.downloads import download, file_digest
-from bindsplit_datasets.errors import ChecksumError
-from bindsplit_datasets.errors import BindsplitError
+from bindsplit_datasets.errors import BindsplitError, ChecksumError
 
 PAYLOAD = b"caption archive\n" * 1000
 

@@ -28,12 +28,17 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation
-from bindsplit_datasets.errors import OutputPathError, SchemaError, ScoringOptionError
+from bindsplit_datasets.errors import (
+    MissingExtraError,
+    OutputPathError,
+    SchemaError,
+    ScoringOptionError,
+    UnsupportedModelError,
+)
 from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
-from bindsplit_datasets.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring import scores_file
 from bindsplit_datasets.scoring.scores_file import read_scores
@@ -396,9 +401,7 @@ def test_source_ids_and_balanced_flags_reach_the_record_and_the_metric(rows, tmp
 
 def test_unwritable_save_scores_fails_before_scoring(build, tmp_path):
     not_a_model = object()  # scoring would fail on it: the path check must come first
-    with pytest.raises(
-        OutputPathError, match="it is a folder; choose another --save-scores"
-    ):
+    with pytest.raises(OutputPathError, match="it is a folder; choose another --save-scores"):
         evaluate_model(not_a_model, build, save_scores=tmp_path)
     (tmp_path / "file").write_text("x")
     with pytest.raises(OutputPathError, match="not a previous BindSplit per-sample scores file"):
