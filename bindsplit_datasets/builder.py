@@ -45,7 +45,7 @@ from .datasets_compat import (
     embed_table_storage,
     require_storage_embed,
 )
-from .errors import BindsplitError, BindsplitValueError, SchemaError
+from .errors import BindsplitError, BindsplitValueError, LeakageError, SchemaError
 from .features import (
     ANNOTATION_COLUMNS,
     ANNOTATION_FEATURES,
@@ -69,7 +69,6 @@ from .reference import ReferenceIndex, resolve_reference
 __all__ = [
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
-    "LeakageError",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
@@ -88,11 +87,6 @@ _ROW_BATCH = 1000
 #: Share of a benchmark's positive captions found verbatim in the reference at which a build is
 #: refused (docs/protocol.md, section 2): COCO captions repeat by chance, so a few are expected.
 DEFAULT_MAX_LEAKAGE = 0.2
-
-
-class LeakageError(BindsplitError):
-    """The reference contains a large share of the benchmark's own positive captions
-    (docs/protocol.md, section 2)."""
 
 
 # ------------------------------------------------------------------------------ preparation

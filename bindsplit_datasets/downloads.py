@@ -27,23 +27,23 @@ import logging
 import os
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from tqdm.auto import tqdm
 
-from .errors import BindsplitError
+from .errors import BindsplitError, ChecksumError
 
 __all__ = [
     "BACKOFF",
     "IO_CHUNK",
     "RETRIES",
     "TIMEOUT",
-    "ChecksumError",
     "default_cache_dir",
     "download",
     "file_digest",
+    "files_digest",
     "is_url",
     "url_file_name",
 ]
@@ -67,10 +67,6 @@ _DOWNLOAD_SCHEMES = frozenset({"http", "https", "ftp", "file"})
 _RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 
 
-class ChecksumError(BindsplitError):
-    """A downloaded or cached file does not have its expected checksum."""
-
-
 class _Retry(Exception):
     """An attempt that failed in a way another attempt may not (network, server, cut short)."""
 
@@ -82,11 +78,19 @@ def default_cache_dir() -> Path:
 
 
 def file_digest(path: str | os.PathLike[str], algorithm: str = "sha256") -> str:
-    """Hex digest (``hashlib`` ``algorithm``) of a file's bytes, read in 1 MiB pieces."""
+    """Hex digest (``hashlib`` ``algorithm``) of a file's bytes, read in 1 MiB pieces: the one
+    way BindSplit hashes a file (downloads, caches, corpora, sources, models)."""
+    return files_digest([path], algorithm)
+
+
+def files_digest(paths: Iterable[str | os.PathLike[str]], algorithm: str = "sha256") -> str:
+    """Hex digest (``hashlib`` ``algorithm``) of the bytes of ``paths`` one after the other, in
+    the given order (the identity of a set of local files, such as a benchmark's sources)."""
     digest = hashlib.new(algorithm, usedforsecurity=False)
-    with open(path, "rb") as handle:
-        while chunk := handle.read(IO_CHUNK):
-            digest.update(chunk)
+    for path in paths:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(IO_CHUNK):
+                digest.update(chunk)
     return digest.hexdigest()
 
 

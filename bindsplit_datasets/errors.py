@@ -10,22 +10,48 @@ written against the built-in types keeps working.
 from __future__ import annotations
 
 import errno
+import importlib
+import pickle
+import zipfile
+from collections.abc import Iterable
+from types import ModuleType
 
 __all__ = [
     "BindsplitError",
     "BindsplitFileNotFoundError",
     "BindsplitValueError",
     "BuildVerificationError",
+    "ChecksumError",
+    "CorruptWeightsError",
+    "EmptyCorpusError",
+    "InvalidModelSpecError",
+    "LeakageError",
+    "MissingExtraError",
+    "MissingProcessorError",
+    "ModelNotFoundError",
     "NotAFolderError",
+    "NotAModelFolderError",
     "OutputExistsError",
     "OutputPathError",
+    "PackageDataError",
+    "ParserMismatchError",
     "ResumeMismatchError",
     "SchemaError",
     "SaveScoresError",
     "ScoresFileError",
     "ScoringOptionError",
+    "UnknownModelPrefixError",
+    "UnsupportedModelError",
+    "WeightsMismatchError",
+    "corrupt_weights",
+    "is_corrupt_weights",
     "is_user_error",
+    "require",
+    "weights_mismatch",
 ]
+
+#: The distribution name in the pip command of a missing extra.
+_DISTRIBUTION = "bindsplit-datasets"
 
 #: Operating-system errors about the user's machine (permissions, space), not a bug.
 _ENVIRONMENT_ERRNOS = frozenset(
@@ -97,3 +123,148 @@ class ScoresFileError(SchemaError):
 
 class SaveScoresError(BindsplitError, OSError):
     """``--save-scores`` could not write its file after scoring (the results record was kept)."""
+
+
+# ----------------------------------------------------------------------- installation and data
+class MissingExtraError(BindsplitError, ImportError):
+    """A package of an optional extra (``scoring``, ``openclip``, ``plot``, ``distributed``) is
+    not installed; raised by :func:`require`, whose message gives the pip command."""
+
+
+class PackageDataError(BindsplitError):
+    """A data file shipped in the package (the tagger weights, the word-class table) is missing
+    or is not the file this version was built with; reinstalling fixes it."""
+
+
+class ChecksumError(BindsplitError):
+    """A downloaded or cached file does not have its expected checksum (MD5 given for the
+    download, or the SHA-256 recorded when it was cached)."""
+
+
+def require(
+    extra: str, *modules: str, purpose: str | None = None, instead: str | None = None
+) -> list[ModuleType]:
+    """Import ``modules`` (in order), or raise :class:`MissingExtraError` naming the module, what
+    needs it (``purpose``, when given), the extra that installs it with its pip command and,
+    when given, what to do ``instead``. The one check of optional dependencies, so every missing
+    extra reads the same.
+
+    >>> [module.__name__ for module in require("plot", "json", purpose="a figure")]
+    ['json']
+    >>> try:
+    ...     require("plot", "no_such_module", purpose="a figure")
+    ... except MissingExtraError as error:
+    ...     for part in str(error).split("; "):
+    ...         print(part)
+    a figure needs no_such_module, which cannot be imported (No module named 'no_such_module')
+    it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'.
+    """
+    imported = []
+    for name in modules:
+        try:
+            imported.append(importlib.import_module(name))
+        except ImportError as error:
+            subject = f"{purpose} needs {name}, which" if purpose else name
+            alternative = f", or {instead}" if instead else ""
+            raise MissingExtraError(
+                f"{subject} cannot be imported ({error}); it comes with the {extra!r} extra: "
+                f"pip install '{_DISTRIBUTION}[{extra}]'{alternative}."
+            ) from None
+    return imported
+
+
+# ------------------------------------------------------------------------------------ reference
+class EmptyCorpusError(BindsplitError, ValueError):
+    """A reference corpus without a single usable caption."""
+
+
+class ParserMismatchError(BindsplitError):
+    """A saved reference index was built by another parser version or normalisation than the
+    running one."""
+
+
+class LeakageError(BindsplitError):
+    """The reference contains a large share of the benchmark's own positive captions
+    (docs/protocol.md, section 2)."""
+
+
+# --------------------------------------------------------------------------------------- models
+class UnknownModelPrefixError(BindsplitValueError):
+    """A model string whose ``prefix:`` names no registered loader."""
+
+
+class InvalidModelSpecError(BindsplitValueError):
+    """A model that cannot be used as passed (unknown architecture or tag, an option that does
+    not apply to it)."""
+
+
+class ModelNotFoundError(BindsplitFileNotFoundError):
+    """Neither a local model folder nor a model the Hub (or its local cache) has."""
+
+
+class NotAModelFolderError(BindsplitError, ValueError):
+    """A path that exists but is not a loadable model folder (a file, no config, no weights)."""
+
+
+class WeightsMismatchError(BindsplitError, ValueError):
+    """A checkpoint whose weights do not fill the model (missing, unexpected or reshaped)."""
+
+
+class CorruptWeightsError(BindsplitError, ValueError):
+    """A weights file that cannot be read (truncated download, damaged file)."""
+
+
+class UnsupportedModelError(BindsplitError, TypeError):
+    """A model the scorer cannot use (it lacks the image/text feature methods)."""
+
+
+class MissingProcessorError(BindsplitError, ValueError):
+    """A loaded model passed without the processor that prepares its inputs."""
+
+
+def is_corrupt_weights(error: BaseException) -> bool:
+    """Whether ``error`` comes from reading a damaged weights file (safetensors, torch zip or
+    pickle)."""
+    if type(error).__name__ == "SafetensorError":
+        return True
+    if isinstance(error, (EOFError, pickle.UnpicklingError, zipfile.BadZipFile)):
+        return True
+    return isinstance(error, RuntimeError) and "PytorchStreamReader" in str(error)
+
+
+def corrupt_weights(where: str, error: BaseException) -> CorruptWeightsError:
+    """The error for ``error`` raised while reading the weights of ``where``."""
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return CorruptWeightsError(
+        f"the weights of {where} cannot be read ({reason}): the file is truncated or damaged; "
+        "delete it (or its Hugging Face cache entry) and download or save it again."
+    )
+
+
+def weights_mismatch(
+    where: str,
+    model_class: str,
+    *,
+    missing: Iterable[str] = (),
+    unexpected: Iterable[str] = (),
+    reshaped: Iterable[str] = (),
+    errors: Iterable[str] = (),
+) -> WeightsMismatchError | None:
+    """The error for a checkpoint that did not fill ``model_class``; ``None`` when it did."""
+    problems = [
+        f"{label} {sorted(names)}"
+        for label, names in (
+            ("missing", set(missing)),
+            ("unexpected", set(unexpected)),
+            ("wrong shape", set(reshaped)),
+            ("errors", set(errors)),
+        )
+        if names
+    ]
+    if not problems:
+        return None
+    return WeightsMismatchError(
+        f"the weights of {where} do not fit {model_class} ({'; '.join(problems)}); BindSplit does "
+        "not score weights that did not load: re-download or re-save the checkpoint, or load it "
+        "with the class it was saved from."
+    )

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -35,7 +34,7 @@ from .errors import (
 )
 from .features import ANNOTATION_COLUMNS
 from .labels import config_includes
-from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME
+from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
 from .parquet_files import load_parquet_files, parquet_row_count
 
 __all__ = [
@@ -71,7 +70,6 @@ _LABEL = "bindsplit_label"
 #: File name of a build's dataset card.
 CARD_NAME = "README.md"
 _ROW_BATCH = 1000
-_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
 # ---------------------------------------------------------------------------------- manifest
@@ -130,7 +128,7 @@ def local_build(data: str | Path) -> Path | None:
     """
     if Path(data).exists():
         return Path(data)
-    if isinstance(data, Path) or not _HUB_ID.match(str(data)):
+    if isinstance(data, Path) or not is_hub_id(str(data)):
         raise BindsplitFileNotFoundError(
             f"{data} is neither a folder nor a Hub dataset id (owner/name); pass a folder made "
             f"by `bindsplit build` or the id of a BindSplit dataset on the Hub."

@@ -1,12 +1,14 @@
 """Identifiers shared across BindSplit, defined once: configuration names, sample labels, file
 and format tags, and the paper's citation.
 
-Importable from anywhere in the package (it imports nothing). The metric folder
+Importable from anywhere in the package (it imports nothing of it). The metric folder
 ``metrics/bindsplit`` is self-contained for publishing and restates the labels and configurations;
 a test checks that both agree.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "BUILD_FORMAT",
@@ -28,6 +30,7 @@ __all__ = [
     "WORLD_FORMAT",
     "TRAINSET_FORMAT",
     "hub_dataset_id",
+    "is_hub_id",
     "leaderboard_space_id",
     "metric_space_id",
     "results_dataset_id",
@@ -102,6 +105,25 @@ LEADERBOARD_SPACE_NAME = "leaderboard"
 
 #: Repository name of the results dataset the leaderboard Space reads by default.
 RESULTS_DATASET_NAME = "bindsplit-results"
+
+#: A Hub repository id: ``name`` or ``owner/name``, starting with a letter or digit, of word
+#: characters, dots and hyphens.
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?")
+
+
+def is_hub_id(text: str, *, require_org: bool = True) -> bool:
+    """Whether ``text`` has the form of a Hub repository id: ``owner/name``, or also a bare
+    ``name`` (a model the Hub keeps without an owner, such as ``gpt2``) unless ``require_org``.
+    The one rule by which BindSplit tells a Hub id from a local path that does not exist; it
+    checks the form only, not that the repository exists.
+
+    >>> is_hub_id("bindsplit/aro"), is_hub_id("gpt2"), is_hub_id("gpt2", require_org=False)
+    (True, False, True)
+    >>> is_hub_id("./builds/aro"), is_hub_id("a/b/c"), is_hub_id("my lab/aro")
+    (False, False, False)
+    """
+    match = _HUB_ID.fullmatch(text)
+    return match is not None and (match.group(1) is not None or not require_org)
 
 
 def hub_dataset_id(benchmark: str, org: str | None = None) -> str:

@@ -29,12 +29,11 @@ from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.builder import (
     DEFAULT_MAX_LEAKAGE,
-    LeakageError,
     build_benchmark,
     compute_annotations,
     prepare_benchmark,
 )
-from bindsplit_datasets.errors import BindsplitError
+from bindsplit_datasets.errors import BindsplitError, LeakageError
 from bindsplit_datasets.features import ANNOTATION_FEATURES
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.loading import load_bindsplit

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from bindsplit_datasets.downloads import ChecksumError, download, file_digest
-from bindsplit_datasets.errors import BindsplitError
+from bindsplit_datasets.downloads import download, file_digest
+from bindsplit_datasets.errors import BindsplitError, ChecksumError
 
 PAYLOAD = b"caption archive\n" * 1000
 

@@ -28,13 +28,18 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation
-from bindsplit_datasets.errors import OutputPathError, SchemaError, ScoringOptionError
+from bindsplit_datasets.errors import (
+    MissingExtraError,
+    OutputPathError,
+    SchemaError,
+    ScoringOptionError,
+    UnsupportedModelError,
+)
 from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
 from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models import CallablePairScorer, HFEncoder
-from bindsplit_datasets.models.errors import MissingExtraError, UnsupportedModelError
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.reports.results import key_config
 from bindsplit_datasets.scoring import scores_file

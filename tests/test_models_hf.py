@@ -14,8 +14,7 @@ from safetensors.torch import load_file, save_file
 from tiny_models import tiny_bivlc_like, tiny_blip_retrieval, tiny_clip
 from transformers import Blip2Config
 
-from bindsplit_datasets.models import Encoder, HFEncoder, load_encoder
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     CorruptWeightsError,
     MissingExtraError,
     ModelNotFoundError,
@@ -23,6 +22,7 @@ from bindsplit_datasets.models.errors import (
     UnsupportedModelError,
     WeightsMismatchError,
 )
+from bindsplit_datasets.models import Encoder, HFEncoder, load_encoder
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring.scorer import Scorer
 from bindsplit_datasets.synthetic import checkpoint_path

@@ -24,14 +24,14 @@ from tiny_models import (
 from transformers import AutoProcessor
 
 from bindsplit_datasets import cli, evaluate_model
-from bindsplit_datasets.errors import SchemaError
-from bindsplit_datasets.metric_core import accumulate, compute_metrics
-from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_id
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     NotAModelFolderError,
+    SchemaError,
     UnsupportedModelError,
     WeightsMismatchError,
 )
+from bindsplit_datasets.metric_core import accumulate, compute_metrics
+from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_id
 from bindsplit_datasets.models.loaders import load_encoder
 from bindsplit_datasets.scoring.scorer import Scorer
 

@@ -9,6 +9,11 @@ import pytest
 import torch
 from tiny_models import naive_scores, tiny_bivlc_like, tiny_clip
 
+from bindsplit_datasets.errors import (
+    InvalidModelSpecError,
+    UnknownModelPrefixError,
+    UnsupportedModelError,
+)
 from bindsplit_datasets.models import (
     LOADERS,
     Encoder,
@@ -19,11 +24,6 @@ from bindsplit_datasets.models import (
     model_id,
     register_loader,
     split_spec,
-)
-from bindsplit_datasets.models.errors import (
-    InvalidModelSpecError,
-    UnknownModelPrefixError,
-    UnsupportedModelError,
 )
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.scoring.scorer import Scorer

@@ -23,9 +23,7 @@ from tiny_models import (
 )
 
 from bindsplit_datasets import cli, evaluate_model
-from bindsplit_datasets.metric_core import CONFIGURATIONS, accumulate, compute_metrics
-from bindsplit_datasets.models import Encoder, OpenClipEncoder, load_encoder
-from bindsplit_datasets.models.errors import (
+from bindsplit_datasets.errors import (
     CorruptWeightsError,
     InvalidModelSpecError,
     MissingExtraError,
@@ -33,6 +31,8 @@ from bindsplit_datasets.models.errors import (
     NotAModelFolderError,
     WeightsMismatchError,
 )
+from bindsplit_datasets.metric_core import CONFIGURATIONS, accumulate, compute_metrics
+from bindsplit_datasets.models import Encoder, OpenClipEncoder, load_encoder
 from bindsplit_datasets.models.open_clip import parse_spec
 from bindsplit_datasets.scoring.scorer import Scorer
 

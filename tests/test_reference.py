@@ -11,12 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 from reference_corpus import BAD, CAPTIONS, EXPECTED, naive_counts
 
-from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.errors import EmptyCorpusError, ParserMismatchError, SchemaError
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.parsing import PARSER_VERSION, Binding, parse_bindings
 from bindsplit_datasets.reference import (
-    EmptyCorpusError,
-    ParserMismatchError,
     ReferenceIndex,
     caption_digest,
     engines,

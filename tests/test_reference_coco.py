@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from reference_corpus import CAPTIONS, EXPECTED
 
-from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.errors import BindsplitError, ChecksumError, SchemaError
 from bindsplit_datasets.reference import (
-    CacheChecksumError,
     ReferenceIndex,
     coco,
     resolve_reference,
@@ -89,7 +88,7 @@ def test_a_changed_cached_caption_file_is_named_not_used(tmp_path, monkeypatch):
     data = json.loads(cached.read_text())
     data["annotations"][0]["caption"] = "a purple apple"
     cached.write_text(json.dumps(data))
-    with pytest.raises(CacheChecksumError) as caught:
+    with pytest.raises(ChecksumError) as caught:
         ReferenceIndex.coco2017(cache_dir=cache, progress=False)
     message = str(caught.value)
     assert str(cached) in message and "SHA-256" in message

@@ -15,10 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 from reference_corpus import CAPTIONS, EXPECTED, naive_counts, write_coco, write_shards
 
-from bindsplit_datasets.errors import SchemaError
+from bindsplit_datasets.errors import EmptyCorpusError, SchemaError
 from bindsplit_datasets.parsing import Binding, parse_bindings
 from bindsplit_datasets.reference import (
-    EmptyCorpusError,
     ParquetShards,
     ReferenceIndex,
     corpora,

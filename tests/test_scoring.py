@@ -21,9 +21,8 @@ from tiny_models import (
 from transformers import CLIPModel
 from transformers.modeling_outputs import BaseModelOutputWithPooling
 
-from bindsplit_datasets.errors import SchemaError, ScoringOptionError
+from bindsplit_datasets.errors import SchemaError, ScoringOptionError, UnsupportedModelError
 from bindsplit_datasets.metric_core import accumulate
-from bindsplit_datasets.models.errors import UnsupportedModelError
 from bindsplit_datasets.models.hf import HFEncoder, feature_tensor
 from bindsplit_datasets.scoring.cache import EmbeddingCache
 from bindsplit_datasets.scoring.scorer import Scorer

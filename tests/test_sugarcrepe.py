@@ -24,10 +24,9 @@ from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.benchmarks import sugarcrepe as sugarcrepe_module
 from bindsplit_datasets.benchmarks.coco_images import coco_val2017_images
 from bindsplit_datasets.benchmarks.sugarcrepe import SUBSETS, find_subset_files
-from bindsplit_datasets.builder import LeakageError, build_benchmark
+from bindsplit_datasets.builder import build_benchmark
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.downloads import ChecksumError
-from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.errors import BindsplitError, ChecksumError, LeakageError, SchemaError
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.parsing import Binding, parse_bindings
 from bindsplit_datasets.reference import ReferenceIndex

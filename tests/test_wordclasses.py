@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bindsplit_datasets.errors import PackageDataError
 from bindsplit_datasets.parsing import wordclasses as wc
 
 
@@ -28,10 +29,10 @@ def test_an_altered_table_is_refused(monkeypatch, tmp_path):
     altered.write_bytes(gzip.compress(b"mossy\t1\n"))
     monkeypatch.setattr(wc, "_table_path", lambda: altered)
     monkeypatch.setattr(wc, "_TABLE", None)
-    with pytest.raises(wc.WordClassesError, match="reinstall bindsplit-datasets"):
+    with pytest.raises(PackageDataError, match="reinstall bindsplit-datasets"):
         wc.classes("mossy")
     monkeypatch.setattr(wc, "_table_path", lambda: tmp_path / "absent.txt.gz")
-    with pytest.raises(wc.WordClassesError, match="missing from the installed package"):
+    with pytest.raises(PackageDataError, match="missing from the installed package"):
         wc.classes("mossy")
 
 

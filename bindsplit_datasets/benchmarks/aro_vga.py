@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 import datasets
 import pyarrow as pa
 
+from ..downloads import file_digest
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from ..parsing import Binding, normalise_binding, parse_bindings
 from . import register
@@ -48,7 +49,6 @@ from .base import (
     SourceReport,
     check_captions,
     drop_rows,
-    sha256_files,
 )
 
 __all__ = ["AROVGAttribution", "ORIGINAL_FIELDS", "TEMPLATE", "split_template"]
@@ -243,7 +243,7 @@ class AROVGAttribution(BenchmarkAdapter):
         features = datasets.Features(
             {"image": datasets.Image(), **inferred, _PROBLEM: datasets.Value("string")}
         )
-        json_sha256 = sha256_files([annotation_file])
+        json_sha256 = file_digest(annotation_file)
         fingerprint = hashlib.sha256(
             json.dumps([_CROP_VERSION, json_sha256, _image_stats(image_dir, records)]).encode()
         ).hexdigest()

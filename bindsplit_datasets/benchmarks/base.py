@@ -16,7 +16,6 @@ the familiarity statistics.
 from __future__ import annotations
 
 import abc
-import hashlib
 import io
 import logging
 from collections import Counter
@@ -28,6 +27,7 @@ from typing import Any, ClassVar
 import datasets
 from tqdm.auto import tqdm
 
+from ..downloads import files_digest
 from ..errors import (
     BindsplitError,
     BindsplitFileNotFoundError,
@@ -48,12 +48,10 @@ __all__ = [
     "image_problem",
     "read_dataset_source",
     "resolve_hub_commit",
-    "sha256_files",
 ]
 
 logger = logging.getLogger(__name__)
 
-_HASH_CHUNK = 1 << 20
 _ROW_BATCH = 1000
 
 
@@ -325,16 +323,6 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
         return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
 
-def sha256_files(paths: Sequence[Path]) -> str:
-    """SHA-256 over the contents of ``paths`` in the given order (the identity of local files)."""
-    digest = hashlib.sha256()
-    for path in paths:
-        with open(path, "rb") as handle:
-            while chunk := handle.read(_HASH_CHUNK):
-                digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _looks_like_hub_id(text: str) -> bool:
     parts = text.split("/")
     return (
@@ -381,7 +369,7 @@ def read_dataset_source(
         identity: dict[str, Any] = {
             "path": path.resolve().name,
             "files": [f.name if f == path else f.relative_to(path).as_posix() for f in files],
-            "sha256": sha256_files(files),
+            "sha256": files_digest(files),
         }
         return dataset, identity
     if not _looks_like_hub_id(str(source)):

@@ -79,7 +79,7 @@ def coco_val2017_images(
     the archive (a mirror, or a local ``file://`` URL) and its checksum (``None``: unchecked).
 
     Raises:
-        ~bindsplit_datasets.downloads.ChecksumError: the archive does not have ``md5`` (a
+        ~bindsplit_datasets.errors.ChecksumError: the archive does not have ``md5`` (a
             download is not kept).
         SchemaError: the archive holds no ``val2017/`` images.
     """

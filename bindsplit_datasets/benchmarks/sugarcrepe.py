@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import datasets
 
-from ..downloads import default_cache_dir, download
+from ..downloads import default_cache_dir, download, files_digest
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from . import register
 from .base import (
@@ -45,7 +45,6 @@ from .base import (
     drop_rows,
     image_problem,
     read_dataset_source,
-    sha256_files,
 )
 from .coco_images import coco_val2017_images
 
@@ -299,7 +298,7 @@ class SugarCrepe(ParsedCaptionsAdapter):
                 samples.append({**record, "subset": subset})
                 keys.append((subset, key))
         paths = list(files.values())
-        json_sha256 = sha256_files(paths)
+        json_sha256 = files_digest(paths)
         fingerprint = hashlib.sha256(
             json.dumps(
                 [

@@ -44,9 +44,10 @@ from typing import Any, ClassVar
 
 import datasets
 
+from ..downloads import file_digest
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from . import register
-from .base import LoadedSource, ParsedCaptionsAdapter, sha256_files
+from .base import LoadedSource, ParsedCaptionsAdapter
 
 logger = logging.getLogger(__name__)
 
@@ -313,7 +314,7 @@ class VisMin(ParsedCaptionsAdapter):
         else:
             # match before any row is dropped: the solution is positional
             path = Path(sim_solution) if sim_solution is not None else official_solution_path()
-            sha256 = sha256_files([path])
+            sha256 = file_digest(path)
             if sim_solution is None and sha256 != OFFICIAL_SOLUTION["sha256"]:
                 raise SchemaError(
                     f"the shipped {path} has SHA-256 {sha256}, not the official file's "

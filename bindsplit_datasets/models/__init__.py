@@ -34,32 +34,12 @@ _EXPORTS: dict[str, str] = {
     "split_spec": "loaders",
     "HFEncoder": "hf",
     "OpenClipEncoder": "open_clip",
-    "CorruptWeightsError": "errors",
-    "InvalidModelSpecError": "errors",
-    "MissingExtraError": "errors",
-    "MissingProcessorError": "errors",
-    "ModelNotFoundError": "errors",
-    "NotAModelFolderError": "errors",
-    "UnknownModelPrefixError": "errors",
-    "UnsupportedModelError": "errors",
-    "WeightsMismatchError": "errors",
 }
 
 __all__ = list(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .encoder import Encoder
-    from .errors import (
-        CorruptWeightsError,
-        InvalidModelSpecError,
-        MissingExtraError,
-        MissingProcessorError,
-        ModelNotFoundError,
-        NotAModelFolderError,
-        UnknownModelPrefixError,
-        UnsupportedModelError,
-        WeightsMismatchError,
-    )
     from .hf import HFEncoder
     from .identity import ModelIdentity
     from .itm import ItmPairScorer

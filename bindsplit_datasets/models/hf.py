@@ -4,13 +4,12 @@
 transformers 4.x returns the projected embeddings of a feature method as a tensor, 5.x as an
 output object whose ``pooler_output`` holds them; :func:`feature_tensor` accepts both.
 
-Loading (:func:`load`) never scores weights that did not load: any missing, unexpected or
-reshaped weight that transformers reports stops with :class:`~.errors.WeightsMismatchError`
-naming them. BLIP image-text-matching checkpoints are loaded with
-``BlipForImageTextRetrieval``, whose contrastive (ITC) projections give one embedding per image
-and caption (``AutoModel`` would build a ``BlipModel`` and leave its projections random); BLIP-2
-scores a caption against 32 query embeddings of an image, which is not a dual encoder, and is
-refused.
+Loading (:func:`load`) never scores weights that did not load: any missing, unexpected or reshaped
+weight that transformers reports stops with :class:`~bindsplit_datasets.errors.WeightsMismatchError`
+naming them. BLIP image-text-matching checkpoints are loaded with ``BlipForImageTextRetrieval``,
+whose contrastive (ITC) projections give one embedding per image and caption (``AutoModel`` would
+build a ``BlipModel`` and leave its projections random); BLIP-2 scores a caption against 32 query
+embeddings of an image, which is not a dual encoder, and is refused.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import inspect
 import json
 import logging
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any
 
 import torch
 
-from .errors import (
+from ..errors import (
     MissingProcessorError,
     ModelNotFoundError,
     NotAModelFolderError,
@@ -37,6 +35,7 @@ from .errors import (
     require,
     weights_mismatch,
 )
+from ..names import is_hub_id
 from .identity import ModelIdentity, folder_name, json_digest, weights_digest
 
 __all__ = [
@@ -72,7 +71,6 @@ REFUSED_MODEL_TYPES: dict[str, str] = {
     ),
 }
 
-_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 _CHUNK = 1024
 
 
@@ -366,7 +364,7 @@ def check_source(identifier: str) -> Path | None:
             )
         _check_model_type(path / "config.json")
         return path
-    if not _HUB_ID.match(identifier):
+    if not is_hub_id(identifier, require_org=False):
         raise ModelNotFoundError(
             f"{identifier} is neither a local folder nor a Hub model id (owner/name); check the "
             "path or the id."
@@ -456,7 +454,7 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     The class comes from the config: ``AutoModel`` (CLIPModel, SiglipModel, ...), or a class of
     :data:`FEATURE_FUNCTIONS` named in ``config.architectures`` (BLIP retrieval checkpoints).
     """
-    (transformers,) = require("scoring", "transformers")
+    (transformers,) = require("scoring", "transformers", purpose="a Hugging Face model")
     folder = check_source(identifier)
     config = call_loading(
         identifier,

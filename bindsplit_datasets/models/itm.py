@@ -20,7 +20,7 @@ from typing import Any
 
 import torch
 
-from .errors import UnsupportedModelError, require
+from ..errors import UnsupportedModelError, require
 from .hf import (
     call_loading,
     check_loading_info,
@@ -143,7 +143,7 @@ def identify(identifier: str) -> str:
 def load(identifier: str, *, revision: str | None = None, name: str | None = None) -> ItmPairScorer:
     """Load a BLIP retrieval checkpoint (Hub id or local folder) as an :class:`ItmPairScorer`,
     refusing a checkpoint whose weights do not all load (missing or unexpected, named)."""
-    (transformers,) = require("scoring", "transformers")
+    (transformers,) = require("scoring", "transformers", purpose="a BLIP retrieval model (itm:)")
     folder = check_source(identifier)
     config = call_loading(
         identifier,

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import InvalidModelSpecError, UnknownModelPrefixError, UnsupportedModelError
 from .encoder import Encoder
-from .errors import InvalidModelSpecError, UnknownModelPrefixError, UnsupportedModelError
 from .pair import CallablePairScorer, PairScorer
 
 #: What the scorer drives: a dual encoder or a pair scorer.

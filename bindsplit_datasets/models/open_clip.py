@@ -9,8 +9,8 @@ A model string is what follows the ``open_clip:`` prefix:
 
 Strings starting with ``hf-hub:`` or ``local-dir:`` go to open_clip as they are. Weights are
 loaded strictly: a checkpoint that leaves a weight missing, or has one the model lacks, stops
-with :class:`~.errors.WeightsMismatchError` naming it, and a model string that would give a
-randomly initialised model (no pretrained tag, a folder without weights) is refused.
+with :class:`~bindsplit_datasets.errors.WeightsMismatchError` naming it, and a model string that
+would give a randomly initialised model (no pretrained tag, a folder without weights) is refused.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from .errors import (
+from ..errors import (
     InvalidModelSpecError,
     ModelNotFoundError,
     NotAModelFolderError,
@@ -252,7 +252,7 @@ class OpenClipEncoder:
 
 def load(spec: str, *, revision: str | None = None, name: str | None = None) -> OpenClipEncoder:
     """Load ``spec`` (what follows ``open_clip:``) as an :class:`OpenClipEncoder`."""
-    (open_clip,) = require("openclip", "open_clip")
+    (open_clip,) = require("openclip", "open_clip", purpose="an open_clip model")
     if revision is not None:
         raise InvalidModelSpecError(
             f"open_clip:{spec}: a revision applies to Hugging Face models only; open_clip loads "

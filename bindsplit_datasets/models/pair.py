@@ -100,7 +100,7 @@ class CallablePairScorer:
         if not callable(score):
             raise TypeError(f"score must be callable, got {type(score).__name__}")
         if not name:
-            from .errors import InvalidModelSpecError
+            from ..errors import InvalidModelSpecError
 
             raise InvalidModelSpecError(
                 "a callable pair scorer needs a name for its results: pass name='my-scorer'."

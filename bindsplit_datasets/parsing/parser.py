@@ -38,7 +38,7 @@ def parse_bindings(text: str) -> list[Binding]:
     """The bindings ``text`` states, in order of first occurrence, without duplicates.
 
     Raises ``TypeError`` for anything but a string (and
-    :class:`~.tagger.TaggerDataError` if the installed package lost its tagger
+    :class:`~bindsplit_datasets.errors.PackageDataError` if the installed package lost its tagger
     weights). See the module docstring for the rules.
     """
     if not isinstance(text, str):

@@ -49,14 +49,13 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import BindsplitError
+from ..errors import PackageDataError
 
 __all__ = [
     "SOURCE_RESOURCE",
     "WEIGHTS_FILE",
     "WEIGHTS_SHA256",
     "MatrixPerceptronTagger",
-    "TaggerDataError",
     "export_nltk_model",
     "get_tagger",
     "load_arrays",
@@ -77,10 +76,6 @@ _SCALE = 1000
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
 _SEEN_LIMIT = 500_000
-
-
-class TaggerDataError(BindsplitError):
-    """The shipped tagger weights are missing or are not the file this version was built with."""
 
 
 def _weights_path() -> Any:
@@ -110,13 +105,13 @@ def _read_shipped() -> bytes:
     try:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        raise TaggerDataError(
+        raise PackageDataError(
             f"the tagger weights {WEIGHTS_FILE} are missing from the installed package "
             f"(looked at {path}); reinstall bindsplit-datasets"
         ) from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != WEIGHTS_SHA256:
-        raise TaggerDataError(
+        raise PackageDataError(
             f"the tagger weights at {path} have SHA-256 {digest}, not {WEIGHTS_SHA256}: the file "
             "was changed or damaged; reinstall bindsplit-datasets"
         )
@@ -197,8 +192,9 @@ class MatrixPerceptronTagger:
 
     @classmethod
     def shipped(cls) -> MatrixPerceptronTagger:
-        """The tagger with the weights shipped in the package (raises :class:`TaggerDataError`
-        when they are missing or altered)."""
+        """The tagger with the weights shipped in the package (raises
+        :class:`~bindsplit_datasets.errors.PackageDataError` when they are missing or
+        altered)."""
         return cls(load_arrays(_read_shipped()))
 
     @staticmethod

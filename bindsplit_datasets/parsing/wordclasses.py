@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import BindsplitError
+from ..errors import PackageDataError
 
 __all__ = [
     "ADJECTIVE",
@@ -35,7 +35,6 @@ __all__ = [
     "NOUN",
     "TABLE_SHA256",
     "VERB",
-    "WordClassesError",
     "classes",
     "export_table",
     "table",
@@ -59,10 +58,6 @@ _FLAGS = {"noun": NOUN, "verb": VERB, "aux": VERB, "adj": ADJECTIVE, "adv": ADVE
 _TABLE: dict[str, int] | None = None
 
 
-class WordClassesError(BindsplitError):
-    """The shipped word-class table is missing or is not the file this version was built with."""
-
-
 def _table_path() -> Any:
     return resources.files(__package__) / "data" / TABLE_FILE
 
@@ -72,13 +67,13 @@ def _read_shipped() -> bytes:
     try:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
-        raise WordClassesError(
+        raise PackageDataError(
             f"the word-class table {TABLE_FILE} is missing from the installed package (looked at "
             f"{path}); reinstall bindsplit-datasets"
         ) from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != TABLE_SHA256:
-        raise WordClassesError(
+        raise PackageDataError(
             f"the word-class table at {path} has SHA-256 {digest}, not {TABLE_SHA256}: the file "
             "was changed or damaged; reinstall bindsplit-datasets"
         )

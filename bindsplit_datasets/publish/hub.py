@@ -15,6 +15,7 @@ the Hub refuses the commit and nothing is changed. What the read decides:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ..errors import BindsplitError
-from .plan import CARD, PUBLISH_RECORD, PlannedFile, PublishPlan, sha256
+from .plan import CARD, PUBLISH_RECORD, PlannedFile, PublishPlan
 
 __all__ = [
     "HubClient",
@@ -124,7 +125,10 @@ def check_remote_card(
             published = json.loads(_download(client, plan, state, PUBLISH_RECORD, token))
         except (json.JSONDecodeError, UnicodeDecodeError):
             published = {}
-    if isinstance(published, dict) and published.get("card_sha256") == sha256(remote):
+    if (
+        isinstance(published, dict)
+        and published.get("card_sha256") == hashlib.sha256(remote).hexdigest()
+    ):
         return
     reason = (
         "was edited on the Hub since it was last published"

@@ -240,16 +240,12 @@ def validate_repo_name(repo_id: str) -> str:
     return repo_id
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def publish_record(card: bytes, **extra: Any) -> PlannedFile:
     """The generated :data:`PUBLISH_RECORD` for ``card`` (its hash) and ``extra`` fields."""
     record = {
         "tool": "bindsplit",
         "bindsplit_version": __version__,
-        "card_sha256": sha256(card),
+        "card_sha256": hashlib.sha256(card).hexdigest(),
         **extra,
     }
     content = (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8")

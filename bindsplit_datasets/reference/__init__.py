@@ -11,11 +11,7 @@ checked) and :mod:`.resolve` (reference specifications such as ``coco2017`` or a
 an index).
 """
 
-from .coco import (
-    COCO2017_ANNOTATIONS_URL,
-    COCO2017_CAPTIONS_MEMBER,
-    CacheChecksumError,
-)
+from .coco import COCO2017_ANNOTATIONS_URL, COCO2017_CAPTIONS_MEMBER
 from .corpora import (
     Captions,
     CocoCaptions,
@@ -26,7 +22,7 @@ from .corpora import (
 )
 from .counting import caption_digest, normalise_caption
 from .engines import ENGINES
-from .index import EmptyCorpusError, ParserMismatchError, ReferenceIndex
+from .index import ReferenceIndex
 from .resolve import ACCEPTED_FORMS, DEFAULT_CAPTION_COLUMN, open_reference, resolve_reference
 
 __all__ = [
@@ -35,14 +31,11 @@ __all__ = [
     "COCO2017_CAPTIONS_MEMBER",
     "DEFAULT_CAPTION_COLUMN",
     "ENGINES",
-    "CacheChecksumError",
     "Captions",
     "CocoCaptions",
     "Corpus",
-    "EmptyCorpusError",
     "HubDataset",
     "ParquetShards",
-    "ParserMismatchError",
     "ReferenceIndex",
     "TextFile",
     "caption_digest",

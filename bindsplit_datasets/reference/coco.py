@@ -12,27 +12,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file, write_text
-from ..downloads import (
-    IO_CHUNK,
-    ChecksumError,
-    default_cache_dir,
-    download,
-    file_digest,
-    url_file_name,
-)
-from ..errors import SchemaError
+from ..downloads import IO_CHUNK, default_cache_dir, download, file_digest, url_file_name
+from ..errors import ChecksumError, SchemaError
 from ..parsing import NORMALISATION, PARSER_VERSION
 from .corpora import CocoCaptions
 
 __all__ = [
     "COCO2017_ANNOTATIONS_URL",
     "COCO2017_CAPTIONS_MEMBER",
-    "CacheChecksumError",
     "cached_index_path",
     "coco2017_captions",
     "coco2017_corpus",
@@ -44,16 +37,12 @@ COCO2017_ANNOTATIONS_URL = "http://images.cocodataset.org/annotations/annotation
 COCO2017_CAPTIONS_MEMBER = "annotations/captions_train2017.json"
 
 
-class CacheChecksumError(ChecksumError):
-    """A cached download no longer matches the SHA-256 recorded when it was stored."""
-
-
 def _checked(json_path: Path, sha_path: Path) -> str:
     """The recorded SHA-256 of the cached caption file, after checking the file against it."""
     recorded = sha_path.read_text(encoding="ascii").strip()
     actual = file_digest(json_path)
     if actual != recorded:
-        raise CacheChecksumError(
+        raise ChecksumError(
             f"the cached COCO caption file {json_path} has SHA-256 {actual}, not the {recorded} "
             f"recorded in {sha_path.name} when it was downloaded (damaged or edited); delete "
             f"{json_path} to download it afresh"
@@ -64,30 +53,28 @@ def _checked(json_path: Path, sha_path: Path) -> str:
 def coco2017_captions(folder: Path, *, progress: bool = True) -> tuple[Path, str]:
     """The cached train2017 caption file in ``folder`` and its SHA-256, downloading the archive
     when the file is not cached. A cached file is checked against its recorded SHA-256
-    (:class:`CacheChecksumError` on a mismatch)."""
+    (:class:`~bindsplit_datasets.errors.ChecksumError` on a mismatch)."""
     json_path = folder / Path(COCO2017_CAPTIONS_MEMBER).name
     sha_path = json_path.with_name(json_path.name + ".sha256")
     if json_path.is_file() and sha_path.is_file():
         return json_path, _checked(json_path, sha_path)
     archive = folder / url_file_name(COCO2017_ANNOTATIONS_URL, "annotations_trainval2017.zip")
     download(COCO2017_ANNOTATIONS_URL, archive, progress=progress)
-    sha = hashlib.sha256()
     try:
         with atomic_file(json_path) as tmp:
             with zipfile.ZipFile(archive) as zipped, zipped.open(COCO2017_CAPTIONS_MEMBER) as src:
                 with open(tmp, "wb") as out:
-                    while chunk := src.read(IO_CHUNK):
-                        sha.update(chunk)
-                        out.write(chunk)
+                    shutil.copyfileobj(src, out, IO_CHUNK)
+            sha256 = file_digest(tmp)
     except (zipfile.BadZipFile, KeyError) as error:
         archive.unlink(missing_ok=True)
         raise SchemaError(
             f"{archive} is not the COCO annotation archive ({error}); it was deleted, call "
             f"again to download {COCO2017_ANNOTATIONS_URL} afresh"
         ) from None
-    write_text(sha_path, sha.hexdigest() + "\n")
+    write_text(sha_path, sha256 + "\n")
     archive.unlink()  # only the caption file is needed; the archive holds 240 MB of other data
-    return json_path, sha.hexdigest()
+    return json_path, sha256
 
 
 def coco2017_corpus(

@@ -134,16 +134,15 @@ class TextFile(Corpus):
         self.path = Path(path)
         if not self.path.is_file():
             raise BindsplitFileNotFoundError(f"caption file {self.path} not found")
-        sha = hashlib.sha256()
         n_lines, last = 0, b"\n"
         with open(self.path, "rb") as handle:
             while chunk := handle.read(IO_CHUNK):
-                sha.update(chunk)
                 n_lines += chunk.count(b"\n")
                 last = chunk[-1:]
         self.total = n_lines + (last != b"\n")  # a last line without a newline
         self.name = self.path.name
-        self._identity = {"kind": "text", "file": self.path.name, "sha256": sha.hexdigest()}
+        sha256 = file_digest(self.path)
+        self._identity = {"kind": "text", "file": self.path.name, "sha256": sha256}
 
     def _lines(self) -> Iterator[str]:
         try:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import BindsplitError, BindsplitValueError, SchemaError
+from ..errors import BindsplitValueError, EmptyCorpusError, ParserMismatchError, SchemaError
 from ..names import REFERENCE_FORMAT
 from ..parsing import NORMALISATION, PARSER_VERSION, Binding
 from .coco import cached_index_path, coco2017_corpus
@@ -49,17 +49,9 @@ from .index_file import BUILD_COMMAND, bindings_sha256, read_index, write_index
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["EmptyCorpusError", "ParserMismatchError", "ReferenceIndex"]
+__all__ = ["ReferenceIndex"]
 
 logger = logging.getLogger(__name__)
-
-
-class EmptyCorpusError(BindsplitError, ValueError):
-    """A corpus without a single usable caption."""
-
-
-class ParserMismatchError(BindsplitError):
-    """A saved index was built by another parser version or normalisation than the running one."""
 
 
 def _json_digest(payload: Mapping[str, Any], length: int = 16) -> str:

@@ -35,11 +35,11 @@ import time
 from collections.abc import Generator, Iterable
 from typing import Any
 
-from ..errors import BindsplitError
+from ..errors import BindsplitError, require
 from .counting import BlockCount, count_unit
 from .units import Unit
 
-__all__ = ["DEFAULT_MAX_RETRIES", "IN_FLIGHT_PER_WORKER", "RayMissingError", "run"]
+__all__ = ["DEFAULT_MAX_RETRIES", "IN_FLIGHT_PER_WORKER", "run"]
 
 logger = logging.getLogger(__name__)
 
@@ -47,21 +47,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_MAX_RETRIES = 3
 #: Units queued per actor: one counting, one waiting, so an actor never idles for the driver.
 IN_FLIGHT_PER_WORKER = 2
-
-
-class RayMissingError(BindsplitError, ImportError):
-    """The Ray engine was asked for without Ray installed."""
-
-
-def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise RayMissingError(
-            "the Ray engine needs Ray; install it with pip install "
-            "'bindsplit-datasets[distributed]' (or 'ray>=2.9'), or use the local engine"
-        ) from None
-    return ray
 
 
 class _CountingActor:
@@ -120,7 +105,7 @@ def run(
 ) -> Generator[tuple[Unit, BlockCount], None, None]:
     """Count ``units`` on Ray with ``num_proc`` actors (``None``: one per CPU of the cluster),
     yielding each result as it finishes."""
-    ray = _import_ray()
+    (ray,) = require("distributed", "ray", purpose="the Ray engine", instead="use the local engine")
     started = _start(ray, ray_address, num_proc)
     actors: list[Any] = []
     try:

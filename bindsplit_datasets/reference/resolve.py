@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..downloads import is_url
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
+from ..names import is_hub_id
 from .corpora import CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .engines import check_engine, check_num_proc
 from .index import ReferenceIndex, _check_min_count
@@ -49,7 +50,6 @@ ACCEPTED_FORMS = (
     "(.json), a text file with one caption per line (.txt), or a Hugging Face dataset id "
     "(org/name)"
 )
-_HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
 _GLOB = re.compile(r"[*?\[]")
 
 
@@ -109,7 +109,7 @@ def open_reference(
             return CocoCaptions(path)
         _no_column("a text file", caption_column)
         return TextFile(path)
-    if _HUB_ID.match(text) and not path.exists():
+    if is_hub_id(text) and not path.exists():
         return HubDataset(text, column)
     raise BindsplitValueError(f"unknown reference {text!r}; pass {ACCEPTED_FORMS}")
 

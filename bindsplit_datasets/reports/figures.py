@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..atomic import atomic_file
-from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..models.errors import require
+from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
 from .grouping import group_by_benchmark, unique_labels
 from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, reported_configs
 from .tables import percent
@@ -146,7 +145,7 @@ def results_figure(
     """The figure :func:`plot_results` writes, as a matplotlib ``Figure`` (not attached to
     pyplot, so nothing is shown or kept open): what the leaderboard Space draws.
 
-    Raises :class:`~bindsplit_datasets.models.errors.MissingExtraError` (one line: install the
+    Raises :class:`~bindsplit_datasets.errors.MissingExtraError` (one line: install the
     ``plot`` extra) without matplotlib.
     """
     unknown = [metric for metric in metrics if metric not in METRICS]
@@ -162,7 +161,7 @@ def results_figure(
             f"no results record reports {', '.join(metrics)} on {', '.join(configs)}: "
             "nothing to plot"
         )
-    require("plot", "matplotlib")
+    require("plot", "matplotlib", purpose="a figure")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
