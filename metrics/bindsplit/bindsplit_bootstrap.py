@@ -28,11 +28,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-if __package__:  # evaluate's copy of the folder, or bindsplit_datasets._metric.bindsplit
+# evaluate's copy of the folder, or bindsplit_datasets._metric.bindsplit (type checkers read
+# this branch: the other one names the same module)
+if TYPE_CHECKING or __package__:
     from .bindsplit_core import (
         _ABSENT,
         _N_CELLS,
