@@ -336,6 +336,9 @@ SPEC_CASES = {
     "a blue stuffed animal": [("blue", "stuffed animal")],
     "an electric tooth brush": [("electric", "tooth brush")],
     "a round pink flat shoe": [("round", "shoe"), ("pink", "shoe"), ("flat", "shoe")],
+    "a blank red sign": [("blank", "sign"), ("red", "sign")],
+    "a makeshift wooden shelter": [("makeshift", "shelter"), ("wooden", "shelter")],
+    "a dozen red roses": [("red", "rose")],
     "a baby elephant next to an african elephant": [
         ("baby", "elephant"),
         ("african", "elephant"),

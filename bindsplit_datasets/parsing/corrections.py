@@ -70,6 +70,7 @@ def _correct(units: Units) -> None:
     _word_classes(units)
     _compound_heads(units)
     _attribute_runs(units)
+    _adjectives_before_attributes(units)
     _nouns_tagged_as_adjectives(units)
     _verbs_in_noun_runs(units)
     _relative_main_verbs(units)
@@ -227,6 +228,26 @@ def _attribute_runs(units: Units) -> None:
             for k in range(i, j):
                 kind[k] = ATTR
         i = j
+
+
+def _adjectives_before_attributes(units: Units) -> None:
+    """A "noun" between an article and an attribute of a noun is an adjective when it can be
+    one: "a blank/NN red sign", "a makeshift/NN wooden shelter". English puts noun modifiers
+    next to the head noun, after the adjectives, so this slot holds an adjective (quantity
+    nouns such as "dozen" or "couple" are no adjectives and keep their reading)."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 2):
+        if (
+            kind[i] == NOUN
+            and " " not in key[i]
+            and kind[i - 1] == DET
+            and key[i - 1] in _ARTICLES
+            and kind[i + 1] == ATTR
+            and units.kind_at(i + 2) == NOUN
+            and key[i] not in lx.NON_ATTRIBUTES
+            and wc.classes(key[i]) & wc.ADJECTIVE
+        ):
+            kind[i] = ATTR
 
 
 def _linking_verbs(units: Units) -> None:

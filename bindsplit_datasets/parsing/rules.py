@@ -39,6 +39,7 @@ from __future__ import annotations
 from . import lexicon as lx
 from .normalise import Binding, object_of
 from .units import (
+    _ARTICLES,
     ADV,
     ATTR,
     CONJ,
@@ -59,7 +60,6 @@ from .units import (
 __all__ = ["read_bindings"]
 
 _DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
-_ARTICLES = frozenset({"a", "an", "the"})
 #: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
 _ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
     {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
