@@ -339,6 +339,9 @@ SPEC_CASES = {
     "a blank red sign": [("blank", "sign"), ("red", "sign")],
     "a makeshift wooden shelter": [("makeshift", "shelter"), ("wooden", "shelter")],
     "a dozen red roses": [("red", "rose")],
+    "the kids are looking happy": [("happy", "kid")],
+    "the cars are sitting parked": [("parked", "car")],
+    "the men are looking at old books": [("old", "book")],
     "a baby elephant next to an african elephant": [
         ("baby", "elephant"),
         ("african", "elephant"),

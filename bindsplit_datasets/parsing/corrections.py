@@ -251,9 +251,9 @@ def _adjectives_before_attributes(units: Units) -> None:
 
 
 def _linking_verbs(units: Units) -> None:
-    """The verbs "sit", "stand", "lie" and "looking" between a noun and an adjective (or a
-    participle) that no noun follows link them like a copula: "a chair sits empty", "cars sit
-    parked", "a dog looking happy"."""
+    """The verbs "sit", "stand", "lie" and "looking" between a noun (or a noun and a copula) and
+    an adjective (or a participle) that no noun follows link them like a copula: "a chair sits
+    empty", "cars sit parked", "a dog looking happy", "the kids are looking happy"."""
     if lx.LINKING_VERBS.isdisjoint(units.key):
         return
     key, kind, n = units.key, units.kind, units.n
@@ -261,13 +261,19 @@ def _linking_verbs(units: Units) -> None:
         if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
             continue
         j = units.following(i)
+        before = units.previous(i)
+        auxiliary = before if units.kind_at(before) == COPULA else -1
+        if auxiliary >= 0:  # "the kids are looking happy": "are looking" links as one verb
+            before = units.previous(auxiliary)
         if (
-            units.kind_at(units.previous(i)) == NOUN
+            units.kind_at(before) == NOUN
             and j < n
             and kind[j] in (ATTR, WEAK, PART)
             and units.kind_at(j + 1) != NOUN
         ):
             kind[i] = COPULA
+            if auxiliary >= 0:
+                kind[auxiliary] = ADV
 
 
 def _nouns_tagged_as_adjectives(units: Units) -> None:

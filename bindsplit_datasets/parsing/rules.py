@@ -313,6 +313,8 @@ class _Reader:
         """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
         u = self.u
         end = copula - 1
+        while end >= 0 and u.kind[end] == ADV:  # "the kids are looking happy", "it really is"
+            end -= 1
         climb = True
         if end >= 0 and u.kind[end] == REL:
             end -= 1
