@@ -289,16 +289,32 @@ def _nouns_tagged_as_adjectives(units: Units) -> None:
         if key[i] in lx.INTENSIFIERS and i + 1 < n and kind[i + 1] in (ATTR, WEAK):
             kind[i] = ADV  # "a pretty large dog"
             continue
-        if is_adjective(key[i]):
-            continue
         after = units.kind_at(i + 1)
         before = units.kind_at(i - 1)
+        if is_adjective(key[i]):
+            if _compound_head(units, i, after, before):
+                kind[i] = NOUN  # "a green street light/JJ shining"
+            continue
         if (
             (after in (NOUN, GERUND, PART) and key[i + 1] not in lx.COMPOUND_PARTICIPLES)
             or (after == CONJ and i + 2 < n and kind[i + 2] == NOUN)
             or (after not in _AFTER_ADJECTIVE and before in (DET, ATTR, WEAK, NOUN, PART, GERUND))
         ):
             kind[i] = NOUN
+
+
+def _compound_head(units: Units, i: int, after: str, before: str) -> bool:
+    """Whether the adjective at ``i`` is rather the head noun of a compound: it can be a noun
+    and is no colour, it follows the noun of a noun phrase and a participle follows it ("a
+    street light/JJ shining"), so it modifies nothing."""
+    word = units.key[i]
+    return (
+        before == NOUN
+        and units.kind_at(i - 2) in (DET, ATTR)
+        and after in (GERUND, PART)
+        and word not in lx.COLOURS
+        and bool(wc.classes(word) & wc.NOUN)
+    )
 
 
 def _verbs_in_noun_runs(units: Units) -> None:

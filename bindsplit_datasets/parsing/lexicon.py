@@ -139,6 +139,7 @@ COLOUR_SHADES: frozenset[str] = frozenset(
         "vivid",
         "solid",
         "fluorescent",
+        "florescent",  # a common misspelling of it
         "muted",
     }
 )
