@@ -421,7 +421,7 @@ def evaluate_model(
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
-    require("scoring", "torch", "accelerate")
+    require("scoring", "torch", "accelerate", purpose="scoring a model")
     from .scoring.scorer import Scorer, check_mixed_precision
 
     check_mixed_precision(mixed_precision)
