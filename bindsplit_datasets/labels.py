@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 # configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
 # own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
+from .features import label_name
 from .metric_core import BALANCED, LABEL_POOLS
 from .names import CONFIGURATIONS, SPLIT_LABELS
 
@@ -283,7 +284,7 @@ def _fields(
         )
     try:
         label, asymmetric, captions = (
-            annotation["bindsplit_label"],
+            label_name(annotation["bindsplit_label"]),
             annotation["asymmetric"],
             annotation["caption_bindings"],
         )
