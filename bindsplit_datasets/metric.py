@@ -36,8 +36,12 @@ logger = logging.getLogger(__name__)
 
 METRIC_DIR: Final[Path] = Path(__file__).parent / "_metric" / "bindsplit"
 """The metric folder shipped in the package (the repository's ``metrics/bindsplit``)."""
-#: The metric script and the sibling module it imports: what evaluate copies and imports.
-MODULE_FILES: Final[tuple[str, ...]] = ("bindsplit.py", "bindsplit_core.py")
+#: The metric script and the sibling modules it imports: what evaluate copies and imports.
+MODULE_FILES: Final[tuple[str, ...]] = (
+    "bindsplit.py",
+    "bindsplit_bootstrap.py",
+    "bindsplit_core.py",
+)
 #: The entry ``evaluate.load("bindsplit")`` looks for in its modules cache.
 CACHED_NAME: Final[str] = "evaluate-metric--bindsplit"
 _MODULES = "evaluate_modules"  # evaluate.config.MODULE_NAME_FOR_DYNAMIC_MODULES

@@ -2,8 +2,9 @@
 
 The metric lives in ``metrics/bindsplit/`` of the repository, a self-contained folder that is also
 published as a Hugging Face Space; the package ships it as package data
-(``bindsplit_datasets/_metric/bindsplit/``). Its numpy-only core ``bindsplit_core.py`` is imported
-here under a stable module name (``_metric`` and ``_metric/bindsplit`` are namespace packages), so
+(``bindsplit_datasets/_metric/bindsplit/``). Its numpy-only core (``bindsplit_core.py``, and
+``bindsplit_bootstrap.py`` for ``compute_metrics``) is imported here under stable module names
+(``_metric`` and ``_metric/bindsplit`` are namespace packages), so
 that the scorer, the command line and the tests use exactly the code of the published metric
 without loading evaluate, datasets or torch, and its objects pickle.
 
@@ -13,6 +14,7 @@ without loading evaluate, datasets or torch, and its objects pickle.
 
 from __future__ import annotations
 
+from ._metric.bindsplit.bindsplit_bootstrap import compute_metrics
 from ._metric.bindsplit.bindsplit_core import (
     BALANCED,
     CONFIGURATIONS,
@@ -23,7 +25,6 @@ from ._metric.bindsplit.bindsplit_core import (
     BindsplitStatistics,
     Result,
     accumulate,
-    compute_metrics,
     sample_outcome,
 )
 

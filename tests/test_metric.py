@@ -860,9 +860,13 @@ def test_evaluates_own_module_test_passes_on_the_folder(repo_root):
 
 
 def test_core_doctests_run():
-    core_module = sys.modules[metric_core.accumulate.__module__]
-    failed, attempted = doctest.testmod(core_module, optionflags=doctest.ELLIPSIS)
-    assert failed == 0 and attempted >= 12
+    attempted = 0
+    for function in (metric_core.accumulate, metric_core.compute_metrics):  # both core modules
+        module = sys.modules[function.__module__]
+        failed, count = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert failed == 0 and count > 0, module.__name__
+        attempted += count
+    assert attempted >= 12
 
 
 def test_readme_examples_run(repo_root):
@@ -901,7 +905,7 @@ def test_package_data_ships_every_metric_file(repo_root):
     patterns = parser["options.package_data"]["bindsplit_datasets"].split()
     shipped = [p.removeprefix("_metric/bindsplit/") for p in patterns if p.startswith("_metric/")]
     files = [p.name for p in REPO_METRIC.iterdir() if p.is_file()]
-    expected = {"bindsplit.py", "bindsplit_core.py", "README.md", "app.py", "requirements.txt"}
+    expected = {*bs_metric.MODULE_FILES, "README.md", "app.py", "requirements.txt"}
     assert expected <= set(files)
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in shipped), name
@@ -930,7 +934,7 @@ def test_install_metric_writes_the_cached_module_once(tmp_path):
     digest = bs_metric.metric_hash()
     assert len(digest) == 64 and set(digest) <= set("0123456789abcdef")
     assert entry == cache / "evaluate_modules/metrics/evaluate-metric--bindsplit" / digest
-    for name in ("bindsplit.py", "bindsplit_core.py"):
+    for name in bs_metric.MODULE_FILES:
         assert (entry / name).read_bytes() == (REPO_METRIC / name).read_bytes()
     assert (entry / "__init__.py").is_file()
     after = entries(cache)
@@ -948,7 +952,7 @@ def test_install_metric_refreshes_when_the_metric_changes(tmp_path, monkeypatch)
     first = bs_metric.install_metric(cache)
     changed = tmp_path / "metric"
     changed.mkdir()
-    for name in ("bindsplit.py", "bindsplit_core.py"):
+    for name in bs_metric.MODULE_FILES:
         (changed / name).write_bytes((REPO_METRIC / name).read_bytes())
     with (changed / "bindsplit_core.py").open("a", encoding="utf-8") as handle:
         handle.write("\nCHANGED = True\n")

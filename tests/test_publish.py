@@ -828,6 +828,7 @@ def test_real_metric_folder_is_publishable() -> None:
         "README.md",
         "bindsplit.py",
         "app.py",
+        "bindsplit_bootstrap.py",
         "bindsplit_core.py",
         "requirements.txt",
         PUBLISH_RECORD,

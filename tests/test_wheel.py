@@ -40,6 +40,7 @@ REQUIRED = (
     f"benchmarks/data/{OFFICIAL_SOLUTION['file']}",
     "benchmarks/data/NOTICE",
     "_metric/bindsplit/bindsplit.py",
+    "_metric/bindsplit/bindsplit_bootstrap.py",
     "_metric/bindsplit/bindsplit_core.py",
     "_metric/bindsplit/README.md",
     "_metric/bindsplit/app.py",

@@ -2,9 +2,11 @@
 
 One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisation),
 :mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
-:mod:`.units` (tagged tokens read as noun-phrase units, with the tagger's usual slips corrected),
-:mod:`.rules` (which pairs bind), :mod:`.normalise` (the :class:`Binding` and how its words are
-normalised), :mod:`.lexicon` (the attribute lexicon and closed word classes), :mod:`.parser`
+:mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
+:mod:`.corrections` (the tagger's usual slips corrected), :mod:`.rules` (which pairs bind),
+:mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
+attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed
+word classes, :mod:`.noun_tables` the noun tables), :mod:`.parser`
 (``parse_bindings`` and the version every fingerprint records) and :mod:`.batch` (many captions,
 in worker processes).
 """

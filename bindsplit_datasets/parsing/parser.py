@@ -6,10 +6,10 @@ from __future__ import annotations
 from . import lexicon as lx
 from . import tagger
 from . import wordclasses as wc
+from .corrections import read_units
 from .normalise import Binding
 from .rules import read_bindings
 from .text import tokenise
-from .units import read_units
 
 __all__ = ["NORMALISATION", "PARSER_VERSION", "parse_bindings"]
 

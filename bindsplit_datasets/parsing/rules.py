@@ -31,7 +31,7 @@ Positions that bind:
 Objects are the head noun with its compound ("teddy bear", "fire hydrant": a run of nouns is one
 object), except lexicon words at its left edge, which are attributes ("glass vase" -> (glass,
 vase)). What never binds, and the tagger's slips that are mended first, are described in
-:mod:`.units` and :mod:`.lexicon`.
+:mod:`.corrections` and :mod:`.lexicon`.
 """
 
 from __future__ import annotations

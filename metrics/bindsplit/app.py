@@ -1,8 +1,9 @@
 """Hugging Face Space of the BindSplit metric: paste samples as JSON, get the metric's results.
 
 Runs as ``python app.py`` (what a gradio Space does) with the gradio version named by
-``sdk_version`` in README.md. The computation is the metric's own core (``bindsplit_core.py``,
-the module ``bindsplit.py`` wraps for evaluate), so the Space needs only numpy besides gradio.
+``sdk_version`` in README.md. The computation is the metric's own core (``bindsplit_core.py`` and
+``bindsplit_bootstrap.py``, the modules ``bindsplit.py`` wraps for evaluate), so the Space needs
+only numpy besides gradio.
 The endpoint ``/compute`` is also callable with ``gradio_client``:
 
     Client(URL).predict(samples_json, 1000, 0.95, 0, 25, api_name="/compute")
@@ -18,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
-from bindsplit_core import accumulate, compute_metrics
+from bindsplit_bootstrap import compute_metrics
+from bindsplit_core import accumulate
 
 INPUTS = ("scores", "split", "category", "macro_group", "balanced")
 """The keys of the samples JSON: the metric's inputs (the first two required)."""

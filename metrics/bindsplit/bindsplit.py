@@ -13,9 +13,10 @@
 # limitations under the License.
 """BindSplit metric: image-text matching accuracy per seen/unseen binding split, with intervals.
 
-The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py`` (numpy
-only), the sibling module that ``evaluate.load`` copies along with this script; this module only
-declares the inputs (per configuration) and documents them.
+The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py`` and
+``bindsplit_bootstrap.py`` (numpy only), the sibling modules that ``evaluate.load`` copies along
+with this script (it copies the ones this script imports relatively, so it imports from each); this
+module only declares the inputs (per configuration) and documents them.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 import datasets
 import evaluate
 
-from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags, compute_metrics
+from .bindsplit_bootstrap import compute_metrics
+from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags
 
 __all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
 

@@ -23,7 +23,8 @@ datasets or torch:
    possible outcomes per split label (and per category / macro group, and for the samples flagged
    ``balanced``). Statistics of disjoint batches or processes add up (``merge`` / ``+``) and
    travel as JSON (``to_dict``/``from_dict``);
-3. :func:`compute_metrics` turns statistics into the flat results dict.
+3. :func:`compute_metrics` (in the sibling ``bindsplit_bootstrap.py``) turns statistics into the
+   flat results dict.
 
 Because every sample's outcome is one of six cells, resampling samples with replacement is a
 multinomial draw over the cell counts: the bootstrap intervals need the counts only, and a
@@ -35,7 +36,6 @@ and citation; the package's tests check that they equal ``bindsplit_datasets.nam
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +51,6 @@ __all__ = [
     "BindsplitStatistics",
     "accumulate",
     "checked_flags",
-    "compute_metrics",
     "sample_outcome",
 ]
 
@@ -509,198 +508,3 @@ def _count_nested(
         if picked:
             nested[label] = _count_cells(*zip(*picked, strict=True))
     return nested
-
-
-# ---------------------------------------------------------------------------------------------
-# From statistics to metrics
-
-
-def _correct(counts: np.ndarray) -> dict[str, np.ndarray]:
-    """Correct-sample counts per available metric, for counts of shape (..., 6).
-
-    T2I and group are available only when no sample lacks T2I (absent cells all zero).
-    """
-    cells = counts.reshape(*counts.shape[:-1], 2, 3)
-    correct = {"i2t": cells[..., 1, :].sum(axis=-1)}
-    if not cells[..., _ABSENT].any():
-        correct["t2i"] = cells[..., :, 1].sum(axis=-1)
-        correct["group"] = cells[..., 1, 1]
-    return correct
-
-
-def _rng(seed: int, *names: str) -> np.random.Generator:
-    """A generator keyed by seed and names, so each block's draws do not depend on the others."""
-    digest = hashlib.blake2b("\x1f".join(names).encode(), digest_size=8).digest()
-    return np.random.default_rng([seed, *np.frombuffer(digest, dtype=np.uint32).tolist()])
-
-
-def _resample(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
-    """Bootstrap resamples of the cell counts (n_bootstrap, 6): a multinomial draw over cells."""
-    n = int(counts.sum())
-    return rng.multinomial(n, counts / n, size=n_bootstrap)
-
-
-@dataclass
-class _Estimate:
-    """A point estimate and its bootstrap replicates (None without bootstrap)."""
-
-    point: float
-    draws: np.ndarray | None
-
-
-def _pooled_estimates(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
-    """Accuracy estimates of one pool of samples (counts (6,), n > 0)."""
-    n = counts.sum()
-    draws = _correct(_resample(counts, n_bootstrap, rng)) if n_bootstrap else {}
-    return {
-        metric: _Estimate(float(correct / n), draws[metric] / n if n_bootstrap else None)
-        for metric, correct in _correct(counts).items()
-    }
-
-
-def _macro_estimates(group_counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
-    """Unweighted means over groups (counts (G, 6), each n > 0); groups resampled separately."""
-    n = group_counts.sum(axis=1)
-    points = _correct(group_counts)
-    draws = {}
-    if n_bootstrap:
-        resampled = np.stack([_resample(c, n_bootstrap, rng) for c in group_counts], axis=1)
-        draws = {m: (c / n).mean(axis=1) for m, c in _correct(resampled).items()}
-    return {
-        f"macro_{metric}": _Estimate(float((c / n).mean()), draws.get(metric))
-        for metric, c in points.items()
-    }
-
-
-def _difference(a: _Estimate, b: _Estimate) -> _Estimate:
-    """``a - b``; with bootstrap replicates, the replicate-wise differences (a and b resampled
-    independently)."""
-    draws = None if a.draws is None or b.draws is None else a.draws - b.draws
-    return _Estimate(a.point - b.point, draws)
-
-
-def _interval(draws: np.ndarray, confidence: float) -> list[float]:
-    tail = (1.0 - confidence) / 2.0
-    low, high = np.quantile(draws, [tail, 1.0 - tail])
-    return [float(low), float(high)]
-
-
-def _check_options(n_bootstrap: Any, confidence: Any, seed: Any, macro_min_samples: Any) -> None:
-    def is_int(value: Any) -> bool:
-        return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-    if not is_int(n_bootstrap) or n_bootstrap < 0:
-        raise ValueError(
-            f"n_bootstrap must be an integer >= 0 (0: no intervals), got {n_bootstrap!r}"
-        )
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
-    if not is_int(seed) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    if not is_int(macro_min_samples) or macro_min_samples < 1:
-        raise ValueError(f"macro_min_samples must be an integer >= 1, got {macro_min_samples!r}")
-
-
-def _pool(per_label: Mapping[str, Counts], labels: Sequence[str]) -> np.ndarray:
-    total = np.zeros(_N_CELLS, dtype=np.int64)
-    for label in labels:
-        total += np.asarray(per_label.get(label, (0,) * _N_CELLS), dtype=np.int64)
-    return total
-
-
-def _pool_groups(
-    nested: Mapping[str, Mapping[str, Counts]], labels: Sequence[str], names: Sequence[str]
-) -> dict[str, np.ndarray]:
-    """Pooled counts over ``labels`` of each group in ``names`` (zero where ``nested`` lacks it)."""
-    return {
-        name: _pool({lab: groups[name] for lab, groups in nested.items() if name in groups}, labels)
-        for name in names
-    }
-
-
-def _group_names(nested: Mapping[str, Mapping[str, Counts]]) -> list[str]:
-    return sorted({name for groups in nested.values() for name in groups})
-
-
-def _configuration_counts(
-    stats: BindsplitStatistics,
-) -> dict[str, tuple[BindsplitStatistics, tuple[str, ...]]]:
-    """Reported configuration -> (the statistics it reads, the labels it pools)."""
-    found = {config: (stats, labels) for config, labels in LABEL_POOLS.items()}
-    if stats.balanced is not None:
-        found[BALANCED] = (stats.balanced, SPLIT_LABELS)
-    return found
-
-
-def compute_metrics(
-    stats: BindsplitStatistics,
-    *,
-    n_bootstrap: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    macro_min_samples: int = 25,
-) -> dict[str, Result]:
-    """The flat results dict of the metric.
-
-    For each configuration ``{config}`` (full, seen, unseen, partial, and balanced when the
-    statistics have balanced flags): ``{config}/n``; ``{config}/{metric}`` and
-    ``{config}/{metric}_ci`` for each accuracy that applies (T2I and group only where every sample
-    has at least two images); ``gap/{metric}`` (seen minus unseen); breakdowns
-    ``{config}/category/{name}/...`` and ``{config}/macro_...`` when categories or macro groups
-    were given. Accuracies are fractions in [0, 1]; intervals are percentile-bootstrap
-    ``[low, high]`` lists from ``n_bootstrap`` multinomial resamples of the outcome counts, seeded
-    per configuration and block so that adding a breakdown or a configuration leaves the other
-    intervals unchanged.
-
-    >>> stats = accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"])
-    >>> results = compute_metrics(stats, n_bootstrap=0)
-    >>> results["full/n"], results["full/i2t"], results["seen/group"], results["gap/i2t"]
-    (2, 0.5, 1.0, 1.0)
-    >>> "balanced/n" in results
-    False
-    """
-    _check_options(n_bootstrap, confidence, seed, macro_min_samples)
-    results: dict[str, Result] = {}
-    estimates: dict[str, dict[str, _Estimate]] = {}
-    category_names = _group_names(stats.categories)
-
-    def report(prefix: str, found: Mapping[str, _Estimate]) -> None:
-        for suffix, estimate in found.items():
-            results[f"{prefix}/{suffix}"] = estimate.point
-            if estimate.draws is not None:
-                results[f"{prefix}/{suffix}_ci"] = _interval(estimate.draws, confidence)
-
-    for config, (source, labels) in _configuration_counts(stats).items():
-        found: dict[str, _Estimate] = {}
-        counts = _pool(source.splits, labels)
-        results[f"{config}/n"] = int(counts.sum())
-        if counts.sum():
-            pooled = _pooled_estimates(counts, n_bootstrap, _rng(seed, config))
-            report(config, pooled)
-            found.update(pooled)
-        if stats.macro_groups:
-            groups = _pool_groups(source.macro_groups, labels, _group_names(source.macro_groups))
-            kept = np.array(
-                [c for c in groups.values() if c.sum() >= macro_min_samples], dtype=np.int64
-            ).reshape(-1, _N_CELLS)
-            results[f"{config}/macro_n_groups"] = len(kept)
-            results[f"{config}/macro_n"] = int(kept.sum())
-            if len(kept):
-                macro = _macro_estimates(kept, n_bootstrap, _rng(seed, config, "macro"))
-                report(config, macro)
-                found.update(macro)
-        for name, counts in _pool_groups(source.categories, labels, category_names).items():
-            prefix = f"category/{name}"
-            results[f"{config}/{prefix}/n"] = int(counts.sum())
-            if counts.sum():
-                block = _pooled_estimates(counts, n_bootstrap, _rng(seed, config, prefix))
-                report(f"{config}/{prefix}", block)
-                found.update({f"{prefix}/{metric}": value for metric, value in block.items()})
-        estimates[config] = found
-
-    seen, unseen = estimates["seen"], estimates["unseen"]
-    gaps = {key: _difference(seen[key], unseen[key]) for key in seen if key in unseen}
-    report("gap", gaps)
-    return results

@@ -1,0 +1,433 @@
+"""The tagger's usual slips, corrected: :func:`read_units`, the units of a tagged caption.
+
+:func:`.units.classify_units` gives every unit the kind its tag says. The tagger (NLTK's, trained
+on newswire) is right most of the time on captions, and wrong in a few systematic ways that
+:func:`_correct` mends in place:
+
+- nouns tagged as adjectives before another noun ("kitchen/JJ scene", "ski/JJ slope");
+- verbs tagged as plural nouns after their subject ("a bird lands/NNS on", "a lamp post clock
+  rises/NNS above"): a plural-looking last noun after a singular determiner is a verb;
+- present participles glued to the noun before them ("a bridge spanning/NN over");
+- adverbs tagged as nouns ("a man downhill/NN skiing", "hay ground indoors/NNS");
+- participles and adjectives it does not know before a noun ("a squinting/NN tennis player");
+- colour words that name clothes, not a property ("a woman in black sits", "wearing red");
+- base-form verbs after "a/the + attributes" that are nouns ("a heart shaped cake/VB").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from . import lexicon as lx
+from . import wordclasses as wc
+from .normalise import singularise
+from .units import (
+    _AFTER_ADJECTIVE,
+    _ARTICLES,
+    _CLOTHING_CONTEXT,
+    _COMPOUND_HEADS,
+    _MANNER_PARTICIPLES,
+    _MODIFIED,
+    _NOUN_PHRASE_DETERMINERS,
+    _OPEN_CLASS,
+    _PLURAL_COPULAS,
+    _SINGULAR_DETERMINERS,
+    ADV,
+    ATTR,
+    CONJ,
+    COPULA,
+    DET,
+    GERUND,
+    NEG,
+    NOUN,
+    OTHER,
+    PART,
+    PREP,
+    REL,
+    VERB,
+    WEAK,
+    Units,
+    classify_units,
+    is_adjective,
+)
+
+__all__ = ["read_units"]
+
+#: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
+_ADJECTIVE_ENDINGS = ("y", "en", "al", "ous", "ful", "ic", "ive", "ish", "less", "able", "ible")
+
+
+def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
+    """Merge multi-word phrases, classify every unit and correct the tagger's slips."""
+    units = classify_units(tokens, tags)
+    _correct(units)
+    return units
+
+
+def _correct(units: Units) -> None:
+    """Correct the tagger's usual slips, in place (see the module docstring)."""
+    _word_classes(units)
+    _compound_heads(units)
+    _attribute_runs(units)
+    _nouns_tagged_as_adjectives(units)
+    _verbs_in_noun_runs(units)
+    _relative_main_verbs(units)
+    _linking_verbs(units)
+    _clothing_colours(units)
+    _modal_nouns(units)
+    _degree_words(units)
+    _pronoun_phrases(units)
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_present_participle(word: str) -> bool:
+    """Whether a word in -ing is a verb's participle ("spanning", "grazing"), not a noun in -ing
+    ("building", "frosting", "evening")."""
+    return len(word) > 5 and word.endswith("ing") and word not in lx.ING_NOUNS
+
+
+@lru_cache(maxsize=1 << 12)
+def _is_base_verb(word: str) -> bool:
+    """Whether a word is the base form of a verb of :data:`lexicon.VERBS_3SG` ("hang" <-
+    "hangs", "watch" <- "watches", "fly" <- "flies")."""
+    forms = {word + "s", word + "es"}
+    if word.endswith("y"):
+        forms.add(word[:-1] + "ies")
+    return not forms.isdisjoint(lx.VERBS_3SG)
+
+
+def _compound_heads(units: Units) -> None:
+    """The words "top" and "side" right after a noun are the head of a compound ("lap top", "tank
+    top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of"). A
+    manner participle the tagger calls a noun between an attribute and a noun is a participle ("a
+    blue lit/NN bridge")."""
+    key, kind = units.key, units.kind
+    for i in range(1, units.n - 1):
+        if (
+            kind[i] == NOUN
+            and key[i] in _MANNER_PARTICIPLES
+            and kind[i - 1] == ATTR
+            and kind[i + 1] == NOUN
+        ):
+            kind[i] = PART
+    for i in range(1, units.n):
+        if key[i] == "top" and kind[i - 1] == ATTR and units.kind_at(i - 2) == DET:
+            kind[i] = NOUN  # the garment: "a white top"
+        elif (
+            singularise(key[i]) in _COMPOUND_HEADS
+            and kind[i - 1] == NOUN
+            and kind[i] != NOUN
+            and (i + 1 == units.n or key[i + 1] != "of")
+        ):
+            kind[i] = NOUN
+
+
+def _word_classes(units: Units) -> None:
+    """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
+    readings of regular words ("pan" as a noun), so a reading is only taken away where the form
+    itself agrees:
+
+    - a "noun" that can be an adjective and not a noun, with an adjective ending, is an
+      adjective before a noun ("a mossy/NN brick wall"); one that can only be a verb, in -ing or
+      -ed, is a participle before a noun ("a squinting/NN tennis player", "a leashed/NN dog");
+    - an "adjective" that is none (see :func:`is_adjective`) but can be a noun is a noun ("a
+      cup/JJ full of coffee");
+    - a "verb" inside a noun phrase, right after an article or an attribute, that can be a noun
+      is one ("a stainless steel stove/VBD top", "a blue and silver train/VBP", "a grey
+      building/VBG"); participles and gerunds keep their reading ("a parked car", "a sleeping
+      cat") unless they are nouns in -ing ("building").
+    """
+    key, kind, n = units.key, units.kind, units.n
+    table = wc.table()
+    for i in range(n):
+        if kind[i] not in _OPEN_CLASS:
+            continue
+        word = key[i]
+        known = table.get(word, 0)
+        if " " in word or word in lx.NON_ATTRIBUTES:
+            continue
+        if word in lx.ATTRIBUTES:
+            if kind[i] == NOUN and not known & wc.NOUN:
+                kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
+            continue
+        modifier_slot = units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
+        if (
+            kind[i] == NOUN
+            and not known & wc.NOUN
+            and known & wc.VERB
+            and not word.endswith("s")
+            and (units.kind_at(i - 1) == NOUN or word.endswith("ing"))
+            and units.kind_at(i + 1) != NOUN
+            and word not in lx.ING_NOUNS
+        ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
+            kind[i] = GERUND if word.endswith("ing") else OTHER
+        elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
+            if known & wc.ADJECTIVE and word.endswith(_ADJECTIVE_ENDINGS):
+                kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
+            elif (known & wc.VERB or not known) and _participle_form(word):
+                kind[i] = GERUND if word.endswith("ing") else PART  # "a tattooed/NN woman"
+        elif kind[i] == ATTR and known and not is_adjective(word):
+            if known & wc.NOUN:
+                kind[i] = NOUN
+            elif known & wc.VERB and _participle_form(word):
+                kind[i] = GERUND if word.endswith("ing") else PART
+        elif kind[i] in (VERB, PART) and known & wc.NOUN and not known & wc.VERB:
+            kind[i] = NOUN  # no verb at all: "a fed ex/VBD truck", "a stove top oven/VBN"
+        elif kind[i] == ADV and known == wc.NOUN:
+            kind[i] = NOUN  # only a noun: "a blue padded hallway/RB"
+        elif (
+            kind[i] in (VERB, PART, GERUND, OTHER)
+            and (known & wc.NOUN or word in lx.ING_NOUNS)
+            and _opens_noun_phrase(units, i)
+            and (kind[i] != GERUND or word in lx.ING_NOUNS)
+            and (kind[i] != PART or not known & wc.VERB or not _participle_form(word))
+        ):
+            kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+
+
+def _participle_form(word: str) -> bool:
+    """Whether a word has the form of a participle ("squinting", "leashed"), not of a noun that
+    looks like one ("bed", "building")."""
+    return (
+        len(word) > 3
+        and word.endswith(("ing", "ed", "en"))
+        and word not in lx.SUFFIX_EXCEPTIONS
+        and word not in lx.ING_NOUNS
+    )
+
+
+def _opens_noun_phrase(units: Units, i: int) -> bool:
+    """Whether an article, a possessive or an attribute stands right before unit ``i``."""
+    j = units.previous(i)
+    if j < 0:
+        return False
+    if units.kind[j] in (ATTR, WEAK):
+        return True
+    if units.kind[j] == NOUN:  # "a grey/NN building/VBG", "a street light/VBD turned off"
+        if units.key[j] in lx.ATTRIBUTES and units.kind_at(j - 1) in (DET, ATTR, CONJ):
+            return True
+        return units.kind_at(units.following(i)) in (COPULA, PART, VERB, GERUND)
+    return units.kind[j] == DET and units.key[j] in _NOUN_PHRASE_DETERMINERS
+
+
+def _attribute_runs(units: Units) -> None:
+    """Attribute words the tagger calls nouns, one after another before more modifiers, are all
+    attributes: "a round/NN pink/NN flat shoe" (not a round "pink")."""
+    key, kind, n = units.key, units.kind, units.n
+    i = 0
+    while i < n:
+        if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES:
+            i += 1
+            continue
+        j = i
+        while j < n and kind[j] == NOUN and key[j] in lx.ATTRIBUTES:
+            j += 1
+        if j - i > 1 and j < n and kind[j] in (ATTR, WEAK, PART) and units.kind_at(j + 1) == NOUN:
+            for k in range(i, j):
+                kind[k] = ATTR
+        i = j
+
+
+def _linking_verbs(units: Units) -> None:
+    """The verbs "sit", "stand", "lie" and "looking" between a noun and an adjective (or a
+    participle) that no noun follows link them like a copula: "a chair sits empty", "cars sit
+    parked", "a dog looking happy"."""
+    if lx.LINKING_VERBS.isdisjoint(units.key):
+        return
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 1):
+        if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
+            continue
+        j = units.following(i)
+        if (
+            units.kind_at(units.previous(i)) == NOUN
+            and j < n
+            and kind[j] in (ATTR, WEAK, PART)
+            and units.kind_at(j + 1) != NOUN
+        ):
+            kind[i] = COPULA
+
+
+def _nouns_tagged_as_adjectives(units: Units) -> None:
+    """A word the tagger calls an adjective that is neither in the lexicon nor has an adjective
+    ending is a noun before another noun ("kitchen/JJ scene"), before a participle ("a lamp/JJ
+    shining"), before "and" + noun, and at the end of a noun phrase ("a couch/JJ behind"). Right
+    to left, so that "wii/JJ game/JJ controller" becomes one compound. "pretty" before an
+    attribute is a degree adverb."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(n - 1, -1, -1):
+        if kind[i] != ATTR:
+            continue
+        if key[i] in lx.INTENSIFIERS and i + 1 < n and kind[i + 1] in (ATTR, WEAK):
+            kind[i] = ADV  # "a pretty large dog"
+            continue
+        if is_adjective(key[i]):
+            continue
+        after = units.kind_at(i + 1)
+        before = units.kind_at(i - 1)
+        if (
+            (after in (NOUN, GERUND, PART) and key[i + 1] not in lx.COMPOUND_PARTICIPLES)
+            or (after == CONJ and i + 2 < n and kind[i + 2] == NOUN)
+            or (after not in _AFTER_ADJECTIVE and before in (DET, ATTR, WEAK, NOUN, PART, GERUND))
+        ):
+            kind[i] = NOUN
+
+
+def _verbs_in_noun_runs(units: Units) -> None:
+    """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
+    verbs it read where a noun stands."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n):
+        if kind[i] == NOUN and kind[i - 1] == NOUN:
+            word = key[i]
+            ends_run = i + 1 == n or kind[i + 1] != NOUN
+            if word in lx.ADVERB_NOUNS:
+                kind[i] = ADV  # "a man downhill/NN skiing"
+            elif word in lx.VERBS_3SG or (
+                ends_run
+                and word != singularise(word)
+                and any(key[k] not in lx.ATTRIBUTES for k in _run_before(units, i))
+                and _after_singular_determiner(units, i)
+            ):
+                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
+            elif ends_run and i + 1 < n and _is_base_verb(word) and _plural_subject(units, i - 1):
+                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
+            elif ends_run and _is_present_participle(word):
+                kind[i] = GERUND  # "a bridge spanning/NN over"
+        elif kind[i] == VERB and _after_article_and_attributes(units, i):
+            if i + 1 == n or kind[i + 1] in (PREP, CONJ, REL, COPULA, OTHER):
+                kind[i] = NOUN  # "a heart shaped cake/VB"
+        elif (
+            kind[i] == VERB
+            and kind[i - 1] == NOUN
+            and wc.classes(key[i]) & wc.NOUN
+            and _after_singular_determiner(units, i - 1)
+            and not _plural_subject(units, i - 1)
+        ):
+            kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
+
+
+def _run_before(units: Units, i: int) -> range:
+    """The nouns of the run that unit ``i`` ends, before it."""
+    start = i
+    while start > 0 and units.kind[start - 1] == NOUN:
+        start -= 1
+    return range(start, i)
+
+
+def _after_singular_determiner(units: Units, last: int) -> bool:
+    """Whether the noun run ending at ``last`` is opened by a singular determiner ("a", "one",
+    "this"), modifiers between them allowed."""
+    j = last
+    while j >= 0 and units.kind[j] == NOUN:
+        j -= 1
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, PART, GERUND, ADV, CONJ):
+        j -= 1
+    return j >= 0 and units.key[j] in _SINGULAR_DETERMINERS
+
+
+def _plural_subject(units: Units, last: int) -> bool:
+    """Whether the noun run ending at ``last`` is plural, or the last of coordinated noun phrases
+    ("a dog and a white cat", "a black and a white dog")."""
+    if singularise(units.key[last]) != units.key[last]:
+        return True
+    j = last
+    while j >= 0 and units.kind[j] == NOUN:
+        j -= 1
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV):
+        j -= 1
+    if j < 0 or units.kind[j] != DET:
+        return False
+    k = units.previous(j)
+    return k >= 0 and units.key[k] == "and"
+
+
+def _after_article_and_attributes(units: Units, i: int) -> bool:
+    """Whether attributes, and before them an article, stand right before unit ``i``."""
+    j = units.previous(i)
+    if j < 0 or units.kind[j] not in (ATTR, WEAK):
+        return False
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV, CONJ):
+        j -= 1
+    return j >= 0 and units.kind[j] == DET and units.key[j] in _ARTICLES
+
+
+def _relative_main_verbs(units: Units) -> None:
+    """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
+    after "is", base form after "are") is the main verb of the sentence, not the noun the
+    attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
+    if REL not in units.kind:
+        return
+    key, kind, n = units.key, units.kind, units.n
+    for copula in range(1, n):
+        if kind[copula] != COPULA or kind[copula - 1] != REL:
+            continue
+        j, attribute = copula + 1, False
+        while j < n and kind[j] in (ATTR, WEAK, ADV, CONJ):
+            attribute = attribute or kind[j] in (ATTR, WEAK)
+            j += 1
+        if not attribute or j >= n or kind[j] != NOUN or (j + 1 < n and kind[j + 1] == NOUN):
+            continue
+        word = key[j]
+        if word in lx.VERBS_3SG or (key[copula] in _PLURAL_COPULAS and _is_base_verb(word)):
+            kind[j] = COPULA if word in lx.COPULAS else OTHER
+
+
+def _degree_words(units: Units) -> None:
+    """The word "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
+    if "wide" not in units.key:
+        return
+    key, kind = units.key, units.kind
+    for i in range(units.n - 1):
+        if key[i] == "wide" and key[i + 1] in ("open", "awake"):
+            kind[i] = ADV
+
+
+def _modal_nouns(units: Units) -> None:
+    """The word "can" after an attribute or a noun is the noun with no verb after it ("a gray
+    can", "a metallic trash can by the door") and the modal with one ("styles can be seen")."""
+    if "can" not in units.key:
+        return
+    key, kind = units.key, units.kind
+    for i in range(1, units.n):
+        if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
+            if units.kind_at(i + 1) not in (VERB, ADV, NEG) and units.key_at(i + 1) != "be":
+                kind[i] = NOUN
+            else:
+                kind[i] = OTHER  # the modal: "styles can/NN be seen"
+
+
+def _pronoun_phrases(units: Units) -> None:
+    """The phrases "each other" and "one another" are pronouns: nothing after them is a modifier
+    ("standing next to each other making pizza")."""
+    if "other" not in units.key and "another" not in units.key:
+        return
+    key, kind = units.key, units.kind
+    for i in range(1, units.n):
+        if key[i] in ("other", "another") and key[i - 1] in ("each", "one"):
+            kind[i - 1] = kind[i] = OTHER
+
+
+def _clothing_colours(units: Units) -> None:
+    """A colour right after "wearing"/"in"/"dressed in" with no noun after it names clothes, not
+    a property of anything: "a woman in black sits", "a lady wearing red playing tennis"."""
+    if _CLOTHING_CONTEXT.isdisjoint(units.key):
+        return
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n):
+        if key[i] not in lx.COLOURS or key[i - 1] not in _CLOTHING_CONTEXT:
+            continue
+        j = i + 1
+        while j < n and (key[j] in lx.COLOURS or kind[j] == CONJ) and key[j] != ",":
+            j += 1
+        if (
+            j < n
+            and kind[j] in (NOUN, ATTR, WEAK)
+            and key[j] not in lx.VERBS_3SG
+            and not _is_base_verb(key[j])
+        ):
+            continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
+        for k in range(i, j):
+            if kind[k] != CONJ:
+                kind[k] = OTHER
