@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .features import label_name
+
 # configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
 # own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
-from .features import label_name
 from .metric_core import BALANCED, LABEL_POOLS
 from .names import CONFIGURATIONS, SPLIT_LABELS
 
