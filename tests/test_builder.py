@@ -201,6 +201,34 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     assert len(manifest["fingerprint"]) == 64
 
 
+def test_the_label_column_is_a_class_label_with_the_label_names(bivlc_build, work):
+    full = datasets.load_dataset(str(bivlc_build.path), "full")["test"]
+    feature = full.features["bindsplit_label"]
+    assert feature == datasets.ClassLabel(names=["seen", "unseen", "partial", "none"])
+    labels = [label for _, _, label, _, _ in BIVLC]
+    assert full["bindsplit_label"] == [0, 1, 2, 3, 2, 1]  # the class indices are stored
+    assert feature.int2str(full["bindsplit_label"]) == labels
+    # the card's dataset_info names the classes, as the Hub's viewer shows them, and its text
+    # says how to get the names
+    card = (bivlc_build.path / "README.md").read_text()
+    assert "`bindsplit_label` (a `ClassLabel` with the names `seen`, `unseen`, `partial`, " in card
+    assert 'full.features["bindsplit_label"].int2str(full["bindsplit_label"])' in card
+    metadata = DatasetCard(card).data.to_dict()
+    for info in metadata["dataset_info"]:
+        (column,) = [f for f in info["features"] if f["name"] == "bindsplit_label"]
+        assert column["dtype"] == {
+            "class_label": {"names": {"0": "seen", "1": "unseen", "2": "partial", "3": "none"}}
+        }
+    # a Parquet round trip keeps the feature
+    copy = work / "labels_round_trip.parquet"
+    full.to_parquet(str(copy))
+    again = datasets.load_dataset(
+        "parquet", data_files=str(copy), split="train", cache_dir=str(work / "c_labels")
+    )
+    assert again.features["bindsplit_label"] == feature
+    assert feature.int2str(again["bindsplit_label"]) == labels
+
+
 def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(
     bivlc_build, bivlc_source
 ):
@@ -297,6 +325,7 @@ def test_every_configuration_exists_even_without_samples(work, reference_file):
         loaded = load_bindsplit(result.path, config)
         assert len(loaded.dataset) == n
         assert loaded.dataset.features == result_features(result.path)
+        assert isinstance(loaded.dataset.features["bindsplit_label"], datasets.ClassLabel)
 
 
 def result_features(folder: Path) -> datasets.Features:

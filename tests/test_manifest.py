@@ -202,6 +202,22 @@ def test_an_edited_manifest_is_refused(build):
         verify_build(build)
 
 
+def test_a_build_of_the_string_label_format_is_refused(build):
+    """Builds of format 1 stored ``bindsplit_label`` as strings; they are refused by the format
+    tag, with the command that rebuilds them, before any row is read."""
+    path = build / "bindsplit.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**manifest, "format": "bindsplit-build/1"}))
+    expected = (
+        f"{build} is not a BindSplit build: its bindsplit.json has format 'bindsplit-build/1', "
+        "expected 'bindsplit-build/2'; make one with `bindsplit build BENCHMARK --out DIR`."
+    )
+    for load in (verify_build, load_bindsplit):
+        with pytest.raises(SchemaError) as error:
+            load(build)
+        assert str(error.value) == expected
+
+
 def test_a_missing_card_or_shard_is_refused(build):
     shard(build, "seen").unlink()
     with pytest.raises(BuildVerificationError, match=f"{build / 'seen'} has no Parquet files"):
