@@ -52,6 +52,7 @@ from .features import (
     CATEGORY_COLUMN,
     GROUP_COLUMNS,
     GROUP_FEATURE,
+    LABEL_FEATURE,
     MACRO_GROUP_COLUMN,
 )
 from .labels import (
@@ -197,6 +198,8 @@ class PreparedBenchmark:
             {**ANNOTATION_FEATURES, **dict.fromkeys(self._groups(), GROUP_FEATURE)}
         )
         rows = [annotation.to_row() for annotation in self.annotations]
+        for row in rows:  # stored as the class index of the ClassLabel
+            row["bindsplit_label"] = LABEL_FEATURE.str2int(row["bindsplit_label"])
         for name, values in self._groups().items():
             for row, value in zip(rows, values, strict=True):
                 row[name] = value

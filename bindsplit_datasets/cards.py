@@ -412,7 +412,8 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "column of the source and add `caption_bindings` (per caption, its bindings with "
             "reference `count` and `seen` flag), `caption_familiarity` (per caption, the share of "
             "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
-            "`balanced` configuration) and `bindsplit_label`. Image columns "
+            "`balanced` configuration) and `bindsplit_label` (a `ClassLabel` with the names "
+            f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). Image columns "
             f"{', '.join(f'`{c}`' for c in adapter.image_columns)} pair with caption columns "
             f"{', '.join(f'`{c}`' for c in adapter.caption_columns)}; "
             f"`{adapter.caption_columns[0]}` is the positive caption of the familiarity statistics."
@@ -424,7 +425,13 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             "```python\nfrom datasets import load_dataset\n\n"
             f'unseen = load_dataset("{repo}", "unseen", split="test")\n'
-            f'full = load_dataset("{repo}", split="test")  # the default configuration\n```'
+            f'full = load_dataset("{repo}", split="test")  # the default configuration\n'
+            'full.features["bindsplit_label"].int2str(full["bindsplit_label"])  # label names\n```'
+        ),
+        (
+            "`bindsplit_label` stores the class index of its `ClassLabel`; `int2str` gives the "
+            "names. To select samples by label, load the configuration (`seen`, `unseen`, "
+            "`partial`) rather than filtering `full`."
         ),
         "## How to evaluate",
         (

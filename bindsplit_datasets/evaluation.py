@@ -39,7 +39,7 @@ import datasets
 from . import __version__
 from .atomic import OutputKind, check_output
 from .errors import BindsplitValueError, SchemaError, require
-from .features import ANNOTATION_COLUMNS
+from .features import ANNOTATION_COLUMNS, label_name
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
 from .manifest import read_manifest
@@ -232,7 +232,7 @@ def _rows(data: BindsplitData) -> _Rows:
     categories: list[str | None] = []
     macro_groups: list[str | None] = []
     for row in rows:
-        labels.append(row["bindsplit_label"])
+        labels.append(label_name(row["bindsplit_label"]))
         categories.append(adapter.category(row))
         macro_groups.append(adapter.macro_group(row))
     prefix = "" if data.config == "full" else f"{data.config}/"

@@ -12,7 +12,10 @@
     Whether every caption with bindings has the same familiarity, above zero: the samples of the
     ``balanced`` configuration (``seen`` samples are all balanced, ``unseen`` ones never).
 ``bindsplit_label``
-    ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3).
+    ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3), a
+    ``datasets.ClassLabel`` (:data:`LABEL_FEATURE`): rows store the index into
+    :data:`~bindsplit_datasets.names.SPLIT_LABELS`, and the Hub's viewer, ``datasets`` and
+    :func:`label_name` give the name.
 
 Where the benchmark defines them, the build also writes each sample's group columns
 (:data:`GROUP_COLUMNS`), named in the manifest's ``columns``, so that readers take them from the
@@ -29,6 +32,8 @@ from __future__ import annotations
 
 import datasets
 
+from .names import SPLIT_LABELS
+
 __all__ = [
     "ANNOTATION_COLUMNS",
     "ANNOTATION_FEATURES",
@@ -36,7 +41,9 @@ __all__ = [
     "CATEGORY_COLUMN",
     "GROUP_COLUMNS",
     "GROUP_FEATURE",
+    "LABEL_FEATURE",
     "MACRO_GROUP_COLUMN",
+    "label_name",
 ]
 
 BINDING_FEATURE = {
@@ -46,13 +53,16 @@ BINDING_FEATURE = {
     "seen": datasets.Value("bool"),
 }
 
+#: The feature of ``bindsplit_label``: one class per label, in the order of ``SPLIT_LABELS``.
+LABEL_FEATURE = datasets.ClassLabel(names=list(SPLIT_LABELS))
+
 ANNOTATION_FEATURES = datasets.Features(
     {
         "caption_bindings": datasets.List(datasets.List(BINDING_FEATURE)),
         "caption_familiarity": datasets.List(datasets.Value("float64")),
         "asymmetric": datasets.Value("bool"),
         "balanced": datasets.Value("bool"),
-        "bindsplit_label": datasets.Value("string"),
+        "bindsplit_label": LABEL_FEATURE,
     }
 )
 
@@ -65,3 +75,14 @@ MACRO_GROUP_COLUMN = "bindsplit_macro_group"
 GROUP_COLUMNS: tuple[str, ...] = (CATEGORY_COLUMN, MACRO_GROUP_COLUMN)
 #: Feature of either group column (``None`` where a row has no group).
 GROUP_FEATURE = datasets.Value("string")
+
+
+def label_name(value: int | str) -> str:
+    """A sample's ``bindsplit_label`` as its name: rows read from a build hold the class index,
+    annotations made in memory (:meth:`~bindsplit_datasets.labels.SampleAnnotation.to_row`) the
+    name.
+
+    >>> label_name(1), label_name("unseen")
+    ('unseen', 'unseen')
+    """
+    return value if isinstance(value, str) else str(LABEL_FEATURE.int2str(value))

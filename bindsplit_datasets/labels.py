@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .features import label_name
+
 # configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
 # own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
 from .metric_core import BALANCED, LABEL_POOLS
@@ -283,7 +285,7 @@ def _fields(
         )
     try:
         label, asymmetric, captions = (
-            annotation["bindsplit_label"],
+            label_name(annotation["bindsplit_label"]),
             annotation["asymmetric"],
             annotation["caption_bindings"],
         )

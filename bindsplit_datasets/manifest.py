@@ -32,7 +32,7 @@ from .errors import (
     NotAFolderError,
     SchemaError,
 )
-from .features import ANNOTATION_COLUMNS
+from .features import ANNOTATION_COLUMNS, label_name
 from .labels import config_includes
 from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
 from .parquet_files import load_parquet_files, parquet_row_count
@@ -243,7 +243,9 @@ def verify_rows(
     if full is None:
         for config, dataset in rows.items():
             members = dataset.select_columns(list(ANNOTATION_COLUMNS)).to_list()
-            wrong = sorted({row[_LABEL] for row in members if not config_includes(config, row)})
+            wrong = sorted(
+                {label_name(row[_LABEL]) for row in members if not config_includes(config, row)}
+            )
             if wrong:
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
@@ -255,7 +257,7 @@ def verify_rows(
             f"{actual[:16]}, the manifest records {str(recorded)[:16]} (the files were changed "
             "after the build)"
         )
-    labels = full[_LABEL]
+    labels = [label_name(value) for value in full[_LABEL]]
     composition = manifest.get("composition")
     counts = composition.get("counts") if isinstance(composition, Mapping) else None
     if isinstance(counts, Mapping):

@@ -45,7 +45,7 @@ SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
 CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial", "balanced")
 
 #: Format tag of a built dataset folder's manifest.
-BUILD_FORMAT = "bindsplit-build/1"
+BUILD_FORMAT = "bindsplit-build/2"
 
 #: File name of a built dataset folder's manifest.
 MANIFEST_NAME = "bindsplit.json"

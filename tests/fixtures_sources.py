@@ -15,6 +15,8 @@
 Every image is a small PNG whose colour encodes where it belongs (:func:`fixture_colour`), so a
 test can tell which image ended up in which column. The same code paths read these files as read
 the real sources; only the location differs.
+
+:func:`label_names` reads a build's ``bindsplit_label`` column back as names.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "centre_colour",
     "close_colours",
     "fixture_colour",
+    "label_names",
     "make_aro_mirror_source",
     "make_aro_source",
     "make_bivlc_source",
@@ -72,6 +75,12 @@ def close_colours(a: Sequence[int], b: Sequence[int], tolerance: int = 6) -> boo
 def fixture_colour(row: int, slot: int) -> tuple[int, int, int]:
     """The colour of the fixture image of ``row`` in image slot ``slot`` (unique per pair)."""
     return (row % 251, (row // 251) % 251, 10 + 60 * slot)
+
+
+def label_names(dataset: datasets.Dataset) -> list[str]:
+    """The rows' ``bindsplit_label`` as names, decoded by the dataset's own ClassLabel (the
+    column stores the class index), as a reader of a build decodes it."""
+    return list(dataset.features["bindsplit_label"].int2str(dataset["bindsplit_label"]))
 
 
 def png_bytes(colour: tuple[int, int, int], size: tuple[int, int] = (8, 8)) -> bytes:

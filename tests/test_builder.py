@@ -16,6 +16,7 @@ from fixtures_sources import (
     BIVLC_FEATURES,
     aro_record,
     fixture_colour,
+    label_names,
     make_aro_mirror_source,
     make_aro_source,
     make_bivlc_source,
@@ -112,7 +113,7 @@ def test_labels_familiarity_and_composition_match_hand_computation(bivlc_build):
     manifest = bivlc_build.manifest
     full = datasets.load_dataset(str(bivlc_build.path), "full", split="test")
     assert full["caption"] == [c for c, *_ in BIVLC]  # source order kept
-    assert full["bindsplit_label"] == [label for _, _, label, _, _ in BIVLC]
+    assert label_names(full) == [label for _, _, label, _, _ in BIVLC]
     assert full["caption_familiarity"] == [fam for *_, fam, _ in BIVLC]
     assert full["asymmetric"] == [asym for *_, asym in BIVLC]
     assert full["balanced"] == [True, False, False, False, False, False]
@@ -168,7 +169,7 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     manifest = json.loads((out / "bindsplit.json").read_text())
     assert manifest == bivlc_build.manifest
     assert set(manifest) == MANIFEST_KEYS
-    assert manifest["format"] == "bindsplit-build/1" and manifest["benchmark"] == "bivlc"
+    assert manifest["format"] == "bindsplit-build/2" and manifest["benchmark"] == "bivlc"
     assert manifest["configs"] == {"full": 6, "seen": 1, "unseen": 2, "partial": 2, "balanced": 1}
     assert manifest["source"] == {
         "path": "bivlc.parquet",
@@ -200,12 +201,40 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     assert len(manifest["fingerprint"]) == 64
 
 
+def test_the_label_column_is_a_class_label_with_the_label_names(bivlc_build, work):
+    full = datasets.load_dataset(str(bivlc_build.path), "full")["test"]
+    feature = full.features["bindsplit_label"]
+    assert feature == datasets.ClassLabel(names=["seen", "unseen", "partial", "none"])
+    labels = [label for _, _, label, _, _ in BIVLC]
+    assert full["bindsplit_label"] == [0, 1, 2, 3, 2, 1]  # the class indices are stored
+    assert feature.int2str(full["bindsplit_label"]) == labels
+    # the card's dataset_info names the classes, as the Hub's viewer shows them, and its text
+    # says how to get the names
+    card = (bivlc_build.path / "README.md").read_text()
+    assert "`bindsplit_label` (a `ClassLabel` with the names `seen`, `unseen`, `partial`, " in card
+    assert 'full.features["bindsplit_label"].int2str(full["bindsplit_label"])' in card
+    metadata = DatasetCard(card).data.to_dict()
+    for info in metadata["dataset_info"]:
+        (column,) = [f for f in info["features"] if f["name"] == "bindsplit_label"]
+        assert column["dtype"] == {
+            "class_label": {"names": {"0": "seen", "1": "unseen", "2": "partial", "3": "none"}}
+        }
+    # a Parquet round trip keeps the feature
+    copy = work / "labels_round_trip.parquet"
+    full.to_parquet(str(copy))
+    again = datasets.load_dataset(
+        "parquet", data_files=str(copy), split="train", cache_dir=str(work / "c_labels")
+    )
+    assert again.features["bindsplit_label"] == feature
+    assert feature.int2str(again["bindsplit_label"]) == labels
+
+
 def test_load_dataset_returns_exactly_the_unseen_rows_with_embedded_images(
     bivlc_build, bivlc_source
 ):
     unseen = datasets.load_dataset(str(bivlc_build.path), "unseen", split="test")
     assert unseen["caption"] == ["a purple car", "a golden dog"]
-    assert set(unseen["bindsplit_label"]) == {"unseen"}
+    assert set(label_names(unseen)) == {"unseen"}
     assert unseen.features == datasets.Features(
         {
             **get_benchmark("bivlc").load(bivlc_source).dataset.features,
@@ -296,6 +325,7 @@ def test_every_configuration_exists_even_without_samples(work, reference_file):
         loaded = load_bindsplit(result.path, config)
         assert len(loaded.dataset) == n
         assert loaded.dataset.features == result_features(result.path)
+        assert isinstance(loaded.dataset.features["bindsplit_label"], datasets.ClassLabel)
 
 
 def result_features(folder: Path) -> datasets.Features:
@@ -363,7 +393,7 @@ def test_aro_build_from_the_original_layout(work):
     reference.write_text("\n".join(REFERENCE) + "\n")
     result = build_benchmark("aro_vga", out=work / "aro_build", source=folder, reference=reference)
     full = datasets.load_dataset(str(result.path), "full", split="test")
-    assert full["bindsplit_label"] == ["partial", "partial", "seen", "unseen"]
+    assert label_names(full) == ["partial", "partial", "seen", "unseen"]
     assert full["caption_familiarity"] == [[1.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]]
     assert full["asymmetric"] == [True, True, False, False]
     assert full[0]["image"].size == (records[0]["bbox_w"], records[0]["bbox_h"])
@@ -543,7 +573,7 @@ def test_build_command_with_sim_solution(work, reference_file, capsys):
     full = datasets.load_dataset(str(out), "full", split="test")
     assert full[1]["image_0"].convert("RGB").getpixel((1, 1)) == fixture_colour(1, 0)
     assert full["pairing_crossed"] == [False, True, False]
-    assert full["bindsplit_label"] == ["partial", "unseen", "seen"]
+    assert label_names(full) == ["partial", "unseen", "seen"]
     card = (out / "README.md").read_text()
     assert "Pairing: the ground truth `sim_solution.csv` (user file, SHA-256 `" in card
     assert (
@@ -746,7 +776,7 @@ def test_every_configuration_loads_on_every_benchmark(tmp_path, benchmark):
     expected = [i for i, flag in enumerate(full["balanced"]) if flag]
     assert len(balanced) == len(expected) > 0
     assert balanced["caption_familiarity"] == [full["caption_familiarity"][i] for i in expected]
-    labels = full["bindsplit_label"]
+    labels = label_names(full)
     assert all(full["balanced"][i] for i, label in enumerate(labels) if label == "seen")
     assert not any(full["balanced"][i] for i, label in enumerate(labels) if label == "unseen")
     assert result.manifest["composition"]["balanced_count"] == len(expected)

@@ -15,6 +15,7 @@ import datasets
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from fixtures_sources import label_names
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
@@ -92,7 +93,7 @@ def expected_metrics(model, processor, rows, adapter, n_bootstrap):
     groups = [adapter.macro_group(row) for row in rows]
     stats = accumulate(
         scores,
-        rows["bindsplit_label"],
+        label_names(rows),
         categories if any(categories) else None,
         groups if any(groups) else None,
         balanced=rows["balanced"],
@@ -168,7 +169,7 @@ def test_one_by_two_benchmark_has_no_t2i_and_reports_macro(rows, tmp_path):
 
 def test_in_memory_data_and_configs_subset(rows):
     data = BindsplitData(
-        rows, {"format": "bindsplit-build/1", "benchmark": "_test_bivlc_like", "configs": {}}
+        rows, {"format": "bindsplit-build/2", "benchmark": "_test_bivlc_like", "configs": {}}
     )
     model, processor = tiny_clip()
     record = evaluate_model(
@@ -192,7 +193,7 @@ def test_unknown_configuration_lists_valid_ones(build):
 
 def test_loads_every_configuration_of_a_build(build, rows):
     unseen = load_bindsplit(build, "unseen")
-    assert len(unseen.dataset) == 4 and set(unseen.dataset["bindsplit_label"]) == {"unseen"}
+    assert len(unseen.dataset) == 4 and set(label_names(unseen.dataset)) == {"unseen"}
     assert unseen.benchmark == "_test_bivlc_like" and unseen.fingerprint == rows_fingerprint(
         rows, BivlcLikeAdapter.image_columns
     )
@@ -437,7 +438,7 @@ def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):
     outcomes = [sample_outcome(matrix) for matrix in naive]
     assert record["samples"] == {
         "id": [str(i) for i in range(12)],  # no id column: the row in `full`
-        "label": list(rows["bindsplit_label"]),
+        "label": label_names(rows),
         "balanced": list(rows["balanced"]),
         "i2t": [int(i2t) for i2t, _ in outcomes],
         "t2i": [int(t2i) for _, t2i in outcomes],

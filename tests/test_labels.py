@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import datasets
 import pytest
 
-from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
+from bindsplit_datasets.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES, label_name
 from bindsplit_datasets.labels import (
     AnnotatedBinding,
     SampleAnnotation,
@@ -217,7 +217,8 @@ def test_to_row_has_exactly_the_annotation_columns_and_encodes():
         "bindsplit_label": "partial",
     }
     table = datasets.Dataset.from_list([row], features=ANNOTATION_FEATURES)
-    assert table[0] == row
+    assert table[0] == row | {"bindsplit_label": 2}  # stored as the ClassLabel's index
+    assert label_name(table[0]["bindsplit_label"]) == "partial"
 
 
 def _hand_samples() -> list[SampleAnnotation]:

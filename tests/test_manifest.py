@@ -12,7 +12,13 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from fixtures_sources import BIVLC_FEATURES, fixture_colour, make_bivlc_source, png_bytes
+from fixtures_sources import (
+    BIVLC_FEATURES,
+    fixture_colour,
+    label_names,
+    make_bivlc_source,
+    png_bytes,
+)
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.builder import build_benchmark
@@ -21,6 +27,7 @@ from bindsplit_datasets.errors import (
     BuildVerificationError,
     SchemaError,
 )
+from bindsplit_datasets.features import LABEL_FEATURE
 from bindsplit_datasets.loading import load_bindsplit
 from bindsplit_datasets.manifest import (
     VERIFY_FIX,
@@ -72,12 +79,13 @@ def build(pristine, tmp_path) -> Path:
 
 def rewrite_column(shard: Path, column: str, row: int, value: str) -> None:
     """Rewrite one cell of a Parquet shard in place (schema and metadata kept), as a hand edit
-    would."""
+    would; a ``bindsplit_label`` as the build stores it, the class index of the name ``value``."""
     table = pq.read_table(shard)
     values = table.column(column).to_pylist()
-    values[row] = value
+    values[row] = LABEL_FEATURE.str2int(value) if column == "bindsplit_label" else value
     index = table.schema.get_field_index(column)
-    table = table.set_column(index, table.schema.field(index), pa.array(values, pa.string()))
+    field = table.schema.field(index)
+    table = table.set_column(index, field, pa.array(values, field.type))
     pq.write_table(table, shard)
 
 
@@ -131,7 +139,7 @@ def test_a_label_rewritten_after_the_build_is_refused(build):
     assert message.endswith(VERIFY_FIX) and "--no-verify" in message
     # the check is what refuses it: unchecked, the rewritten label is what would be scored
     unchecked = load_bindsplit(build, verify=False)
-    assert unchecked.dataset["bindsplit_label"] == ["seen", "seen", "partial", "unseen", "seen"]
+    assert label_names(unchecked.dataset) == ["seen", "seen", "partial", "unseen", "seen"]
 
 
 @pytest.mark.slow  # imports the model stack
@@ -192,6 +200,22 @@ def test_an_edited_manifest_is_refused(build):
     path.write_text(json.dumps({**manifest, "configs": configs}))
     with pytest.raises(BuildVerificationError, match=r"Parquet files for \['partial'\]"):
         verify_build(build)
+
+
+def test_a_build_of_the_string_label_format_is_refused(build):
+    """Builds of format 1 stored ``bindsplit_label`` as strings; they are refused by the format
+    tag, with the command that rebuilds them, before any row is read."""
+    path = build / "bindsplit.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**manifest, "format": "bindsplit-build/1"}))
+    expected = (
+        f"{build} is not a BindSplit build: its bindsplit.json has format 'bindsplit-build/1', "
+        "expected 'bindsplit-build/2'; make one with `bindsplit build BENCHMARK --out DIR`."
+    )
+    for load in (verify_build, load_bindsplit):
+        with pytest.raises(SchemaError) as error:
+            load(build)
+        assert str(error.value) == expected
 
 
 def test_a_missing_card_or_shard_is_refused(build):

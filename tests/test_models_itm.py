@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from fixtures_sources import label_names
 from safetensors.torch import load_file, save_file
 from tiny_models import (
     AroLikeAdapter,
@@ -98,7 +99,7 @@ def expected_metrics(scores, rows, adapter, n_bootstrap):
     groups = [adapter.macro_group(row) for row in rows]
     stats = accumulate(
         scores,
-        rows["bindsplit_label"],
+        label_names(rows),
         categories if any(categories) else None,
         groups if any(groups) else None,
         balanced=rows["balanced"],

@@ -12,6 +12,7 @@ import numpy as np
 import open_clip
 import pytest
 import torch
+from fixtures_sources import label_names
 from safetensors.torch import load_file, save_file
 from tiny_models import (
     BivlcLikeAdapter,
@@ -83,9 +84,7 @@ def naive(reference, rows):
 def naive_metrics(naive, rows, n_bootstrap):
     adapter = BivlcLikeAdapter()
     categories = [adapter.category(row) for row in rows]
-    stats = accumulate(
-        naive.numpy(), rows["bindsplit_label"], categories, balanced=rows["balanced"]
-    )
+    stats = accumulate(naive.numpy(), label_names(rows), categories, balanced=rows["balanced"])
     return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
 
 

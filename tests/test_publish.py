@@ -27,6 +27,7 @@ from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, Revi
 
 from bindsplit_datasets import publish
 from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.features import LABEL_FEATURE
 from bindsplit_datasets.manifest import read_manifest
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (
@@ -86,14 +87,15 @@ def write_build(folder: Path) -> Path:
         shards = SHARDS[name]
         for index in range(shards):
             part = captions[index::shards]
+            label = LABEL_FEATURE.str2int(name if name != "full" else "seen")
             datasets.Dataset.from_dict(
-                {
-                    "caption": part,
-                    "bindsplit_label": [name if name != "full" else "seen"] * len(part),
-                }
+                {"caption": part, "bindsplit_label": [label] * len(part)},
+                features=datasets.Features(
+                    {"caption": datasets.Value("string"), "bindsplit_label": LABEL_FEATURE}
+                ),
             ).to_parquet(str(folder / name / f"test-{index:05d}-of-{shards:05d}.parquet"))
     manifest = {
-        "format": "bindsplit-build/1",
+        "format": "bindsplit-build/2",
         "bindsplit_version": "0.1.0",
         "benchmark": "bivlc",
         "configs": ROWS,
@@ -632,7 +634,7 @@ def damage_data_files(folder: Path) -> None:
     ("damage", "expected"),
     [
         (damage_no_manifest, "no bindsplit.json"),
-        (damage_wrong_format, "expected 'bindsplit-build/1'"),
+        (damage_wrong_format, "expected 'bindsplit-build/2'"),
         (damage_no_configs_in_card, "declares no 'configs'"),
         (damage_no_yaml, "no YAML metadata"),
         (damage_bad_yaml, "invalid metadata"),

@@ -166,7 +166,7 @@ def test_compare_command_reports_a_foreign_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     foreign = tmp_path / "manifest.json"
-    foreign.write_text(json.dumps({"format": "bindsplit-build/1"}), encoding="utf-8")
+    foreign.write_text(json.dumps({"format": "bindsplit-build/2"}), encoding="utf-8")
     assert cli.main(["compare", str(foreign)]) == 2
     error = capsys.readouterr().err
     assert "is not a BindSplit results record" in error and str(foreign) in error

@@ -45,7 +45,7 @@ def test_load_results_round_trips_records_in_order(tmp_path: Path) -> None:
     ("content", "expected"),
     [
         ("{not json", "not JSON"),
-        (json.dumps({"format": "bindsplit-build/1"}), "found 'bindsplit-build/1'"),
+        (json.dumps({"format": "bindsplit-build/2"}), "found 'bindsplit-build/2'"),
         (json.dumps([1, 2]), "found 'int'"),
         (json.dumps([]), "empty list"),
         (json.dumps({**ALPHA, "model": {}}), "no model.id"),
@@ -143,7 +143,7 @@ def test_record_configs_are_generic_over_configurations() -> None:
 
 def test_defaults_name_known_configurations() -> None:
     assert REFERENCE_CONFIG == "full" and set(DEFAULT_CONFIGS) <= set(CONFIGURATIONS)
-    assert is_results_record(ALPHA) and not is_results_record({"format": "bindsplit-build/1"})
+    assert is_results_record(ALPHA) and not is_results_record({"format": "bindsplit-build/2"})
     assert not is_results_record([ALPHA])
 
 

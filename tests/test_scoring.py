@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import torch
+from fixtures_sources import label_names
 from tiny_models import (
     TINY_CAPTIONS,
     naive_scores,
@@ -248,7 +249,7 @@ def test_bad_columns_are_named(bivlc_like):
 
 def test_saved_scores_reaggregate_identically(tmp_path, bivlc_like):
     result = Scorer(*tiny_clip()).score(bivlc_like, IMAGES, CAPTIONS)
-    labels = bivlc_like["bindsplit_label"]
+    labels = label_names(bivlc_like)
     categories = [
         f"{t}/{s}" for t, s in zip(bivlc_like["type"], bivlc_like["subtype"], strict=True)
     ]

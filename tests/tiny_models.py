@@ -261,9 +261,10 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
     Columns ``image``/``negative_image`` (PNG noise, ``n_images`` distinct), ``caption``/
     ``negative_caption`` (drawn from :data:`TINY_CAPTIONS`), ``type``/``subtype`` and the
     annotations of ``features.ANNOTATION_FEATURES``; ``bindsplit_label`` cycles through
-    :data:`TINY_LABELS`. Both images and captions repeat across rows.
+    :data:`TINY_LABELS`, stored as a build stores it (the ClassLabel's index). Both images and
+    captions repeat across rows.
     """
-    from bindsplit_datasets.features import ANNOTATION_FEATURES
+    from bindsplit_datasets.features import ANNOTATION_FEATURES, LABEL_FEATURE
     from bindsplit_datasets.labels import is_balanced
 
     images = [png_bytes(random_image(seed)) for seed in range(n_images)]
@@ -287,7 +288,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
         rows["caption_familiarity"].append([familiarity, familiarity])
         rows["asymmetric"].append(label == "partial")
         rows["balanced"].append(is_balanced([familiarity, familiarity]))
-        rows["bindsplit_label"].append(label)
+        rows["bindsplit_label"].append(LABEL_FEATURE.str2int(label))
     return datasets.Dataset.from_dict(
         rows, features=datasets.Features({**_SOURCE_FEATURES, **ANNOTATION_FEATURES})
     )
@@ -368,14 +369,19 @@ def naive_open_clip_scores(
 def write_fake_build(
     folder: Path, dataset: datasets.Dataset, benchmark: str, configs: tuple[str, ...] = CONFIGS
 ) -> Path:
-    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards)."""
+    """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards);
+    ``dataset`` stores ``bindsplit_label`` as a build does (the ClassLabel's index)."""
+    from bindsplit_datasets.features import LABEL_FEATURE
+
     labels = dataset["bindsplit_label"]
     sizes = {}
     for config in configs:
         rows = (
             dataset
             if config == "full"
-            else dataset.select([i for i, lab in enumerate(labels) if lab == config])
+            else dataset.select(
+                [i for i, lab in enumerate(labels) if lab == LABEL_FEATURE.str2int(config)]
+            )
         )
         (folder / config).mkdir(parents=True)
         rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
@@ -404,7 +410,7 @@ def fake_manifest(
     from bindsplit_datasets.manifest import rows_fingerprint
 
     return {
-        "format": "bindsplit-build/1",
+        "format": "bindsplit-build/2",
         "benchmark": benchmark,
         "reference": {"corpus": "test"},
         "configs": dict(sizes),
