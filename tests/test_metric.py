@@ -559,6 +559,7 @@ GOOD = [IDENTITY, [[0.4, 0.3]]]
             "seenish",
             r"sample 2: unknown split label 'seenish'; valid labels: seen, unseen",
         ),
+        (IDENTITY, 1, r"sample 2: split label '?1'? is a class index; pass the label names"),
     ],
 )
 def test_malformed_samples_name_the_index(core, bad, label, message):

@@ -338,6 +338,13 @@ def _checked_counts(counts: Any, where: str) -> Counts:
 
 
 def _checked_label(label: Any, where: str) -> str:
+    index = isinstance(label, (int, np.integer)) and not isinstance(label, bool)
+    if index or (isinstance(label, str) and label.isdigit()):  # evaluate casts indices to str
+        raise ValueError(
+            f"{where}: split label {label!r} is a class index; pass the label names, e.g. "
+            "ds.features['bindsplit_label'].int2str(ds['bindsplit_label']) (the column is a "
+            f"ClassLabel of {', '.join(SPLIT_LABELS)})"
+        )
     if label not in SPLIT_LABELS:
         raise ValueError(
             f"{where}: unknown split label {label!r}; valid labels: {', '.join(SPLIT_LABELS)} "
