@@ -27,7 +27,7 @@ _EXPORTS: dict[str, str] = {
     "annotate_sample": "labels",
     "composition": "labels",
     "load_bindsplit": "loading",
-    "verify_build": "manifest",
+    "verify_build": "build.manifest",
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
@@ -39,10 +39,10 @@ __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
+    from .build.manifest import verify_build
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
     from .loading import load_bindsplit
-    from .manifest import verify_build
     from .metric import install_metric, load_metric
     from .parsing import PARSER_VERSION, Binding, parse_bindings, parse_many
     from .reference import ReferenceIndex, resolve_reference

@@ -98,7 +98,7 @@ def run_demo(
     )
 
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
-    from .builder import build_benchmark
+    from .build.builder import build_benchmark
     from .reports import plot_results, write_records
     from .runs import plan_runs, run_planned
 

@@ -38,11 +38,11 @@ import datasets
 
 from . import __version__
 from .atomic import OutputKind, check_output
+from .build.features import ANNOTATION_COLUMNS, label_name
+from .build.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
-from .features import ANNOTATION_COLUMNS, label_name
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .manifest import read_manifest
 from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
 from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
 from .reports.results import GAP, key_config

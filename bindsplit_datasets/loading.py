@@ -16,8 +16,7 @@ from typing import Any
 
 import datasets
 
-from .errors import BindsplitValueError
-from .manifest import (
+from .build.manifest import (
     SPLIT,
     check_annotations,
     check_manifest,
@@ -27,6 +26,7 @@ from .manifest import (
     verify_build,
     verify_rows,
 )
+from .errors import BindsplitValueError
 from .names import CONFIGURATIONS
 from .parquet_files import empty_dataset
 
@@ -106,9 +106,10 @@ def load_bindsplit(
     """Rows of configuration ``config`` of a built folder or Hub dataset, with the manifest.
 
     With ``verify`` (the default) the data must match its manifest before it is used: a local
-    folder is checked in full by :func:`~bindsplit_datasets.manifest.verify_build`; from the Hub,
-    ``full`` is checked the same way (fingerprint and composition), another configuration for
-    its row count and labels only (checking it against ``full`` would download ``full`` too).
+    folder is checked in full by :func:`~bindsplit_datasets.build.manifest.verify_build`; from
+    the Hub, ``full`` is checked the same way (fingerprint and composition), another
+    configuration for its row count and labels only (checking it against ``full`` would
+    download ``full`` too).
     ``verify=False`` (``--no-verify``) skips this for a build changed on purpose.
 
     Raises:

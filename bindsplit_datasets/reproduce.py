@@ -92,10 +92,10 @@ def reproduce(
     """
     from .atomic import write_text
     from .benchmarks import get_benchmark
-    from .builder import build_benchmark
-    from .cards import composition_rows
+    from .build.builder import build_benchmark
+    from .build.cards import composition_rows, format_composition
     from .reference import resolve_reference
-    from .reports import format_comparison, format_composition, plot_results
+    from .reports import format_comparison, plot_results
     from .runs import plan_runs, run_planned
 
     adapters = {name: get_benchmark(name) for name in benchmarks}  # unknown names fail first

@@ -29,6 +29,7 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation
+from bindsplit_datasets.build.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
     MissingExtraError,
     OutputPathError,
@@ -38,7 +39,6 @@ from bindsplit_datasets.errors import (
 )
 from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
-from bindsplit_datasets.manifest import rows_fingerprint
 from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
 from bindsplit_datasets.models import CallablePairScorer, HFEncoder
 from bindsplit_datasets.models.identity import weights_digest

@@ -21,21 +21,21 @@ from fixtures_sources import (
 )
 
 from bindsplit_datasets import cli
-from bindsplit_datasets.builder import build_benchmark
-from bindsplit_datasets.errors import (
-    BindsplitFileNotFoundError,
-    BuildVerificationError,
-    SchemaError,
-)
-from bindsplit_datasets.features import LABEL_FEATURE
-from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.manifest import (
+from bindsplit_datasets.build.builder import build_benchmark
+from bindsplit_datasets.build.features import LABEL_FEATURE
+from bindsplit_datasets.build.manifest import (
     VERIFY_FIX,
     BuildManifest,
     config_files,
     read_manifest,
     verify_build,
 )
+from bindsplit_datasets.errors import (
+    BindsplitFileNotFoundError,
+    BuildVerificationError,
+    SchemaError,
+)
+from bindsplit_datasets.loading import load_bindsplit
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a blue car parked"]
 ROWS = [

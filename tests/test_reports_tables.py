@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bindsplit_datasets.cards import composition_rows
-from bindsplit_datasets.reports import format_composition, format_record_table, render_table
+from bindsplit_datasets.build.cards import composition_rows, format_composition
+from bindsplit_datasets.reports import format_record_table
+from bindsplit_datasets.tables import render_table
 
 
 def test_render_table_aligns_pads_and_strips() -> None:

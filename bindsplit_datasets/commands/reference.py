@@ -21,7 +21,7 @@ from ..names import REFERENCE_FORMAT
 from ..parsing import parse_bindings
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index_file import is_index_file
-from ..reports import render_table
+from ..tables import render_table
 from ._help import HelpFormatter, examples_epilog, verbosity_options
 
 NAME = "reference"

@@ -35,7 +35,7 @@ from .results import (
     write_records,
 )
 from .significance import PairedDifference, Separation, paired_bootstrap, separate
-from .tables import format_composition, format_record_table, render_table
+from .tables import format_record_table
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -49,7 +49,6 @@ __all__ = [
     "Separation",
     "count_key",
     "format_comparison",
-    "format_composition",
     "format_record_table",
     "group_by_benchmark",
     "interval_key",
@@ -61,7 +60,6 @@ __all__ = [
     "panel_metrics",
     "plot_results",
     "rank_changes",
-    "render_table",
     "results_figure",
     "separate",
     "validate_record",

@@ -34,10 +34,10 @@ import yaml
 from ..atomic import write_text
 from ..errors import OutputExistsError, SchemaError
 from ..names import HUB_NAMES, hub_dataset_id
+from ..tables import percent
 from .grouping import model_label
 from .model_index import SPLIT
 from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, record_configs
-from .tables import percent
 
 __all__ = [
     "EVALUATION_FRAMEWORK",

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
+from ..tables import percent
 from .grouping import group_by_benchmark, unique_labels
 from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, reported_configs
-from .tables import percent
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
+from ..tables import percent
 from .grouping import group_by_benchmark
 from .leaderboards import leaderboard, rank_changes
 from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, metric_key
 from .results_table import read_results_table, reference_name, table_records
 from .significance import DEFAULT_CONFIDENCE
-from .tables import percent
 
 __all__ = [
     "BOARD_CONFIGS",

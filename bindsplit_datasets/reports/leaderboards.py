@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BindsplitValueError
+from ..tables import Align, percent, render_table
 from .grouping import group_by_benchmark, single_benchmark, unique_labels
 from .results import (
     METRIC_LABELS,
@@ -39,7 +40,6 @@ from .significance import (
     Separation,
     separate,
 )
-from .tables import Align, percent, render_table
 
 __all__ = [
     "RankChange",

@@ -27,9 +27,9 @@ import yaml
 from ..atomic import write_text
 from ..errors import SchemaError
 from ..names import hub_dataset_id
+from ..tables import percent
 from .grouping import model_label
 from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, record_configs
-from .tables import percent
 
 if TYPE_CHECKING:  # pragma: no cover
     from huggingface_hub import EvalResult

@@ -1,16 +1,13 @@
-"""Plain-text tables: one renderer (:func:`render_table`) behind every table BindSplit prints.
-
-The tables built on it here are a results record's accuracy table (``bindsplit eval``) and a
-benchmark's composition (``bindsplit build``/``stats``/``reproduce``); the leaderboards of
-:mod:`~bindsplit_datasets.reports.leaderboards` use it too.
-"""
+"""A results record's accuracy table (``bindsplit eval``), drawn by the one table renderer,
+:func:`~bindsplit_datasets.tables.render_table`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
 from ..pairing import format_pairing_check
+from ..tables import percent, render_table
 from .results import (
     GAP,
     METRIC_LABELS,
@@ -21,57 +18,7 @@ from .results import (
     record_configs,
 )
 
-__all__ = ["Align", "format_composition", "format_record_table", "percent", "render_table"]
-
-#: Left (``<``) or right (``>``) alignment of a column.
-Align = Literal["<", ">"]
-
-
-def render_table(
-    header: Sequence[str],
-    rows: Sequence[Sequence[str]],
-    *,
-    align: Align | Sequence[Align] = "<",
-    indent: str = "",
-    rule: bool = False,
-) -> str:
-    """Columns padded to their widest cell and separated by two spaces, trailing spaces removed.
-
-    Args:
-        header: column titles (a table always has a header line).
-        rows: cells as strings, as many per row as ``header``.
-        align: ``"<"`` (left) or ``">"`` (right), for every column or one per column.
-        indent: prefix of every line.
-        rule: draw a line of dashes under the header.
-
-    >>> print(render_table(("model", "n"), [("a", "10"), ("bb", "5")], align=("<", ">")))
-    model   n
-    a      10
-    bb      5
-    """
-    aligns = [align] * len(header) if isinstance(align, str) else list(align)
-    if len(aligns) != len(header) or any(len(row) != len(header) for row in rows):
-        raise ValueError(
-            f"a table of {len(header)} columns needs {len(header)} alignments and cells per row"
-        )
-    widths = [max(len(line[i]) for line in (header, *rows)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        padded = (
-            f"{cell:{side}{width}}" for cell, side, width in zip(cells, aligns, widths, strict=True)
-        )
-        return (indent + "  ".join(padded)).rstrip()
-
-    lines = [line(header)]
-    if rule:
-        lines.append(indent + "  ".join("-" * width for width in widths))
-    lines += [line(row) for row in rows]
-    return "\n".join(lines)
-
-
-def percent(value: float, *, signed: bool = False) -> str:
-    """A fraction as percent with one decimal (``0.712`` -> ``71.2``; signed: ``+71.2``)."""
-    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
+__all__ = ["format_record_table"]
 
 
 def _cell(metrics: Mapping[str, Any], config: str, metric: str, *, signed: bool = False) -> str:
@@ -109,9 +56,3 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     table = f"{title}\n{render_table(header, rows, rule=True)}"
     check = record.get("pairing_check")
     return f"{table}\n{format_pairing_check(check)}" if check else table
-
-
-def format_composition(rows: Sequence[tuple[str, str, str, str]]) -> str:
-    """The composition table (``what  n  share  paper``) of
-    :func:`~bindsplit_datasets.cards.composition_rows`."""
-    return render_table(("", "n", "share", "paper"), rows, align=("<", ">", ">", ">"))

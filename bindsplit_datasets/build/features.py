@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import datasets
 
-from .names import SPLIT_LABELS
+from ..names import SPLIT_LABELS
 
 __all__ = [
     "ANNOTATION_COLUMNS",

@@ -21,7 +21,10 @@ from typing import Any
 import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from .benchmarks import get_benchmark
+from ..benchmarks import get_benchmark
+from ..names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from ..reports.eval_results import card_section
+from ..tables import Align, render_table
 from .card_source import (
     format_share,
     leakage_found,
@@ -32,9 +35,6 @@ from .card_source import (
     unofficial_pairing,
 )
 from .datasets_compat import DatasetInfosDict
-from .names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
-from .reports.eval_results import card_section
-from .reports.tables import Align, format_composition, render_table
 
 __all__ = [
     "CATEGORY_HEADER",
@@ -517,3 +517,9 @@ def _category_section(composition: Mapping[str, Any]) -> list[str]:
         "binding-level seen rates and the asymmetric share, per category of the benchmark.",
         _markdown_table(CATEGORY_HEADER, rows),
     ]
+
+
+def format_composition(rows: Sequence[tuple[str, str, str, str]]) -> str:
+    """The composition table (``what  n  share  paper``) of
+    :func:`composition_rows`."""
+    return render_table(("", "n", "share", "paper"), rows, align=("<", ">", ">", ">"))

@@ -17,7 +17,7 @@ it locally, like the published copy, through ``datasets``' own packaged Parquet 
 loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
-:mod:`bindsplit_datasets.features`; the same inputs give the same rows (and the same
+:mod:`bindsplit_datasets.build.features`; the same inputs give the same rows (and the same
 ``fingerprint`` in the manifest).
 """
 
@@ -36,8 +36,19 @@ import datasets
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .atomic import BUILD_OUTPUT, atomic_directory, check_output
-from .benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
+from ..atomic import BUILD_OUTPUT, atomic_directory, check_output
+from ..benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
+from ..errors import BindsplitError, BindsplitValueError, LeakageError, SchemaError
+from ..labels import (
+    CompositionStats,
+    SampleAnnotation,
+    annotate_sample,
+    composition,
+    config_includes,
+)
+from ..names import CONFIGURATIONS
+from ..parsing import PARSER_VERSION
+from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
 from .datasets_compat import (
     InMemoryTable,
@@ -45,7 +56,6 @@ from .datasets_compat import (
     embed_table_storage,
     require_storage_embed,
 )
-from .errors import BindsplitError, BindsplitValueError, LeakageError, SchemaError
 from .features import (
     ANNOTATION_COLUMNS,
     ANNOTATION_FEATURES,
@@ -55,17 +65,7 @@ from .features import (
     LABEL_FEATURE,
     MACRO_GROUP_COLUMN,
 )
-from .labels import (
-    CompositionStats,
-    SampleAnnotation,
-    annotate_sample,
-    composition,
-    config_includes,
-)
 from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
-from .names import CONFIGURATIONS
-from .parsing import PARSER_VERSION
-from .reference import ReferenceIndex, resolve_reference
 
 __all__ = [
     "BuildResult",

@@ -24,18 +24,18 @@ from typing import Any
 
 import datasets
 
-from . import __version__
-from .benchmarks import get_benchmark
-from .errors import (
+from .. import __version__
+from ..benchmarks import get_benchmark
+from ..errors import (
     BindsplitFileNotFoundError,
     BuildVerificationError,
     NotAFolderError,
     SchemaError,
 )
+from ..labels import config_includes
+from ..names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
+from ..parquet_files import load_parquet_files, parquet_row_count
 from .features import ANNOTATION_COLUMNS, label_name
-from .labels import config_includes
-from .names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
-from .parquet_files import load_parquet_files, parquet_row_count
 
 __all__ = [
     "BUILD_HINT",
