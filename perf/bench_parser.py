@@ -170,11 +170,12 @@ def _swap_consistency(pairs: list[tuple[str, str]], parse: Callable[[str], Any])
 
 
 def linear_time(repeats: int) -> None:
-    """Time of one caption of ``repeats`` and of ``10 * repeats`` "a red dog"s."""
+    """Time of one caption of ``repeats`` and of ``10 * repeats`` "a red dog"s (best of a few
+    runs each: one run of a few milliseconds is mostly noise)."""
     from bindsplit_datasets.parsing import parse_bindings
 
-    short, _ = _timed(lambda: parse_bindings("a red dog " * repeats))
-    long, _ = _timed(lambda: parse_bindings("a red dog " * (10 * repeats)))
+    short = min(_timed(lambda: parse_bindings("a red dog " * repeats))[0] for _ in range(5))
+    long = min(_timed(lambda: parse_bindings("a red dog " * (10 * repeats)))[0] for _ in range(3))
     print(
         f"one caption of {10 * len('a red dog ') * repeats:,} characters: {long:.2f} s, "
         f"{long / short:.1f}x the time of one of {len('a red dog ') * repeats:,} "
