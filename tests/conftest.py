@@ -73,3 +73,23 @@ def shared_data() -> Path:
     if not path.is_dir():
         pytest.skip(f"real data samples not found at {path} (set BINDSPLIT_SHARED)")
     return path
+
+
+@pytest.fixture(scope="module")
+def test_adapters() -> Iterator[None]:
+    """The test-only benchmark adapters of ``tiny_models``, registered for one module's tests
+    (use: ``pytestmark = pytest.mark.usefixtures("test_adapters")``)."""
+    from tiny_models import register_test_benchmarks
+
+    with register_test_benchmarks():
+        yield
+
+
+@pytest.fixture
+def fresh_accelerate() -> Iterator[None]:
+    """Accelerate keeps one configuration per process; a test that scores starts from none."""
+    from tiny_models import reset_accelerate
+
+    reset_accelerate()
+    yield
+    reset_accelerate()

@@ -20,7 +20,6 @@ from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
     naive_scores,
-    register_test_benchmarks,
     reset_accelerate,
     tiny_bivlc_like,
     tiny_clip,
@@ -47,23 +46,9 @@ from bindsplit_datasets.scoring import scores_file
 from bindsplit_datasets.scoring.scores_file import read_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
 
 CAPTIONS = BivlcLikeAdapter.caption_columns
-
-
-@pytest.fixture(autouse=True, scope="module")
-def test_benchmarks():
-    """The test-only adapters, registered for this module's tests only."""
-    with register_test_benchmarks():
-        yield
-
-
-@pytest.fixture(autouse=True)
-def fresh_accelerate_state():
-    reset_accelerate()
-    yield
-    reset_accelerate()
 
 
 @pytest.fixture(scope="module")

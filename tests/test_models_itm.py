@@ -15,8 +15,6 @@ from safetensors.torch import load_file, save_file
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
-    register_test_benchmarks,
-    reset_accelerate,
     tiny_bivlc_like,
     tiny_blip_retrieval,
     tiny_clip,
@@ -36,23 +34,10 @@ from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_i
 from bindsplit_datasets.models.loaders import load_encoder
 from bindsplit_datasets.scoring.scorer import Scorer
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 CONFIGS = ("full", "seen", "unseen", "partial", "balanced")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def test_benchmarks():
-    with register_test_benchmarks():
-        yield
-
-
-@pytest.fixture(autouse=True)
-def fresh_accelerate_state():
-    reset_accelerate()
-    yield
-    reset_accelerate()
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ from safetensors.torch import load_file, save_file
 from tiny_models import (
     BivlcLikeAdapter,
     naive_open_clip_scores,
-    register_test_benchmarks,
     tiny_bivlc_like,
     tiny_open_clip_dir,
     write_fake_build,
@@ -38,15 +37,9 @@ from bindsplit_datasets.models.open_clip import parse_spec
 from bindsplit_datasets.scoring.scorer import Scorer
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters")]
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
-
-
-@pytest.fixture(autouse=True, scope="module")
-def test_benchmarks():
-    with register_test_benchmarks():
-        yield
 
 
 @pytest.fixture(scope="module")

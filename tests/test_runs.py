@@ -18,7 +18,7 @@ from bindsplit_datasets.reports.results import record_file_name
 from bindsplit_datasets.runs import check_output_file, plan_runs, same_run
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_accelerate")]
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a wooden table", "a red chair"]
 BIVLC_ROWS = [
@@ -35,13 +35,6 @@ FILES = [
     "bivlc__model_a.json",
     "bivlc__model_b.json",
 ]
-
-
-@pytest.fixture(autouse=True)
-def fresh_accelerate_state():
-    reset_accelerate()
-    yield
-    reset_accelerate()
 
 
 @pytest.fixture(scope="module")

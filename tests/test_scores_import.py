@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tiny_models import register_test_benchmarks, reset_accelerate, tiny_bivlc_like, tiny_clip
+from tiny_models import reset_accelerate, tiny_bivlc_like, tiny_clip
 from tiny_models import write_fake_build as fake_build
 
 from bindsplit_datasets import cli
@@ -16,20 +16,7 @@ from bindsplit_datasets.errors import ScoresFileError
 from bindsplit_datasets.evaluation import evaluate_scores
 from bindsplit_datasets.reports.results import load_results
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True, scope="module")
-def test_benchmarks():
-    with register_test_benchmarks():
-        yield
-
-
-@pytest.fixture(autouse=True)
-def fresh_accelerate_state():
-    reset_accelerate()
-    yield
-    reset_accelerate()
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
 
 
 @pytest.fixture(scope="module")

@@ -30,18 +30,10 @@ from bindsplit_datasets.scoring.scorer import Scorer
 from bindsplit_datasets.scoring.scores_file import read_scores, write_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_accelerate")]
 
 IMAGES = ("image", "negative_image")
 CAPTIONS = ("caption", "negative_caption")
-
-
-@pytest.fixture(autouse=True)
-def fresh_accelerate_state():
-    """Accelerate keeps one configuration per process; each test starts from none."""
-    reset_accelerate()
-    yield
-    reset_accelerate()
 
 
 @pytest.fixture(scope="module")
