@@ -71,6 +71,7 @@ REFUSED_MODEL_TYPES: dict[str, str] = {
     ),
 }
 
+#: Captions tokenised per call when counting the truncated ones.
 _CHUNK = 1024
 
 
@@ -192,6 +193,17 @@ def text_max_length(model: Any, tokenizer: Any) -> int:
     return min(candidates)
 
 
+def count_truncated(tokenizer: Any, texts: Sequence[str], max_length: int) -> int:
+    """How many of ``texts`` ``tokenizer`` makes longer than ``max_length`` tokens (they are
+    truncated when scored; the record counts them)."""
+    count = 0
+    for start in range(0, len(texts), _CHUNK):
+        chunk = list(texts[start : start + _CHUNK])
+        lengths = tokenizer(chunk, truncation=False, verbose=False)["input_ids"]
+        count += sum(len(ids) > max_length for ids in lengths)
+    return count
+
+
 def tokenizer_identity(tokenizer: Any) -> str:
     """Digest of a Hugging Face tokenizer's vocabulary and rules (not of its last call's
     padding and truncation)."""
@@ -310,12 +322,7 @@ class HFEncoder:
         return feature_tensor(self._text_features(**inputs))
 
     def count_truncated(self, texts: Sequence[str]) -> int:
-        count = 0
-        for start in range(0, len(texts), _CHUNK):
-            chunk = list(texts[start : start + _CHUNK])
-            lengths = self._tokenizer(chunk, truncation=False, verbose=False)["input_ids"]
-            count += sum(len(ids) > self.max_text_length for ids in lengths)
-        return count
+        return count_truncated(self._tokenizer, texts, self.max_text_length)
 
     def preprocessing(self) -> dict[str, Any]:
         return {

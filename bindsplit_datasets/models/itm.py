@@ -25,6 +25,7 @@ from .hf import (
     call_loading,
     check_loading_info,
     check_source,
+    count_truncated,
     display_name,
     hub_commit,
     image_processor_identity,
@@ -39,7 +40,6 @@ __all__ = ["ITM_CLASS", "ItmPairScorer", "identify", "load"]
 ITM_CLASS = "BlipForImageTextRetrieval"
 #: ``config.model_type`` values of checkpoints that class can load.
 _MODEL_TYPES = ("blip",)
-_CHUNK = 1024
 
 
 @dataclass
@@ -119,12 +119,7 @@ class ItmPairScorer:
         return logits[:, 1] - logits[:, 0]
 
     def count_truncated(self, texts: Sequence[str]) -> int:
-        count = 0
-        for start in range(0, len(texts), _CHUNK):
-            chunk = list(texts[start : start + _CHUNK])
-            lengths = self._tokenizer(chunk, truncation=False, verbose=False)["input_ids"]
-            count += sum(len(ids) > self.max_text_length for ids in lengths)
-        return count
+        return count_truncated(self._tokenizer, texts, self.max_text_length)
 
     def preprocessing(self) -> dict[str, Any]:
         return {
