@@ -339,6 +339,9 @@ SPEC_CASES = {
     "a blank red sign": [("blank", "sign"), ("red", "sign")],
     "a makeshift wooden shelter": [("makeshift", "shelter"), ("wooden", "shelter")],
     "a dozen red roses": [("red", "rose")],
+    "a crimson, teal, and mauve rug": [("crimson", "rug"), ("teal", "rug"), ("mauve", "rug")],
+    "a standard bed": [("standard", "bed")],
+    "a stack of random books": [("random", "book")],
     "a green street light shining": [("green", "street light")],
     "a red bus full.": [("red", "bus"), ("full", "bus")],
     "the kids are looking happy": [("happy", "kid")],
@@ -559,7 +562,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "7d2665d2f1db65b97e2b28680f52e61c453e1087ce15ba7fcb3d51f104d99ff5",
+    ): "68c8f58ae16d4fbb4e262539102a470f102c7eb8aa5289d9374879f4f33bf914",
 }
 
 

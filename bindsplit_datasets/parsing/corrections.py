@@ -70,6 +70,7 @@ def _correct(units: Units) -> None:
     _word_classes(units)
     _compound_heads(units)
     _attribute_runs(units)
+    _colour_lists(units)
     _adjectives_before_attributes(units)
     _nouns_tagged_as_adjectives(units)
     _verbs_in_noun_runs(units)
@@ -226,6 +227,35 @@ def _attribute_runs(units: Units) -> None:
             j += 1
         if j - i > 1 and j < n and kind[j] in (ATTR, WEAK, PART) and units.kind_at(j + 1) == NOUN:
             for k in range(i, j):
+                kind[k] = ATTR
+        i = j
+
+
+#: What separates the items of a list ("red, white and blue").
+_LIST_SEPARATORS = frozenset({",", "and", "or"})
+
+
+def _colour_lists(units: Units) -> None:
+    """Colour words the tagger calls nouns in a list before a noun are attributes of it: "a
+    crimson/NN, teal/NN and mauve/NN rug", as "a red, white and blue flag" (a list of colours
+    names no thing; the noun after its last colour does)."""
+    key, kind, n = units.key, units.kind, units.n
+    i = 0
+    while i < n:
+        if key[i] not in lx.COLOURS or kind[i] not in (NOUN, ATTR):
+            i += 1
+            continue
+        members, j = [i], i + 1
+        while True:  # separators: ",", "and", "or", ", and"
+            k = j
+            while k < n and k - j < 2 and key[k] in _LIST_SEPARATORS:
+                k += 1
+            if k == j or k >= n or key[k] not in lx.COLOURS:
+                break
+            members.append(k)
+            j = k + 1
+        if len(members) > 1 and j < n and kind[j] == NOUN and key[j] not in lx.COLOURS:
+            for k in members:
                 kind[k] = ATTR
         i = j
 

@@ -323,7 +323,7 @@ QUALITIES: frozenset[str] = frozenset(
         "sturdy", "flimsy", "fragile", "solid", "hollow", "wobbly", "steady", "barren", "arid",
         "foreign", "native", "upright", "vegan", "cheesy", "tasteful", "shady", "sheer",
         "oral", "normal", "tribal", "coastal", "global", "neutral",
-        "stylish", "fake", "floppy", "evergreen", "balding",
+        "stylish", "fake", "floppy", "evergreen", "balding", "standard", "abstract", "random",
     }
 )  # fmt: skip
 
