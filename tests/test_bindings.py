@@ -339,6 +339,7 @@ SPEC_CASES = {
     "a blank red sign": [("blank", "sign"), ("red", "sign")],
     "a makeshift wooden shelter": [("makeshift", "shelter"), ("wooden", "shelter")],
     "a dozen red roses": [("red", "rose")],
+    "red buses line the street": [("red", "bus")],
     "a crimson, teal, and mauve rug": [("crimson", "rug"), ("teal", "rug"), ("mauve", "rug")],
     "a standard bed": [("standard", "bed")],
     "a stack of random books": [("random", "book")],

@@ -364,7 +364,12 @@ def _verbs_in_noun_runs(units: Units) -> None:
                 and _after_singular_determiner(units, i)
             ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
-            elif ends_run and i + 1 < n and _is_base_verb(word) and _plural_subject(units, i - 1):
+            elif (
+                ends_run
+                and i + 1 < n
+                and (_is_base_verb(word) or _verb_before_object(units, i))
+                and _plural_subject(units, i - 1)
+            ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
             elif ends_run and _is_present_participle(word):
                 kind[i] = GERUND  # "a bridge spanning/NN over"
@@ -379,6 +384,18 @@ def _verbs_in_noun_runs(units: Units) -> None:
             and not _plural_subject(units, i - 1)
         ):
             kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
+
+
+def _verb_before_object(units: Units, i: int) -> bool:
+    """Whether the word at ``i``, after a plural noun, is a base-form verb with its object:
+    it can be a verb, is no plural, and an article follows ("red buses line/NN the street")."""
+    word = units.key[i]
+    return (
+        units.kind_at(i + 1) == DET
+        and units.key[i + 1] in _ARTICLES
+        and word == singularise(word)
+        and bool(wc.classes(word) & wc.VERB)
+    )
 
 
 def _run_before(units: Units, i: int) -> range:
