@@ -30,7 +30,7 @@ $(VENV)/.installed-%: setup.cfg pyproject.toml | $(BIN)/python
 test: $(VENV)/.installed-test
 	$(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Everything but the tests marked slow (the demo, subprocesses, servers, training): under 30 s.
+# Everything but the tests marked slow (the demo, subprocesses, servers, training): under a minute.
 test-fast: install
 	$(OFFLINE) $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
