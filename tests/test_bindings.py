@@ -340,6 +340,7 @@ SPEC_CASES = {
     "a makeshift wooden shelter": [("makeshift", "shelter"), ("wooden", "shelter")],
     "a dozen red roses": [("red", "rose")],
     "red buses line the street": [("red", "bus")],
+    "men in blue shirts push carts": [("blue", "shirt")],
     "a crimson, teal, and mauve rug": [("crimson", "rug"), ("teal", "rug"), ("mauve", "rug")],
     "a standard bed": [("standard", "bed")],
     "a stack of random books": [("random", "book")],
@@ -686,7 +687,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (858 captions) 0.974 / 0.969; held out (210 captions) 0.958 / 0.912.
+#: margin: development (858 captions) 0.976 / 0.970; held out (210 captions) 0.958 / 0.912.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

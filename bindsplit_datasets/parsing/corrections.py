@@ -365,9 +365,8 @@ def _verbs_in_noun_runs(units: Units) -> None:
             ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
             elif (
-                ends_run
-                and i + 1 < n
-                and (_is_base_verb(word) or _verb_before_object(units, i))
+                i + 1 < n
+                and ((ends_run and _is_base_verb(word)) or _verb_before_object(units, i))
                 and _plural_subject(units, i - 1)
             ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
@@ -388,13 +387,18 @@ def _verbs_in_noun_runs(units: Units) -> None:
 
 def _verb_before_object(units: Units, i: int) -> bool:
     """Whether the word at ``i``, after a plural noun, is a base-form verb with its object:
-    it can be a verb, is no plural, and an article follows ("red buses line/NN the street")."""
+    it can be a verb, is no plural, and an article or a plural noun follows ("red buses line/NN
+    the street", "men in blue shirts push/NN carts")."""
     word = units.key[i]
-    return (
-        units.kind_at(i + 1) == DET
-        and units.key[i + 1] in _ARTICLES
-        and word == singularise(word)
-        and bool(wc.classes(word) & wc.VERB)
+    if word != singularise(word) or not wc.classes(word) & wc.VERB:
+        return False
+    if units.kind_at(i + 1) == DET:
+        return units.key[i + 1] in _ARTICLES
+    following = units.key[i + 1] if i + 1 < units.n else ""
+    return (  # a plural object: "men in blue shirts push/NN carts"
+        units.kind_at(i + 1) == NOUN
+        and singularise(following) != following
+        and units.kind_at(i + 2) != NOUN
     )
 
 
