@@ -341,6 +341,13 @@ SPEC_CASES = {
     "a dozen red roses": [("red", "rose")],
     "red buses line the street": [("red", "bus")],
     "men in blue shirts push carts": [("blue", "shirt")],
+    "the shirtless men": [("shirtless", "man")],
+    "people scattered outside of a building": [],
+    "the traffic lights and a billboard glow green": [
+        ("green", "billboard"),
+        ("green", "traffic light"),
+    ],
+    "the bedroom is clean and ready": [("clean", "bedroom"), ("ready", "bedroom")],
     "a crimson, teal, and mauve rug": [("crimson", "rug"), ("teal", "rug"), ("mauve", "rug")],
     "a standard bed": [("standard", "bed")],
     "a stack of random books": [("random", "book")],
@@ -564,7 +571,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "5f57d0fefc17bcf25a62784870a7cfea2780d9214afe5a58d40368ff2214125f",
+    ): "bc8b1b27be81b3e1a567e3d2744dbf008019a76ff87974b6a76531ae32e0efd7",
 }
 
 
@@ -687,7 +694,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (858 captions) 0.976 / 0.970; held out (210 captions) 0.958 / 0.912.
+#: margin: development (918 captions) 0.977 / 0.971; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

@@ -56,6 +56,9 @@ __all__ = ["read_units"]
 
 #: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
 _ADJECTIVE_ENDINGS = ("y", "en", "al", "ous", "ful", "ic", "ive", "ish", "less", "able", "ible")
+#: The endings that make a word the word-class table lacks an adjective ("shirtless"); short
+#: noun-like endings ("y", "al", "ic") are left out.
+_UNKNOWN_ADJECTIVE_ENDINGS = ("ous", "ful", "ive", "ish", "less", "able", "ible")
 
 
 def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
@@ -167,8 +170,20 @@ def _word_classes(units: Units) -> None:
         elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
             if known & wc.ADJECTIVE and word.endswith(_ADJECTIVE_ENDINGS):
                 kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
+            elif not known and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS):
+                kind[i] = ATTR  # a word the table lacks: "the shirtless/NN men"
             elif (known & wc.VERB or not known) and _participle_form(word):
                 kind[i] = GERUND if word.endswith("ing") else PART  # "a tattooed/NN woman"
+        elif (
+            kind[i] == ATTR
+            and known & wc.VERB
+            and word.endswith("ed")
+            and _participle_form(word)
+            and word not in lx.ATTRIBUTES
+            and units.kind_at(i - 1) == NOUN
+            and units.kind_at(i + 1) == PREP
+        ):
+            kind[i] = PART  # a reduced relative: "people scattered/JJ outside of a building"
         elif kind[i] == ATTR and known and not is_adjective(word):
             if known & wc.NOUN:
                 kind[i] = NOUN
@@ -295,13 +310,16 @@ def _linking_verbs(units: Units) -> None:
         auxiliary = before if units.kind_at(before) == COPULA else -1
         if auxiliary >= 0:  # "the kids are looking happy": "are looking" links as one verb
             before = units.previous(auxiliary)
+        colour = j < n and kind[j] == NOUN and key[j] in lx.COLOURS  # "glow green/NN"
         if (
             units.kind_at(before) == NOUN
             and j < n
-            and kind[j] in (ATTR, WEAK, PART)
+            and (kind[j] in (ATTR, WEAK, PART) or colour)
             and units.kind_at(j + 1) != NOUN
         ):
             kind[i] = COPULA
+            if colour:
+                kind[j] = ATTR
             if auxiliary >= 0:
                 kind[auxiliary] = ADV
 

@@ -66,10 +66,9 @@ SPATIAL: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 
-#: Adjectives that state no visual property ("ready to eat", "able to").
+#: Adjectives that state no visual property ("able to", "due to", "sure").
 NON_DESCRIPTIVE: frozenset[str] = frozenset(
     {
-        "ready",
         "able",
         "unable",
         "about",
@@ -104,6 +103,7 @@ LINKING_VERBS: frozenset[str] = frozenset(
     {
         "sit", "sits", "sat", "sitting", "stand", "stands", "stood", "standing", "lie", "lies",
         "lay", "lays", "lying", "laying", "rest", "rests", "resting", "looking", "remaining",
+        "glow", "glows", "glowed", "glowing", "shine", "shines", "shone", "shining",
     }
 )  # fmt: skip
 
