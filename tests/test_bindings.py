@@ -23,6 +23,7 @@ from bindsplit_datasets.parsing import (
     PARSER_VERSION,
     Binding,
     batch,
+    corrections,
     lexicon,
     normalise_attribute,
     normalise_binding,
@@ -36,7 +37,7 @@ from bindsplit_datasets.parsing import (
     units,
 )
 
-#: The project's first gold set: precision and recall at least these (measured: 0.993 / 0.984).
+#: The project's first gold set: precision and recall at least these (measured: 0.991 / 0.986).
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.97
 
 
@@ -342,6 +343,7 @@ SPEC_CASES = {
     "red buses line the street": [("red", "bus")],
     "men in blue shirts push carts": [("blue", "shirt")],
     "the shirtless men": [("shirtless", "man")],
+    "a large stuffed bear sitting outside": [("large", "bear"), ("stuffed", "bear")],
     "people scattered outside of a building": [],
     "the traffic lights and a billboard glow green": [
         ("green", "billboard"),
@@ -571,7 +573,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "bc8b1b27be81b3e1a567e3d2744dbf008019a76ff87974b6a76531ae32e0efd7",
+    ): "e827f0849c1519fb66dc9db6384fa10940f6cf328ad5aaa3c907d0fbe0030ebd",
 }
 
 
@@ -592,7 +594,7 @@ def _table_fingerprint() -> str:
     }
     tables.update(
         (f"{module.__name__.rpartition('.')[2]}.{name}", canonical(value))
-        for module in (units, rules)
+        for module in (units, corrections, rules)
         for name, value in vars(module).items()
         if name.startswith("_") and name[1:].isupper() and isinstance(value, (frozenset, dict))
     )
@@ -694,7 +696,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (918 captions) 0.977 / 0.971; held out (210 captions) 0.959 / 0.925.
+#: margin: development (978 captions) 0.977 / 0.970; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

@@ -71,6 +71,7 @@ def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
 def _correct(units: Units) -> None:
     """Correct the tagger's usual slips, in place (see the module docstring)."""
     _word_classes(units)
+    _nouns_tagged_as_prepositions(units)
     _compound_heads(units)
     _attribute_runs(units)
     _colour_lists(units)
@@ -181,9 +182,9 @@ def _word_classes(units: Units) -> None:
             and _participle_form(word)
             and word not in lx.ATTRIBUTES
             and units.kind_at(i - 1) == NOUN
-            and units.kind_at(i + 1) == PREP
-        ):
-            kind[i] = PART  # a reduced relative: "people scattered/JJ outside of a building"
+            and units.kind_at(i + 1) in (PREP, OTHER)
+        ):  # a reduced relative: "people scattered/JJ outside of a building", "tags attached/JJ"
+            kind[i] = PART
         elif kind[i] == ATTR and known and not is_adjective(word):
             if known & wc.NOUN:
                 kind[i] = NOUN
@@ -201,6 +202,24 @@ def _word_classes(units: Units) -> None:
             and (kind[i] != PART or not known & wc.VERB or not _participle_form(word))
         ):
             kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+
+
+#: Words tagged as prepositions or conjunctions that the word-class table also knows as nouns
+#: or verbs, and that are these words in a caption.
+_TRUE_PREPOSITIONS = frozenset({"while", "till", "via", "except"})
+
+
+def _nouns_tagged_as_prepositions(units: Units) -> None:
+    """A "preposition" right after an attribute that can be a noun and neither an adjective
+    nor an adverb is the noun the attribute describes: "a large stuffed bear/IN sitting"."""
+    key, kind = units.key, units.kind
+    for i in range(1, units.n):
+        word = key[i]
+        if kind[i] != PREP or kind[i - 1] != ATTR or word in _TRUE_PREPOSITIONS:
+            continue
+        known = wc.classes(word)
+        if known & wc.NOUN and not known & (wc.ADJECTIVE | wc.ADVERB):
+            kind[i] = NOUN
 
 
 def _participle_form(word: str) -> bool:
