@@ -3,7 +3,8 @@
 One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisation),
 :mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
 :mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
-:mod:`.corrections` (the tagger's usual slips corrected), :mod:`.rules` (which pairs bind),
+:mod:`.corrections` (the tagger's usual slips corrected; those around verbs in
+:mod:`.verb_slips`), :mod:`.rules` (which pairs bind),
 :mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
 attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed
 word classes, :mod:`.noun_tables` the noun tables), :mod:`.parser`

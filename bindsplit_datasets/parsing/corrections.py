@@ -4,20 +4,20 @@
 on newswire) is right most of the time on captions, and wrong in a few systematic ways that
 :func:`_correct` mends in place:
 
-- nouns tagged as adjectives before another noun ("kitchen/JJ scene", "ski/JJ slope");
-- verbs tagged as plural nouns after their subject ("a bird lands/NNS on", "a lamp post clock
-  rises/NNS above"): a plural-looking last noun after a singular determiner is a verb;
-- present participles glued to the noun before them ("a bridge spanning/NN over");
-- adverbs tagged as nouns ("a man downhill/NN skiing", "hay ground indoors/NNS");
-- participles and adjectives it does not know before a noun ("a squinting/NN tennis player");
+- nouns tagged as adjectives before another noun ("kitchen/JJ scene", "ski/JJ slope"), or as
+  prepositions after one ("a large stuffed bear/IN");
+- participles and adjectives it does not know before a noun ("a squinting/NN tennis player",
+  "the shirtless/NN men"), and attribute words it calls nouns ("a round/NN pink flat shoe",
+  "a blank/NN red sign", "a crimson/NN, teal and mauve rug");
 - colour words that name clothes, not a property ("a woman in black sits", "wearing red");
-- base-form verbs after "a/the + attributes" that are nouns ("a heart shaped cake/VB").
+- base-form verbs after "a/the + attributes" that are nouns ("a heart shaped cake/VB");
+- the slips around verbs, in :mod:`.verb_slips` ("a bird lands/NNS on", "a bridge
+  spanning/NN over", "the lights glow green").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from . import lexicon as lx
 from . import wordclasses as wc
@@ -31,25 +31,28 @@ from .units import (
     _MODIFIED,
     _NOUN_PHRASE_DETERMINERS,
     _OPEN_CLASS,
-    _PLURAL_COPULAS,
-    _SINGULAR_DETERMINERS,
     ADV,
     ATTR,
     CONJ,
     COPULA,
     DET,
     GERUND,
-    NEG,
     NOUN,
     OTHER,
     PART,
     PREP,
-    REL,
     VERB,
     WEAK,
     Units,
     classify_units,
     is_adjective,
+)
+from .verb_slips import (
+    is_base_verb,
+    linking_verbs,
+    modal_nouns,
+    relative_main_verbs,
+    verbs_in_noun_runs,
 )
 
 __all__ = ["read_units"]
@@ -77,30 +80,13 @@ def _correct(units: Units) -> None:
     _colour_lists(units)
     _adjectives_before_attributes(units)
     _nouns_tagged_as_adjectives(units)
-    _verbs_in_noun_runs(units)
-    _relative_main_verbs(units)
-    _linking_verbs(units)
+    verbs_in_noun_runs(units)
+    relative_main_verbs(units)
+    linking_verbs(units)
     _clothing_colours(units)
-    _modal_nouns(units)
+    modal_nouns(units)
     _degree_words(units)
     _pronoun_phrases(units)
-
-
-@lru_cache(maxsize=1 << 16)
-def _is_present_participle(word: str) -> bool:
-    """Whether a word in -ing is a verb's participle ("spanning", "grazing"), not a noun in -ing
-    ("building", "frosting", "evening")."""
-    return len(word) > 5 and word.endswith("ing") and word not in lx.ING_NOUNS
-
-
-@lru_cache(maxsize=1 << 12)
-def _is_base_verb(word: str) -> bool:
-    """Whether a word is the base form of a verb of :data:`lexicon.VERBS_3SG` ("hang" <-
-    "hangs", "watch" <- "watches", "fly" <- "flies")."""
-    forms = {word + "s", word + "es"}
-    if word.endswith("y"):
-        forms.add(word[:-1] + "ies")
-    return not forms.isdisjoint(lx.VERBS_3SG)
 
 
 def _compound_heads(units: Units) -> None:
@@ -314,35 +300,6 @@ def _adjectives_before_attributes(units: Units) -> None:
             kind[i] = ATTR
 
 
-def _linking_verbs(units: Units) -> None:
-    """The verbs "sit", "stand", "lie" and "looking" between a noun (or a noun and a copula) and
-    an adjective (or a participle) that no noun follows link them like a copula: "a chair sits
-    empty", "cars sit parked", "a dog looking happy", "the kids are looking happy"."""
-    if lx.LINKING_VERBS.isdisjoint(units.key):
-        return
-    key, kind, n = units.key, units.kind, units.n
-    for i in range(1, n - 1):
-        if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
-            continue
-        j = units.following(i)
-        before = units.previous(i)
-        auxiliary = before if units.kind_at(before) == COPULA else -1
-        if auxiliary >= 0:  # "the kids are looking happy": "are looking" links as one verb
-            before = units.previous(auxiliary)
-        colour = j < n and kind[j] == NOUN and key[j] in lx.COLOURS  # "glow green/NN"
-        if (
-            units.kind_at(before) == NOUN
-            and j < n
-            and (kind[j] in (ATTR, WEAK, PART) or colour)
-            and units.kind_at(j + 1) != NOUN
-        ):
-            kind[i] = COPULA
-            if colour:
-                kind[j] = ATTR
-            if auxiliary >= 0:
-                kind[auxiliary] = ADV
-
-
 def _nouns_tagged_as_adjectives(units: Units) -> None:
     """A word the tagger calls an adjective that is neither in the lexicon nor has an adjective
     ending is a noun before another noun ("kitchen/JJ scene"), before a participle ("a lamp/JJ
@@ -384,127 +341,6 @@ def _compound_head(units: Units, i: int, after: str, before: str) -> bool:
     )
 
 
-def _verbs_in_noun_runs(units: Units) -> None:
-    """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
-    verbs it read where a noun stands."""
-    key, kind, n = units.key, units.kind, units.n
-    for i in range(1, n):
-        if kind[i] == NOUN and kind[i - 1] == NOUN:
-            word = key[i]
-            ends_run = i + 1 == n or kind[i + 1] != NOUN
-            if word in lx.ADVERB_NOUNS:
-                kind[i] = ADV  # "a man downhill/NN skiing"
-            elif word in lx.VERBS_3SG or (
-                ends_run
-                and word != singularise(word)
-                and any(key[k] not in lx.ATTRIBUTES for k in _run_before(units, i))
-                and _after_singular_determiner(units, i)
-            ):
-                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
-            elif (
-                i + 1 < n
-                and ((ends_run and _is_base_verb(word)) or _verb_before_object(units, i))
-                and _plural_subject(units, i - 1)
-            ):
-                kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
-            elif ends_run and _is_present_participle(word):
-                kind[i] = GERUND  # "a bridge spanning/NN over"
-        elif kind[i] == VERB and _after_article_and_attributes(units, i):
-            if i + 1 == n or kind[i + 1] in (PREP, CONJ, REL, COPULA, OTHER):
-                kind[i] = NOUN  # "a heart shaped cake/VB"
-        elif (
-            kind[i] == VERB
-            and kind[i - 1] == NOUN
-            and wc.classes(key[i]) & wc.NOUN
-            and _after_singular_determiner(units, i - 1)
-            and not _plural_subject(units, i - 1)
-        ):
-            kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
-
-
-def _verb_before_object(units: Units, i: int) -> bool:
-    """Whether the word at ``i``, after a plural noun, is a base-form verb with its object:
-    it can be a verb, is no plural, and an article or a plural noun follows ("red buses line/NN
-    the street", "men in blue shirts push/NN carts")."""
-    word = units.key[i]
-    if word != singularise(word) or not wc.classes(word) & wc.VERB:
-        return False
-    if units.kind_at(i + 1) == DET:
-        return units.key[i + 1] in _ARTICLES
-    following = units.key[i + 1] if i + 1 < units.n else ""
-    return (  # a plural object: "men in blue shirts push/NN carts"
-        units.kind_at(i + 1) == NOUN
-        and singularise(following) != following
-        and units.kind_at(i + 2) != NOUN
-    )
-
-
-def _run_before(units: Units, i: int) -> range:
-    """The nouns of the run that unit ``i`` ends, before it."""
-    start = i
-    while start > 0 and units.kind[start - 1] == NOUN:
-        start -= 1
-    return range(start, i)
-
-
-def _after_singular_determiner(units: Units, last: int) -> bool:
-    """Whether the noun run ending at ``last`` is opened by a singular determiner ("a", "one",
-    "this"), modifiers between them allowed."""
-    j = last
-    while j >= 0 and units.kind[j] == NOUN:
-        j -= 1
-    while j >= 0 and units.kind[j] in (ATTR, WEAK, PART, GERUND, ADV, CONJ):
-        j -= 1
-    return j >= 0 and units.key[j] in _SINGULAR_DETERMINERS
-
-
-def _plural_subject(units: Units, last: int) -> bool:
-    """Whether the noun run ending at ``last`` is plural, or the last of coordinated noun phrases
-    ("a dog and a white cat", "a black and a white dog")."""
-    if singularise(units.key[last]) != units.key[last]:
-        return True
-    j = last
-    while j >= 0 and units.kind[j] == NOUN:
-        j -= 1
-    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV):
-        j -= 1
-    if j < 0 or units.kind[j] != DET:
-        return False
-    k = units.previous(j)
-    return k >= 0 and units.key[k] == "and"
-
-
-def _after_article_and_attributes(units: Units, i: int) -> bool:
-    """Whether attributes, and before them an article, stand right before unit ``i``."""
-    j = units.previous(i)
-    if j < 0 or units.kind[j] not in (ATTR, WEAK):
-        return False
-    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV, CONJ):
-        j -= 1
-    return j >= 0 and units.kind[j] == DET and units.key[j] in _ARTICLES
-
-
-def _relative_main_verbs(units: Units) -> None:
-    """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
-    after "is", base form after "are") is the main verb of the sentence, not the noun the
-    attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
-    if REL not in units.kind:
-        return
-    key, kind, n = units.key, units.kind, units.n
-    for copula in range(1, n):
-        if kind[copula] != COPULA or kind[copula - 1] != REL:
-            continue
-        j, attribute = copula + 1, False
-        while j < n and kind[j] in (ATTR, WEAK, ADV, CONJ):
-            attribute = attribute or kind[j] in (ATTR, WEAK)
-            j += 1
-        if not attribute or j >= n or kind[j] != NOUN or (j + 1 < n and kind[j + 1] == NOUN):
-            continue
-        word = key[j]
-        if word in lx.VERBS_3SG or (key[copula] in _PLURAL_COPULAS and _is_base_verb(word)):
-            kind[j] = COPULA if word in lx.COPULAS else OTHER
-
-
 def _degree_words(units: Units) -> None:
     """The word "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
     if "wide" not in units.key:
@@ -513,20 +349,6 @@ def _degree_words(units: Units) -> None:
     for i in range(units.n - 1):
         if key[i] == "wide" and key[i + 1] in ("open", "awake"):
             kind[i] = ADV
-
-
-def _modal_nouns(units: Units) -> None:
-    """The word "can" after an attribute or a noun is the noun with no verb after it ("a gray
-    can", "a metallic trash can by the door") and the modal with one ("styles can be seen")."""
-    if "can" not in units.key:
-        return
-    key, kind = units.key, units.kind
-    for i in range(1, units.n):
-        if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
-            if units.kind_at(i + 1) not in (VERB, ADV, NEG) and units.key_at(i + 1) != "be":
-                kind[i] = NOUN
-            else:
-                kind[i] = OTHER  # the modal: "styles can/NN be seen"
 
 
 def _pronoun_phrases(units: Units) -> None:
@@ -556,7 +378,7 @@ def _clothing_colours(units: Units) -> None:
             j < n
             and kind[j] in (NOUN, ATTR, WEAK)
             and key[j] not in lx.VERBS_3SG
-            and not _is_base_verb(key[j])
+            and not is_base_verb(key[j])
         ):
             continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
         for k in range(i, j):
