@@ -334,7 +334,7 @@ FORMS: frozenset[str] = frozenset(
         "thick crust", "thin crust", "deep dish", "long sleeve", "short sleeve", "high heel",
         "high heeled", "flat screen", "big screen", "wide screen", "double sink", "double door",
         "two tier", "three tier", "multi tier", "two story", "three story", "two storey",
-        "multi story", "single story", "old style", "old fashioned", "old fashion",
+        "multi story", "single story", "old style", "old fashioned", "old fashion", "old time",
         "high rise", "low rise", "high speed", "long distance", "full length", "single engine",
         "twin engine", "four wheel", "two wheel", "open face", "open faced", "all terrain",
         "hard top", "soft top", "one way", "two way", "king size", "queen size", "twin size",

@@ -28,8 +28,8 @@ __all__ = [
 COMPOUND_NOUNS: frozenset[str] = frozenset(
     {
         # adjective + noun
-        "hot dog", "hot tub", "high chair", "french fry", "french toast", "ice cream",
-        "sweet potato", "soft drink", "hard drive", "remote control", "polar bear",
+        "hot dog", "hot tub", "high chair", "grilled cheese", "french fry", "french toast",
+        "ice cream", "sweet potato", "soft drink", "hard drive", "remote control", "polar bear",
         "grizzly bear", "teddy bear", "stop sign", "stop light", "double decker",
         "double decker bus", "double bed", "twin bed", "t shirt", "tee shirt",
         "jumbo jet", "orange juice", "orange peel", "gold fish", "cream cheese", "fast food",

@@ -216,6 +216,18 @@ def _phrase_matches(keys: Sequence[str], start: int, words: tuple[str, ...], kin
     return True
 
 
+def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` is the particle or preposition of the verb before it ("letting
+    off/RP", "gives off/IN"), so no phrase starts there; after a copula it is not ("is off
+    white")."""
+    return (
+        i > 0
+        and tags[i] in ("RP", "IN")
+        and tags[i - 1].startswith("VB")
+        and keys[i - 1] not in lx.COPULAS
+    )
+
+
 def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
@@ -230,6 +242,8 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
         for words, phrase_kind in phrases.get(keys[i], ()):
             end = i + len(words)
             if end <= n and _phrase_matches(keys, i, words, phrase_kind):
+                if _verb_particle(keys, tags, i):
+                    continue  # "letting off/RP white smoke": not "off white"
                 text.append(" ".join(tokens[i:end]))
                 key.append(" ".join(keys[i:end]))
                 kind.append(phrase_kind)
