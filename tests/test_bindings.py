@@ -344,6 +344,7 @@ SPEC_CASES = {
     "red buses line the street": [("red", "bus")],
     "men in blue shirts push carts": [("blue", "shirt")],
     "the shirtless men": [("shirtless", "man")],
+    "a zigzag rail": [("zigzag", "rail")],
     "an airplane letting off white smoke": [("white", "smoke")],
     "an off white couch": [("off white", "couch")],
     "the restored old time car": [("restored", "car"), ("old time", "car")],
@@ -578,7 +579,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "d9dd1172891edc74e65b18ca630ddfc6829302c575a7ca0392105042fbbf8881",
+    ): "8bf15cef29f5168578efabcb206dadf55707c22860c35957eb7595102999b4e0",
 }
 
 
@@ -703,7 +704,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (1,038 captions) 0.979 / 0.973; held out (210 captions) 0.959 / 0.925.
+#: margin: development (1,098 captions) 0.979 / 0.973; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

@@ -222,7 +222,7 @@ PATTERNS: frozenset[str] = frozenset(
         "polka dotted", "dotted", "spotted", "spotty", "floral", "flowered", "flowery",
         "paisley", "camouflage", "camo", "tie dye", "tie dyed", "patterned", "printed",
         "tartan", "gingham", "argyle", "houndstooth", "speckled", "dappled", "mottled",
-        "tabby", "calico", "brindle", "marbled", "pinstriped", "two toned", "two tone",
+        "tabby", "calico", "brindle", "marbled", "pinstriped", "two toned", "two tone", "zigzag",
         "leopard print", "animal print", "zebra print", "embroidered", "sequined",
     }
 )  # fmt: skip
