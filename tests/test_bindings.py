@@ -579,7 +579,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "8bf15cef29f5168578efabcb206dadf55707c22860c35957eb7595102999b4e0",
+    ): "a591c8601b2e4996fcbf11b5545b7c34238e12f40b2ef61e88ac3abc3f8d4bf7",
 }
 
 

@@ -46,7 +46,7 @@ QUANTIFIERS: frozenset[str] = frozenset(
         "no", "enough", "plenty", "lots", "half", "whole", "entire", "only", "same", "such",
         "certain", "own", "extra", "additional", "first", "second", "third", "fourth", "fifth",
         "last", "final", "next", "previous", "else", "particular", "lone", "solo", "solitary",
-        "singular",
+        "singular", "differing",
     }
 )  # fmt: skip
 
