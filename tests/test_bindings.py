@@ -345,6 +345,7 @@ SPEC_CASES = {
     "men in blue shirts push carts": [("blue", "shirt")],
     "the shirtless men": [("shirtless", "man")],
     "a zigzag rail": [("zigzag", "rail")],
+    "a man in uniform rides a horse": [],
     "an airplane letting off white smoke": [("white", "smoke")],
     "an off white couch": [("off white", "couch")],
     "the restored old time car": [("restored", "car"), ("old time", "car")],
@@ -704,7 +705,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (1,098 captions) 0.979 / 0.973; held out (210 captions) 0.959 / 0.925.
+#: margin: development (1,158 captions) 0.979 / 0.973; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

@@ -99,6 +99,15 @@ def verbs_in_noun_runs(units: Units) -> None:
     verbs it read where a noun stands."""
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n):
+        if (
+            kind[i] == NOUN
+            and key[i] in lx.VERBS_3SG
+            and kind[i - 1] == ATTR
+            and units.kind_at(i - 2) == PREP
+            and wc.classes(key[i - 1]) & wc.NOUN
+        ):  # "a man in uniform/JJ rides/NNS a horse": no article, so no attribute either
+            kind[i - 1], kind[i] = NOUN, OTHER
+            continue
         if kind[i] == NOUN and kind[i - 1] == NOUN:
             word = key[i]
             ends_run = i + 1 == n or kind[i + 1] != NOUN
