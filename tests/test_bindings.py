@@ -346,6 +346,7 @@ SPEC_CASES = {
     "the shirtless men": [("shirtless", "man")],
     "a zigzag rail": [("zigzag", "rail")],
     "a man in uniform rides a horse": [],
+    "a four way intersection": [("four way", "intersection")],
     "an airplane letting off white smoke": [("white", "smoke")],
     "an off white couch": [("off white", "couch")],
     "the restored old time car": [("restored", "car"), ("old time", "car")],
@@ -580,7 +581,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "a591c8601b2e4996fcbf11b5545b7c34238e12f40b2ef61e88ac3abc3f8d4bf7",
+    ): "4c702a3e5b54065967373d578d38224c3ef98e8812d1c8dbfa436e5793ded3b6",
 }
 
 
@@ -705,7 +706,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (1,158 captions) 0.979 / 0.973; held out (210 captions) 0.959 / 0.925.
+#: margin: development (1,218 captions) 0.979 / 0.974; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

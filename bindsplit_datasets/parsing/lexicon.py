@@ -337,9 +337,10 @@ FORMS: frozenset[str] = frozenset(
         "multi story", "single story", "old style", "old fashioned", "old fashion", "old time",
         "high rise", "low rise", "high speed", "long distance", "full length", "single engine",
         "twin engine", "four wheel", "two wheel", "open face", "open faced", "all terrain",
-        "hard top", "soft top", "one way", "two way", "king size", "queen size", "twin size",
-        "full size", "life size", "big rig", "long range", "short range", "open top",
-        "double layer", "two layer", "three layer", "double scoop", "single scoop",
+        "hard top", "soft top", "one way", "two way", "three way", "four way", "king size",
+        "queen size", "twin size", "full size", "life size", "big rig", "long range",
+        "short range", "open top", "double layer", "two layer", "three layer", "double scoop",
+        "single scoop",
     }
 )  # fmt: skip
 
