@@ -347,6 +347,7 @@ SPEC_CASES = {
     "a zigzag rail": [("zigzag", "rail")],
     "a man in uniform rides a horse": [],
     "a four way intersection": [("four way", "intersection")],
+    "an open-mouthed park-like vista": [("open-mouthed", "vista"), ("park-like", "vista")],
     "an airplane letting off white smoke": [("white", "smoke")],
     "an off white couch": [("off white", "couch")],
     "the restored old time car": [("restored", "car"), ("old time", "car")],
@@ -706,7 +707,7 @@ def test_original_gold_set_precision_and_recall(real_texts, record_property):
 
 
 #: Measured P/R on real SugarCrepe captions (tests/data/bindings_gold_sugarcrepe.json), less a
-#: margin: development (1,218 captions) 0.979 / 0.974; held out (210 captions) 0.959 / 0.925.
+#: margin: development (1,278 captions) 0.980 / 0.976; held out (210 captions) 0.959 / 0.925.
 SUGARCREPE_TARGETS = {"development": (0.96, 0.945), "heldout": (0.94, 0.895)}
 
 

@@ -253,7 +253,8 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
         else:
             text.append(tokens[i])
             key.append(keys[i])
-            kind.append(_kind(keys[i], tags[i]))
+            # "park-like", "dog-like": an adjective whatever the tagger says
+            kind.append(ATTR if tokens[i].endswith("-like") else _kind(keys[i], tags[i]))
             tag.append(tags[i])
             i += 1
     return Units(text, key, kind, tag)
