@@ -582,7 +582,7 @@ RECORDED_TABLE_HASHES = {
         "3.0+tagger-sha256.dd665a62eeebe96c40eddb"
         "a319f1392d410e8a2c1fd62ad6207661fbf0053ae5+wordclasses-sha256.8b2c7e451745dfe089"
         "7816df41c0b80ddb4a2619b850a987383a759b739b81e6"
-    ): "4c702a3e5b54065967373d578d38224c3ef98e8812d1c8dbfa436e5793ded3b6",
+    ): "1f2abbe796fd6fc89bea1aca81cbc6de285f42c72850423019a17cfbe13ee681",
 }
 
 

@@ -251,10 +251,6 @@ def _attribute_runs(units: Units) -> None:
         i = j
 
 
-#: What separates the items of a list ("red, white and blue").
-_LIST_SEPARATORS = frozenset({",", "and", "or"})
-
-
 def _colour_lists(units: Units) -> None:
     """Colour words the tagger calls nouns in a list before a noun are attributes of it: "a
     crimson/NN, teal/NN and mauve/NN rug", as "a red, white and blue flag" (a list of colours
@@ -266,9 +262,9 @@ def _colour_lists(units: Units) -> None:
             i += 1
             continue
         members, j = [i], i + 1
-        while True:  # separators: ",", "and", "or", ", and"
+        while True:  # separated by one or two conjunction units: ",", "and", ", and"
             k = j
-            while k < n and k - j < 2 and key[k] in _LIST_SEPARATORS:
+            while k < n and k - j < 2 and kind[k] == CONJ:
                 k += 1
             if k == j or k >= n or key[k] not in lx.COLOURS:
                 break
@@ -295,7 +291,7 @@ def _adjectives_before_attributes(units: Units) -> None:
             and kind[i + 1] == ATTR
             and units.kind_at(i + 2) == NOUN
             and key[i] not in lx.NON_ATTRIBUTES
-            and wc.classes(key[i]) & wc.ADJECTIVE
+            and is_adjective(key[i])
         ):
             kind[i] = ATTR
 
