@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._version import __version__
 from .lazy import lazy_exports
-
-__version__ = "0.1.0"
 
 # public name -> module that defines it (imported on first access)
 _EXPORTS: dict[str, str] = {
@@ -22,12 +21,15 @@ _EXPORTS: dict[str, str] = {
     "PARSER_VERSION": "parsing",
     "parse_bindings": "parsing",
     "parse_many": "parsing",
+    "Relation": "parsing",
+    "parse_relations": "parsing",
+    "parse_relations_many": "parsing",
     "ReferenceIndex": "reference",
     "resolve_reference": "reference",
     "annotate_sample": "labels",
     "composition": "labels",
     "load_bindsplit": "loading",
-    "verify_build": "build.manifest",
+    "verify_build": "builds.manifest",
     "get_benchmark": "benchmarks",
     "list_benchmarks": "benchmarks",
     "load_metric": "metric",
@@ -39,12 +41,20 @@ __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .benchmarks import get_benchmark, list_benchmarks
-    from .build.manifest import verify_build
+    from .builds.manifest import verify_build
     from .evaluation import evaluate_model
     from .labels import annotate_sample, composition
     from .loading import load_bindsplit
     from .metric import install_metric, load_metric
-    from .parsing import PARSER_VERSION, Binding, parse_bindings, parse_many
+    from .parsing import (
+        PARSER_VERSION,
+        Binding,
+        Relation,
+        parse_bindings,
+        parse_many,
+        parse_relations,
+        parse_relations_many,
+    )
     from .reference import ReferenceIndex, resolve_reference
 
 

@@ -26,7 +26,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 
-from . import __version__, commands
+from . import commands
+from ._version import __version__
 from .commands._help import HelpFormatter, examples_epilog, verbosity_options
 from .errors import is_user_error
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from ._version import __version__
 from .atomic import DEMO_OUTPUT, atomic_directory, check_output, write_text
 
 __all__ = ["DEMO_MODELS", "DemoResult", "format_demo_report", "run_demo"]
@@ -98,7 +98,7 @@ def run_demo(
     )
 
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
-    from .build.builder import build_benchmark
+    from .builds.builder import build_benchmark
     from .reports import plot_results, write_records
     from .runs import plan_runs, run_planned
 

@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import datasets
 
-from . import __version__
+from ._version import __version__
 from .atomic import OutputKind, check_output
-from .build.features import ANNOTATION_COLUMNS, label_name
-from .build.manifest import read_manifest
+from .builds.features import ANNOTATION_COLUMNS, label_name
+from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .build.features import label_name
+from .builds.features import label_name
 
 # configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
 # own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
@@ -103,7 +103,7 @@ def is_balanced(familiarity: Sequence[float | Fraction | None]) -> bool:
 
 @dataclass(frozen=True)
 class SampleAnnotation:
-    """The annotation columns of one sample (see :mod:`bindsplit_datasets.build.features`)."""
+    """The annotation columns of one sample (see :mod:`bindsplit_datasets.builds.features`)."""
 
     caption_bindings: tuple[tuple[AnnotatedBinding, ...], ...]
     caption_familiarity: tuple[float | None, ...]

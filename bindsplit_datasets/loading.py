@@ -16,7 +16,7 @@ from typing import Any
 
 import datasets
 
-from .build.manifest import (
+from .builds.manifest import (
     SPLIT,
     check_annotations,
     check_manifest,
@@ -106,7 +106,7 @@ def load_bindsplit(
     """Rows of configuration ``config`` of a built folder or Hub dataset, with the manifest.
 
     With ``verify`` (the default) the data must match its manifest before it is used: a local
-    folder is checked in full by :func:`~bindsplit_datasets.build.manifest.verify_build`; from
+    folder is checked in full by :func:`~bindsplit_datasets.builds.manifest.verify_build`; from
     the Hub, ``full`` is checked the same way (fingerprint and composition), another
     configuration for its row count and labels only (checking it against ``full`` would
     download ``full`` too).

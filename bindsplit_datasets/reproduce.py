@@ -92,8 +92,8 @@ def reproduce(
     """
     from .atomic import write_text
     from .benchmarks import get_benchmark
-    from .build.builder import build_benchmark
-    from .build.cards import composition_rows, format_composition
+    from .builds.builder import build_benchmark
+    from .builds.cards import composition_rows, format_composition
     from .reference import resolve_reference
     from .reports import format_comparison, plot_results
     from .runs import plan_runs, run_planned

@@ -75,7 +75,7 @@ class PlannedRun:
 
 def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Build:
     """The benchmark and fingerprint of a built folder or Hub dataset, from its manifest only."""
-    from .build.manifest import read_manifest
+    from .builds.manifest import read_manifest
 
     manifest = read_manifest(str(data), revision=revision)
     return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)

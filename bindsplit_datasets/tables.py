@@ -1,5 +1,5 @@
 """Plain-text tables: the one renderer (:func:`render_table`) behind every table BindSplit
-prints (composition tables of :mod:`~bindsplit_datasets.build.cards`, results tables and
+prints (composition tables of :mod:`~bindsplit_datasets.builds.cards`, results tables and
 leaderboards of :mod:`~bindsplit_datasets.reports`), and :func:`percent`, how accuracies are
 written in them."""
 

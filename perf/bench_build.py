@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     import datasets
 
     from bindsplit_datasets.benchmarks import get_benchmark
-    from bindsplit_datasets.build.builder import (
+    from bindsplit_datasets.builds.builder import (
         PreparedBenchmark,
         compute_annotations,
         leakage_record,

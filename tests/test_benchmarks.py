@@ -35,7 +35,7 @@ from bindsplit_datasets.benchmarks.vismin import (
     official_solution_path,
     read_sim_solution,
 )
-from bindsplit_datasets.build.cards import flat_composition
+from bindsplit_datasets.builds.cards import flat_composition
 from bindsplit_datasets.errors import BindsplitError, SchemaError
 from bindsplit_datasets.labels import CompositionStats
 from bindsplit_datasets.parsing import Binding, parse_bindings

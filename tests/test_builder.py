@@ -28,14 +28,14 @@ from huggingface_hub import DatasetCard
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import get_benchmark
-from bindsplit_datasets.build.builder import (
+from bindsplit_datasets.builds.builder import (
     DEFAULT_MAX_LEAKAGE,
     build_benchmark,
     compute_annotations,
     prepare_benchmark,
 )
-from bindsplit_datasets.build.features import ANNOTATION_FEATURES
-from bindsplit_datasets.build.manifest import BuildManifest
+from bindsplit_datasets.builds.features import ANNOTATION_FEATURES
+from bindsplit_datasets.builds.manifest import BuildManifest
 from bindsplit_datasets.errors import BindsplitError, LeakageError
 from bindsplit_datasets.labels import annotate_sample
 from bindsplit_datasets.loading import load_bindsplit
@@ -836,7 +836,7 @@ def test_bad_output_paths_fail_before_any_work(tmp_path, capsys, monkeypatch):
     def no_work(*args, **kwargs):
         raise AssertionError("the output path must be checked before any work")
 
-    monkeypatch.setattr("bindsplit_datasets.build.builder.prepare_benchmark", no_work)
+    monkeypatch.setattr("bindsplit_datasets.builds.builder.prepare_benchmark", no_work)
     (tmp_path / "notes.txt").write_text("keep")
     for out, reason in [
         ("/proc/x", "files cannot be created in /proc"),
@@ -862,7 +862,7 @@ def test_source_and_options_are_checked_before_the_reference(tmp_path, capsys, m
     def no_reference(*args, **kwargs):
         raise AssertionError("the reference must not be resolved for a bad source")
 
-    monkeypatch.setattr("bindsplit_datasets.build.builder.resolve_reference", no_reference)
+    monkeypatch.setattr("bindsplit_datasets.builds.builder.resolve_reference", no_reference)
     out = str(tmp_path / "out")
     assert cli.main(["build", "bivlc", "--source", "/nonexistent", "--out", out]) == 2
     assert "source '/nonexistent' not found: it is neither an existing path nor a Hub" in (

@@ -15,9 +15,9 @@ from fixtures_sources import make_aro_mirror_source, make_bivlc_source
 from huggingface_hub import DatasetCard
 
 from bindsplit_datasets.benchmarks import get_benchmark
-from bindsplit_datasets.build.builder import build_benchmark
-from bindsplit_datasets.build.card_source import format_share
-from bindsplit_datasets.build.cards import (
+from bindsplit_datasets.builds.builder import build_benchmark
+from bindsplit_datasets.builds.card_source import format_share
+from bindsplit_datasets.builds.cards import (
     category_rows,
     composition_rows,
     flat_composition,

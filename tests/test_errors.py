@@ -12,7 +12,7 @@ from reference_corpus import CAPTIONS, write_shards
 
 import bindsplit_datasets
 from bindsplit_datasets import cli, errors
-from bindsplit_datasets.build.manifest import local_build
+from bindsplit_datasets.builds.manifest import local_build
 from bindsplit_datasets.names import is_hub_id
 from bindsplit_datasets.reference import resolve
 

@@ -28,7 +28,7 @@ from tiny_models import (
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
 from bindsplit_datasets import cli, evaluate_model, evaluation
-from bindsplit_datasets.build.manifest import rows_fingerprint
+from bindsplit_datasets.builds.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
     MissingExtraError,
     OutputPathError,

@@ -24,7 +24,7 @@ from fixtures_sources import BIVLC_FEATURES
 from fixtures_sugarcrepe import coco_filename, make_sugarcrepe_source
 from tiny_models import png_bytes, random_image, tiny_clip
 
-from bindsplit_datasets.build.builder import build_benchmark
+from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.evaluation import evaluate_model
 from bindsplit_datasets.models.hf import feature_tensor
 from bindsplit_datasets.names import CONFIGURATIONS

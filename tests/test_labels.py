@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import datasets
 import pytest
 
-from bindsplit_datasets.build.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES, label_name
+from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES, label_name
 from bindsplit_datasets.labels import (
     AnnotatedBinding,
     SampleAnnotation,

@@ -21,9 +21,9 @@ from fixtures_sources import (
 )
 
 from bindsplit_datasets import cli
-from bindsplit_datasets.build.builder import build_benchmark
-from bindsplit_datasets.build.features import LABEL_FEATURE
-from bindsplit_datasets.build.manifest import (
+from bindsplit_datasets.builds.builder import build_benchmark
+from bindsplit_datasets.builds.features import LABEL_FEATURE
+from bindsplit_datasets.builds.manifest import (
     VERIFY_FIX,
     BuildManifest,
     config_files,

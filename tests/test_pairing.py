@@ -9,7 +9,7 @@ import pytest
 from fixtures_sources import make_sim_solution, make_vismin_source
 from tiny_models import reset_accelerate, tiny_clip
 
-from bindsplit_datasets.build.builder import build_benchmark
+from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.evaluation import evaluate_model
 from bindsplit_datasets.pairing import format_pairing_check, pairing_check
 from bindsplit_datasets.reports import format_record_table

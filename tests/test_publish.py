@@ -26,8 +26,8 @@ from huggingface_hub import DatasetCard
 from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
 from bindsplit_datasets import publish
-from bindsplit_datasets.build.features import LABEL_FEATURE
-from bindsplit_datasets.build.manifest import read_manifest
+from bindsplit_datasets.builds.features import LABEL_FEATURE
+from bindsplit_datasets.builds.manifest import read_manifest
 from bindsplit_datasets.errors import BindsplitError, SchemaError
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (

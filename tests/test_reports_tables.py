@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindsplit_datasets.build.cards import composition_rows, format_composition
+from bindsplit_datasets.builds.cards import composition_rows, format_composition
 from bindsplit_datasets.reports import format_record_table
 from bindsplit_datasets.tables import render_table
 

@@ -12,7 +12,7 @@ from fixtures_sources import aro_records, make_aro_source, make_bivlc_source
 from tiny_models import reset_accelerate, tiny_clip
 
 from bindsplit_datasets import cli, evaluation, loading
-from bindsplit_datasets.build.builder import build_benchmark
+from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.errors import OutputPathError
 from bindsplit_datasets.reports.results import record_file_name
 from bindsplit_datasets.runs import check_output_file, plan_runs, same_run

@@ -84,7 +84,7 @@ def check_command_guard(capsys, tmp_path: Path, argv, kind: OutputKind, out_opti
 
 # ----------------------------------------------------------------------------------- build
 def test_build_keeps_user_files(tmp_path, capsys, monkeypatch):
-    import bindsplit_datasets.build.builder as builder
+    import bindsplit_datasets.builds.builder as builder
 
     monkeypatch.setattr(builder, "prepare_benchmark", sentinel)
     check_command_guard(

@@ -24,7 +24,7 @@ from bindsplit_datasets.benchmarks import get_benchmark
 from bindsplit_datasets.benchmarks import sugarcrepe as sugarcrepe_module
 from bindsplit_datasets.benchmarks.coco_images import coco_val2017_images
 from bindsplit_datasets.benchmarks.sugarcrepe import SUBSETS, find_subset_files
-from bindsplit_datasets.build.builder import build_benchmark
+from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.errors import BindsplitError, ChecksumError, LeakageError, SchemaError
 from bindsplit_datasets.labels import annotate_sample

@@ -264,7 +264,7 @@ def tiny_bivlc_like(n_rows: int = 12, *, n_images: int = 5) -> datasets.Dataset:
     :data:`TINY_LABELS`, stored as a build stores it (the ClassLabel's index). Both images and
     captions repeat across rows.
     """
-    from bindsplit_datasets.build.features import ANNOTATION_FEATURES, LABEL_FEATURE
+    from bindsplit_datasets.builds.features import ANNOTATION_FEATURES, LABEL_FEATURE
     from bindsplit_datasets.labels import is_balanced
 
     images = [png_bytes(random_image(seed)) for seed in range(n_images)]
@@ -371,7 +371,7 @@ def write_fake_build(
 ) -> Path:
     """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards);
     ``dataset`` stores ``bindsplit_label`` as a build does (the ClassLabel's index)."""
-    from bindsplit_datasets.build.features import LABEL_FEATURE
+    from bindsplit_datasets.builds.features import LABEL_FEATURE
 
     labels = dataset["bindsplit_label"]
     sizes = {}
@@ -407,7 +407,7 @@ def fake_manifest(
     """The manifest :func:`write_fake_build` writes (the fields loading checks and evaluation
     reads), with the real fingerprint of the rows."""
     from bindsplit_datasets.benchmarks import get_benchmark
-    from bindsplit_datasets.build.manifest import rows_fingerprint
+    from bindsplit_datasets.builds.manifest import rows_fingerprint
 
     return {
         "format": "bindsplit-build/2",

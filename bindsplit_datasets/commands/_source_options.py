@@ -10,7 +10,7 @@ from typing import Any
 from ..argtypes import positive_int
 from ..benchmarks import benchmark_choices
 from ..benchmarks.vismin import PAIRINGS
-from ..build.builder import DEFAULT_MAX_LEAKAGE
+from ..builds.builder import DEFAULT_MAX_LEAKAGE
 
 __all__ = ["add_source_arguments", "print_leakage", "source_options"]
 

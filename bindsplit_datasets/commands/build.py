@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..benchmarks import get_benchmark
-from ..build.builder import build_benchmark
-from ..build.cards import composition_report
+from ..builds.builder import build_benchmark
+from ..builds.cards import composition_report
 from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "build"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..build.builder import prepare_benchmark
-from ..build.cards import composition_report
+from ..builds.builder import prepare_benchmark
+from ..builds.cards import composition_report
 from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "stats"

@@ -23,12 +23,14 @@ from .normalise import (
     singularise,
 )
 from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
+from .relations import Relation, parse_relations, parse_relations_many
 from .text import clean_text, tokenise
 
 __all__ = [
     "NORMALISATION",
     "PARSER_VERSION",
     "Binding",
+    "Relation",
     "clean_text",
     "map_caption_chunks",
     "normalise_attribute",
@@ -36,6 +38,8 @@ __all__ = [
     "normalise_object",
     "parse_bindings",
     "parse_many",
+    "parse_relations",
+    "parse_relations_many",
     "singularise",
     "tokenise",
 ]

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .. import __version__
-from ..build.manifest import read_manifest, verify_build
+from .._version import __version__
+from ..builds.manifest import read_manifest, verify_build
 from ..errors import SchemaError
 from ..names import MANIFEST_NAME, hub_dataset_id
 from ..reports.eval_results import EVAL_CONFIG_FILE
@@ -174,7 +174,7 @@ def inspect_build(folder: str | Path, *, verify: bool = True) -> BuildFolder:
     """Validate a ``bindsplit build`` folder; raise :class:`SchemaError` naming what is wrong.
 
     With ``verify`` (the default) the rows are first checked against the manifest
-    (:func:`~bindsplit_datasets.build.manifest.verify_build`), so a build changed after the fact is
+    (:func:`~bindsplit_datasets.builds.manifest.verify_build`), so a build changed after the fact is
     refused before anything is planned; ``verify=False`` skips that check explicitly.
 
     Checked: the manifest format; the card's YAML (parsed by ``huggingface_hub.DatasetCard``,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from .. import __version__
+from .._version import __version__
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, NotAFolderError
 
 __all__ = [

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from .._version import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from ..names import RESULTS_FORMAT
 from ..reports.results import ResultsRecord, is_results_record

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .. import __version__
+from .._version import __version__
 from ..errors import BindsplitValueError, SchemaError
 from ..metric import METRIC_DIR
 from ..names import leaderboard_space_id, metric_space_id, results_dataset_id

@@ -88,7 +88,7 @@ def _counted(rows: Iterator[dict[str, Any]], bar: tqdm) -> Iterator[dict[str, An
 
 
 def _card(world: SyntheticWorld, n_train: int, seed: int, n_shards: int) -> str:
-    from ..build.cards import size_category  # the dataset cards' module: benchmarks and reports
+    from ..builds.cards import size_category  # the dataset cards' module: benchmarks and reports
 
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     return f"""---

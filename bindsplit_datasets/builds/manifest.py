@@ -24,7 +24,7 @@ from typing import Any
 
 import datasets
 
-from .. import __version__
+from .._version import __version__
 from ..benchmarks import get_benchmark
 from ..errors import (
     BindsplitFileNotFoundError,

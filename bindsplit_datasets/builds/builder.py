@@ -17,7 +17,7 @@ it locally, like the published copy, through ``datasets``' own packaged Parquet 
 loading script).
 
 Rows keep the source benchmark's columns, in source order, and add the annotation columns of
-:mod:`bindsplit_datasets.build.features`; the same inputs give the same rows (and the same
+:mod:`bindsplit_datasets.builds.features`; the same inputs give the same rows (and the same
 ``fingerprint`` in the manifest).
 """
 

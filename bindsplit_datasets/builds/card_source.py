@@ -3,7 +3,7 @@ the VisMin pairing, the leakage check, and the licences of annotations and image
 :func:`format_share`, the one way shares are written on cards and in composition tables.
 
 Each function renders one part from the build manifest (or the benchmark adapter), so that
-:mod:`bindsplit_datasets.build.cards` composes the card without holding every wording itself.
+:mod:`bindsplit_datasets.builds.cards` composes the card without holding every wording itself.
 """
 
 from __future__ import annotations
