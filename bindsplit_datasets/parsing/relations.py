@@ -1,7 +1,20 @@
 """Relation bindings: the (subject, relation, object) triples a caption states (SPEC section 1b).
 
-INTERFACE STUB (to be replaced by the relation parser): a crude reading of "NOUN (VERB|PREP)+ NOUN"
-with the shared tokeniser and tagger, enough for the plumbing that counts and labels triples.
+"a dog sitting on a couch" -> (dog, sit on, couch); "a man riding a horse" -> (man, ride, horse);
+"a cup to the left of a plate" -> (cup, to the left of, plate). Subject and object are normalised
+as the objects of SPEC section 1 (singular lemma, compounds kept, attributes not part of them);
+the relation is the verb's lemma with its particle or preposition, or the (multi-word)
+preposition as written; copulas and auxiliaries are dropped.
+
+A caption takes the attribute parser's path (:func:`.text.tokenise`, the shipped tagger,
+:func:`.corrections.read_units`), is read as chunks (:mod:`.relation_chunks`) and then by the
+ordered rules of :mod:`.relation_rules`; the word tables are the plain-text files
+``parsing/data/relation_*.txt`` (:mod:`.relation_words`).
+
+>>> parse_relations("A man and a woman are sitting on a bench next to a bike.")
+[Relation(subject='man', relation='sit on', object='bench'), \
+Relation(subject='woman', relation='sit on', object='bench'), \
+Relation(subject='bench', relation='next to', object='bike')]
 """
 
 from __future__ import annotations
@@ -9,11 +22,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import relation_words as rw
 from . import tagger
-from .normalise import normalise_object
+from .batch import _chunks, map_caption_chunks
+from .corrections import read_units
+from .relation_chunks import chunk_units
+from .relation_rules import RELATION_RULES, read_relations
 from .text import tokenise
 
-__all__ = ["Relation", "parse_relations", "parse_relations_many"]
+__all__ = [
+    "RELATION_PARSER_VERSION",
+    "Relation",
+    "explain_relations",
+    "parse_relations",
+    "parse_relations_many",
+]
+
+#: Version of the relation rules and word tables (their content's SHA-256 is part of it); the
+#: attribute parser's ``PARSER_VERSION`` covers the tagger, word classes and units it builds on.
+RELATION_PARSER_VERSION = f"1.0+rules.{len(RELATION_RULES)}+tables-sha256.{rw.TABLES_SHA256[:16]}"
 
 
 @dataclass(frozen=True, order=True)
@@ -28,38 +55,92 @@ class Relation:
         return f"{self.subject} {self.relation} {self.object}"
 
 
-_NOUN = ("NN", "NNS")
-_LINK = ("VB", "VBZ", "VBP", "VBD", "VBG", "VBN", "IN", "TO", "RP")
-_DROP = frozenset({"is", "are", "was", "were", "be", "being", "been"})
-
-
-def parse_relations(text: str) -> list[Relation]:
-    """The triples ``text`` states, in order of first occurrence, without duplicates."""
+def _check(text: object) -> str:
     if not isinstance(text, str):
         raise TypeError(f"parse_relations expects a caption string, got {type(text).__name__}")
+    return text
+
+
+def _triples(text: str, trace: list[tuple[int, str]] | None = None) -> list[tuple[str, str, str]]:
     tokens = tokenise(text)
     if not tokens:
         return []
-    tags = tagger.get_tagger().tag(tokens)
-    found: list[Relation] = []
-    last_noun: str | None = None
-    link: list[str] = []
-    for token, tag in zip(tokens, tags, strict=True):
-        if tag in _NOUN:
-            noun = normalise_object(token)
-            if last_noun is not None and link:
-                found.append(Relation(last_noun, " ".join(link), noun))
-            last_noun, link = noun, []
-        elif tag in _LINK and last_noun is not None:
-            if token.lower() not in _DROP:
-                link.append(token.lower())
-    return list(dict.fromkeys(found))
+    chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
+    return list(dict.fromkeys(read_relations(chunks, trace)))
+
+
+def parse_relations(text: str) -> list[Relation]:
+    """The triples ``text`` states, in order of first occurrence, without duplicates.
+
+    Raises ``TypeError`` for anything but a string. See the module docstring for the rules.
+    """
+    return [Relation(*triple) for triple in _triples(_check(text))]
+
+
+def explain_relations(text: str) -> list[str]:
+    """One line per chunk of ``text`` naming the rule that read it, then the triples found: what
+    ``bindsplit parse --explain`` shows for relations."""
+    tokens = tokenise(_check(text))
+    if not tokens:
+        return []
+    chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
+    trace: list[tuple[int, str]] = []
+    found = list(dict.fromkeys(read_relations(chunks, trace)))
+    lines = [
+        f"{chunks[i].kind:<5} {chunks[i].text or chunks[i].key or '-':<24} {name}"
+        for i, name in trace
+    ]
+    return lines + [f"-> ({s}, {r}, {o})" for s, r, o in found]
+
+
+def _parse_chunk(texts: list[str]) -> list[tuple[tuple[str, str, str], ...]]:
+    """Triples of each caption as plain tuples (cheap to send between processes)."""
+    return [tuple(_triples(text)) for text in texts]
 
 
 def parse_relations_many(
-    texts: Iterable[str], *, num_proc: int | None = None, progress: bool = False
+    texts: Iterable[str],
+    *,
+    num_proc: int | None = None,
+    progress: bool = False,
+    chunksize: int = 512,
 ) -> list[list[Relation]]:
-    """``[parse_relations(t) for t in texts]``; each distinct caption parsed once."""
+    """``[parse_relations(t) for t in texts]``, computed by ``num_proc`` processes.
+
+    As :func:`.batch.parse_many`: ``num_proc=None`` uses every CPU, ``1`` parses in this process;
+    each distinct caption is parsed once and travels to the workers in chunks of ``chunksize``;
+    every returned list is a fresh list, also for repeated captions.
+    """
+    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
+        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
+    if num_proc is not None and num_proc < 1:
+        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"parse_relations_many expects a sequence of caption strings, got a single "
+            f"{type(texts).__name__}; pass a list (parse_relations_many([text])) or call "
+            "parse_relations(text)"
+        )
     items = list(texts)
-    by_text = {text: parse_relations(text) for text in dict.fromkeys(items)}
-    return [list(by_text[text]) for text in items]
+    for position, text in enumerate(items):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"parse_relations_many expects caption strings; item {position} is "
+                f"{type(text).__name__}"
+            )
+    if not items:
+        return []
+    distinct = list(dict.fromkeys(items))
+
+    from tqdm.auto import tqdm
+
+    parsed: list[tuple[tuple[str, str, str], ...]] = []
+    with tqdm(total=len(distinct), unit=" captions", desc="relations", disable=not progress) as bar:
+        parts = map_caption_chunks(_parse_chunk, _chunks(distinct, chunksize), num_proc=num_proc)
+        for part in parts:
+            parsed.extend(part)
+            bar.update(len(part))
+    by_text = dict(zip(distinct, parsed, strict=True))
+    return [[Relation(*triple) for triple in by_text[text]] for text in items]

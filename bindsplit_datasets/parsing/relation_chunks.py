@@ -1,0 +1,293 @@
+"""A caption's units read as the chunks relations are made of (SPEC section 1b).
+
+The attribute parser's units (:func:`.corrections.read_units`: merged compounds, corrected kinds)
+are grouped into a flat list of :class:`Chunk` s:
+
+- ``NP``: a noun run, its object normalised as in SPEC section 1 (lexicon words at its left edge are
+  attributes, the last word singular); ``obj`` is ``""`` for a phrase that is no argument (a
+  pronoun, a position noun on its own, a noun of time, a noun after "no"). A partitive noun before
+  "of" gives way to the noun after it ("a group of people" -> person).
+- ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of");
+  ``blocking`` for those that state no relation ("of", "for", "without").
+- ``VERB``: a verb group (auxiliaries, adverbs, the main verb, a particle): the main verb's lemma
+  with its particle ("is sitting" -> sit, "blow out"), ``""`` for a copula or light verb alone.
+  A possessor before "'s" gives way to the noun after it ("boy's suit" -> suit).
+- ``CONJ``, ``REL`` (that / which / who) and ``BREAK`` (a new clause: while, as, where, a full
+  stop).
+
+Two slips of the tagger that matter only to relations are mended first: a noun tagged as a
+preposition at the start of a telegraphic phrase ("bike/IN leaning against fence") and a verb
+tagged as an adverb after a noun ("bears fight/RB with each other").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import lexicon as lx
+from . import relation_words as rw
+from . import wordclasses as wc
+from .normalise import object_of
+from .units import (
+    ADV,
+    ATTR,
+    CONJ,
+    COPULA,
+    DET,
+    GERUND,
+    NEG,
+    NOUN,
+    OTHER,
+    PART,
+    PREP,
+    REL,
+    VERB,
+    WEAK,
+    Units,
+)
+
+__all__ = ["Chunk", "chunk_units"]
+
+#: Words that open a new clause whose subject is named afresh.
+_CLAUSE_WORDS = frozenset({"while", "whilst", "where", "when", "whereas", "because", "so"})
+#: Words that open a new clause only when a subject and a finite verb follow ("as he holds").
+_CLAUSE_IF_FINITE = frozenset({"as", "after", "before", "until"})
+_SENTENCE_ENDS = frozenset({".", ";", "!", "?", ":"})
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+_VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
+_MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
+_MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
+#: True determiners; another word tagged DT that can be a noun is one ("a tooth/DT brush").
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "each", "every", "some", "any", "no",
+     "all", "both", "another", "either", "neither", "half", "such"}
+)  # fmt: skip
+#: Words after which "to" is part of a preposition, not an infinitive ("next to tree/VB").
+_TO_PREPOSITIONS = frozenset({"next", "close", "near", "up", "due"})
+
+
+@dataclass
+class Chunk:
+    """One chunk of a caption (see the module docstring)."""
+
+    kind: str  # NP, PREP, VERB, CONJ, REL, BREAK
+    text: str  # NP: the object ("" = no argument); PREP: as written; VERB: lemma [+ particle]
+    key: str = ""  # NP: the pronoun or head as written; CONJ: the conjunction
+    finite: bool = False  # VERB: a finite form or an auxiliary ("sits", "is sitting")
+    participle: str = ""  # VERB: the main verb as written when a past participle ("flown")
+    blocking: bool = False  # PREP: states no relation
+    infinitive: bool = False  # VERB: after "to"
+    negated: bool = False  # VERB: with "not"/"n't"/"never"
+
+
+def _is_verb_unit(u: Units, i: int) -> bool:
+    """Whether unit ``i`` acts as a verb: a finite verb or copula, or a participle / gerund that
+    does not modify the noun after it ("a sleeping cat", "a grass covered forest")."""
+    kind = u.kind[i]
+    if kind == COPULA or (kind == OTHER and u.tag[i] in _FINITE_TAGS) or kind == VERB:
+        return True
+    if kind == OTHER and u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB:
+        return True  # a noun-tagged verb the corrections took out of a noun run ("stands/NNS")
+    if kind not in (GERUND, PART, WEAK):
+        return False
+    before, after = u.previous(i), u.following(i)
+    modifies = after < u.n and u.kind[after] in _MODIFIED
+    if not modifies:
+        return True
+    if before < 0 or u.kind[before] in _MODIFIER_LEFT:
+        return u.kind_at(before) == PREP and u.key[before] == "to"
+    if u.kind[before] == NOUN and u.key[i] in lx.COMPOUND_PARTICIPLES and u.kind[after] == NOUN:
+        return before > 0 and u.kind[before - 1] == NOUN  # "man riding horse"; not "grass covered"
+    return True
+
+
+def _ends_phrase(u: Units, i: int) -> bool:
+    return i + 1 >= u.n or u.kind[i + 1] in (CONJ, PREP) or not u.key[i + 1][0].isalnum()
+
+
+def _mend(u: Units) -> None:
+    """The tagger slips described in the module docstring, mended in place."""
+    for i in range(u.n):
+        key = u.key[i]
+        if u.kind[i] == DET and u.tag[i] == "DT" and key not in _DETERMINERS:
+            if u.kind_at(i + 1) == NOUN and wc.classes(key) & wc.NOUN:
+                u.kind[i] = NOUN  # "a tooth/DT brush"
+        elif (
+            u.kind[i] in (VERB, PART)
+            and i > 0
+            and u.kind[i - 1] == PREP
+            and (u.key[i - 1] != "to" or u.key_at(i - 2) in _TO_PREPOSITIONS)
+            and _ends_phrase(u, i)
+            and wc.classes(key) & wc.NOUN
+        ):
+            u.kind[i] = NOUN  # "pillow beside bed/VBD", "giraffe standing next to tree/VB"
+        elif (
+            u.kind[i] == PREP
+            and key not in rw.PREPOSITIONS
+            and key not in rw.BLOCKING_PREPOSITIONS
+            and key not in lx.PREPOSITIONS
+            and key not in ("next", "to", "of", "out", "far", "close", "across", "inside")
+            and wc.classes(key) & wc.NOUN
+        ):
+            u.kind[i] = NOUN  # "bike/IN leaning against fence"
+        elif (
+            u.kind[i] == ADV
+            and u.kind_at(i - 1) == NOUN
+            and u.kind_at(i + 1) == PREP
+            and wc.classes(key) & wc.VERB
+            and not wc.classes(key) & wc.ADVERB
+        ):
+            u.kind[i], u.tag[i] = VERB, "VBP"  # "two bears fight/RB with each other"
+
+
+def _phrasal(u: Units, i: int) -> int:
+    """Length of the multi-word preposition starting at unit ``i`` (0 if none)."""
+    keys = u.key
+    for words in rw.PHRASAL_PREPOSITIONS:
+        if tuple(keys[i : i + len(words)]) == words:
+            return len(words)
+    # "on the side of", "in the middle of": PREP the POSITION of
+    if (
+        u.kind[i] == PREP
+        and i + 3 < u.n
+        and keys[i + 1] == "the"
+        and keys[i + 2] in rw.POSITION_NOUNS
+        and keys[i + 3] == "of"
+    ):
+        return 4
+    return 0
+
+
+def _noun_phrase(u: Units, start: int, end: int) -> str:
+    """The object of the noun run ``start:end``, or "" when it is no argument."""
+    while end - start > 1 and u.key[start] in lx.ATTRIBUTES:
+        start += 1
+    head = u.key[end - 1]
+    if end - start == 1 and (
+        head in rw.POSITION_NOUNS or head in rw.TIME_NOUNS or head in rw.PRONOUNS
+    ):
+        return ""
+    before = start - 1
+    while before >= 0 and u.kind[before] in (DET, ATTR, ADV, WEAK, PART, GERUND):
+        if u.key[before] == "no":
+            return ""  # "with no train around"
+        before -= 1
+    return object_of(u.text[start:end])
+
+
+def _pronoun(u: Units, i: int) -> int:
+    """Length of the pronoun at unit ``i`` (0 if none): "it", "them", "each other"."""
+    if " ".join(u.key[i : i + 2]) in rw.PRONOUNS:
+        return 2
+    if u.key[i] in rw.PRONOUNS and u.kind[i] not in (DET, REL) and u.tag[i] != "PRP$":
+        return 1 if u.kind[i] in (OTHER, NOUN) or u.tag[i].startswith("PRP") else 0
+    return 0
+
+
+def _opens_clause(u: Units, i: int) -> bool:
+    """Whether the word at ``i`` opens a clause: always for "while", "where"...; for "as" only
+    when a subject and a finite verb follow ("as he holds", "as people go by")."""
+    key = u.key[i]
+    if key in _CLAUSE_WORDS:
+        return True
+    if key not in _CLAUSE_IF_FINITE:
+        return False
+    j = i + 1
+    while j < u.n and (u.kind[j] in (DET, ATTR, NOUN, ADV) or _pronoun(u, j)):
+        j += 1
+    return j > i + 1 and j < u.n and (u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS)
+
+
+def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
+    """The verb group starting at unit ``i``: (chunk, index after it)."""
+    words: list[int] = []
+    negated = False
+    j = i
+    while j < u.n:
+        if u.kind[j] == NEG:
+            negated = True
+        elif u.kind[j] != ADV:
+            if not _is_verb_unit(u, j) and (words or u.kind[j] not in _VERB_KINDS):
+                break
+            words.append(j)
+        j += 1
+    while j > i and u.kind[j - 1] in (ADV, NEG):
+        j -= 1  # adverbs after the verb are left for what follows ("sitting outside")
+    lexical = [k for k in words if u.key[k] not in rw.AUXILIARIES]
+    if not lexical and words and u.key[words[-1]] in ("has", "have", "had", "having"):
+        lexical = words[-1:]  # "a bus has a sign": "have" alone is the relation
+    main = lexical[-1] if lexical else -1
+    lemma = rw.verb_lemma(u.key[main]) if main >= 0 else ""
+    if lemma in rw.LIGHT_VERBS:
+        lemma = ""
+    if lemma and j < u.n and u.tag[j] == "RP" and u.key[j] in rw.PARTICLES:
+        lemma, j = f"{lemma} {u.key[j]}", j + 1  # "blow out", "pucker up"
+    finite = any(
+        u.kind[k] in (COPULA, VERB)
+        or u.tag[k] in _FINITE_TAGS
+        or (u.kind[k] == OTHER and u.tag[k].startswith("NN"))
+        for k in words
+    )
+    participle = u.key[main] if main >= 0 and u.tag[main] in ("VBN", "VBD") else ""
+    chunk = Chunk(
+        "VERB", lemma, finite=finite and not infinitive, participle=participle,
+        infinitive=infinitive, negated=negated,
+    )  # fmt: skip
+    return chunk, max(j, i + 1)
+
+
+def chunk_units(u: Units) -> list[Chunk]:
+    """The chunks of a caption's units (see the module docstring)."""
+    _mend(u)
+    chunks: list[Chunk] = []
+    i = 0
+    while i < u.n:
+        kind, key = u.kind[i], u.key[i]
+        length = _phrasal(u, i)
+        if length:
+            chunks.append(Chunk("PREP", " ".join(u.key[i : i + length])))
+            i += length
+            continue
+        length = _pronoun(u, i)
+        if length:
+            chunks.append(Chunk("NP", "", key=" ".join(u.key[i : i + length])))
+            i += length
+            continue
+        if kind == NOUN:
+            end = i
+            while end < u.n and u.kind[end] == NOUN and u.key[end] not in _CLAUSE_WORDS:
+                end += 1
+            if end == i:  # "while/NN": a clause word
+                chunks.append(Chunk("BREAK", key))
+                i += 1
+                continue
+            if u.key[end - 1] in rw.PARTITIVE_NOUNS and end < u.n and u.key[end] == "of":
+                i = end + 1  # "a group of people": the people are the argument
+                continue
+            if end < u.n and u.tag[end] == "POS" and u.kind_at(end + 1) in (NOUN, ATTR):
+                i = end + 1  # "a boy's suit": the suit is the argument
+                continue
+            chunks.append(Chunk("NP", _noun_phrase(u, i, end), key=u.key[end - 1]))
+            i = end
+        elif key in _SENTENCE_ENDS or _opens_clause(u, i):
+            chunks.append(Chunk("BREAK", key))
+            i += 1
+        elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+            chunk, i = _verb_group(u, i + 1, infinitive=True)
+            chunks.append(chunk)
+        elif _is_verb_unit(u, i):
+            chunk, i = _verb_group(u, i, infinitive=False)
+            chunks.append(chunk)
+        elif kind == PREP or key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
+            if key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
+                chunks.append(Chunk("PREP", key, blocking=key in rw.BLOCKING_PREPOSITIONS))
+            i += 1
+        elif kind == CONJ:
+            chunks.append(Chunk("CONJ", "", key=key))
+            i += 1
+        elif kind == REL:
+            chunks.append(Chunk("REL", key))
+            i += 1
+        else:
+            i += 1  # determiners, attributes, adverbs, "there"
+    return chunks
