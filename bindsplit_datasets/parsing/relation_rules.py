@@ -85,12 +85,25 @@ def _conjoined_noun(s: _State, i: int) -> bool:
         s.subject = s.last = [chunk.text]
         s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
         return True  # "a statue is on a bench and a woman sits on a block": a new clause
+    own_place = nxt is not None and nxt.kind == "PREP" and not nxt.blocking
+    if own_place and s.applied is not None and s.verb is None:
+        s.subject = s.last = [chunk.text]  # "a cup on a table and a plate on the floor"
+        s.applied = s.pending = None
+        return True
     if s.applied is not None:
         s.emit(*s.applied, [chunk.text])
     if s.subject is s.last:
         s.subject.append(chunk.text)
     else:
         s.last.append(chunk.text)
+    return True
+
+
+def _conjoined_subject(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "VERB" or s.kind_at(i + 1) != "VERB":
+        return False
+    s.subject = s.last = [s.chunks[i].text]  # "a goat standing and a goat sitting in a field"
+    s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
     return True
 
 
@@ -140,7 +153,7 @@ def _blocking_preposition(s: _State, i: int) -> bool:
     if not s.chunks[i].blocking:
         return False
     s.pending = ("block", "", [])
-    s.block_head = s.last
+    s.block_head = s.last if s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP" else None
     return True
 
 
@@ -176,7 +189,8 @@ def _with_absolute(s: _State, i: int) -> bool:
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    s.pending = ("rel", s.chunks[i].text, s.last)
+    head = s.blocked_head if s.blocked_head and any(s.blocked_head) else s.last
+    s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
     return True
 
 
@@ -255,6 +269,11 @@ def _finite_verb(s: _State, i: int) -> bool:
 
 
 def _clause_break(s: _State, i: int) -> bool:
+    nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
+    if nxt is not None and nxt.kind == "VERB" and not nxt.finite and s.subject:
+        s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
+        s.last = None
+        return True
     s.subject = s.last = s.verb = s.pending = s.applied = None
     s.clause_verb = s.last_from_subject = False
     return True
@@ -274,6 +293,8 @@ RELATION_RULES: tuple[RelationRule, ...] = (
           "after a verb and before a finite verb it opens a new clause",
           ("a man and a woman sitting on a bench", "a bathroom with toys and books",
            "a statue is sitting on a bench and a woman sits on a block"), _conjoined_noun),
+    _rule("conjoined_subject", "NP", "a noun after a verb and 'and', before a verb, is that "
+          "verb's subject", ("a goat standing and a dog sitting in a field",), _conjoined_subject),
     _rule("pronoun_subject", "NP", "he/she/they as a clause's subject stand for the caption's "
           "first subject", ("a man puckers up as he holds an orange",), _pronoun_subject),
     _rule("pending_object", "NP", "the noun after a verb or preposition is its object; after "
@@ -281,7 +302,7 @@ RELATION_RULES: tuple[RelationRule, ...] = (
     _rule("clause_subject", "NP", "the first noun of a clause is its subject",
           ("a cat is on a mat",), _clause_subject),
     _rule("other_noun", "NP", "any other noun is where a preposition phrase after it attaches",
-          ("there is a cup on a table",), _other_noun),
+          ("the animal is a dog on a bed",), _other_noun),
     _rule("blocking_preposition", "PREP", "'of', 'for', 'without' state no relation",
           ("the side of the road", "a boy without a bat"), _blocking_preposition),
     _rule("passive_agent", "PREP", "'by' after a past participle names the agent of the active "

@@ -1,0 +1,293 @@
+"""The relation parser (SPEC section 1b): exact triples on hand-made phrases for every clause of the
+protocol, the hand-labelled gold set, the relation-swap check, the batch form against the naive
+loop, the rule table and the word tables."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+import relation_gold
+
+import bindsplit_datasets
+from bindsplit_datasets.errors import PackageDataError
+from bindsplit_datasets.parsing import Relation, parse_relations, parse_relations_many
+from bindsplit_datasets.parsing import relation_words as rw
+from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
+from bindsplit_datasets.parsing.relations import RELATION_PARSER_VERSION, explain_relations
+
+#: (caption, expected triples in order): one group per clause of SPEC 1b.
+CASES = [
+    # the SPEC's own examples
+    ("a dog sitting on a couch", [("dog", "sit on", "couch")]),
+    ("a man riding a horse", [("man", "ride", "horse")]),
+    ("a cup to the left of a plate", [("cup", "to the left of", "plate")]),
+    # subject and object normalised as SPEC 1 objects: attributes out, compounds kept, singular
+    ("a black dog on a red couch", [("dog", "on", "couch")]),
+    ("two teddy bears sitting on wooden benches", [("teddy bear", "sit on", "bench")]),
+    ("a glass vase on a stone table", [("vase", "on", "table")]),
+    ("a stop sign next to a fire hydrant", [("stop sign", "next to", "fire hydrant")]),
+    # the relation: verb lemma with particle / preposition; prepositions as written
+    ("a man is leaning against a wall", [("man", "lean against", "wall")]),
+    ("a woman wearing a hat", [("woman", "wear", "hat")]),
+    ("a bird flew over the lake", [("bird", "fly over", "lake")]),
+    ("a boy blowing out the candles", [("boy", "blow out", "candle")]),
+    ("a tree in front of a house", [("tree", "in front of", "house")]),
+    ("a boy on top of a car", [("boy", "on top of", "car")]),
+    ("a cat to the right of a dog", [("cat", "to the right of", "dog")]),
+    ("a lamp behind a chair", [("lamp", "behind", "chair")]),
+    ("a truck on the side of the road", [("truck", "on the side of", "road")]),
+    ("a bus has a sign", [("bus", "have", "sign")]),
+    # copula and auxiliaries dropped
+    ("a cat is on a mat", [("cat", "on", "mat")]),
+    ("the man has been sitting on a bench", [("man", "sit on", "bench")]),
+    ("the stop sign is above the street sign", [("stop sign", "above", "street sign")]),
+    # conjoined subjects and objects distribute
+    (
+        "a man and a woman sitting on a bench",
+        [("man", "sit on", "bench"), ("woman", "sit on", "bench")],
+    ),
+    ("a man holding a cup and a plate", [("man", "hold", "cup"), ("man", "hold", "plate")]),
+    ("a cup next to a plate and a fork", [("cup", "next to", "plate"), ("cup", "next to", "fork")]),
+    # relative and reduced relative clauses relate their head
+    ("a man who is holding an umbrella", [("man", "hold", "umbrella")]),
+    ("a man holding an umbrella", [("man", "hold", "umbrella")]),
+    ("a woman that is cutting a cake", [("woman", "cut", "cake")]),
+    ("a vase filled with flowers", [("vase", "fill with", "flower")]),
+    # passive with "by" gives the active triple; a placing participle's "by" is a place
+    ("a kite flown by a boy", [("boy", "fly", "kite")]),
+    ("a pizza being cut by a man", [("man", "cut", "pizza")]),
+    ("a bus parked by the road", [("bus", "park by", "road")]),
+    # partitives: the noun after "of" is the argument; containers are objects
+    ("a group of people on a beach", [("person", "on", "beach")]),
+    ("a slice of pizza on a plate", [("pizza", "on", "plate")]),
+    ("a plate of food on a table", [("plate", "on", "table")]),
+    # low attachment of a preposition phrase
+    ("sign on pole next to road", [("sign", "on", "pole"), ("pole", "next to", "road")]),
+    # clauses: a new subject after "while"; "as he" stands for the first subject
+    (
+        "a woman holds a bat while a man holds a ball",
+        [("woman", "hold", "bat"), ("man", "hold", "ball")],
+    ),
+    ("a man puckers up as he holds an orange", [("man", "hold", "orange")]),
+    # telegraphic phrases, any letter case
+    ("handle on door", [("handle", "on", "door")]),
+    ("man WEARING shirt", [("man", "wear", "shirt")]),
+    ("bike leaning against fence", [("bike", "lean against", "fence")]),
+    ("A MAN RIDING A HORSE", [("man", "ride", "horse")]),
+    ("pillow beside bed", [("pillow", "beside", "bed")]),
+]
+
+#: Captions that state no relation (SPEC 1b, "Not relations").
+NOT_RELATIONS = [
+    "a slice of pizza",
+    "a group of people",
+    "a pair of shoes",
+    "the side of the road",
+    "the handle of the door",
+    "a man in black",
+    "a dog running",
+    "sitting outside",
+    "a boy without a bat",
+    "a woman is not holding an umbrella",
+    "a kite in the background",
+    "",
+    "...",
+]
+
+
+@pytest.mark.parametrize(("caption", "expected"), CASES)
+def test_triples_of_hand_made_phrases(caption, expected):
+    assert parse_relations(caption) == [Relation(*triple) for triple in expected]
+
+
+@pytest.mark.parametrize("caption", NOT_RELATIONS)
+def test_phrases_that_state_no_relation(caption):
+    assert parse_relations(caption) == []
+
+
+def test_duplicates_are_dropped_and_order_kept():
+    found = parse_relations("a cup on a table and a cup on a table, a dog under a table")
+    assert found == [Relation("cup", "on", "table"), Relation("dog", "under", "table")]
+
+
+def test_the_relation_is_importable_from_the_package():
+    assert bindsplit_datasets.parse_relations is parse_relations
+    relation = bindsplit_datasets.Relation("dog", "sit on", "couch")
+    assert str(relation) == "dog sit on couch"
+    assert sorted([Relation("b", "on", "a"), Relation("a", "on", "b")])[0].subject == "a"
+    with pytest.raises(AttributeError):
+        relation.subject = "cat"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"a dog on a mat", ["a dog on a mat"]])
+def test_parse_relations_refuses_what_is_not_a_string(bad):
+    with pytest.raises(TypeError, match="caption string"):
+        parse_relations(bad)  # type: ignore[arg-type]
+
+
+# --- the gold set and the relation-swap pairs ------------------------------------------------
+
+
+def test_gold_set_is_well_formed():
+    items = relation_gold.items()
+    assert len({item["id"] for item in items}) == len(items)
+    for item in items:
+        assert item["split"] in ("dev", "heldout")
+        assert ("text" in item) != isinstance(item["source"], dict)
+        assert all(len(triple) == 3 and all(triple) for triple in item["triples"])
+    heldout = sum(item["split"] == "heldout" for item in items)
+    assert 0.25 <= heldout / len(items) <= 0.35
+
+
+def test_written_phrases_meet_the_quality_targets():
+    written = [item for item in relation_gold.items() if "text" in item]
+    counts, sizes, errors = relation_gold.score(written, None, parse_relations)
+    precision, recall = relation_gold.micro(counts["dev"])
+    assert sizes["dev"] >= 60 and precision >= 0.90 and recall >= 0.85, "\n".join(errors)
+
+
+def test_real_captions_meet_the_development_targets(shared_data):
+    counts, sizes, errors = relation_gold.score(relation_gold.items(), shared_data, parse_relations)
+    precision, recall = relation_gold.micro(counts["dev"])
+    assert sizes["dev"] >= 150
+    assert precision >= 0.90 and recall >= 0.85, "\n".join(errors)
+    heldout = relation_gold.micro(counts["heldout"])
+    print(f"held out ({sizes['heldout']} captions): P {heldout[0]:.3f} R {heldout[1]:.3f}")
+
+
+def test_relation_swap_pairs_change_exactly_one_relation():
+    pairs = relation_gold.written_swap_pairs()
+    passed, total = relation_gold.share(pairs, parse_relations, relation_gold.is_relation_swap)
+    assert total == len(pairs) >= 30
+    assert passed / total >= 0.85
+
+
+def test_swap_checks_on_hand_made_triples():
+    first = {("cup", "on", "table")}
+    assert relation_gold.is_relation_swap(first, {("cup", "under", "table")})
+    assert not relation_gold.is_relation_swap(first, {("table", "under", "cup")})
+    assert not relation_gold.is_relation_swap(first, first)
+    two = {("man", "ride", "horse"), ("horse", "on", "beach")}
+    assert relation_gold.is_argument_swap(two, {("horse", "ride", "man"), ("man", "on", "beach")})
+    assert not relation_gold.is_argument_swap(two, two)
+
+
+# --- the batch form --------------------------------------------------------------------------
+
+CAPTIONS = [
+    "a dog sitting on a couch",
+    "man WEARING shirt",
+    "a dog sitting on a couch",
+    "",
+    "a kite flown by a boy",
+    "a group of people on a beach",
+    "a man in black",
+]
+
+
+@pytest.mark.parametrize("num_proc", [1, 2])
+def test_parse_relations_many_equals_the_naive_loop(num_proc):
+    many = parse_relations_many(CAPTIONS, num_proc=num_proc, chunksize=2)
+    assert many == [parse_relations(caption) for caption in CAPTIONS]
+    assert many[0] is not many[2]  # fresh lists, also for a repeated caption
+    assert parse_relations_many(iter([])) == []
+
+
+@pytest.mark.parametrize(
+    ("texts", "kwargs", "error"),
+    [
+        ("a dog on a mat", {}, TypeError),
+        (["a dog", None], {}, TypeError),
+        (["a dog"], {"num_proc": 0}, ValueError),
+        (["a dog"], {"num_proc": True}, TypeError),
+        (["a dog"], {"chunksize": 0}, ValueError),
+    ],
+)
+def test_parse_relations_many_refuses_bad_input(texts, kwargs, error):
+    with pytest.raises(error):
+        parse_relations_many(texts, **kwargs)
+
+
+# --- the rule table and the word tables ------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", RELATION_RULES, ids=lambda rule: rule.name)
+def test_every_rule_reads_one_of_its_examples(rule):
+    assert rule.examples and rule.description
+    traces = ["\n".join(explain_relations(example)) for example in rule.examples]
+    assert any(f" {rule.name}" in trace for trace in traces), traces
+
+
+def test_rule_names_are_unique_and_the_version_counts_them():
+    names = [rule.name for rule in RELATION_RULES]
+    assert len(set(names)) == len(names)
+    assert f"rules.{len(names)}+" in RELATION_PARSER_VERSION
+    assert rw.TABLES_SHA256[:16] in RELATION_PARSER_VERSION
+
+
+def test_explain_shows_rules_and_triples():
+    lines = explain_relations("a kite flown by a boy")
+    assert any("passive_agent" in line for line in lines)
+    assert lines[-1] == "-> (boy, fly, kite)"
+
+
+def _data_files() -> list[Path]:
+    folder = resources.files("bindsplit_datasets.parsing") / "data"
+    return sorted(Path(str(path)) for path in folder.iterdir() if path.name.startswith("relation_"))
+
+
+def test_word_tables_have_a_header_and_one_clean_entry_per_line():
+    files = _data_files()
+    assert len(files) >= 10
+    for path in files:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# "), path.name
+        entries = [line for line in lines if line and not line.startswith("#")]
+        assert entries and len(entries) == len(set(entries)), path.name
+        assert all(entry == entry.strip().lower() for entry in entries), path.name
+
+
+def test_word_tables_hold_what_the_rules_rely_on():
+    assert {"on", "under", "with", "behind"} <= rw.PREPOSITIONS
+    assert ("to", "the", "left", "of") in rw.PHRASAL_PREPOSITIONS
+    assert len(rw.PHRASAL_PREPOSITIONS[0]) >= len(rw.PHRASAL_PREPOSITIONS[-1])
+    assert {"of", "for", "without"} <= rw.BLOCKING_PREPOSITIONS
+    assert {"group", "slice", "pair"} <= rw.PARTITIVE_NOUNS
+    assert "bowl" not in rw.PARTITIVE_NOUNS  # containers are objects
+    assert rw.PREPOSITIONS.isdisjoint(rw.BLOCKING_PREPOSITIONS)
+
+
+def test_verb_lemmas_come_from_the_shipped_table():
+    assert [rw.verb_lemma(w) for w in ("sitting", "flown", "lying", "wore", "parked")] == [
+        "sit",
+        "fly",
+        "lie",
+        "wear",
+        "park",
+    ]
+    assert rw.verb_lemma("sit") == "sit" and rw.verb_lemma("qwzx") == "qwzx"
+
+
+def test_a_changed_lemma_table_is_refused(monkeypatch):
+    monkeypatch.setattr(rw, "LEMMA_SHA256", "0" * 64)
+    rw._lemmas.cache_clear()
+    try:
+        with pytest.raises(PackageDataError, match="reinstall"):
+            rw.verb_lemma("sitting")
+    finally:
+        monkeypatch.undo()
+        rw._lemmas.cache_clear()
+
+
+def test_export_of_lemminflect_reproduces_the_shipped_lemma_table(tmp_path):
+    lemminflect = pytest.importorskip("lemminflect")
+    source = Path(lemminflect.__file__).parent / "resources"
+    digest = rw.export_lemmas(source, tmp_path / "verb_lemmas.txt.gz")
+    assert digest == rw.LEMMA_SHA256
+    data = (tmp_path / "verb_lemmas.txt.gz").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == digest
+    assert "sitting\tsit\n" in gzip.decompress(data).decode("utf-8")
