@@ -29,6 +29,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "parse_bindings, tag memory emptied",
         "parse_many 2 processes / 1 process:",
     ),
+    "bench_relations.py": (
+        "Relation gold set, exact-match triples",
+        "heldout",
+        "relation-swap pairs (dev):",
+        "SugarCrepe swap_obj (label-free):",
+        "parse_relations_many, 2 processes",
+        "parse_relations / parse_bindings time per caption:",
+    ),
     "bench_reference.py": (
         "the same index from every engine: fingerprint",
         "workers busy (worker time / wall time)",
@@ -47,7 +55,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
 
 
 #: The scripts that read the real captions under ``../shared/data``.
-NEEDS_SHARED_DATA = frozenset({"bench_parser.py", "bench_reference.py"})
+NEEDS_SHARED_DATA = frozenset({"bench_parser.py", "bench_reference.py", "bench_relations.py"})
 
 
 def test_every_benchmark_script_is_checked():
