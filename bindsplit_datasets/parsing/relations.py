@@ -19,11 +19,12 @@ Relation(subject='bench', relation='next to', object='bike')]
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import relation_chunks, tagger
 from . import relation_words as rw
-from . import tagger
 from .batch import _chunks, map_caption_chunks
 from .corrections import read_units
 from .relation_chunks import chunk_units
@@ -38,9 +39,20 @@ __all__ = [
     "parse_relations_many",
 ]
 
-#: Version of the relation rules and word tables (their content's SHA-256 is part of it); the
-#: attribute parser's ``PARSER_VERSION`` covers the tagger, word classes and units it builds on.
-RELATION_PARSER_VERSION = f"1.0+rules.{len(RELATION_RULES)}+tables-sha256.{rw.TABLES_SHA256[:16]}"
+
+def _tables_digest() -> str:
+    """SHA-256 of the word-table files, the lemma table and the chunker's own word sets."""
+    digest = hashlib.sha256(rw.TABLES_SHA256.encode())
+    for name, value in sorted(vars(relation_chunks).items()):
+        if name.startswith("_") and name[1:].isupper() and isinstance(value, frozenset):
+            digest.update(f"{name}={sorted(value)}".encode())
+    return digest.hexdigest()
+
+
+#: Version of the relation rules and word tables (the SHA-256 of their content is part of it;
+#: bump the number when a rule changes); the attribute parser's ``PARSER_VERSION`` covers the
+#: tagger, word classes and units it builds on.
+RELATION_PARSER_VERSION = f"1.0+rules.{len(RELATION_RULES)}+tables-sha256.{_tables_digest()[:16]}"
 
 
 @dataclass(frozen=True, order=True)
