@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from . import lexicon as lx
 from . import relation_words as rw
 from . import wordclasses as wc
-from .normalise import object_of
+from .normalise import object_of, singularise
 from .units import (
     ADV,
     ATTR,
@@ -112,6 +112,9 @@ def _mend(u: Units) -> None:
         if u.kind[i] == DET and u.tag[i] == "DT" and key not in _DETERMINERS:
             if u.kind_at(i + 1) == NOUN and wc.classes(key) & wc.NOUN:
                 u.kind[i] = NOUN  # "a tooth/DT brush"
+        elif u.kind[i] == DET and u.tag[i] == "CD" and key.isalpha() and singularise(key) != key:
+            if wc.classes(singularise(key)) & wc.NOUN:
+                u.kind[i] = NOUN  # "several zebras/CD eat"
         elif (
             u.kind[i] in (VERB, PART)
             and i > 0
@@ -156,6 +159,15 @@ def _phrasal(u: Units, i: int) -> int:
     ):
         return 4
     return 0
+
+
+def _gives_way(head: str, chunks: list[Chunk]) -> bool:
+    """Whether a noun before "of" gives way to the noun after it: a partitive noun ("a group
+    of people", "two kinds of crackers"), or a picture noun that opens the caption ("a photo of
+    a boat")."""
+    if head in rw.PARTITIVE_NOUNS or singularise(head) in rw.PARTITIVE_NOUNS:
+        return True
+    return head in rw.PICTURE_NOUNS and not any(chunk.kind == "NP" for chunk in chunks)
 
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
@@ -261,8 +273,8 @@ def chunk_units(u: Units) -> list[Chunk]:
                 chunks.append(Chunk("BREAK", key))
                 i += 1
                 continue
-            if u.key[end - 1] in rw.PARTITIVE_NOUNS and end < u.n and u.key[end] == "of":
-                i = end + 1  # "a group of people": the people are the argument
+            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1], chunks):
+                i = end + 1  # "a group of people", "a photo of a boat": the noun after "of"
                 continue
             if end < u.n and u.tag[end] == "POS" and u.kind_at(end + 1) in (NOUN, ATTR):
                 i = end + 1  # "a boy's suit": the suit is the argument
@@ -278,6 +290,8 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)
             chunks.append(chunk)
+        elif kind == ADV and u.kind_at(i + 1) == PREP:
+            i += 1  # "moving around in a park": an adverb before the preposition
         elif kind == PREP or key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
             if key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
                 chunks.append(Chunk("PREP", key, blocking=key in rw.BLOCKING_PREPOSITIONS))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import relation_words as rw
+from .normalise import singularise
 from .relation_chunks import Chunk
 
 __all__ = ["RELATION_RULES", "RelationRule", "read_relations"]
@@ -47,6 +48,8 @@ class _State:
     clause_verb: bool = False  # a lexical verb stood in this clause
     block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
     blocked_head: Group | None = None  # the same, once the noun after it is read
+    block_container: bool = False  # that noun is a container ("a plate of food")
+    blocked_container: bool = False
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
         for source in sources:
@@ -78,7 +81,10 @@ class RelationRule:
 
 def _conjoined_noun(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
-    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or s.last is None:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1  # a serial comma: "a floor, a sink, and a toaster"
+    if before == i - 1 or s.kind_at(before) != "NP" or s.last is None:
         return False
     nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
     if nxt is not None and nxt.kind == "VERB" and nxt.finite and s.verb is not None:
@@ -124,6 +130,7 @@ def _pending_object(s: _State, i: int) -> bool:
         mode == "rel" and sources is s.subject and relation == s.chunks[i - 1].text != "with"
     )
     s.blocked_head = s.block_head if mode == "block" else None
+    s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
     s.applied = (mode, relation, sources) if mode != "block" and obj else None
@@ -153,7 +160,9 @@ def _blocking_preposition(s: _State, i: int) -> bool:
     if not s.chunks[i].blocking:
         return False
     s.pending = ("block", "", [])
-    s.block_head = s.last if s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP" else None
+    after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
+    s.block_head = s.last if after_noun else None
+    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in rw.CONTAINER_NOUNS
     return True
 
 
@@ -189,7 +198,8 @@ def _with_absolute(s: _State, i: int) -> bool:
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    head = s.blocked_head if s.blocked_head and any(s.blocked_head) else s.last
+    container = s.blocked_container and s.blocked_head and any(s.blocked_head)
+    head = s.blocked_head if container else s.last
     s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
     return True
 

@@ -33,11 +33,13 @@ from ..errors import PackageDataError
 __all__ = [
     "AUXILIARIES",
     "BLOCKING_PREPOSITIONS",
+    "CONTAINER_NOUNS",
     "LIGHT_VERBS",
     "LOCATIVE_PARTICIPLES",
     "PARTICLES",
     "PARTITIVE_NOUNS",
     "PHRASAL_PREPOSITIONS",
+    "PICTURE_NOUNS",
     "POSITION_NOUNS",
     "PREPOSITIONS",
     "PRONOUNS",
@@ -87,8 +89,12 @@ PHRASAL_PREPOSITIONS: tuple[tuple[str, ...], ...] = tuple(
 )
 #: Prepositions that state no relation ("of", "for", "without").
 BLOCKING_PREPOSITIONS = _table("blocking_prepositions")
+#: Container nouns: before "of" they stay what a following preposition phrase relates.
+CONTAINER_NOUNS = _table("container_nouns")
 #: Partitive, quantity and picture nouns: before "of" the noun after it is the argument.
 PARTITIVE_NOUNS = _table("partitive_nouns")
+#: Picture nouns: at a caption's start, before "of", the noun after it is the argument.
+PICTURE_NOUNS = _table("picture_nouns")
 #: Position nouns: no argument on their own; "PREP the NOUN of" is a multi-word preposition.
 POSITION_NOUNS = _table("position_nouns")
 #: Nouns of time: no argument ("in the daytime").
