@@ -105,6 +105,23 @@ def _ends_phrase(u: Units, i: int) -> bool:
     return i + 1 >= u.n or u.kind[i + 1] in (CONJ, PREP) or not u.key[i + 1][0].isalnum()
 
 
+def _attribute_as_head(u: Units, i: int) -> bool:
+    """Whether a lexicon word (not a colour) that can be a noun heads its noun phrase: after an
+    article or attribute, before a verb or a preposition other than "of" ("a light hanging",
+    not "a bowl full of fruit", "the room is dark", "dressed in all black")."""
+    key = u.key[i]
+    if key in lx.COLOURS or " " in key or not wc.classes(key) & wc.NOUN:
+        return False
+    if i > 0 and u.kind[i - 1] not in (DET, ATTR):
+        return False
+    if i + 1 == u.n:
+        return i > 0 and u.key[i - 1] in ("a", "an")
+    after = u.kind[i + 1]
+    return (after == PREP and u.key[i + 1] != "of") or after in (GERUND, COPULA) or (
+        after == OTHER and u.tag[i + 1] in _FINITE_TAGS
+    )
+
+
 def _mend(u: Units) -> None:
     """The tagger slips described in the module docstring, mended in place."""
     for i in range(u.n):
@@ -112,6 +129,8 @@ def _mend(u: Units) -> None:
         if u.kind[i] == DET and u.tag[i] == "DT" and key not in _DETERMINERS:
             if u.kind_at(i + 1) == NOUN and wc.classes(key) & wc.NOUN:
                 u.kind[i] = NOUN  # "a tooth/DT brush"
+        elif u.kind[i] == ATTR and _attribute_as_head(u, i):
+            u.kind[i] = NOUN  # "a light/JJ hanging from the ceiling", "a glass on a table"
         elif u.kind[i] == DET and u.tag[i] == "CD" and key.isalpha() and singularise(key) != key:
             if wc.classes(singularise(key)) & wc.NOUN:
                 u.kind[i] = NOUN  # "several zebras/CD eat"
