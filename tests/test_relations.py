@@ -220,6 +220,7 @@ def test_every_rule_reads_one_of_its_examples(rule):
     assert rule.examples and rule.description
     traces = ["\n".join(explain_relations(example)) for example in rule.examples]
     assert any(f" {rule.name}" in trace for trace in traces), traces
+    assert rule.stage == "relation" and rule.name == rule.name.lower().replace("_", "-")
 
 
 def test_rule_names_are_unique_and_the_version_counts_them():
@@ -232,7 +233,7 @@ def test_rule_names_are_unique_and_the_version_counts_them():
 
 def test_explain_shows_rules_and_triples():
     lines = explain_relations("a kite flown by a boy")
-    assert any("passive_agent" in line for line in lines)
+    assert any("passive-agent" in line for line in lines)
     assert lines[-1] == "-> (boy, fly, kite)"
 
 

@@ -117,8 +117,10 @@ def _attribute_as_head(u: Units, i: int) -> bool:
     if i + 1 == u.n:
         return i > 0 and u.key[i - 1] in ("a", "an")
     after = u.kind[i + 1]
-    return (after == PREP and u.key[i + 1] != "of") or after in (GERUND, COPULA) or (
-        after == OTHER and u.tag[i + 1] in _FINITE_TAGS
+    return (
+        (after == PREP and u.key[i + 1] != "of")
+        or after in (GERUND, COPULA)
+        or (after == OTHER and u.tag[i + 1] in _FINITE_TAGS)
     )
 
 

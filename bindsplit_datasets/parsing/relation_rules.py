@@ -67,13 +67,18 @@ Apply = Callable[[_State, int], bool]
 
 @dataclass(frozen=True)
 class RelationRule:
-    """One rule of the relation parser: ``apply(state, i)`` handles chunk ``i`` or declines."""
+    """One rule of the relation parser: ``apply(state, i)`` handles chunk ``i`` or declines.
+
+    Shaped like the attribute parser's rule records (name in kebab case, ``stage``
+    ``"relation"``, description, example captions), so that a rule registry can hold both.
+    """
 
     name: str
-    stage: str  # the chunk kind it reads: NP, PREP, VERB, CONJ, REL, BREAK
+    chunk: str  # the chunk kind it reads: NP, PREP, VERB, CONJ, REL, BREAK
     description: str
     examples: tuple[str, ...]
     apply: Apply
+    stage: str = "relation"
 
 
 # --- noun phrases --------------------------------------------------------------------------
@@ -293,66 +298,66 @@ def _pass(s: _State, i: int) -> bool:
     return True
 
 
-def _rule(name: str, stage: str, description: str, examples: tuple[str, ...], apply: Apply):
-    return RelationRule(name, stage, description, examples, apply)
+def _rule(name: str, chunk: str, description: str, examples: tuple[str, ...], apply: Apply):
+    return RelationRule(name, chunk, description, examples, apply)
 
 
 #: The rules, in the order they are tried for a chunk of their stage.
 RELATION_RULES: tuple[RelationRule, ...] = (
-    _rule("conjoined_noun", "NP", "a noun conjoined with the one before shares its relation; "
+    _rule("conjoined-noun", "NP", "a noun conjoined with the one before shares its relation; "
           "after a verb and before a finite verb it opens a new clause",
           ("a man and a woman sitting on a bench", "a bathroom with toys and books",
            "a statue is sitting on a bench and a woman sits on a block"), _conjoined_noun),
-    _rule("conjoined_subject", "NP", "a noun after a verb and 'and', before a verb, is that "
+    _rule("conjoined-subject", "NP", "a noun after a verb and 'and', before a verb, is that "
           "verb's subject", ("a goat standing and a dog sitting in a field",), _conjoined_subject),
-    _rule("pronoun_subject", "NP", "he/she/they as a clause's subject stand for the caption's "
+    _rule("pronoun-subject", "NP", "he/she/they as a clause's subject stand for the caption's "
           "first subject", ("a man puckers up as he holds an orange",), _pronoun_subject),
-    _rule("pending_object", "NP", "the noun after a verb or preposition is its object; after "
+    _rule("pending-object", "NP", "the noun after a verb or preposition is its object; after "
           "'by' a passive's agent", ("man riding horse", "a kite flown by a boy"), _pending_object),
-    _rule("clause_subject", "NP", "the first noun of a clause is its subject",
+    _rule("clause-subject", "NP", "the first noun of a clause is its subject",
           ("a cat is on a mat",), _clause_subject),
-    _rule("other_noun", "NP", "any other noun is where a preposition phrase after it attaches",
+    _rule("other-noun", "NP", "any other noun is where a preposition phrase after it attaches",
           ("the animal is a dog on a bed",), _other_noun),
-    _rule("blocking_preposition", "PREP", "'of', 'for', 'without' state no relation",
+    _rule("blocking-preposition", "PREP", "'of', 'for', 'without' state no relation",
           ("the side of the road", "a boy without a bat"), _blocking_preposition),
-    _rule("passive_agent", "PREP", "'by' after a past participle names the agent of the active "
+    _rule("passive-agent", "PREP", "'by' after a past participle names the agent of the active "
           "triple, unless the participle places its noun ('parked by the road')",
           ("a kite flown by a boy", "a bus parked by the road"), _passive_agent),
-    _rule("with_absolute", "PREP", "'with NOUN' followed by a participle or place phrase, after "
+    _rule("with-absolute", "PREP", "'with NOUN' followed by a participle or place phrase, after "
           "a verb, relates the verb's subject",
           ("a cat sitting on a couch with a dog on the floor",), _with_absolute),
-    _rule("preposition_after_noun", "PREP", "a preposition after a noun relates that noun",
+    _rule("preposition-after-noun", "PREP", "a preposition after a noun relates that noun",
           ("handle on door", "sign on pole next to road"), _preposition_after_noun),
-    _rule("preposition_after_verb", "PREP", "a preposition after a verb joins it (verb lemma + "
+    _rule("preposition-after-verb", "PREP", "a preposition after a verb joins it (verb lemma + "
           "preposition); after a copula it stands alone",
           ("bike leaning against fence", "a cat is on a mat"), _preposition_after_verb),
-    _rule("preposition_after_pronoun", "PREP", "after a pronoun or a place word, a preposition "
+    _rule("preposition-after-pronoun", "PREP", "after a pronoun or a place word, a preposition "
           "relates the clause's subject", ("two bears fight with each other in front of a log",),
           _preposition_after_pronoun),
-    _rule("dangling_preposition", "PREP", "a preposition with nothing to relate is dropped",
+    _rule("dangling-preposition", "PREP", "a preposition with nothing to relate is dropped",
           ("in front of a house",), _dangling_preposition),
-    _rule("relative_clause", "VERB", "a relative clause relates its head",
+    _rule("relative-clause", "VERB", "a relative clause relates its head",
           ("a man who is holding an umbrella",), _relative_clause),
     _rule("infinitive", "VERB", "a verb after 'to' has the subject of the verb before it",
           ("a boy getting ready to blow out candles",), _infinitive),
-    _rule("conjoined_verb", "VERB", "a verb after 'and' or a comma has the subject of the verb "
+    _rule("conjoined-verb", "VERB", "a verb after 'and' or a comma has the subject of the verb "
           "before it", ("a girl playing with a doll and chewing on a toy",), _conjoined_verb),
-    _rule("reduced_relative", "VERB", "a participle after a noun relates that noun, or the "
+    _rule("reduced-relative", "VERB", "a participle after a noun relates that noun, or the "
           "clause's subject after a place phrase of it",
           ("man WEARING shirt", "people in a field flying a kite"), _reduced_relative),
-    _rule("finite_verb", "VERB", "a finite verb's subject is the clause's subject",
+    _rule("finite-verb", "VERB", "a finite verb's subject is the clause's subject",
           ("a man near a skateboard is coming up a ramp",), _finite_verb),
     _rule("conjunction", "CONJ", "conjunctions are read by the rules of what follows",
           ("a cat and a dog on a sofa",), _pass),
-    _rule("relative_word", "REL", "that/which/who: the verb after it relates the noun before",
+    _rule("relative-word", "REL", "that/which/who: the verb after it relates the noun before",
           ("a woman that is petting a cat",), _pass),
-    _rule("clause_break", "BREAK", "a new clause (while, as, where, a full stop) names its "
+    _rule("clause-break", "BREAK", "a new clause (while, as, where, a full stop) names its "
           "subject afresh", ("a woman prepares a pizza while a man watches",), _clause_break),
 )  # fmt: skip
 
-_BY_STAGE: dict[str, tuple[RelationRule, ...]] = {}
+_BY_CHUNK: dict[str, tuple[RelationRule, ...]] = {}
 for _r in RELATION_RULES:
-    _BY_STAGE[_r.stage] = (*_BY_STAGE.get(_r.stage, ()), _r)
+    _BY_CHUNK[_r.chunk] = (*_BY_CHUNK.get(_r.chunk, ()), _r)
 
 
 def read_relations(
@@ -362,7 +367,7 @@ def read_relations(
     ``trace``, when given, receives (chunk index, rule name) for every chunk read."""
     state = _State(chunks)
     for i, chunk in enumerate(chunks):
-        for rule in _BY_STAGE[chunk.kind]:
+        for rule in _BY_CHUNK[chunk.kind]:
             if rule.apply(state, i):
                 if trace is not None:
                     trace.append((i, rule.name))
