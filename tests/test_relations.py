@@ -79,6 +79,20 @@ CASES = [
     ("bike leaning against fence", [("bike", "lean against", "fence")]),
     ("A MAN RIDING A HORSE", [("man", "ride", "horse")]),
     ("pillow beside bed", [("pillow", "beside", "bed")]),
+    ("tree next to building", [("tree", "next to", "building")]),
+    ("man wearing hat", [("man", "wear", "hat")]),
+    ("snow below mountain", [("snow", "below", "mountain")]),
+    ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
+    ("several zebras eat the grass", [("zebra", "eat", "grass")]),
+    ("people are moving around in a park", [("person", "move in", "park")]),
+    # picture nouns open a caption; containers stay objects; serial commas
+    ("a photo of a dog on a bed", [("dog", "on", "bed")]),
+    ("a man taking a picture of his dog", [("man", "take", "picture")]),
+    ("two bowls of soup next to a spoon", [("bowl", "next to", "spoon")]),
+    (
+        "a kitchen with a stove, a sink, and a fridge",
+        [("kitchen", "with", "stove"), ("kitchen", "with", "sink"), ("kitchen", "with", "fridge")],
+    ),
 ]
 
 #: Captions that state no relation (SPEC 1b, "Not relations").

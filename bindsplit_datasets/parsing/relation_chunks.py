@@ -62,6 +62,8 @@ _DETERMINERS = frozenset(
     {"a", "an", "the", "this", "that", "these", "those", "each", "every", "some", "any", "no",
      "all", "both", "another", "either", "neither", "half", "such"}
 )  # fmt: skip
+#: Tags the tagger gives a noun in a telegraphic phrase ("man wearing hat/WP").
+_ODD_TAGS = frozenset({"WP", "WDT", "FW", "UH", "LS", "SYM"})
 #: Words after which "to" is part of a preposition, not an infinitive ("next to tree/VB").
 _TO_PREPOSITIONS = frozenset({"next", "close", "near", "up", "due"})
 
@@ -136,15 +138,26 @@ def _mend(u: Units) -> None:
         elif u.kind[i] == DET and u.tag[i] == "CD" and key.isalpha() and singularise(key) != key:
             if wc.classes(singularise(key)) & wc.NOUN:
                 u.kind[i] = NOUN  # "several zebras/CD eat"
+        elif u.kind[i] == OTHER and u.tag[i] in _ODD_TAGS and wc.classes(key) & wc.NOUN:
+            if key not in rw.PRONOUNS and key not in _CLAUSE_WORDS:
+                u.kind[i] = NOUN  # "man wearing hat/WP"
         elif (
-            u.kind[i] in (VERB, PART)
+            u.kind[i] == ADV
+            and (i == 0 or u.kind[i - 1] == DET)
+            and u.kind_at(i + 1) == PREP
+            and wc.classes(key) & wc.NOUN
+            and not wc.classes(key) & wc.ADVERB
+        ):
+            u.kind[i] = NOUN  # "snow/RB below mountain"
+        elif (
+            u.kind[i] in (VERB, PART, GERUND)
             and i > 0
             and u.kind[i - 1] == PREP
             and (u.key[i - 1] != "to" or u.key_at(i - 2) in _TO_PREPOSITIONS)
             and _ends_phrase(u, i)
             and wc.classes(key) & wc.NOUN
         ):
-            u.kind[i] = NOUN  # "pillow beside bed/VBD", "giraffe standing next to tree/VB"
+            u.kind[i] = NOUN  # "pillow beside bed/VBD", "tree next to building/VBG"
         elif (
             u.kind[i] == PREP
             and key not in rw.PREPOSITIONS
