@@ -109,21 +109,20 @@ def _ends_phrase(u: Units, i: int) -> bool:
 
 def _attribute_as_head(u: Units, i: int) -> bool:
     """Whether a lexicon word (not a colour) that can be a noun heads its noun phrase: after an
-    article or attribute, before a verb or a preposition other than "of" ("a light hanging",
-    not "a bowl full of fruit", "the room is dark", "dressed in all black")."""
+    article, attribute or noun, before a verb or a preposition other than "of" ("a light
+    hanging", "a traffic light next to"; not "a bowl full of fruit", "the room is dark",
+    "dressed in all black")."""
     key = u.key[i]
     if key in lx.COLOURS or " " in key or not wc.classes(key) & wc.NOUN:
         return False
-    if i > 0 and u.kind[i - 1] not in (DET, ATTR):
-        return False
+    if i > 0 and u.kind[i - 1] not in (DET, ATTR, NOUN):
+        return False  # after a noun it heads a compound: "a traffic light/JJ next to a sign"
     if i + 1 == u.n:
         return i > 0 and u.key[i - 1] in ("a", "an")
     after = u.kind[i + 1]
-    return (
-        (after == PREP and u.key[i + 1] != "of")
-        or after in (GERUND, COPULA)
-        or (after == OTHER and u.tag[i + 1] in _FINITE_TAGS)
-    )
+    if (after == PREP and u.key[i + 1] != "of") or _phrasal(u, i + 1):
+        return True
+    return after in (GERUND, COPULA) or (after == OTHER and u.tag[i + 1] in _FINITE_TAGS)
 
 
 def _mend(u: Units) -> None:
@@ -324,8 +323,8 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)
             chunks.append(chunk)
-        elif kind == ADV and u.kind_at(i + 1) == PREP:
-            i += 1  # "moving around in a park": an adverb before the preposition
+        elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
+            i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
         elif kind == PREP or key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
             if key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
                 chunks.append(Chunk("PREP", key, blocking=key in rw.BLOCKING_PREPOSITIONS))
