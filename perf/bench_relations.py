@@ -13,6 +13,8 @@ exchanges two objects, so its triples should be the positive's with two argument
 are bounded well below 100% by the benchmarks themselves (many swaps move an object into or out of
 a clause with no relation: "a man holds a bat while a woman watches").
 
+Time: a caption of many phrases against one ten times as long (linear: about 10x).
+
 Throughput on distinct real SugarCrepe captions (best of three rounds): ``parse_bindings`` and
 ``parse_relations`` per caption, and ``parse_relations_many`` with one and two processes.
 
@@ -83,6 +85,19 @@ def _timed(work: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def linear_time(repeats: int) -> None:
+    """Time of one caption of ``repeats`` and of ``10 * repeats`` phrases with relations."""
+    from bindsplit_datasets.parsing import parse_relations
+
+    phrase = "a dog on a mat and a cat under a table, "
+    short = min(_timed(lambda: parse_relations(phrase * repeats)) for _ in range(3))
+    long = min(_timed(lambda: parse_relations(phrase * (10 * repeats))) for _ in range(2))
+    print(
+        f"one caption of {10 * len(phrase) * repeats:,} characters: {long:.2f} s, "
+        f"{long / short:.1f}x the time of one of {len(phrase) * repeats:,} (linear: 10x)"
+    )
+
+
 def throughput(n_captions: int) -> None:
     from bindsplit_datasets.parsing import parse_bindings, parse_relations, parse_relations_many
 
@@ -116,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: real captions not found under {shared_data()}; set BINDSPLIT_SHARED")
         return 0
     quality()
+    linear_time(100 if args.quick else 1000)
     throughput(50 if args.quick else 3000)
     return 0
 

@@ -34,6 +34,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "heldout",
         "relation-swap pairs (dev):",
         "SugarCrepe swap_obj (label-free):",
+        "(linear: 10x)",
         "parse_relations_many, 2 processes",
         "parse_relations / parse_bindings time per caption:",
     ),

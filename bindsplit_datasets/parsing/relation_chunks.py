@@ -194,13 +194,13 @@ def _phrasal(u: Units, i: int) -> int:
     return 0
 
 
-def _gives_way(head: str, chunks: list[Chunk]) -> bool:
+def _gives_way(head: str, first: bool) -> bool:
     """Whether a noun before "of" gives way to the noun after it: a partitive noun ("a group
     of people", "two kinds of crackers"), or a picture noun that opens the caption ("a photo of
     a boat")."""
     if head in rw.PARTITIVE_NOUNS or singularise(head) in rw.PARTITIVE_NOUNS:
         return True
-    return head in rw.PICTURE_NOUNS and not any(chunk.kind == "NP" for chunk in chunks)
+    return first and head in rw.PICTURE_NOUNS
 
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
@@ -285,6 +285,7 @@ def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
     _mend(u)
     chunks: list[Chunk] = []
+    seen_noun = False
     i = 0
     while i < u.n:
         kind, key = u.kind[i], u.key[i]
@@ -306,13 +307,14 @@ def chunk_units(u: Units) -> list[Chunk]:
                 chunks.append(Chunk("BREAK", key))
                 i += 1
                 continue
-            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1], chunks):
+            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1], not seen_noun):
                 i = end + 1  # "a group of people", "a photo of a boat": the noun after "of"
                 continue
             if end < u.n and u.tag[end] == "POS" and u.kind_at(end + 1) in (NOUN, ATTR):
                 i = end + 1  # "a boy's suit": the suit is the argument
                 continue
             chunks.append(Chunk("NP", _noun_phrase(u, i, end), key=u.key[end - 1]))
+            seen_noun = True
             i = end
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
