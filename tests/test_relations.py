@@ -79,6 +79,16 @@ CASES = [
     ("bike leaning against fence", [("bike", "lean against", "fence")]),
     ("A MAN RIDING A HORSE", [("man", "ride", "horse")]),
     ("pillow beside bed", [("pillow", "beside", "bed")]),
+    # a participle after a place reached from the subject relates the subject, after a person
+    # or animal that noun
+    (
+        "a man is standing in the kitchen cooking food",
+        [("man", "stand in", "kitchen"), ("man", "cook", "food")],
+    ),
+    (
+        "a man standing behind a woman holding a bat",
+        [("man", "stand behind", "woman"), ("woman", "hold", "bat")],
+    ),
     ("tree next to building", [("tree", "next to", "building")]),
     ("man wearing hat", [("man", "wear", "hat")]),
     ("snow below mountain", [("snow", "below", "mountain")]),

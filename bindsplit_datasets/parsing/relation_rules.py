@@ -97,7 +97,7 @@ def _conjoined_noun(s: _State, i: int) -> bool:
         s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
         return True  # "a statue is on a bench and a woman sits on a block": a new clause
     own_place = nxt is not None and nxt.kind == "PREP" and not nxt.blocking
-    if own_place and s.applied is not None and s.verb is None:
+    if own_place and s.applied is not None and s.applied[1] != "with" and s.verb is None:
         s.subject = s.last = [chunk.text]  # "a cup on a table and a plate on the floor"
         s.applied = s.pending = None
         return True
@@ -131,9 +131,9 @@ def _pending_object(s: _State, i: int) -> bool:
         return False
     obj = s.chunks[i].text
     mode, relation, sources = s.pending
-    s.last_from_subject = (  # "people in a field": a bare preposition from the subject
-        mode == "rel" and sources is s.subject and relation == s.chunks[i - 1].text != "with"
-    )
+    bare = relation == s.chunks[i - 1].text != "with"  # "people in a field"
+    placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
+    s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
     s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
@@ -141,6 +141,10 @@ def _pending_object(s: _State, i: int) -> bool:
     s.applied = (mode, relation, sources) if mode != "block" and obj else None
     s.pending, s.last = None, [obj]
     return True
+
+
+def _animate(obj: str) -> bool:
+    return singularise(obj.rpartition(" ")[2]) in rw.ANIMATE_NOUNS
 
 
 def _clause_subject(s: _State, i: int) -> bool:

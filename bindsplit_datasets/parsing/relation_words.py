@@ -31,6 +31,7 @@ from ..atomic import atomic_file
 from ..errors import PackageDataError
 
 __all__ = [
+    "ANIMATE_NOUNS",
     "AUXILIARIES",
     "BLOCKING_PREPOSITIONS",
     "CONTAINER_NOUNS",
@@ -81,6 +82,8 @@ def _table(name: str) -> frozenset[str]:
     return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
+#: Nouns of people and animals: a participle after them relates them.
+ANIMATE_NOUNS = _table("animate_nouns")
 #: Single prepositions that state a relation ("on", "under", "with").
 PREPOSITIONS = _table("prepositions")
 #: Multi-word prepositions as tuples of words, longest first ("to the left of", "next to").
