@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 import relation_gold
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bindsplit_datasets
 from bindsplit_datasets.errors import PackageDataError
@@ -317,3 +319,25 @@ def test_export_of_lemminflect_reproduces_the_shipped_lemma_table(tmp_path):
     data = (tmp_path / "verb_lemmas.txt.gz").read_bytes()
     assert hashlib.sha256(data).hexdigest() == digest
     assert "sitting\tsit\n" in gzip.decompress(data).decode("utf-8")
+
+
+# --- properties ------------------------------------------------------------------------------
+
+_WORDS = (
+    "a the two man woman dog cats bench on under next to in front of of is are sitting riding "
+    "holding flown by and , with while who that group slice red wooden it his outside . people "
+    "kite boy table top side left black"
+).split()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=25))
+def test_any_word_sequence_parses_to_normalised_triples(words):
+    text = " ".join(words)
+    found = parse_relations(text)
+    assert found == parse_relations(text.upper())  # letter case changes nothing
+    assert len(found) == len(set(found))
+    for relation in found:
+        for part in (relation.subject, relation.relation, relation.object):
+            assert part and part == part.strip().lower() and "  " not in part
+        assert relation.relation not in rw.AUXILIARIES
