@@ -8,6 +8,9 @@ so the table reads as the parser's specification and can be folded into a rule r
 Attachment follows one convention where SPEC 1b is silent: a preposition phrase relates the noun
 right before it (low attachment: "sign on pole next to road" -> (sign, on, pole), (pole, next to,
 road)), or the verb's subject when the verb has no noun object ("a cat is sitting on a mat").
+A participle after a noun relates that noun ("a man standing behind a woman holding a bat"),
+except after a place the subject is in or at, which is no person or animal ("a man standing in
+the kitchen cooking food", "people in a field flying a kite": the man, the people).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ class _State:
     first_subject: Group | None = None
     subject: Group | None = None  # the clause's subject
     last: Group | None = None  # the last noun phrase: where a preposition phrase attaches
-    last_from_subject: bool = False  # the last NP came by a bare preposition from the subject
+    last_from_subject: bool = False  # the last NP is a place the subject is in or at
     verb: _Verb | None = None
     pending: tuple[str, str, Group] | None = None  # (mode, relation, sources) awaiting an NP
     applied: tuple[str, str, Group] | None = None  # what the last NP received (for conjuncts)
@@ -207,8 +210,9 @@ def _with_absolute(s: _State, i: int) -> bool:
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    container = s.blocked_container and s.blocked_head and any(s.blocked_head)
-    head = s.blocked_head if container else s.last
+    head = s.last
+    if s.blocked_container and s.blocked_head and any(s.blocked_head):
+        head = s.blocked_head
     s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
     return True
 
