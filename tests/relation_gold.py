@@ -111,7 +111,7 @@ def written_swap_pairs(split: str | None = None) -> list[tuple[str, str]]:
     for _, (a, b) in sorted(by_pair.items()):
         gold_a = {tuple(t) for t in a["triples"]}
         gold_b = {tuple(t) for t in b["triples"]}
-        if is_relation_swap(gold_a, gold_b):  # type: ignore[arg-type]
+        if is_relation_swap(gold_a, gold_b):
             pairs.append((a["text"], b["text"]))
     return pairs
 
