@@ -16,10 +16,20 @@ from hypothesis import strategies as st
 
 import bindsplit_datasets
 from bindsplit_datasets.errors import PackageDataError
-from bindsplit_datasets.parsing import Relation, parse_relations, parse_relations_many
+from bindsplit_datasets.parsing import (
+    Relation,
+    parse_bindings,
+    parse_relations,
+    parse_relations_many,
+)
 from bindsplit_datasets.parsing import relation_words as rw
 from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
-from bindsplit_datasets.parsing.relations import RELATION_PARSER_VERSION, explain_relations
+from bindsplit_datasets.parsing.relations import (
+    RELATION_PARSER_VERSION,
+    explain_relations,
+    parse_bindings_and_relations,
+    parse_bindings_and_relations_many,
+)
 
 #: (caption, expected triples in order): one group per clause of SPEC 1b.
 CASES = [
@@ -221,6 +231,18 @@ def test_parse_relations_many_equals_the_naive_loop(num_proc):
     assert many == [parse_relations(caption) for caption in CAPTIONS]
     assert many[0] is not many[2]  # fresh lists, also for a repeated caption
     assert parse_relations_many(iter([])) == []
+
+
+def test_bindings_and_relations_from_one_tagging_equal_the_two_parsers():
+    captions = [caption for caption, _ in CASES] + NOT_RELATIONS + CAPTIONS
+    captions += [item["text"] for item in relation_gold.items() if "text" in item]
+    for caption in captions:
+        expected = (parse_bindings(caption), parse_relations(caption))
+        assert parse_bindings_and_relations(caption) == expected, caption
+    many = parse_bindings_and_relations_many(captions, num_proc=2, chunksize=16)
+    assert many == [(parse_bindings(c), parse_relations(c)) for c in captions]
+    with pytest.raises(TypeError, match="caption string"):
+        parse_bindings_and_relations(None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -176,10 +176,16 @@ def _mend(u: Units) -> None:
             u.kind[i], u.tag[i] = VERB, "VBP"  # "two bears fight/RB with each other"
 
 
+#: The multi-word prepositions by their first word, longest first.
+_PHRASAL_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _words in rw.PHRASAL_PREPOSITIONS:
+    _PHRASAL_BY_FIRST[_words[0]] = (*_PHRASAL_BY_FIRST.get(_words[0], ()), _words)
+
+
 def _phrasal(u: Units, i: int) -> int:
     """Length of the multi-word preposition starting at unit ``i`` (0 if none)."""
     keys = u.key
-    for words in rw.PHRASAL_PREPOSITIONS:
+    for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
     # "on the side of", "in the middle of": PREP the POSITION of
