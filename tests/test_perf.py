@@ -37,6 +37,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "(linear: 10x)",
         "parse_relations_many, 2 processes",
         "parse_relations / parse_bindings time per caption:",
+        "parse_bindings_and_relations / parse_bindings",
     ),
     "bench_reference.py": (
         "the same index from every engine: fingerprint",
