@@ -202,6 +202,21 @@ def test_relation_swap_pairs_change_exactly_one_relation():
     assert passed / total >= 0.85
 
 
+@pytest.mark.parametrize(
+    ("true", "false"),
+    [
+        ("the horse is eating the grass", "the grass is eating the horse"),
+        ("the cup is to the left of the plate", "the plate is to the left of the cup"),
+        ("the dog is sitting on the bench", "the bench is sitting on the dog"),
+        ("the car is parked on the street", "the street is parked on the car"),
+        ("the glass is filled with the water", "the water is filled with the glass"),
+    ],
+)
+def test_aro_relation_template_pairs_exchange_their_arguments(true, false):
+    first, second = (relation_gold.triples(parse_relations, c) for c in (true, false))
+    assert len(first) == 1 and relation_gold.is_argument_swap(first, second)
+
+
 def test_swap_checks_on_hand_made_triples():
     first = {("cup", "on", "table")}
     assert relation_gold.is_relation_swap(first, {("cup", "under", "table")})
