@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from . import lexicon as lx
 from . import wordclasses as wc
+from . import wordlists as wl
 from .normalise import singularise
 from .units import (
     _AFTER_ADJECTIVE,
@@ -58,10 +59,10 @@ from .verb_slips import (
 __all__ = ["read_units"]
 
 #: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
-_ADJECTIVE_ENDINGS = ("y", "en", "al", "ous", "ful", "ic", "ive", "ish", "less", "able", "ible")
+_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("adjective_endings")
 #: The endings that make a word the word-class table lacks an adjective ("shirtless"); short
 #: noun-like endings ("y", "al", "ic") are left out.
-_UNKNOWN_ADJECTIVE_ENDINGS = ("ous", "ful", "ive", "ish", "less", "able", "ible")
+_UNKNOWN_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("unknown_adjective_endings")
 
 
 def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
@@ -192,7 +193,7 @@ def _word_classes(units: Units) -> None:
 
 #: Words tagged as prepositions or conjunctions that the word-class table also knows as nouns
 #: or verbs, and that are these words in a caption.
-_TRUE_PREPOSITIONS = frozenset({"while", "till", "via", "except"})
+_TRUE_PREPOSITIONS: frozenset[str] = wl.words("true_prepositions")
 
 
 def _nouns_tagged_as_prepositions(units: Units) -> None:

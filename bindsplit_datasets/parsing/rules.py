@@ -37,6 +37,7 @@ vase)). What never binds, and the tagger's slips that are mended first, are desc
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import wordlists as wl
 from .normalise import Binding, object_of
 from .units import (
     _ARTICLES,
@@ -59,7 +60,7 @@ from .units import (
 
 __all__ = ["read_bindings"]
 
-_DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
+_DISTRIBUTIVES: frozenset[str] = wl.words("distributives")
 #: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
 _ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
     {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
@@ -68,22 +69,18 @@ _ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
 _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 #: Prepositions after which a present participle modifies the noun after it ("with rolling
 #: hills", "in shimmering grass"); after others it is a verb ("by riding bikes").
-_GERUND_PREPOSITIONS = frozenset(
-    {"with", "in", "on", "near", "under", "over", "through", "among", "beside", "behind",
-     "across", "at", "into", "onto", "of", "along", "above", "below", "between",
-     "toward", "towards", "against", "inside", "underneath", "beneath", "atop"}
-)  # fmt: skip
+_GERUND_PREPOSITIONS: frozenset[str] = wl.words("gerund_prepositions")
 _POSTNOMINAL_PREPOSITIONS = frozenset({"of", "for", "with", "in", "to", "from", "on", "at"})
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
-_POSITIONAL = frozenset({"high", "low", "deep"})
+_POSITIONAL: frozenset[str] = wl.words("positional")
 #: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
-_EVENT_COPULAS = frozenset({"being", "been"})
+_EVENT_COPULAS: frozenset[str] = wl.words("event_copulas")
 #: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
-_DEGREE = frozenset({"low", "high"})
+_DEGREE: frozenset[str] = wl.words("degree")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
-_POSSESSIVES = frozenset({"its", "his", "her", "their", "my", "our", "your"})
+_POSSESSIVES: frozenset[str] = wl.words("possessives")
 #: Words that stand for a noun mentioned before ("a gray one", "the white ones").
-_PRO_NOUNS = frozenset({"one", "ones"})
+_PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 
 
 class _Reader:

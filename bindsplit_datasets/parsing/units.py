@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from . import lexicon as lx
 from . import wordclasses as wc
+from . import wordlists as wl
 from .normalise import singularise
 
 __all__ = ["Units", "classify_units"]
@@ -46,22 +47,19 @@ _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
 _ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
-_CONJ_WORDS = frozenset({"and", "or", "&", ",", "/", "but"})
-_REL_WORDS = frozenset({"that", "which", "who"})
-_NEGATIONS = frozenset({"not", "n't", "never"})
-_ARTICLES = frozenset({"a", "an", "the"})
+_CONJ_WORDS: frozenset[str] = wl.words("conj_words")
+_REL_WORDS: frozenset[str] = wl.words("rel_words")
+_NEGATIONS: frozenset[str] = wl.words("negation_words")
+_ARTICLES: frozenset[str] = wl.words("articles")
 #: Tags of finite verbs.
 _VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
-_SINGULAR_DETERMINERS = frozenset({"a", "an", "one", "this", "every", "each", "another"})
-_PLURAL_COPULAS = frozenset({"are", "were", "'re"})
+_SINGULAR_DETERMINERS: frozenset[str] = wl.words("singular_determiners")
+_PLURAL_COPULAS: frozenset[str] = wl.words("plural_copulas")
 #: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
-_CLOTHING_CONTEXT = frozenset({"wearing", "wears", "wear", "in", "dressed", "clad"})
+_CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
 #: Determiners after which a word that can be a noun is one ("a stove", "his train").
-_NOUN_PHRASE_DETERMINERS = frozenset(
-    {"a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "my",
-     "our", "your", "another", "every", "each"}
-)  # fmt: skip
+_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("noun_phrase_determiners")
 #: Participles that form one attribute with the adjective before them.
 _MANNER_PARTICIPLES = lx.COLOUR_MANNER_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
 #: Kinds whose tag the word-class table can correct.
@@ -69,7 +67,7 @@ _OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
 #: Kinds that a modifier stands before.
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
 #: Position words that are the head of a compound right after a noun ("lap top", "road side").
-_COMPOUND_HEADS = frozenset({"top", "side"})
+_COMPOUND_HEADS: frozenset[str] = wl.words("compound_heads")
 #: What may stand right of a word the tagger calls an adjective when it really is one.
 _AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
 
