@@ -8,13 +8,16 @@ One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisatio
 :mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
 attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed
 word classes, :mod:`.noun_tables` the noun tables), :mod:`.parser`
-(``parse_bindings`` and the version every fingerprint records) and :mod:`.batch` (many captions,
-in worker processes).
+(``parse_bindings`` and the version every fingerprint records), :mod:`.batch` (many captions,
+in worker processes), :mod:`.ruleset` (the named rules, their order and examples:
+``data/rules.json``), :mod:`.wordlists` (the word tables: ``data/words/*.txt``) and
+:mod:`.explain` (``explain``: how one caption was read, rule by rule).
 """
 
 from __future__ import annotations
 
 from .batch import map_caption_chunks, parse_many
+from .explain import Explanation, explain
 from .normalise import (
     Binding,
     normalise_attribute,
@@ -30,8 +33,10 @@ __all__ = [
     "NORMALISATION",
     "PARSER_VERSION",
     "Binding",
+    "Explanation",
     "Relation",
     "clean_text",
+    "explain",
     "map_caption_chunks",
     "normalise_attribute",
     "normalise_binding",

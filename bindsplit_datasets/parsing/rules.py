@@ -84,7 +84,8 @@ _PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 
 
 class _Reader:
-    """The bindings of one caption's units: each rule adds ``(position, Binding)`` pairs."""
+    """The bindings of one caption's units: each rule adds ``(position, Binding)`` pairs, under
+    its name in :data:`.ruleset.RULES` (a rule switched off adds none)."""
 
     def __init__(self, units: Units) -> None:
         self.u = units
@@ -93,8 +94,9 @@ class _Reader:
         self.run_ending = {end - 1: (start, end) for start, end in self.runs}
 
     # --- shared helpers -----------------------------------------------------------------------
-    def bind(self, position: int, attribute: str, obj: str) -> None:
-        self.found.append((position, Binding(attribute, obj)))
+    def bind(self, position: int, attribute: str, obj: str, rule: str) -> None:
+        if self.u.trace.fire(rule, position):
+            self.found.append((position, Binding(attribute, obj)))
 
     def object_at(self, start: int, end: int) -> tuple[int, str]:
         """Lexicon words at the left edge of a noun run are attributes: (object start,
@@ -200,16 +202,20 @@ class _Reader:
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
         head, obj = self.object_at(start, end)
         for i in range(start, head):
-            self.bind(i, text[i], obj)
+            self.bind(i, text[i], obj, "lexicon-word-before-noun")
         bound = 0
         i = start - 1
         while i >= 0:
             if self.compound_attribute(i):
-                self.bind(i - 1, f"{text[i - 1]} {text[i]}", obj)  # "snow covered", "nice looking"
+                # "snow covered", "nice looking"
+                self.bind(i - 1, f"{text[i - 1]} {text[i]}", obj, "compound-attribute")
                 bound += 1
                 i -= 1
-            elif kind[i] == ATTR or self.lone_attribute_noun(i):
-                self.bind(i, text[i], obj)
+            elif kind[i] == ATTR:
+                self.bind(i, text[i], obj, "attributive")
+                bound += 1
+            elif self.lone_attribute_noun(i):
+                self.bind(i, text[i], obj, "attribute-tagged-as-noun")
                 bound += 1
             elif kind[i] == ADV:
                 pass
@@ -220,7 +226,7 @@ class _Reader:
                 if j < 0 or not self.is_modifier(j):
                     return
             elif kind[i] in (WEAK, PART, GERUND) and self.modifier_ok(i):
-                self.bind(i, text[i], obj)
+                self.bind(i, text[i], obj, "participle-modifier")
                 bound += 1
             elif kind[i] == DET and key[i] in _ELLIPSIS_DETERMINERS:
                 if bound:
@@ -261,7 +267,7 @@ class _Reader:
             if not attributes or k < 0 or u.kind[k] != DET or u.key[k] not in _ELLIPSIS_DETERMINERS:
                 return
             for a in attributes:
-                self.bind(a, u.text[a], obj)
+                self.bind(a, u.text[a], obj, "ellipsis")
             determiner = k
 
     def antecedent(self, before: int) -> str | None:
@@ -303,7 +309,7 @@ class _Reader:
                 obj = self.antecedent(min(attributes))
                 if obj is not None:
                     for a in attributes:
-                        self.bind(a, u.text[a], obj)
+                        self.bind(a, u.text[a], obj, "one-anaphora")
 
     # --- predicative ----------------------------------------------------------------------------
     def subject_runs(self, copula: int) -> list[tuple[int, int]]:
@@ -316,7 +322,12 @@ class _Reader:
         if end >= 0 and u.kind[end] == REL:
             end -= 1
             climb = False
-        if end >= 0 and u.key[end] == "and" and end not in self.run_ending:
+        if (
+            end >= 0
+            and u.key[end] == "and"
+            and end not in self.run_ending
+            and u.trace.fire("subject-of-second-predicate", end)
+        ):
             return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
         if run is None:
@@ -330,12 +341,16 @@ class _Reader:
             if j < 1 or earlier is None:
                 break
             if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
-                runs.append(earlier)  # "the cat and the dog are white"
+                if u.trace.fire("coordinated-subjects", j):
+                    runs.append(earlier)  # "the cat and the dog are white"
                 break
             if not climb or u.kind[j] != PREP or u.key[j] not in lx.LOCATIVE_PREPOSITIONS:
                 break
             if u.key[j] == "of" and u.key[earlier[1] - 1] in lx.GROUP_NOUNS:
-                break  # "a bowl of soup is hot": the soup
+                if u.trace.fire("group-noun-of-subject", j):
+                    break  # "a bowl of soup is hot": the soup
+            if not u.trace.fire("subject-before-prepositional-phrase", j):
+                break
             runs = [earlier]
             run = earlier
         return runs
@@ -363,13 +378,14 @@ class _Reader:
         u = self.u
         attributes: list[int] = []
         participles: list[int] = []
+        coloured: list[int] = []
         i = copula + 1
         while i < u.n:
             kind = u.kind[i]
             if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
                 attributes.append(i)
             elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
-                attributes.extend(colours)
+                coloured.extend(colours)
                 i = colours[-1]
             elif (
                 kind == PART
@@ -381,17 +397,20 @@ class _Reader:
             elif kind == NEG:
                 return i
             elif kind == CONJ:
-                if not attributes and not participles:
+                if not attributes and not participles and not coloured:
                     return i
             elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
                 break
             i += 1
-        if (not attributes and not participles) or (i < u.n and u.kind[i] == NOUN):
+        if (not attributes and not participles and not coloured) or (i < u.n and u.kind[i] == NOUN):
             return i  # nothing predicated, or the adjectives modify the noun after them
+        rules = dict.fromkeys(attributes, "predicative")
+        rules.update(dict.fromkeys(coloured, "predicative-colour-participle"))
+        rules.update(dict.fromkeys(participles, "predicative-participle"))
         for start, end in subjects:
             obj = self.object_at(start, end)[1]
-            for a in sorted(attributes + participles):
-                self.bind(a, u.text[a], obj)
+            for a in sorted(rules):
+                self.bind(a, u.text[a], obj, rules[a])
         return i
 
     def colours_after(self, participle: int) -> list[int]:
@@ -422,7 +441,7 @@ class _Reader:
                 if colours:
                     obj = self.object_at(*self.run_ending[i - 1])[1]
                     for c in colours:
-                        self.bind(c, u.text[c], obj)
+                        self.bind(c, u.text[c], obj, "colour-after-participle")
 
     def postnominal(self, start: int, end: int) -> None:
         """An adjective right after the noun run ``[start, end)`` that ends a phrase or comes
@@ -437,8 +456,9 @@ class _Reader:
             j = u.following(j)
             if j < u.n and u.kind[j] == CONJ and u.key[j] != "," and u.kind_at(j + 1) == ATTR:
                 j = u.following(j)  # "open and empty"
+        rule = "postnominal-adjective"
         if not attributes:
-            attributes = self.absolute_participle(start, end)
+            attributes, rule = self.absolute_participle(start, end), "absolute-participle"
         elif j < u.n and not (
             u.kind[j] == REL
             or not u.key[j][0].isalnum()
@@ -449,7 +469,7 @@ class _Reader:
         if attributes:
             obj = self.object_at(start, end)[1]
             for a in attributes:
-                self.bind(a, u.text[a], obj)
+                self.bind(a, u.text[a], obj, rule)
 
     def absolute_participle(self, start: int, end: int) -> list[int]:
         """A "with" phrase: noun + a participle or adjective that ends the phrase: "with her legs
@@ -493,7 +513,13 @@ def read_bindings(units: Units) -> list[Binding]:
         if kind[i] == COPULA:
             subjects = inherited.get(i) or reader.subject_runs(i)
             end = reader.predicative(i, subjects)
-            if i > 0 and kind[i - 1] == REL and end < units.n and kind[end] == COPULA:
+            if (
+                i > 0
+                and kind[i - 1] == REL
+                and end < units.n
+                and kind[end] == COPULA
+                and units.trace.fire("copula-after-relative-clause", end)
+            ):
                 inherited[end] = subjects  # "a car that is red looks new": the car looks new
     reader.colour_participles()
     predicated = {i for i, _ in reader.found}

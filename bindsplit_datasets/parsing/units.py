@@ -21,6 +21,7 @@ from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
+from .ruleset import NO_TRACE, Trace
 
 __all__ = ["Units", "classify_units"]
 
@@ -60,8 +61,6 @@ _PLURAL_COPULAS: frozenset[str] = wl.words("plural_copulas")
 _CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
 #: Determiners after which a word that can be a noun is one ("a stove", "his train").
 _NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("noun_phrase_determiners")
-#: Participles that form one attribute with the adjective before them.
-_MANNER_PARTICIPLES = lx.COLOUR_MANNER_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
 #: Kinds whose tag the word-class table can correct.
 _OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
 #: Kinds that a modifier stands before.
@@ -80,12 +79,21 @@ class Units:
         key: each unit's lexical key (hyphens read as spaces): what the lexicon looks up.
         kind: each unit's kind (the module's kind constants).
         tag: the tagger's tag of each unit's first token.
+        trace: the rules switched off for this caption and, when explaining, those that fired.
     """
 
-    __slots__ = ("key", "kind", "n", "tag", "text")
+    __slots__ = ("key", "kind", "n", "tag", "text", "trace")
 
-    def __init__(self, text: list[str], key: list[str], kind: list[str], tag: list[str]) -> None:
+    def __init__(
+        self,
+        text: list[str],
+        key: list[str],
+        kind: list[str],
+        tag: list[str],
+        trace: Trace = NO_TRACE,
+    ) -> None:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
+        self.trace = trace
 
     def is_verb(self, i: int) -> bool:
         """Whether unit ``i`` is a verb or copula (not a participle or gerund)."""
@@ -226,7 +234,7 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
     )
 
 
-def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
+def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
     keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
@@ -255,4 +263,4 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
             kind.append(ATTR if tokens[i].endswith("-like") else _kind(keys[i], tags[i]))
             tag.append(tags[i])
             i += 1
-    return Units(text, key, kind, tag)
+    return Units(text, key, kind, tag, trace)
