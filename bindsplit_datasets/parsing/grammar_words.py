@@ -6,8 +6,8 @@ words, adjectives that state no visual property) yield no binding even where the
 adjectives. The grammar words are the copulas and linking verbs of predicates, the degree adverbs
 skipped before an attribute, negations, the participles that join the word before them into one
 attribute (or report an event), prepositions, and the third-person verbs and adverbs the tagger
-mistakes for nouns. The parser reads these tables through :mod:`.lexicon`, whose namespace the
-``PARSER_VERSION`` guard hashes.
+mistakes for nouns. The tables are data files (``data/words/<table>.txt``, read by
+:mod:`.wordlists`); the parser reads them through :mod:`.lexicon`.
 """
 
 from __future__ import annotations

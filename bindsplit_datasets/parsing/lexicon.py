@@ -29,9 +29,9 @@ reads every other word list: the noun tables of :mod:`.noun_tables` (:data:`COMP
 multi-word objects whose first word would otherwise read as an attribute; :data:`INVARIANT_NOUNS`:
 nouns singularisation leaves alone, ...) and the closed word classes of :mod:`.grammar_words`
 (words that are never attributes, copulas, intensifiers, verbs the tagger mistakes for plural
-nouns, ...), imported here. Changing any table changes parses, so ``PARSER_VERSION`` in
-:mod:`bindsplit_datasets.parsing` must be bumped with it (a test enforces this through a hash of
-every table in this namespace, which is why the parser reads them all through it).
+nouns, ...), imported here. Every table is a data file, ``data/words/<table>.txt`` (read by
+:mod:`.wordlists`); changing one changes parses and ``PARSER_VERSION`` with it (:mod:`.version`
+hashes every file of the parser).
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ and nouns that look like adjectives or participles.
 :data:`COMPOUND_NOUNS` are multi-word objects whose first word would otherwise read as an
 attribute; :data:`INVARIANT_NOUNS` and :data:`PLURAL_US_NOUNS` guide singularisation; the other
 tables keep a noun from being read as an attribute or a verb for its form ("a video game",
-"table", "building") and name the "N1 of N2" words whose N2 a predicate describes. The parser reads
-these tables through :mod:`.lexicon`, whose namespace the ``PARSER_VERSION`` guard hashes.
+"table", "building") and name the "N1 of N2" words whose N2 a predicate describes. The tables are
+data files (``data/words/<table>.txt``, read by :mod:`.wordlists`); the parser reads them through
+:mod:`.lexicon`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``parse_bindings``: tokenise, tag and read a caption; the parser's version and normalisation
-record."""
+"""``parse_bindings``: tokenise, tag and read a caption; the parser's version (:mod:`.version`) and
+normalisation record."""
 
 from __future__ import annotations
 
@@ -7,18 +7,14 @@ from collections.abc import Collection
 
 from . import lexicon as lx
 from . import tagger
-from . import wordclasses as wc
 from .corrections import read_units
 from .normalise import Binding
 from .rules import read_bindings
 from .ruleset import NO_TRACE, Trace
 from .text import tokenise
+from .version import PARSER_VERSION
 
 __all__ = ["NORMALISATION", "PARSER_VERSION", "parse_bindings"]
-
-#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights and word-class
-#: table; bump the number whenever a rule or word list changes (a test enforces this).
-PARSER_VERSION = f"3.0+tagger-sha256.{tagger.WEIGHTS_SHA256}+wordclasses-sha256.{wc.TABLE_SHA256}"
 
 #: How bindings are normalised; recorded in every reference-index fingerprint.
 NORMALISATION: dict[str, object] = {

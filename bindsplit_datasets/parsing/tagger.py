@@ -31,7 +31,7 @@ Developers regenerate it from the JSON files NLTK (>= 3.9) reads, without NLTK i
 
 (``SRC_DIR`` is ``taggers/averaged_perceptron_tagger_eng`` of an NLTK data folder); the export
 refuses weights that thousandths cannot represent exactly. Replacing the shipped file means
-updating :data:`WEIGHTS_SHA256`, which changes ``PARSER_VERSION``.
+updating :data:`WEIGHTS_SHA256`; the file's content is part of ``PARSER_VERSION``.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ reports), its lexical key (hyphens read as spaces: how the lexicon looks it up, 
 
 :func:`classify_units` merges the phrases and gives every unit the kind its tag says;
 :func:`.corrections.read_units` then mends the tagger's usual slips. The tag and word tables of
-both steps are defined here, in the namespace that the ``PARSER_VERSION`` guard hashes along with
-:mod:`.lexicon`'s, and :mod:`.corrections` imports its own from here.
+both steps are defined here (their word tables read from ``data/words/``), and
+:mod:`.corrections` imports its own from here.
 """
 
 from __future__ import annotations
