@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
-from .normalise import singularise
 from .ruleset import NO_TRACE, Trace
 from .units import (
     _AFTER_ADJECTIVE,
@@ -77,6 +76,10 @@ def add_pass(correction: Callable[[Units], None], *, after: Callable[[Units], No
     PASSES.insert(PASSES.index(after) + 1, correction)
 
 
+#: The compound heads and their plurals ("tank tops"), so that no other word is singularised.
+_COMPOUND_HEAD_FORMS = _COMPOUND_HEADS | frozenset(f"{head}s" for head in _COMPOUND_HEADS)
+
+
 def _compound_heads(units: Units) -> None:
     """The words "top" and "side" right after a noun are the head of a compound ("lap top", "tank
     top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of");
@@ -91,7 +94,7 @@ def _compound_heads(units: Units) -> None:
         ):
             kind[i] = NOUN  # the garment: "a white top"
         elif (
-            singularise(key[i]) in _COMPOUND_HEADS
+            key[i] in _COMPOUND_HEAD_FORMS
             and kind[i - 1] == NOUN
             and kind[i] != NOUN
             and (i + 1 == units.n or key[i + 1] != "of")

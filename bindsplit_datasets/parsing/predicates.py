@@ -141,6 +141,8 @@ class PredicateReader(Reader):
         """Bindings of the colours after a colour participle right after a noun ("a wall
         painted blue" -> (blue, wall))."""
         u = self.u
+        if lx.COLOUR_PARTICIPLES.isdisjoint(u.key):
+            return
         for i in range(1, u.n):
             if u.key[i] in lx.COLOUR_PARTICIPLES and i - 1 in self.run_ending:
                 colours = self.colours_after(i)

@@ -20,18 +20,24 @@ class Reader:
         self.found: list[tuple[int, Binding]] = []
         self.runs = _noun_runs(units)
         self.run_ending = {end - 1: (start, end) for start, end in self.runs}
+        self.has_with = "with" in units.key
 
     def bind(self, position: int, attribute: str, obj: str, rule: str) -> None:
         if self.u.trace.fire(rule, position):
             self.found.append((position, Binding(attribute, obj)))
 
-    def object_at(self, start: int, end: int) -> tuple[int, str]:
-        """Lexicon words at the left edge of a noun run are attributes: (object start,
-        object)."""
-        u = self.u
-        while end - start > 1 and u.key[start] in lx.ATTRIBUTES:
+    def object_start(self, start: int, end: int) -> int:
+        """Where the object of the noun run ``[start, end)`` starts: lexicon words at its left
+        edge are attributes."""
+        key = self.u.key
+        while end - start > 1 and key[start] in lx.ATTRIBUTES:
             start += 1
-        return start, object_of(u.text[start:end])
+        return start
+
+    def object_at(self, start: int, end: int) -> tuple[int, str]:
+        """(object start, object) of the noun run ``[start, end)`` (see :meth:`object_start`)."""
+        head = self.object_start(start, end)
+        return head, object_of(self.u.text[head:end])
 
     def lone_attribute_noun(self, i: int, *, predicate: bool = False) -> bool:
         """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
-from .normalise import Binding
+from .normalise import Binding, object_of
 from .predicates import PredicateReader
 from .units import (
     _ARTICLES,
@@ -138,22 +138,22 @@ class _Reader(PredicateReader):
         kind, key, text = u.kind, u.key, u.text
         if end < u.n and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
-        head, obj = self.object_at(start, end)
-        for i in range(start, head):
-            self.bind(i, text[i], obj, "lexicon-word-before-noun")
+        head = self.object_start(start, end)
+        # (position, attribute, rule) of each binding; the object is normalised only if any
+        pending = [(i, text[i], "lexicon-word-before-noun") for i in range(start, head)]
         bound = 0
         i = start - 1
         while i >= 0:
             if self.compound_attribute(i):
                 # "snow covered", "nice looking"
-                self.bind(i - 1, f"{text[i - 1]} {text[i]}", obj, "compound-attribute")
+                pending.append((i - 1, f"{text[i - 1]} {text[i]}", "compound-attribute"))
                 bound += 1
                 i -= 1
             elif kind[i] == ATTR:
-                self.bind(i, text[i], obj, "attributive")
+                pending.append((i, text[i], "attributive"))
                 bound += 1
             elif self.lone_attribute_noun(i):
-                self.bind(i, text[i], obj, "attribute-tagged-as-noun")
+                pending.append((i, text[i], "attribute-tagged-as-noun"))
                 bound += 1
             elif kind[i] == ADV:
                 pass
@@ -162,17 +162,21 @@ class _Reader(PredicateReader):
                 if j >= 0 and u.serial_comma(j):
                     j = u.previous(j)  # "green, yellow, and red"
                 if j < 0 or not self.is_modifier(j):
-                    return
+                    break
             elif kind[i] in (WEAK, PART, GERUND) and self.modifier_ok(i):
-                self.bind(i, text[i], obj, "participle-modifier")
+                pending.append((i, text[i], "participle-modifier"))
                 bound += 1
             elif kind[i] == DET and key[i] in _ELLIPSIS_DETERMINERS:
                 if bound:
-                    self.elided(i, obj)
-                return
+                    self.elided(i, pending)
+                break
             else:
-                return
+                break
             i -= 1
+        if pending:
+            obj = object_of(text[head:end])
+            for position, attribute, rule in pending:
+                self.bind(position, attribute, obj, rule)
 
     def colour_noun(self, i: int) -> bool:
         """A colour the tagger calls a noun, standing alone ("a brown/NN and a white horse")."""
@@ -185,10 +189,11 @@ class _Reader(PredicateReader):
             and u.kind_at(i + 1) != NOUN
         )
 
-    def elided(self, determiner: int, obj: str) -> None:
+    def elided(self, determiner: int, pending: list[tuple[int, str, str]]) -> None:
         """Ellipsis: in "one black and one white cat" the conjuncts before the last one ("one
         black"), each a determiner and attributes with the noun left out, describe the same noun.
-        ``determiner`` opens the last conjunct, which has attributes of its own."""
+        ``determiner`` opens the last conjunct, which has attributes of its own; the bindings
+        join ``pending`` (position, attribute, rule)."""
         u = self.u
         while True:
             conjunction = u.previous(determiner)
@@ -204,8 +209,7 @@ class _Reader(PredicateReader):
                 k -= 1
             if not attributes or k < 0 or u.kind[k] != DET or u.key[k] not in _ELLIPSIS_DETERMINERS:
                 return
-            for a in attributes:
-                self.bind(a, u.text[a], obj, "ellipsis")
+            pending.extend((a, u.text[a], "ellipsis") for a in attributes)
             determiner = k
 
     def antecedent(self, before: int) -> str | None:
@@ -221,6 +225,8 @@ class _Reader(PredicateReader):
         an orange one", "an adult giraffe next to a young one", "two dogs, one black and one
         white"."""
         u = self.u
+        if _PRO_NOUNS.isdisjoint(u.key):
+            return
         for i in range(u.n):
             if u.key[i] not in _PRO_NOUNS:
                 continue
@@ -281,6 +287,8 @@ class _Reader(PredicateReader):
         """A "with" phrase: noun + a participle or adjective that ends the phrase: "with her legs
         crossed", "with its eyes closed"."""
         u = self.u
+        if not self.has_with:
+            return []
         j = start - 1
         while j >= 0 and u.kind[j] in (DET, ATTR, ADV):
             j -= 1
@@ -300,7 +308,7 @@ def read_bindings(units: Units) -> list[Binding]:
     reader = _Reader(units)
     kind = units.kind
     inherited: dict[int, list[tuple[int, int]]] = {}
-    for i in range(units.n):
+    for i in range(units.n) if COPULA in kind else ():
         if kind[i] == COPULA:
             subjects = inherited.get(i) or reader.subject_runs(i)
             end = reader.predicative(i, subjects)

@@ -61,13 +61,14 @@ def word_classes(units: Units) -> None:
             continue
         word = key[i]
         known = table.get(word, 0)
+        if kind[i] == NOUN and known & wc.NOUN:
+            continue  # a noun that can be one: no rule below applies
         if " " in word or word in lx.NON_ATTRIBUTES:
             continue
         if word in lx.ATTRIBUTES:
             if kind[i] == NOUN and not known & wc.NOUN and fire("lexicon-word-no-noun", i):
                 kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
             continue
-        modifier_slot = units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
         if (
             kind[i] == NOUN
             and not known & wc.NOUN
@@ -79,7 +80,11 @@ def word_classes(units: Units) -> None:
             and fire("verb-tagged-as-noun-after-noun", i)
         ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
             kind[i] = GERUND if word.endswith("ing") else OTHER
-        elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
+        elif (
+            kind[i] == NOUN
+            and not known & wc.NOUN
+            and (units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA)
+        ):  # a modifier slot
             if (
                 known & wc.ADJECTIVE
                 and word.endswith(_ADJECTIVE_ENDINGS)
