@@ -76,6 +76,8 @@ _SCALE = 1000
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
 _SEEN_LIMIT = 500_000
+#: Partial score vectors kept before the memory is cleared (about half a kilobyte each).
+_VECTOR_LIMIT = 200_000
 #: Below every score: takes the best score out of a vector to look for a tie.
 _NO_SCORE = -(1 << 62)
 
@@ -124,10 +126,13 @@ class MatrixPerceptronTagger:
     """NLTK's averaged-perceptron tagger with its weights in a matrix.
 
     ``PerceptronTagger.tag`` sums, for each of 14 feature strings, a dict of per-tag weights;
-    here each feature is a row of a (features x tags) matrix and the sum is a NumPy reduction over
-    the rows in feature order (float additions in the same order, absent weights adding 0.0), so
-    the scores are bit-identical. Tags are stored in descending order so that ``argmax`` (first
-    maximum) breaks ties towards the larger tag name, as NLTK's ``max((score, tag))`` does.
+    here each feature is a row of a (features x tags) matrix. The weights have three decimals, so
+    their sums in thousandths are exact integers whatever the order: a token's scores are sums of
+    cached partial sums (per word, per tags before, per words around), and where the best two
+    tie, the float sum over the rows in NLTK's feature order (float additions in the same order,
+    absent weights adding 0.0) decides, so the tags are NLTK's exactly. Tags are stored in
+    descending order so that ``argmax`` (first maximum) breaks ties towards the larger tag name,
+    as NLTK's ``max((score, tag))`` does.
     """
 
     _START = ("-START-", "-START2-")
@@ -271,7 +276,7 @@ class MatrixPerceptronTagger:
         """
         context = [*self._START, *map(self._normalise, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
-        if len(seen) > _SEEN_LIMIT:
+        if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
                 cache.clear()
