@@ -163,6 +163,8 @@ class MatrixPerceptronTagger:
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
         #: Exact integer (thousandths) score vectors of the same feature groups, summed.
         self._vectors: dict[tuple[str, ...], Any] = {}
+        #: ``ndarray.max`` without its Python wrapper.
+        self._largest = np.maximum.reduce
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
         """The weight-matrix rows of token ``i``'s 14 features, in NLTK's order (so that their
@@ -276,6 +278,7 @@ class MatrixPerceptronTagger:
         """
         context = [*self._START, *map(self._normalise, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
+        largest = self._largest
         if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
@@ -292,7 +295,7 @@ class MatrixPerceptronTagger:
                     best = int(scores.argmax())
                     top = scores[best]
                     scores[best] = _NO_SCORE
-                    if scores.max() == top:  # a tie in thousandths: NLTK's float order decides
+                    if largest(scores) == top:  # a tie in thousandths: NLTK's float order decides
                         best = int(
                             matrix[self._rows(word, prev, prev2, context, i)].sum(0).argmax()
                         )
