@@ -235,7 +235,7 @@ class MatrixPerceptronTagger:
         sum computed once."""
         vectors = self._vectors
         w = context[i + 2]
-        key = ("w", word, w)
+        key: tuple[str, ...] = ("w", word, w)
         own = vectors.get(key)
         if own is None:
             own = self._vector(
@@ -253,10 +253,10 @@ class MatrixPerceptronTagger:
         pair = vectors.get(key)
         if pair is None:
             pair = self._vector(key, ("i-1 tag+i word " + prev + " " + w,))
-        key = ("c", context[i + 1], context[i], context[i + 3], context[i + 4])
+        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
+        key = ("c", before, before2, after, after2)
         around = vectors.get(key)
         if around is None:
-            _, before, before2, after, after2 = key
             around = self._vector(
                 key,
                 ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
