@@ -11,7 +11,7 @@ EXTRAS ?= test
 PYTEST_ARGS ?=
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_UPDATE_DOWNLOAD_COUNTS=0
 
-.PHONY: install test test-fast bench demo lint format reproduce reproduce-offline clean
+.PHONY: install test test-fast bench snapshot demo lint format reproduce reproduce-offline clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ test-fast: install
 
 bench: install
 	$(OFFLINE) $(BIN)/python perf/run.py
+
+# Accept a deliberate change of the parser: rewrite tests/data/parser_snapshot.json (every gold
+# item's bindings and rules fired; needs the real samples, BINDSPLIT_SHARED), then review its diff.
+snapshot: install
+	$(OFFLINE) $(BIN)/python -m pytest tests/test_parser_snapshot.py --update-parser-snapshot -q
 
 DEMO_OUT ?= demo_output
 demo: $(VENV)/.installed-demo

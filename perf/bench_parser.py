@@ -22,6 +22,9 @@ state of a long corpus), ``parse_many`` with one and two processes, and a small 
 Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
 processes at least 1.6x one.
 
+Rules. For each named rule of ``parsing/data/rules.json``: the gold items whose parse changes
+when the rule alone is switched off.
+
 ``--quick`` runs every part of the parser's own on a few captions (seconds, without NLTK and
 spaCy) and checks nothing: the test suite runs it so that an API change cannot break the benchmark
 unnoticed.
@@ -169,6 +172,45 @@ def _swap_consistency(pairs: list[tuple[str, str]], parse: Callable[[str], Any])
     return consistent, total
 
 
+def rule_contributions(limit: int | None = None) -> None:
+    """Each named rule's contribution: the gold items (of both gold sets) whose parse changes
+    when the rule alone is switched off, and how many of those it made right or wrong. Only the
+    items where the rule fired can change, so only those are parsed again. ``limit`` keeps the
+    first items only (the quick run)."""
+    from bindsplit_datasets.parsing import explain, parse_bindings
+    from bindsplit_datasets.parsing.ruleset import RULES
+
+    texts = gold_sets.real_texts(shared_data())
+    items = gold_sets.items(gold_sets.ORIGINAL) + gold_sets.items(gold_sets.SUGARCREPE)
+    items = items[:limit]
+    fired: dict[str, list[tuple[str, set[tuple[str, str]], set[tuple[str, str]]]]] = {}
+    for item in items:
+        text = gold_sets.text_of(item, texts)
+        assert text is not None
+        explanation = explain(text)
+        found = {(b.attribute, b.object) for b in explanation.bindings}
+        gold = {(a, o) for a, o in item["bindings"]}
+        for name in explanation.rules:
+            fired.setdefault(name, []).append((text, found, gold))
+    print(f"\nRule contributions on {len(items):,} gold items (the rule alone switched off)")
+    print(f"{'rule':<42}{'stage':<11}{'fired':>7}{'changed':>9}{'fixes':>7}{'breaks':>8}")
+    unused = []
+    for rule in RULES:
+        changed = fixes = breaks = 0
+        for text, found, gold in fired.get(rule.name, []):
+            without = {(b.attribute, b.object) for b in parse_bindings(text, disabled={rule.name})}
+            if without != found:
+                changed += 1
+                fixes += found == gold
+                breaks += without == gold
+        if not changed:
+            unused.append(rule.name)
+        n_fired = len(fired.get(rule.name, []))
+        print(f"{rule.name:<42}{rule.stage:<11}{n_fired:>7}{changed:>9}{fixes:>7}{breaks:>8}")
+    print(f"rules that change no gold item: {', '.join(unused) or 'none'}")
+    print("(fixes: items right with the rule and wrong without; breaks: the reverse)")
+
+
 def linear_time(repeats: int) -> None:
     """Time of one caption of ``repeats`` and of ``10 * repeats`` "a red dog"s (best of a few
     runs each: one run of a few milliseconds is mostly noise)."""
@@ -257,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: real captions not found under {shared_data()}; set BINDSPLIT_SHARED")
         return 0
     quality()
+    rule_contributions(40 if args.quick else None)
     linear_time(300 if args.quick else 3000)
     throughput(50 if args.quick else 5000, references=not args.quick)
     return 0

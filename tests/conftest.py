@@ -24,6 +24,16 @@ SLOW_MODULE = "pytestmark = pytest.mark.slow"
 MODEL_STACK = re.compile(r"^(import|from) (torch|transformers|open_clip|accelerate)\b", re.M)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-parser-snapshot",
+        action="store_true",
+        default=False,
+        help="rewrite tests/data/parser_snapshot.json (every gold item's bindings and the parser "
+        "rules that fired) from the running parser; review its diff before committing",
+    )
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Under ``-m "not slow"`` (``make test-fast``) a test module marked slow as a whole, and a
     package module whose doctests need the model stack, are not even imported: their tests would

@@ -223,3 +223,36 @@ def test_only_the_package_logger_is_configured(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "INFO bindsplit_datasets.synth: ours" in err and "theirs" not in err
     assert logging.getLogger().level == logging.WARNING  # the root logger is left alone
+
+
+# ------------------------------------------------------------------------------ bindsplit parse
+def test_parse_prints_the_bindings_of_each_caption(capsys):
+    assert cli.main(["parse", "a red car next to a white dog", "the sky"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "a red car next to a white dog\t(red, car), (white, dog)",
+        "the sky\t-",
+    ]
+
+
+def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
+    import io
+    import json
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("the dog is white\n\na tattooed woman\n"))
+    assert cli.main(["parse", "--json", "-"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["caption"] for r in records] == ["the dog is white", "a tattooed woman"]
+    assert records[0]["bindings"] == [["white", "dog"]]
+    assert [f["rule"] for f in records[0]["rules"]] == ["predicative"]
+    assert records[1]["kinds_before"] == ["determiner", "noun", "noun"]
+    assert records[1]["kinds_after"] == ["determiner", "participle", "noun"]
+    assert set(records[0]) >= {"tokens", "tags", "units", "relations"}
+
+
+def test_parse_explain_names_the_rules_that_fired(capsys):
+    assert cli.main(["parse", "--explain", "a tattooed woman"]) == 0
+    out = capsys.readouterr().out
+    assert "tokens: a/DT tattooed/NN woman/NN" in out
+    assert "tattooed/noun->participle" in out
+    assert "correction participle-tagged-as-noun at 'tattooed'" in out
+    assert "bindings: tattooed woman" in out

@@ -25,6 +25,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "Real SugarCrepe captions, hand-labelled",
         "heldout",
         "SugarCrepe swap_att:",
+        "Rule contributions on 40 gold items",
+        "rules that change no gold item:",
         "(linear: 10x; target <= 12x)",
         "parse_bindings, tag memory emptied",
         "parse_many 2 processes / 1 process:",

@@ -37,6 +37,12 @@ REQUIRED = (
     "parsing/data/averaged_perceptron_tagger_eng.npz",
     "parsing/data/word_classes.txt.gz",
     "parsing/data/NOTICE",
+    # the parser's word tables and rule examples: every one of them
+    *sorted(
+        path.relative_to(REPO_ROOT / PACKAGE).as_posix()
+        for path in (REPO_ROOT / PACKAGE / "parsing" / "data").rglob("*")
+        if path.is_file()
+    ),
     f"benchmarks/data/{OFFICIAL_SOLUTION['file']}",
     "benchmarks/data/NOTICE",
     "_metric/bindsplit/bindsplit.py",

@@ -2,46 +2,42 @@
 
 :func:`.units.classify_units` gives every unit the kind its tag says. The tagger (NLTK's, trained
 on newswire) is right most of the time on captions, and wrong in a few systematic ways that
-:func:`_correct` mends in place:
+:func:`correct` mends in place, running the passes of :data:`PASSES` in order (each correction a
+named rule of :data:`.ruleset.RULES`, fired through ``units.trace``):
 
 - nouns tagged as adjectives before another noun ("kitchen/JJ scene", "ski/JJ slope"), or as
   prepositions after one ("a large stuffed bear/IN");
+- tags the word-class table rules out, in :mod:`.word_class_slips` ("a mossy/NN brick wall");
 - participles and adjectives it does not know before a noun ("a squinting/NN tennis player",
   "the shirtless/NN men"), and attribute words it calls nouns ("a round/NN pink flat shoe",
   "a blank/NN red sign", "a crimson/NN, teal and mauve rug");
 - colour words that name clothes, not a property ("a woman in black sits", "wearing red");
-- base-form verbs after "a/the + attributes" that are nouns ("a heart shaped cake/VB");
 - the slips around verbs, in :mod:`.verb_slips` ("a bird lands/NNS on", "a bridge
   spanning/NN over", "the lights glow green").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import lexicon as lx
 from . import wordclasses as wc
-from .normalise import singularise
+from . import wordlists as wl
+from .ruleset import NO_TRACE, Trace
 from .units import (
     _AFTER_ADJECTIVE,
     _ARTICLES,
     _CLOTHING_CONTEXT,
     _COMPOUND_HEADS,
-    _MANNER_PARTICIPLES,
-    _MODIFIED,
-    _NOUN_PHRASE_DETERMINERS,
-    _OPEN_CLASS,
     ADV,
     ATTR,
     CONJ,
-    COPULA,
     DET,
     GERUND,
     NOUN,
     OTHER,
     PART,
     PREP,
-    VERB,
     WEAK,
     Units,
     classify_units,
@@ -54,145 +50,62 @@ from .verb_slips import (
     relative_main_verbs,
     verbs_in_noun_runs,
 )
+from .word_class_slips import word_classes
 
-__all__ = ["read_units"]
-
-#: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
-_ADJECTIVE_ENDINGS = ("y", "en", "al", "ous", "ful", "ic", "ive", "ish", "less", "able", "ible")
-#: The endings that make a word the word-class table lacks an adjective ("shirtless"); short
-#: noun-like endings ("y", "al", "ic") are left out.
-_UNKNOWN_ADJECTIVE_ENDINGS = ("ous", "ful", "ive", "ish", "less", "able", "ible")
+__all__ = ["PASSES", "add_pass", "correct", "read_units"]
 
 
-def read_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
+def read_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases, classify every unit and correct the tagger's slips."""
-    units = classify_units(tokens, tags)
-    _correct(units)
+    units = classify_units(tokens, tags, trace)
+    correct(units)
     return units
 
 
-def _correct(units: Units) -> None:
-    """Correct the tagger's usual slips, in place (see the module docstring)."""
-    _word_classes(units)
-    _nouns_tagged_as_prepositions(units)
-    _compound_heads(units)
-    _attribute_runs(units)
-    _colour_lists(units)
-    _adjectives_before_attributes(units)
-    _nouns_tagged_as_adjectives(units)
-    verbs_in_noun_runs(units)
-    relative_main_verbs(units)
-    linking_verbs(units)
-    _clothing_colours(units)
-    modal_nouns(units)
-    _degree_words(units)
-    _pronoun_phrases(units)
+def correct(units: Units) -> None:
+    """Correct the tagger's usual slips, in place: every pass of :data:`PASSES` in order."""
+    for correction in PASSES:
+        correction(units)
+
+
+def add_pass(correction: Callable[[Units], None], *, after: Callable[[Units], None]) -> None:
+    """Run ``correction`` (a pass of another module, firing rules it registered in
+    :data:`.ruleset.RULES`) right after the pass ``after``."""
+    if correction in PASSES:
+        raise ValueError(f"{correction.__name__} is already a correction pass")
+    PASSES.insert(PASSES.index(after) + 1, correction)
+
+
+#: The compound heads and their plurals ("tank tops"), so that no other word is singularised.
+_COMPOUND_HEAD_FORMS = _COMPOUND_HEADS | frozenset(f"{head}s" for head in _COMPOUND_HEADS)
 
 
 def _compound_heads(units: Units) -> None:
     """The words "top" and "side" right after a noun are the head of a compound ("lap top", "tank
-    top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of"). A
-    manner participle the tagger calls a noun between an attribute and a noun is a participle ("a
-    blue lit/NN bridge")."""
-    key, kind = units.key, units.kind
-    for i in range(1, units.n - 1):
-        if (
-            kind[i] == NOUN
-            and key[i] in _MANNER_PARTICIPLES
-            and kind[i - 1] == ATTR
-            and kind[i + 1] == NOUN
-        ):
-            kind[i] = PART
+    top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of");
+    "top" after an article and an attribute is the garment ("a white top")."""
+    key, kind, fire = units.key, units.kind, units.trace.fire
     for i in range(1, units.n):
-        if key[i] == "top" and kind[i - 1] == ATTR and units.kind_at(i - 2) == DET:
+        if (
+            key[i] == "top"
+            and kind[i - 1] == ATTR
+            and units.kind_at(i - 2) == DET
+            and fire("garment-top", i)
+        ):
             kind[i] = NOUN  # the garment: "a white top"
         elif (
-            singularise(key[i]) in _COMPOUND_HEADS
+            key[i] in _COMPOUND_HEAD_FORMS
             and kind[i - 1] == NOUN
             and kind[i] != NOUN
             and (i + 1 == units.n or key[i + 1] != "of")
+            and fire("compound-head-position-word", i)
         ):
             kind[i] = NOUN
 
 
-def _word_classes(units: Units) -> None:
-    """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
-    readings of regular words ("pan" as a noun), so a reading is only taken away where the form
-    itself agrees:
-
-    - a "noun" that can be an adjective and not a noun, with an adjective ending, is an
-      adjective before a noun ("a mossy/NN brick wall"); one that can only be a verb, in -ing or
-      -ed, is a participle before a noun ("a squinting/NN tennis player", "a leashed/NN dog");
-    - an "adjective" that is none (see :func:`is_adjective`) but can be a noun is a noun ("a
-      cup/JJ full of coffee");
-    - a "verb" inside a noun phrase, right after an article or an attribute, that can be a noun
-      is one ("a stainless steel stove/VBD top", "a blue and silver train/VBP", "a grey
-      building/VBG"); participles and gerunds keep their reading ("a parked car", "a sleeping
-      cat") unless they are nouns in -ing ("building").
-    """
-    key, kind, n = units.key, units.kind, units.n
-    table = wc.table()
-    for i in range(n):
-        if kind[i] not in _OPEN_CLASS:
-            continue
-        word = key[i]
-        known = table.get(word, 0)
-        if " " in word or word in lx.NON_ATTRIBUTES:
-            continue
-        if word in lx.ATTRIBUTES:
-            if kind[i] == NOUN and not known & wc.NOUN:
-                kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
-            continue
-        modifier_slot = units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
-        if (
-            kind[i] == NOUN
-            and not known & wc.NOUN
-            and known & wc.VERB
-            and not word.endswith("s")
-            and (units.kind_at(i - 1) == NOUN or word.endswith("ing"))
-            and units.kind_at(i + 1) != NOUN
-            and word not in lx.ING_NOUNS
-        ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
-            kind[i] = GERUND if word.endswith("ing") else OTHER
-        elif kind[i] == NOUN and modifier_slot and not known & wc.NOUN:
-            if known & wc.ADJECTIVE and word.endswith(_ADJECTIVE_ENDINGS):
-                kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
-            elif not known and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS):
-                kind[i] = ATTR  # a word the table lacks: "the shirtless/NN men"
-            elif (known & wc.VERB or not known) and _participle_form(word):
-                kind[i] = GERUND if word.endswith("ing") else PART  # "a tattooed/NN woman"
-        elif (
-            kind[i] == ATTR
-            and known & wc.VERB
-            and word.endswith("ed")
-            and _participle_form(word)
-            and word not in lx.ATTRIBUTES
-            and units.kind_at(i - 1) == NOUN
-            and units.kind_at(i + 1) in (PREP, OTHER)
-        ):  # a reduced relative: "people scattered/JJ outside of a building", "tags attached/JJ"
-            kind[i] = PART
-        elif kind[i] == ATTR and known and not is_adjective(word):
-            if known & wc.NOUN:
-                kind[i] = NOUN
-            elif known & wc.VERB and _participle_form(word):
-                kind[i] = GERUND if word.endswith("ing") else PART
-        elif kind[i] in (VERB, PART) and known & wc.NOUN and not known & wc.VERB:
-            kind[i] = NOUN  # no verb at all: "a fed ex/VBD truck", "a stove top oven/VBN"
-        elif kind[i] == ADV and known == wc.NOUN:
-            kind[i] = NOUN  # only a noun: "a blue padded hallway/RB"
-        elif (
-            kind[i] in (VERB, PART, GERUND, OTHER)
-            and (known & wc.NOUN or word in lx.ING_NOUNS)
-            and _opens_noun_phrase(units, i)
-            and (kind[i] != GERUND or word in lx.ING_NOUNS)
-            and (kind[i] != PART or not known & wc.VERB or not _participle_form(word))
-        ):
-            kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
-
-
 #: Words tagged as prepositions or conjunctions that the word-class table also knows as nouns
 #: or verbs, and that are these words in a caption.
-_TRUE_PREPOSITIONS = frozenset({"while", "till", "via", "except"})
+_TRUE_PREPOSITIONS: frozenset[str] = wl.words("true_prepositions")
 
 
 def _nouns_tagged_as_prepositions(units: Units) -> None:
@@ -205,32 +118,8 @@ def _nouns_tagged_as_prepositions(units: Units) -> None:
             continue
         known = wc.classes(word)
         if known & wc.NOUN and not known & (wc.ADJECTIVE | wc.ADVERB):
-            kind[i] = NOUN
-
-
-def _participle_form(word: str) -> bool:
-    """Whether a word has the form of a participle ("squinting", "leashed"), not of a noun that
-    looks like one ("bed", "building")."""
-    return (
-        len(word) > 3
-        and word.endswith(("ing", "ed", "en"))
-        and word not in lx.SUFFIX_EXCEPTIONS
-        and word not in lx.ING_NOUNS
-    )
-
-
-def _opens_noun_phrase(units: Units, i: int) -> bool:
-    """Whether an article, a possessive or an attribute stands right before unit ``i``."""
-    j = units.previous(i)
-    if j < 0:
-        return False
-    if units.kind[j] in (ATTR, WEAK):
-        return True
-    if units.kind[j] == NOUN:  # "a grey/NN building/VBG", "a street light/VBD turned off"
-        if units.key[j] in lx.ATTRIBUTES and units.kind_at(j - 1) in (DET, ATTR, CONJ):
-            return True
-        return units.kind_at(units.following(i)) in (COPULA, PART, VERB, GERUND)
-    return units.kind[j] == DET and units.key[j] in _NOUN_PHRASE_DETERMINERS
+            if units.trace.fire("noun-tagged-as-preposition", i):
+                kind[i] = NOUN
 
 
 def _attribute_runs(units: Units) -> None:
@@ -245,7 +134,13 @@ def _attribute_runs(units: Units) -> None:
         j = i
         while j < n and kind[j] == NOUN and key[j] in lx.ATTRIBUTES:
             j += 1
-        if j - i > 1 and j < n and kind[j] in (ATTR, WEAK, PART) and units.kind_at(j + 1) == NOUN:
+        if (
+            j - i > 1
+            and j < n
+            and kind[j] in (ATTR, WEAK, PART)
+            and units.kind_at(j + 1) == NOUN
+            and units.trace.fire("attribute-run-tagged-as-nouns", i)
+        ):
             for k in range(i, j):
                 kind[k] = ATTR
         i = j
@@ -270,7 +165,13 @@ def _colour_lists(units: Units) -> None:
                 break
             members.append(k)
             j = k + 1
-        if len(members) > 1 and j < n and kind[j] == NOUN and key[j] not in lx.COLOURS:
+        if (
+            len(members) > 1
+            and j < n
+            and kind[j] == NOUN
+            and key[j] not in lx.COLOURS
+            and units.trace.fire("colour-list-before-noun", i)
+        ):
             for k in members:
                 kind[k] = ATTR
         i = j
@@ -292,6 +193,7 @@ def _adjectives_before_attributes(units: Units) -> None:
             and units.kind_at(i + 2) == NOUN
             and key[i] not in lx.NON_ATTRIBUTES
             and is_adjective(key[i])
+            and units.trace.fire("adjective-before-attributes", i)
         ):
             kind[i] = ATTR
 
@@ -299,26 +201,35 @@ def _adjectives_before_attributes(units: Units) -> None:
 def _nouns_tagged_as_adjectives(units: Units) -> None:
     """A word the tagger calls an adjective that is neither in the lexicon nor has an adjective
     ending is a noun before another noun ("kitchen/JJ scene"), before a participle ("a lamp/JJ
-    shining"), before "and" + noun, and at the end of a noun phrase ("a couch/JJ behind"). Right
+    shining") and at the end of a noun phrase ("a couch/JJ behind"). Right
     to left, so that "wii/JJ game/JJ controller" becomes one compound. "pretty" before an
     attribute is a degree adverb."""
-    key, kind, n = units.key, units.kind, units.n
+    key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     for i in range(n - 1, -1, -1):
         if kind[i] != ATTR:
             continue
-        if key[i] in lx.INTENSIFIERS and i + 1 < n and kind[i + 1] in (ATTR, WEAK):
+        if (
+            key[i] in lx.INTENSIFIERS
+            and i + 1 < n
+            and kind[i + 1] in (ATTR, WEAK)
+            and fire("degree-adverb-before-attribute", i)
+        ):
             kind[i] = ADV  # "a pretty large dog"
             continue
         after = units.kind_at(i + 1)
         before = units.kind_at(i - 1)
         if is_adjective(key[i]):
-            if _compound_head(units, i, after, before):
+            if _compound_head(units, i, after, before) and fire("adjective-compound-head", i):
                 kind[i] = NOUN  # "a green street light/JJ shining"
             continue
         if (
-            (after in (NOUN, GERUND, PART) and key[i + 1] not in lx.COMPOUND_PARTICIPLES)
-            or (after == CONJ and i + 2 < n and kind[i + 2] == NOUN)
-            or (after not in _AFTER_ADJECTIVE and before in (DET, ATTR, WEAK, NOUN, PART, GERUND))
+            after in (NOUN, GERUND, PART)
+            and key[i + 1] not in lx.COMPOUND_PARTICIPLES
+            and fire("false-adjective-before-noun", i)
+        ) or (
+            after not in _AFTER_ADJECTIVE
+            and before in (DET, ATTR, WEAK, NOUN, PART, GERUND)
+            and fire("false-adjective-ending-noun-phrase", i)
         ):
             kind[i] = NOUN
 
@@ -343,7 +254,11 @@ def _degree_words(units: Units) -> None:
         return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
-        if key[i] == "wide" and key[i + 1] in ("open", "awake"):
+        if (
+            key[i] == "wide"
+            and key[i + 1] in ("open", "awake")
+            and units.trace.fire("wide-open", i)
+        ):
             kind[i] = ADV
 
 
@@ -354,7 +269,11 @@ def _pronoun_phrases(units: Units) -> None:
         return
     key, kind = units.key, units.kind
     for i in range(1, units.n):
-        if key[i] in ("other", "another") and key[i - 1] in ("each", "one"):
+        if (
+            key[i] in ("other", "another")
+            and key[i - 1] in ("each", "one")
+            and units.trace.fire("reciprocal-pronoun", i - 1)
+        ):
             kind[i - 1] = kind[i] = OTHER
 
 
@@ -377,6 +296,28 @@ def _clothing_colours(units: Units) -> None:
             and not is_base_verb(key[j])
         ):
             continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
+        if not units.trace.fire("colour-naming-clothes", i):
+            continue
         for k in range(i, j):
             if kind[k] != CONJ:
                 kind[k] = OTHER
+
+
+#: The correction passes in the order they run; each fires the named rules of
+#: :data:`.ruleset.RULES` it holds (in the rule table's order). :func:`add_pass` adds one.
+PASSES: list[Callable[[Units], None]] = [
+    word_classes,
+    _nouns_tagged_as_prepositions,
+    _compound_heads,
+    _attribute_runs,
+    _colour_lists,
+    _adjectives_before_attributes,
+    _nouns_tagged_as_adjectives,
+    verbs_in_noun_runs,
+    relative_main_verbs,
+    linking_verbs,
+    _clothing_colours,
+    modal_nouns,
+    _degree_words,
+    _pronoun_phrases,
+]

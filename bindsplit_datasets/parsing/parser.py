@@ -1,21 +1,20 @@
-"""``parse_bindings``: tokenise, tag and read a caption; the parser's version and normalisation
-record."""
+"""``parse_bindings``: tokenise, tag and read a caption; the parser's version (:mod:`.version`) and
+normalisation record."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from . import lexicon as lx
 from . import tagger
-from . import wordclasses as wc
 from .corrections import read_units
 from .normalise import Binding
 from .rules import read_bindings
+from .ruleset import NO_TRACE, Trace
 from .text import tokenise
+from .version import PARSER_VERSION
 
 __all__ = ["NORMALISATION", "PARSER_VERSION", "parse_bindings"]
-
-#: Version of the rules and word lists, and the SHA-256 of the shipped tagger weights and word-class
-#: table; bump the number whenever a rule or word list changes (a test enforces this).
-PARSER_VERSION = f"3.0+tagger-sha256.{tagger.WEIGHTS_SHA256}+wordclasses-sha256.{wc.TABLE_SHA256}"
 
 #: How bindings are normalised; recorded in every reference-index fingerprint.
 NORMALISATION: dict[str, object] = {
@@ -34,16 +33,19 @@ NORMALISATION: dict[str, object] = {
 }
 
 
-def parse_bindings(text: str) -> list[Binding]:
+def parse_bindings(text: str, *, disabled: Collection[str] = ()) -> list[Binding]:
     """The bindings ``text`` states, in order of first occurrence, without duplicates.
 
-    Raises ``TypeError`` for anything but a string (and
-    :class:`~bindsplit_datasets.errors.PackageDataError` if the installed package lost its tagger
-    weights). See the module docstring for the rules.
+    ``disabled`` names rules of :data:`.ruleset.RULES` to switch off (to see what each
+    contributes; an unknown name is a
+    :class:`~bindsplit_datasets.errors.BindsplitValueError`). Raises ``TypeError`` for anything
+    but a string (and :class:`~bindsplit_datasets.errors.PackageDataError` if the installed
+    package lost its tagger weights). See :mod:`.rules` for the rules.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_bindings expects a caption string, got {type(text).__name__}")
+    trace = Trace(frozenset(disabled)) if disabled else NO_TRACE
     tokens = tokenise(text)
     if not tokens:
         return []
-    return read_bindings(read_units(tokens, tagger.get_tagger().tag(tokens)))
+    return read_bindings(read_units(tokens, tagger.get_tagger().tag(tokens), trace))

@@ -37,7 +37,9 @@ vase)). What never binds, and the tagger's slips that are mended first, are desc
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import wordlists as wl
 from .normalise import Binding, object_of
+from .predicates import PredicateReader
 from .units import (
     _ARTICLES,
     ADV,
@@ -46,20 +48,17 @@ from .units import (
     COPULA,
     DET,
     GERUND,
-    MODIFIERS,
-    NEG,
     NOUN,
     PART,
     PREP,
     REL,
     WEAK,
     Units,
-    is_adjective,
 )
 
 __all__ = ["read_bindings"]
 
-_DISTRIBUTIVES = frozenset({"all", "both", "each", "either", "neither"})
+_DISTRIBUTIVES: frozenset[str] = wl.words("distributives")
 #: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
 _ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
     {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
@@ -68,82 +67,20 @@ _ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
 _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 #: Prepositions after which a present participle modifies the noun after it ("with rolling
 #: hills", "in shimmering grass"); after others it is a verb ("by riding bikes").
-_GERUND_PREPOSITIONS = frozenset(
-    {"with", "in", "on", "near", "under", "over", "through", "among", "beside", "behind",
-     "across", "at", "into", "onto", "of", "along", "above", "below", "between",
-     "toward", "towards", "against", "inside", "underneath", "beneath", "atop"}
-)  # fmt: skip
-_POSTNOMINAL_PREPOSITIONS = frozenset({"of", "for", "with", "in", "to", "from", "on", "at"})
+_GERUND_PREPOSITIONS: frozenset[str] = wl.words("gerund_prepositions")
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
-_POSITIONAL = frozenset({"high", "low", "deep"})
-#: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
-_EVENT_COPULAS = frozenset({"being", "been"})
+_POSITIONAL: frozenset[str] = wl.words("positional")
 #: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
-_DEGREE = frozenset({"low", "high"})
+_DEGREE: frozenset[str] = wl.words("degree")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
-_POSSESSIVES = frozenset({"its", "his", "her", "their", "my", "our", "your"})
+_POSSESSIVES: frozenset[str] = wl.words("possessives")
 #: Words that stand for a noun mentioned before ("a gray one", "the white ones").
-_PRO_NOUNS = frozenset({"one", "ones"})
+_PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 
 
-class _Reader:
-    """The bindings of one caption's units: each rule adds ``(position, Binding)`` pairs."""
-
-    def __init__(self, units: Units) -> None:
-        self.u = units
-        self.found: list[tuple[int, Binding]] = []
-        self.runs = _noun_runs(units)
-        self.run_ending = {end - 1: (start, end) for start, end in self.runs}
-
-    # --- shared helpers -----------------------------------------------------------------------
-    def bind(self, position: int, attribute: str, obj: str) -> None:
-        self.found.append((position, Binding(attribute, obj)))
-
-    def object_at(self, start: int, end: int) -> tuple[int, str]:
-        """Lexicon words at the left edge of a noun run are attributes: (object start,
-        object)."""
-        u = self.u
-        while end - start > 1 and u.key[start] in lx.ATTRIBUTES:
-            start += 1
-        return start, object_of(u.text[start:end])
-
-    def lone_attribute_noun(self, i: int, *, predicate: bool = False) -> bool:
-        """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN
-        blue sky", "grey/NN and red walls") or, with ``predicate``, after a copula ("the apples
-        look ripe/NN"): an attribute, not an object."""
-        u = self.u
-        kind, key = u.kind, u.key
-        if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES or (i > 0 and kind[i - 1] == NOUN):
-            return False
-        after = u.kind_at(i + 1)
-        if predicate:
-            return after != NOUN
-        if after == CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
-            j = u.following(i + 2 if u.serial_comma(i + 1) else i + 1)
-            if j >= u.n or kind[j] in (ATTR, WEAK, PART):
-                return j < u.n
-            following = j + 1 < u.n and (
-                (kind[j + 1] == NOUN and key[j] in lx.ATTRIBUTES)  # "and metal table"
-                or (kind[j + 1] == PART and key[j + 1] in lx.COMPOUND_PARTICIPLES)  # ", tree lined"
-            )
-            return kind[j] == NOUN and following
-        return after in (ATTR, WEAK, PART, GERUND) or (
-            i + 1 < u.n and u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
-        )
-
-    def is_modifier(self, i: int) -> bool:
-        return self.u.kind[i] in MODIFIERS or self.lone_attribute_noun(i)
-
-    def is_attribute(self, i: int) -> bool:
-        return self.u.kind[i] in (ATTR, WEAK) or self.lone_attribute_noun(i)
-
-    def noun_like(self, i: int) -> bool:
-        """A noun that is no attribute word, or a word the tagger calls an adjective that is none
-        ("snow/JJ covered")."""
-        kind, key = self.u.kind[i], self.u.key[i]
-        return (kind == NOUN and key not in lx.ATTRIBUTES) or (
-            kind == ATTR and not is_adjective(key)
-        )
+class _Reader(PredicateReader):
+    """The attributive, elliptical and post-nominal rules, and the predicative ones of
+    :class:`.predicates.PredicateReader`."""
 
     # --- attributive ----------------------------------------------------------------------------
     def modifier_ok(self, i: int) -> bool:
@@ -201,18 +138,22 @@ class _Reader:
         kind, key, text = u.kind, u.key, u.text
         if end < u.n and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
-        head, obj = self.object_at(start, end)
-        for i in range(start, head):
-            self.bind(i, text[i], obj)
+        head = self.object_start(start, end)
+        # (position, attribute, rule) of each binding; the object is normalised only if any
+        pending = [(i, text[i], "lexicon-word-before-noun") for i in range(start, head)]
         bound = 0
         i = start - 1
         while i >= 0:
             if self.compound_attribute(i):
-                self.bind(i - 1, f"{text[i - 1]} {text[i]}", obj)  # "snow covered", "nice looking"
+                # "snow covered", "nice looking"
+                pending.append((i - 1, f"{text[i - 1]} {text[i]}", "compound-attribute"))
                 bound += 1
                 i -= 1
-            elif kind[i] == ATTR or self.lone_attribute_noun(i):
-                self.bind(i, text[i], obj)
+            elif kind[i] == ATTR:
+                pending.append((i, text[i], "attributive"))
+                bound += 1
+            elif self.lone_attribute_noun(i):
+                pending.append((i, text[i], "attribute-tagged-as-noun"))
                 bound += 1
             elif kind[i] == ADV:
                 pass
@@ -221,17 +162,21 @@ class _Reader:
                 if j >= 0 and u.serial_comma(j):
                     j = u.previous(j)  # "green, yellow, and red"
                 if j < 0 or not self.is_modifier(j):
-                    return
+                    break
             elif kind[i] in (WEAK, PART, GERUND) and self.modifier_ok(i):
-                self.bind(i, text[i], obj)
+                pending.append((i, text[i], "participle-modifier"))
                 bound += 1
             elif kind[i] == DET and key[i] in _ELLIPSIS_DETERMINERS:
                 if bound:
-                    self.elided(i, obj)
-                return
+                    self.elided(i, pending)
+                break
             else:
-                return
+                break
             i -= 1
+        if pending:
+            obj = object_of(text[head:end])
+            for position, attribute, rule in pending:
+                self.bind(position, attribute, obj, rule)
 
     def colour_noun(self, i: int) -> bool:
         """A colour the tagger calls a noun, standing alone ("a brown/NN and a white horse")."""
@@ -244,10 +189,11 @@ class _Reader:
             and u.kind_at(i + 1) != NOUN
         )
 
-    def elided(self, determiner: int, obj: str) -> None:
+    def elided(self, determiner: int, pending: list[tuple[int, str, str]]) -> None:
         """Ellipsis: in "one black and one white cat" the conjuncts before the last one ("one
         black"), each a determiner and attributes with the noun left out, describe the same noun.
-        ``determiner`` opens the last conjunct, which has attributes of its own."""
+        ``determiner`` opens the last conjunct, which has attributes of its own; the bindings
+        join ``pending`` (position, attribute, rule)."""
         u = self.u
         while True:
             conjunction = u.previous(determiner)
@@ -263,8 +209,7 @@ class _Reader:
                 k -= 1
             if not attributes or k < 0 or u.kind[k] != DET or u.key[k] not in _ELLIPSIS_DETERMINERS:
                 return
-            for a in attributes:
-                self.bind(a, u.text[a], obj)
+            pending.extend((a, u.text[a], "ellipsis") for a in attributes)
             determiner = k
 
     def antecedent(self, before: int) -> str | None:
@@ -280,6 +225,8 @@ class _Reader:
         an orange one", "an adult giraffe next to a young one", "two dogs, one black and one
         white"."""
         u = self.u
+        if _PRO_NOUNS.isdisjoint(u.key):
+            return
         for i in range(u.n):
             if u.key[i] not in _PRO_NOUNS:
                 continue
@@ -306,126 +253,7 @@ class _Reader:
                 obj = self.antecedent(min(attributes))
                 if obj is not None:
                     for a in attributes:
-                        self.bind(a, u.text[a], obj)
-
-    # --- predicative ----------------------------------------------------------------------------
-    def subject_runs(self, copula: int) -> list[tuple[int, int]]:
-        """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
-        u = self.u
-        end = copula - 1
-        while end >= 0 and u.kind[end] == ADV:  # "the kids are looking happy", "it really is"
-            end -= 1
-        climb = True
-        if end >= 0 and u.kind[end] == REL:
-            end -= 1
-            climb = False
-        if end >= 0 and u.key[end] == "and" and end not in self.run_ending:
-            return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
-        run = self.run_ending.get(end)
-        if run is None:
-            return []
-        runs = [run]
-        while True:
-            j = run[0] - 1
-            while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
-                j -= 1
-            earlier = self.run_ending.get(j - 1)
-            if j < 1 or earlier is None:
-                break
-            if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
-                runs.append(earlier)  # "the cat and the dog are white"
-                break
-            if not climb or u.kind[j] != PREP or u.key[j] not in lx.LOCATIVE_PREPOSITIONS:
-                break
-            if u.key[j] == "of" and u.key[earlier[1] - 1] in lx.GROUP_NOUNS:
-                break  # "a bowl of soup is hot": the soup
-            runs = [earlier]
-            run = earlier
-        return runs
-
-    def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
-        """The subject of a clause whose second predicate starts after ``conjunction``: the noun
-        run right before the first verb of the caption, when that verb comes before the
-        conjunction ("this bathroom has pink tiles ... and is painted blue" -> bathroom)."""
-        u = self.u
-        for i in range(conjunction):
-            if u.is_verb(i) or u.key[i] in lx.VERBS_3SG:
-                run = self.run_ending.get(u.previous(i))
-                return [run] if run is not None else []
-            if u.kind[i] in (PREP, REL, CONJ):
-                return []
-        return []
-
-    def predicative(self, copula: int, subjects: list[tuple[int, int]]) -> int:
-        """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
-        returns the index where the predicate ends.
-
-        Past participles count only where nothing follows them ("is closed and dark", "are
-        parked"; not "is parked next to", "is wet and covered in snow"); a colour participle
-        passes its colours on ("is painted red")."""
-        u = self.u
-        attributes: list[int] = []
-        participles: list[int] = []
-        i = copula + 1
-        while i < u.n:
-            kind = u.kind[i]
-            if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
-                attributes.append(i)
-            elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
-                attributes.extend(colours)
-                i = colours[-1]
-            elif (
-                kind == PART
-                and u.ends_phrase(i)
-                and u.key[copula] not in _EVENT_COPULAS
-                and u.key[i] not in lx.EVENT_PARTICIPLES
-            ):
-                participles.append(i)  # "are parked"; not "is being renovated", "is shown"
-            elif kind == NEG:
-                return i
-            elif kind == CONJ:
-                if not attributes and not participles:
-                    return i
-            elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
-                break
-            i += 1
-        if (not attributes and not participles) or (i < u.n and u.kind[i] == NOUN):
-            return i  # nothing predicated, or the adjectives modify the noun after them
-        for start, end in subjects:
-            obj = self.object_at(start, end)[1]
-            for a in sorted(attributes + participles):
-                self.bind(a, u.text[a], obj)
-        return i
-
-    def colours_after(self, participle: int) -> list[int]:
-        """The colours right after a colour participle ("painted light blue and white", "painted
-        a light blue"), or none when they modify a noun after them ("painted red flowers")."""
-        u = self.u
-        colours: list[int] = []
-        j = participle + 1
-        if j < u.n and u.key[j] in ("a", "an"):
-            j += 1  # "painted a light blue"
-        while j < u.n:
-            if u.key[j] in lx.COLOURS:
-                colours.append(j)
-            elif not (u.kind[j] == ADV or (u.kind[j] == CONJ and colours)):
-                break
-            j += 1
-        if colours and u.kind_at(u.following(colours[-1])) == NOUN:
-            return []  # "painted red flowers"; not "painted beige and furnishings"
-        return colours
-
-    def colour_participles(self) -> None:
-        """Bindings of the colours after a colour participle right after a noun ("a wall
-        painted blue" -> (blue, wall))."""
-        u = self.u
-        for i in range(1, u.n):
-            if u.key[i] in lx.COLOUR_PARTICIPLES and i - 1 in self.run_ending:
-                colours = self.colours_after(i)
-                if colours:
-                    obj = self.object_at(*self.run_ending[i - 1])[1]
-                    for c in colours:
-                        self.bind(c, u.text[c], obj)
+                        self.bind(a, u.text[a], obj, "one-anaphora")
 
     def postnominal(self, start: int, end: int) -> None:
         """An adjective right after the noun run ``[start, end)`` that ends a phrase or comes
@@ -440,8 +268,9 @@ class _Reader:
             j = u.following(j)
             if j < u.n and u.kind[j] == CONJ and u.key[j] != "," and u.kind_at(j + 1) == ATTR:
                 j = u.following(j)  # "open and empty"
+        rule = "postnominal-adjective"
         if not attributes:
-            attributes = self.absolute_participle(start, end)
+            attributes, rule = self.absolute_participle(start, end), "absolute-participle"
         elif j < u.n and not (
             u.kind[j] == REL
             or not u.key[j][0].isalnum()
@@ -452,12 +281,14 @@ class _Reader:
         if attributes:
             obj = self.object_at(start, end)[1]
             for a in attributes:
-                self.bind(a, u.text[a], obj)
+                self.bind(a, u.text[a], obj, rule)
 
     def absolute_participle(self, start: int, end: int) -> list[int]:
         """A "with" phrase: noun + a participle or adjective that ends the phrase: "with her legs
         crossed", "with its eyes closed"."""
         u = self.u
+        if not self.has_with:
+            return []
         j = start - 1
         while j >= 0 and u.kind[j] in (DET, ATTR, ADV):
             j -= 1
@@ -471,32 +302,23 @@ class _Reader:
         return []  # not "with a vase filled with flowers", "with cheese served on a tray"
 
 
-def _noun_runs(units: Units) -> list[tuple[int, int]]:
-    """(start, end) of every maximal run of nouns, end exclusive."""
-    runs = []
-    i, kind = 0, units.kind
-    while i < units.n:
-        if kind[i] == NOUN:
-            start = i
-            while i < units.n and kind[i] == NOUN:
-                i += 1
-            runs.append((start, i))
-        else:
-            i += 1
-    return runs
-
-
 def read_bindings(units: Units) -> list[Binding]:
     """The bindings the caption's units state, in order of first occurrence, without
     duplicates."""
     reader = _Reader(units)
     kind = units.kind
     inherited: dict[int, list[tuple[int, int]]] = {}
-    for i in range(units.n):
+    for i in range(units.n) if COPULA in kind else ():
         if kind[i] == COPULA:
             subjects = inherited.get(i) or reader.subject_runs(i)
             end = reader.predicative(i, subjects)
-            if i > 0 and kind[i - 1] == REL and end < units.n and kind[end] == COPULA:
+            if (
+                i > 0
+                and kind[i - 1] == REL
+                and end < units.n
+                and kind[end] == COPULA
+                and units.trace.fire("copula-after-relative-clause", end)
+            ):
                 inherited[end] = subjects  # "a car that is red looks new": the car looks new
     reader.colour_participles()
     predicated = {i for i, _ in reader.found}

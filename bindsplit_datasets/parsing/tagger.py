@@ -31,7 +31,7 @@ Developers regenerate it from the JSON files NLTK (>= 3.9) reads, without NLTK i
 
 (``SRC_DIR`` is ``taggers/averaged_perceptron_tagger_eng`` of an NLTK data folder); the export
 refuses weights that thousandths cannot represent exactly. Replacing the shipped file means
-updating :data:`WEIGHTS_SHA256`, which changes ``PARSER_VERSION``.
+updating :data:`WEIGHTS_SHA256`; the file's content is part of ``PARSER_VERSION``.
 """
 
 from __future__ import annotations
@@ -76,6 +76,10 @@ _SCALE = 1000
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
 _SEEN_LIMIT = 500_000
+#: Partial score vectors kept before the memory is cleared (about half a kilobyte each).
+_VECTOR_LIMIT = 200_000
+#: Below every score: takes the best score out of a vector to look for a tie.
+_NO_SCORE = -(1 << 62)
 
 
 def _weights_path() -> Any:
@@ -122,10 +126,13 @@ class MatrixPerceptronTagger:
     """NLTK's averaged-perceptron tagger with its weights in a matrix.
 
     ``PerceptronTagger.tag`` sums, for each of 14 feature strings, a dict of per-tag weights;
-    here each feature is a row of a (features x tags) matrix and the sum is a NumPy reduction over
-    the rows in feature order (float additions in the same order, absent weights adding 0.0), so
-    the scores are bit-identical. Tags are stored in descending order so that ``argmax`` (first
-    maximum) breaks ties towards the larger tag name, as NLTK's ``max((score, tag))`` does.
+    here each feature is a row of a (features x tags) matrix. The weights have three decimals, so
+    their sums in thousandths are exact integers whatever the order: a token's scores are sums of
+    cached partial sums (per word, per tags before, per words around), and where the best two
+    tie, the float sum over the rows in NLTK's feature order (float additions in the same order,
+    absent weights adding 0.0) decides, so the tags are NLTK's exactly. Tags are stored in
+    descending order so that ``argmax`` (first maximum) breaks ties towards the larger tag name,
+    as NLTK's ``max((score, tag))`` does.
     """
 
     _START = ("-START-", "-START2-")
@@ -154,6 +161,10 @@ class MatrixPerceptronTagger:
         self._word_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
         self._tag_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
+        #: Exact integer (thousandths) score vectors of the same feature groups, summed.
+        self._vectors: dict[tuple[str, ...], Any] = {}
+        #: ``ndarray.max`` without its Python wrapper.
+        self._largest = np.maximum.reduce
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
         """The weight-matrix rows of token ``i``'s 14 features, in NLTK's order (so that their
@@ -208,18 +219,69 @@ class MatrixPerceptronTagger:
             return "!DIGITS"
         return word.lower()
 
+    def _vector(self, key: tuple[str, ...], features: tuple[str, ...]) -> Any:
+        """The exact sum, in thousandths, of the weight rows of ``features``, cached by ``key``
+        (integer sums do not depend on their order)."""
+        import numpy as np
+
+        rows = [r for r in map(self._row.get, features) if r is not None]
+        vector = np.rint(self._matrix[rows] * _SCALE).astype(np.int64).sum(axis=0)
+        self._vectors[key] = vector
+        return vector
+
+    def _scores(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> Any:
+        """Token ``i``'s exact scores in thousandths: the sums of its features' rows, grouped by
+        what they depend on (the word, the tags before, both, the words around), each group's
+        sum computed once."""
+        vectors = self._vectors
+        w = context[i + 2]
+        key: tuple[str, ...] = ("w", word, w)
+        own = vectors.get(key)
+        if own is None:
+            own = self._vector(
+                key,
+                ("bias", "i suffix " + word[-3:], "i pref1 " + (word[0] if word else ""),
+                 "i word " + w),
+            )  # fmt: skip
+        key = ("t", prev, prev2)
+        tags = vectors.get(key)
+        if tags is None:
+            tags = self._vector(
+                key, ("i-1 tag " + prev, "i-2 tag " + prev2, "i tag+i-2 tag " + prev + " " + prev2)
+            )
+        key = ("p", prev, w)
+        pair = vectors.get(key)
+        if pair is None:
+            pair = self._vector(key, ("i-1 tag+i word " + prev + " " + w,))
+        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
+        key = ("c", before, before2, after, after2)
+        around = vectors.get(key)
+        if around is None:
+            around = self._vector(
+                key,
+                ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
+                 "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
+            )  # fmt: skip
+        scores = own + tags
+        scores += pair
+        scores += around
+        return scores
+
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
 
         A token whose 14 features (its word and the two words on each side, the two tags before
         it) were seen before gets the tag computed then: captions repeat their word windows ("a
         man riding a"), so a long corpus is mostly tagged from memory (see :data:`_SEEN_LIMIT`).
+        A new token's scores are exact integer sums of cached partial sums; where two tags tie
+        on them, NLTK's float sum in feature order (which breaks the tie as NLTK does) decides.
         """
         context = [*self._START, *map(self._normalise, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
-        if len(seen) > _SEEN_LIMIT:
+        largest = self._largest
+        if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
-            for cache in (self._word_rows, self._tag_rows, self._context_rows):
+            for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
                 cache.clear()
         prev, prev2 = self._START
         out = []
@@ -229,8 +291,15 @@ class MatrixPerceptronTagger:
                 key = (word, prev, prev2, *context[i : i + 2], *context[i + 3 : i + 5])
                 tag = seen.get(key)
                 if tag is None:
-                    rows = self._rows(word, prev, prev2, context, i)
-                    tag = seen[key] = tags[int(matrix[rows].sum(axis=0).argmax())]
+                    scores = self._scores(word, prev, prev2, context, i)
+                    best = int(scores.argmax())
+                    top = scores[best]
+                    scores[best] = _NO_SCORE
+                    if largest(scores) == top:  # a tie in thousandths: NLTK's float order decides
+                        best = int(
+                            matrix[self._rows(word, prev, prev2, context, i)].sum(0).argmax()
+                        )
+                    tag = seen[key] = tags[best]
             out.append(tag)
             prev2, prev = prev, tag
         return out

@@ -8,8 +8,8 @@ reports), its lexical key (hyphens read as spaces: how the lexicon looks it up, 
 
 :func:`classify_units` merges the phrases and gives every unit the kind its tag says;
 :func:`.corrections.read_units` then mends the tagger's usual slips. The tag and word tables of
-both steps are defined here, in the namespace that the ``PARSER_VERSION`` guard hashes along with
-:mod:`.lexicon`'s, and :mod:`.corrections` imports its own from here.
+both steps are defined here (their word tables read from ``data/words/``), and
+:mod:`.corrections` imports its own from here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from functools import lru_cache
 
 from . import lexicon as lx
 from . import wordclasses as wc
+from . import wordlists as wl
 from .normalise import singularise
+from .ruleset import NO_TRACE, Trace
 
 __all__ = ["Units", "classify_units"]
 
@@ -46,30 +48,25 @@ _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
 _ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
-_CONJ_WORDS = frozenset({"and", "or", "&", ",", "/", "but"})
-_REL_WORDS = frozenset({"that", "which", "who"})
-_NEGATIONS = frozenset({"not", "n't", "never"})
-_ARTICLES = frozenset({"a", "an", "the"})
+_CONJ_WORDS: frozenset[str] = wl.words("conj_words")
+_REL_WORDS: frozenset[str] = wl.words("rel_words")
+_NEGATIONS: frozenset[str] = wl.words("negation_words")
+_ARTICLES: frozenset[str] = wl.words("articles")
 #: Tags of finite verbs.
 _VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
-_SINGULAR_DETERMINERS = frozenset({"a", "an", "one", "this", "every", "each", "another"})
-_PLURAL_COPULAS = frozenset({"are", "were", "'re"})
+_SINGULAR_DETERMINERS: frozenset[str] = wl.words("singular_determiners")
+_PLURAL_COPULAS: frozenset[str] = wl.words("plural_copulas")
 #: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
-_CLOTHING_CONTEXT = frozenset({"wearing", "wears", "wear", "in", "dressed", "clad"})
+_CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
 #: Determiners after which a word that can be a noun is one ("a stove", "his train").
-_NOUN_PHRASE_DETERMINERS = frozenset(
-    {"a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "my",
-     "our", "your", "another", "every", "each"}
-)  # fmt: skip
-#: Participles that form one attribute with the adjective before them.
-_MANNER_PARTICIPLES = lx.COLOUR_MANNER_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
+_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("noun_phrase_determiners")
 #: Kinds whose tag the word-class table can correct.
 _OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
 #: Kinds that a modifier stands before.
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
 #: Position words that are the head of a compound right after a noun ("lap top", "road side").
-_COMPOUND_HEADS = frozenset({"top", "side"})
+_COMPOUND_HEADS: frozenset[str] = wl.words("compound_heads")
 #: What may stand right of a word the tagger calls an adjective when it really is one.
 _AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
 
@@ -82,12 +79,21 @@ class Units:
         key: each unit's lexical key (hyphens read as spaces): what the lexicon looks up.
         kind: each unit's kind (the module's kind constants).
         tag: the tagger's tag of each unit's first token.
+        trace: the rules switched off for this caption and, when explaining, those that fired.
     """
 
-    __slots__ = ("key", "kind", "n", "tag", "text")
+    __slots__ = ("key", "kind", "n", "tag", "text", "trace")
 
-    def __init__(self, text: list[str], key: list[str], kind: list[str], tag: list[str]) -> None:
+    def __init__(
+        self,
+        text: list[str],
+        key: list[str],
+        kind: list[str],
+        tag: list[str],
+        trace: Trace = NO_TRACE,
+    ) -> None:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
+        self.trace = trace
 
     def is_verb(self, i: int) -> bool:
         """Whether unit ``i`` is a verb or copula (not a participle or gerund)."""
@@ -228,7 +234,7 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
     )
 
 
-def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
+def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
     keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
@@ -257,4 +263,4 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str]) -> Units:
             kind.append(ATTR if tokens[i].endswith("-like") else _kind(keys[i], tags[i]))
             tag.append(tags[i])
             i += 1
-    return Units(text, key, kind, tag)
+    return Units(text, key, kind, tag, trace)

@@ -86,6 +86,7 @@ def linking_verbs(units: Units) -> None:
             and j < n
             and (kind[j] in (ATTR, WEAK, PART) or colour)
             and units.kind_at(j + 1) != NOUN
+            and units.trace.fire("linking-verb", i)
         ):
             kind[i] = COPULA
             if colour:
@@ -97,7 +98,7 @@ def linking_verbs(units: Units) -> None:
 def verbs_in_noun_runs(units: Units) -> None:
     """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
     verbs it read where a noun stands."""
-    key, kind, n = units.key, units.kind, units.n
+    key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     for i in range(1, n):
         if (
             kind[i] == NOUN
@@ -105,38 +106,39 @@ def verbs_in_noun_runs(units: Units) -> None:
             and kind[i - 1] == ATTR
             and units.kind_at(i - 2) == PREP
             and wc.classes(key[i - 1]) & wc.NOUN
+            and fire("verb-after-bare-noun-of-preposition", i)
         ):  # "a man in uniform/JJ rides/NNS a horse": no article, so no attribute either
             kind[i - 1], kind[i] = NOUN, OTHER
             continue
         if kind[i] == NOUN and kind[i - 1] == NOUN:
             word = key[i]
             ends_run = i + 1 == n or kind[i + 1] != NOUN
-            if word in lx.ADVERB_NOUNS:
+            if word in lx.ADVERB_NOUNS and fire("adverb-tagged-as-noun", i):
                 kind[i] = ADV  # "a man downhill/NN skiing"
-            elif word in lx.VERBS_3SG or (
+            elif (word in lx.VERBS_3SG and fire("third-person-verb-tagged-as-noun", i)) or (
                 ends_run
                 and word != singularise(word)
                 and any(key[k] not in lx.ATTRIBUTES for k in _run_before(units, i))
                 and _after_singular_determiner(units, i)
+                and fire("plural-noun-after-singular-determiner", i)
             ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "a bird lands/NNS on"
             elif (
                 i + 1 < n
                 and ((ends_run and is_base_verb(word)) or _verb_before_object(units, i))
                 and _plural_subject(units, i - 1)
+                and fire("base-verb-after-plural-subject", i)
             ):
                 kind[i] = COPULA if word in lx.COPULAS else OTHER  # "flags hang/NN from"
-            elif ends_run and _is_present_participle(word):
+            elif ends_run and _is_present_participle(word) and fire("gerund-tagged-as-noun", i):
                 kind[i] = GERUND  # "a bridge spanning/NN over"
-        elif kind[i] == VERB and _after_article_and_attributes(units, i):
-            if i + 1 == n or kind[i + 1] in (PREP, CONJ, REL, COPULA, OTHER):
-                kind[i] = NOUN  # "a heart shaped cake/VB"
         elif (
             kind[i] == VERB
             and kind[i - 1] == NOUN
             and wc.classes(key[i]) & wc.NOUN
             and _after_singular_determiner(units, i - 1)
             and not _plural_subject(units, i - 1)
+            and fire("noun-tagged-as-verb-after-singular-noun", i)
         ):
             kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
 
@@ -193,16 +195,6 @@ def _plural_subject(units: Units, last: int) -> bool:
     return k >= 0 and units.key[k] == "and"
 
 
-def _after_article_and_attributes(units: Units, i: int) -> bool:
-    """Whether attributes, and before them an article, stand right before unit ``i``."""
-    j = units.previous(i)
-    if j < 0 or units.kind[j] not in (ATTR, WEAK):
-        return False
-    while j >= 0 and units.kind[j] in (ATTR, WEAK, ADV, CONJ):
-        j -= 1
-    return j >= 0 and units.kind[j] == DET and units.key[j] in _ARTICLES
-
-
 def relative_main_verbs(units: Units) -> None:
     """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
     after "is", base form after "are") is the main verb of the sentence, not the noun the
@@ -220,7 +212,9 @@ def relative_main_verbs(units: Units) -> None:
         if not attribute or j >= n or kind[j] != NOUN or (j + 1 < n and kind[j + 1] == NOUN):
             continue
         word = key[j]
-        if word in lx.VERBS_3SG or (key[copula] in _PLURAL_COPULAS and is_base_verb(word)):
+        if (
+            word in lx.VERBS_3SG or (key[copula] in _PLURAL_COPULAS and is_base_verb(word))
+        ) and units.trace.fire("main-verb-after-relative-clause", j):
             kind[j] = COPULA if word in lx.COPULAS else OTHER
 
 
@@ -233,6 +227,7 @@ def modal_nouns(units: Units) -> None:
     for i in range(1, units.n):
         if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):
             if units.kind_at(i + 1) not in (VERB, ADV, NEG) and units.key_at(i + 1) != "be":
-                kind[i] = NOUN
-            else:
+                if units.trace.fire("can-as-noun", i):
+                    kind[i] = NOUN
+            elif units.trace.fire("can-as-modal", i):
                 kind[i] = OTHER  # the modal: "styles can/NN be seen"

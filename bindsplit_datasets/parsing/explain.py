@@ -1,0 +1,143 @@
+""":func:`explain`: how the parser read one caption, step by step (``bindsplit parse --explain``).
+
+An :class:`Explanation` holds the caption's tokens and the tagger's tags, its units (tokens, or
+merged phrases such as "light brown") with their kind as the tags say and after the tag
+corrections, the named rules of :data:`.ruleset.RULES` that fired (a rule fires when it changes
+a unit's kind, chooses a subject or adds a binding), the bindings and the relation triples.
+Explaining records the firings; :func:`.parser.parse_bindings` does not, and gives the same
+bindings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from . import tagger
+from . import units as un
+from .corrections import correct
+from .normalise import Binding
+from .relations import Relation, parse_relations
+from .rules import read_bindings
+from .ruleset import RULES, Trace
+from .text import tokenise
+
+__all__ = ["KIND_NAMES", "Explanation", "Firing", "explain"]
+
+#: What each unit kind is called in an explanation.
+KIND_NAMES: dict[str, str] = {
+    un.NOUN: "noun",
+    un.ATTR: "attribute",
+    un.WEAK: "attribute-or-verb",
+    un.PART: "participle",
+    un.GERUND: "gerund",
+    un.DET: "determiner",
+    un.ADV: "adverb",
+    un.CONJ: "conjunction",
+    un.COPULA: "copula",
+    un.REL: "relative",
+    un.PREP: "preposition",
+    un.NEG: "negation",
+    un.VERB: "verb",
+    un.OTHER: "other",
+}
+
+
+@dataclass(frozen=True)
+class Firing:
+    """One rule that fired: its name and stage, and the unit it fired at."""
+
+    rule: str
+    stage: str
+    unit: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "stage": self.stage, "unit": self.unit, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How the parser read ``caption`` (see the module docstring)."""
+
+    caption: str
+    tokens: tuple[str, ...]
+    tags: tuple[str, ...]
+    units: tuple[str, ...]
+    kinds_before: tuple[str, ...]
+    kinds_after: tuple[str, ...]
+    fired: tuple[Firing, ...]
+    bindings: tuple[Binding, ...]
+    relations: tuple[Relation, ...]
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The names of the rules that fired, each once, in order of first firing."""
+        return tuple(dict.fromkeys(firing.rule for firing in self.fired))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The explanation as JSON-ready data (``bindsplit parse --json``)."""
+        return {
+            "caption": self.caption,
+            "tokens": list(self.tokens),
+            "tags": list(self.tags),
+            "units": list(self.units),
+            "kinds_before": list(self.kinds_before),
+            "kinds_after": list(self.kinds_after),
+            "rules": [firing.to_dict() for firing in self.fired],
+            "bindings": [[b.attribute, b.object] for b in self.bindings],
+            "relations": [[r.subject, r.relation, r.object] for r in self.relations],
+        }
+
+    def lines(self) -> list[str]:
+        """The explanation as text lines, for a reader."""
+        lines = [f"caption: {self.caption}"]
+        lines.append(
+            "tokens: " + " ".join(f"{t}/{g}" for t, g in zip(self.tokens, self.tags, strict=True))
+        )
+        units = []
+        for text, before, after in zip(
+            self.units, self.kinds_before, self.kinds_after, strict=True
+        ):
+            units.append(f"{text}/{before}" if before == after else f"{text}/{before}->{after}")
+        lines.append("units (kind from the tags -> after corrections): " + " | ".join(units))
+        lines.append("rules fired:" if self.fired else "rules fired: none")
+        for firing in self.fired:
+            lines.append(f"  {firing.stage:<10} {firing.rule} at {firing.text!r}")
+        lines.append("bindings: " + (", ".join(map(str, self.bindings)) or "none"))
+        lines.append("relations: " + (", ".join(map(str, self.relations)) or "none"))
+        return lines
+
+
+def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
+    """How the parser reads ``caption``, with the rules named in ``disabled`` switched off.
+
+    >>> [str(b) for b in explain("a dog is white").bindings]
+    ['white dog']
+    """
+    if not isinstance(caption, str):
+        raise TypeError(f"explain expects a caption string, got {type(caption).__name__}")
+    trace = Trace(frozenset(disabled), record=True)
+    tokens = tokenise(caption)
+    tags = tagger.get_tagger().tag(tokens) if tokens else []
+    units = un.classify_units(tokens, tags, trace)
+    before = tuple(KIND_NAMES[kind] for kind in units.kind)
+    correct(units)
+    after = tuple(KIND_NAMES[kind] for kind in units.kind)
+    bindings = read_bindings(units) if tokens else []
+    fired = tuple(
+        Firing(name, RULES[name].stage, position, units.text[position])
+        for name, position in (trace.fired or ())
+    )
+    return Explanation(
+        caption=caption,
+        tokens=tuple(tokens),
+        tags=tuple(tags),
+        units=tuple(units.text),
+        kinds_before=before,
+        kinds_after=after,
+        fired=fired,
+        bindings=tuple(bindings),
+        relations=tuple(parse_relations(caption)),
+    )

@@ -1,0 +1,152 @@
+"""Predicative bindings: adjectives after a copula or linking verb bind to its subject, and
+colours after a colour participle ("a wall painted blue") to the noun before it (see
+:mod:`.rules` for the positions, protocol section 1)."""
+
+from __future__ import annotations
+
+from . import lexicon as lx
+from . import wordlists as wl
+from .reader import Reader
+from .units import ADV, ATTR, CONJ, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
+
+__all__ = ["PredicateReader"]
+
+#: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
+_EVENT_COPULAS: frozenset[str] = wl.words("event_copulas")
+
+
+class PredicateReader(Reader):
+    """The predicative rules of a :class:`.reader.Reader`."""
+
+    def subject_runs(self, copula: int) -> list[tuple[int, int]]:
+        """Noun runs a predicate after the copula at ``copula`` describes (may be empty)."""
+        u = self.u
+        end = copula - 1
+        while end >= 0 and u.kind[end] == ADV:  # "the kids are looking happy", "it really is"
+            end -= 1
+        climb = True
+        if end >= 0 and u.kind[end] == REL:
+            end -= 1
+            climb = False
+        if (
+            end >= 0
+            and u.key[end] == "and"
+            and end not in self.run_ending
+            and u.trace.fire("subject-of-second-predicate", end)
+        ):
+            return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
+        run = self.run_ending.get(end)
+        if run is None:
+            return []
+        runs = [run]
+        while True:
+            j = run[0] - 1
+            while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
+                j -= 1
+            earlier = self.run_ending.get(j - 1)
+            if j < 1 or earlier is None:
+                break
+            if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
+                if u.trace.fire("coordinated-subjects", j):
+                    runs.append(earlier)  # "the cat and the dog are white"
+                break
+            if not climb or u.kind[j] != PREP or u.key[j] not in lx.LOCATIVE_PREPOSITIONS:
+                break
+            if u.key[j] == "of" and u.key[earlier[1] - 1] in lx.GROUP_NOUNS:
+                if u.trace.fire("group-noun-of-subject", j):
+                    break  # "a bowl of soup is hot": the soup
+            if not u.trace.fire("subject-before-prepositional-phrase", j):
+                break
+            runs = [earlier]
+            run = earlier
+        return runs
+
+    def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
+        """The subject of a clause whose second predicate starts after ``conjunction``: the noun
+        run right before the first verb of the caption, when that verb comes before the
+        conjunction ("this bathroom has pink tiles ... and is painted blue" -> bathroom)."""
+        u = self.u
+        for i in range(conjunction):
+            if u.is_verb(i) or u.key[i] in lx.VERBS_3SG:
+                run = self.run_ending.get(u.previous(i))
+                return [run] if run is not None else []
+            if u.kind[i] in (PREP, REL, CONJ):
+                return []
+        return []
+
+    def predicative(self, copula: int, subjects: list[tuple[int, int]]) -> int:
+        """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
+        returns the index where the predicate ends.
+
+        Past participles count only where nothing follows them ("is closed and dark", "are
+        parked"; not "is parked next to", "is wet and covered in snow"); a colour participle
+        passes its colours on ("is painted red")."""
+        u = self.u
+        attributes: list[int] = []
+        participles: list[int] = []
+        coloured: list[int] = []
+        i = copula + 1
+        while i < u.n:
+            kind = u.kind[i]
+            if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
+                attributes.append(i)
+            elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
+                coloured.extend(colours)
+                i = colours[-1]
+            elif (
+                kind == PART
+                and u.ends_phrase(i)
+                and u.key[copula] not in _EVENT_COPULAS
+                and u.key[i] not in lx.EVENT_PARTICIPLES
+            ):
+                participles.append(i)  # "are parked"; not "is being renovated", "is shown"
+            elif kind == NEG:
+                return i
+            elif kind == CONJ:
+                if not attributes and not participles and not coloured:
+                    return i
+            elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
+                break
+            i += 1
+        if (not attributes and not participles and not coloured) or (i < u.n and u.kind[i] == NOUN):
+            return i  # nothing predicated, or the adjectives modify the noun after them
+        rules = dict.fromkeys(attributes, "predicative")
+        rules.update(dict.fromkeys(coloured, "predicative-colour-participle"))
+        rules.update(dict.fromkeys(participles, "predicative-participle"))
+        for start, end in subjects:
+            obj = self.object_at(start, end)[1]
+            for a in sorted(rules):
+                self.bind(a, u.text[a], obj, rules[a])
+        return i
+
+    def colours_after(self, participle: int) -> list[int]:
+        """The colours right after a colour participle ("painted light blue and white", "painted
+        a light blue"), or none when they modify a noun after them ("painted red flowers")."""
+        u = self.u
+        colours: list[int] = []
+        j = participle + 1
+        if j < u.n and u.key[j] in ("a", "an"):
+            j += 1  # "painted a light blue"
+        while j < u.n:
+            if u.key[j] in lx.COLOURS:
+                colours.append(j)
+            elif not (u.kind[j] == ADV or (u.kind[j] == CONJ and colours)):
+                break
+            j += 1
+        if colours and u.kind_at(u.following(colours[-1])) == NOUN:
+            return []  # "painted red flowers"; not "painted beige and furnishings"
+        return colours
+
+    def colour_participles(self) -> None:
+        """Bindings of the colours after a colour participle right after a noun ("a wall
+        painted blue" -> (blue, wall))."""
+        u = self.u
+        if lx.COLOUR_PARTICIPLES.isdisjoint(u.key):
+            return
+        for i in range(1, u.n):
+            if u.key[i] in lx.COLOUR_PARTICIPLES and i - 1 in self.run_ending:
+                colours = self.colours_after(i)
+                if colours:
+                    obj = self.object_at(*self.run_ending[i - 1])[1]
+                    for c in colours:
+                        self.bind(c, u.text[c], obj, "colour-after-participle")

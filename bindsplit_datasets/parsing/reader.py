@@ -1,0 +1,93 @@
+"""What every binding rule of :mod:`.rules` reads a caption's units with: :class:`Reader`, the
+noun runs, the objects, the attribute words that stand alone, and :meth:`Reader.bind`, through
+which each named rule adds a binding (or, switched off, none)."""
+
+from __future__ import annotations
+
+from . import lexicon as lx
+from .normalise import Binding, object_of
+from .units import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK, Units, is_adjective
+
+__all__ = ["Reader"]
+
+
+class Reader:
+    """The bindings of one caption's units: each rule adds ``(position, Binding)`` pairs, under
+    its name in :data:`.ruleset.RULES` (a rule switched off adds none)."""
+
+    def __init__(self, units: Units) -> None:
+        self.u = units
+        self.found: list[tuple[int, Binding]] = []
+        self.runs = _noun_runs(units)
+        self.run_ending = {end - 1: (start, end) for start, end in self.runs}
+        self.has_with = "with" in units.key
+
+    def bind(self, position: int, attribute: str, obj: str, rule: str) -> None:
+        if self.u.trace.fire(rule, position):
+            self.found.append((position, Binding(attribute, obj)))
+
+    def object_start(self, start: int, end: int) -> int:
+        """Where the object of the noun run ``[start, end)`` starts: lexicon words at its left
+        edge are attributes."""
+        key = self.u.key
+        while end - start > 1 and key[start] in lx.ATTRIBUTES:
+            start += 1
+        return start
+
+    def object_at(self, start: int, end: int) -> tuple[int, str]:
+        """(object start, object) of the noun run ``[start, end)`` (see :meth:`object_start`)."""
+        head = self.object_start(start, end)
+        return head, object_of(self.u.text[head:end])
+
+    def lone_attribute_noun(self, i: int, *, predicate: bool = False) -> bool:
+        """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN
+        blue sky", "grey/NN and red walls") or, with ``predicate``, after a copula ("the apples
+        look ripe/NN"): an attribute, not an object."""
+        u = self.u
+        kind, key = u.kind, u.key
+        if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES or (i > 0 and kind[i - 1] == NOUN):
+            return False
+        after = u.kind_at(i + 1)
+        if predicate:
+            return after != NOUN
+        if after == CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
+            j = u.following(i + 2 if u.serial_comma(i + 1) else i + 1)
+            if j >= u.n or kind[j] in (ATTR, WEAK, PART):
+                return j < u.n
+            following = j + 1 < u.n and (
+                (kind[j + 1] == NOUN and key[j] in lx.ATTRIBUTES)  # "and metal table"
+                or (kind[j + 1] == PART and key[j + 1] in lx.COMPOUND_PARTICIPLES)  # ", tree lined"
+            )
+            return kind[j] == NOUN and following
+        return after in (ATTR, WEAK, PART, GERUND) or (
+            i + 1 < u.n and u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
+        )
+
+    def is_modifier(self, i: int) -> bool:
+        return self.u.kind[i] in MODIFIERS or self.lone_attribute_noun(i)
+
+    def is_attribute(self, i: int) -> bool:
+        return self.u.kind[i] in (ATTR, WEAK) or self.lone_attribute_noun(i)
+
+    def noun_like(self, i: int) -> bool:
+        """A noun that is no attribute word, or a word the tagger calls an adjective that is none
+        ("snow/JJ covered")."""
+        kind, key = self.u.kind[i], self.u.key[i]
+        return (kind == NOUN and key not in lx.ATTRIBUTES) or (
+            kind == ATTR and not is_adjective(key)
+        )
+
+
+def _noun_runs(units: Units) -> list[tuple[int, int]]:
+    """(start, end) of every maximal run of nouns, end exclusive."""
+    runs = []
+    i, kind = 0, units.kind
+    while i < units.n:
+        if kind[i] == NOUN:
+            start = i
+            while i < units.n and kind[i] == NOUN:
+                i += 1
+            runs.append((start, i))
+        else:
+            i += 1
+    return runs
