@@ -10,7 +10,7 @@ benchmark adapter pairs the images with the captions and makes results comparabl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ import datasets
 
 from .builds.manifest import (
     SPLIT,
+    BuildColumns,
+    build_columns,
     check_annotations,
     check_manifest,
     load_config,
@@ -47,7 +49,6 @@ class BindsplitData:
     #: The folder or Hub id it was loaded from (recorded in results).
     source: str = "<in-memory>"
     revision: str | None = None
-    _adapter: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         check_manifest(self.manifest, self.source)
@@ -67,13 +68,10 @@ class BindsplitData:
         return tuple(self.manifest.get("configs") or CONFIGURATIONS)
 
     @property
-    def adapter(self) -> Any:
-        """The benchmark adapter that says which columns are images and captions."""
-        if self._adapter is None:
-            from .benchmarks import get_benchmark
-
-            self._adapter = get_benchmark(self.benchmark)
-        return self._adapter
+    def columns(self) -> BuildColumns:
+        """Which columns are images, captions, ids and groups, as the build recorded them (the
+        manifest's ``columns``): no benchmark adapter is needed to read or score a build."""
+        return build_columns(self.manifest, self.source)
 
 
 def check_config(config: str, valid: Sequence[str]) -> None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import datasets
 import pytest
 
-from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES, label_name
+from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
+from bindsplit_datasets.names import label_name
 from bindsplit_datasets.labels import (
     AnnotatedBinding,
     SampleAnnotation,

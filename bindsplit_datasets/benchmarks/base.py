@@ -168,14 +168,6 @@ class BenchmarkAdapter(abc.ABC):
         """Group for a macro accuracy (ARO: the attribute pair); ``None`` when not defined."""
         return None
 
-    def evaluation_checks(
-        self, dataset: datasets.Dataset, samples: Mapping[str, Sequence[Any]]
-    ) -> dict[str, Any]:
-        """Checks of an evaluation that only this benchmark knows how to make, as entries of the
-        results record (logged when they flag a problem). ``samples``: the record's per-sample
-        outcomes, in ``dataset`` order. Default: none."""
-        return {}
-
     @property
     def n_images(self) -> int:
         return len(self.image_columns)

@@ -43,7 +43,8 @@ from typing import Any
 
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..names import CONFIGURATIONS, RESULTS_FORMAT
+from ..metric_core import METRICS
+from ..names import CONFIGURATIONS, METRIC_LABELS, RESULTS_FORMAT
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -74,10 +75,6 @@ __all__ = [
     "write_records",
 ]
 
-#: The accuracies of a record, in report order.
-METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
-#: How each metric is written in tables, figures and model cards.
-METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 #: The configuration every other one is compared against when ranks move (``full``).
 REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),

@@ -9,20 +9,43 @@ the distinct pairs are sharded across processes like images and captions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 import datasets
 import numpy as np
 import torch
 
 from ..errors import SchemaError
-from .inputs import Collate, Distinct, PairItems
+from .inputs import Collate, Distinct, Items, PairItems
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .scorer import Scorer
+__all__ = ["PairRunner", "distinct_pairs", "score_pairs"]
 
-__all__ = ["distinct_pairs", "score_pairs"]
+
+class PairRunner(Protocol):
+    """What :func:`score_pairs` needs of the scorer that calls it (the
+    :class:`~.scorer.Scorer`): its pair scorer, the autocast context, the cached sharded run
+    over distinct items. A protocol, so that this module does not import the scorer that
+    imports it."""
+
+    model: Any
+    num_workers: int
+
+    def autocast(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    def cached(
+        self,
+        kind: str,
+        distinct: Distinct,
+        make_items: Callable[[list[int]], Items],
+        collate: Collate,
+        num_workers: int,
+        forward: Callable[[Mapping[str, Any]], torch.Tensor],
+        width: int | None = None,
+        *,
+        unit_norm: bool = True,
+    ) -> np.ndarray: ...
 
 
 def distinct_pairs(
@@ -52,7 +75,7 @@ def distinct_pairs(
 
 
 def score_pairs(
-    scorer: Scorer,
+    scorer: PairRunner,
     images: datasets.Dataset,
     image: Distinct,
     image_index: np.ndarray,

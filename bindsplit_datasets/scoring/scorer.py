@@ -59,6 +59,7 @@ from .inputs import (
     prefetched,
     undecoded,
 )
+from .pairs import score_pairs
 
 __all__ = [
     "MIXED_PRECISIONS",
@@ -393,8 +394,6 @@ class Scorer:
             )
         n_pairs = None
         if self.is_pair_scorer:
-            from .pairs import score_pairs
-
             scores, n_pairs = score_pairs(
                 self, images, distinct_image, image_index, distinct_caption, caption_index
             )
