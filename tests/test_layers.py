@@ -229,8 +229,10 @@ def test_the_import_reader_sees_every_kind_of_import():
 def test_the_cycle_finder_and_the_layer_check_find_what_is_there():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
-    layers = read_layers("Layers, lowest first; ...:\n\n1. `names.py`, `metrics/bindsplit/`\n"
-                         "2. `labels.py`, `__init__.py`\n3. `builds/`\n\nAfter.\n")
+    layers = read_layers(
+        "Layers, lowest first; ...:\n\n1. `names.py`, `metrics/bindsplit/`\n"
+        "2. `labels.py`, `__init__.py`\n3. `builds/`\n\nAfter.\n"
+    )
     assert layers == {"names": 1, "_metric.bindsplit": 1, "labels": 2, "": 2, "builds": 3}
     graph = {"labels": {"builds.features", "names"}, "builds.cards": {"labels"}}
     assert upward_imports(graph, layers) == [("labels", 2, "builds.features", 3)]

@@ -93,14 +93,14 @@ def score_pairs(
 
     def forward(inputs: Mapping[str, Any]) -> torch.Tensor:
         with scorer.autocast():
-            scores = model.score_pairs(inputs)  # type: ignore[union-attr]
+            scores = model.score_pairs(inputs)
         return torch.as_tensor(scores, dtype=torch.float32).reshape(-1, 1)
 
     rows = scorer.cached(
         "pairs",
         pairs,
         lambda keep: PairItems(images, image.refs, captions, [pairs.refs[k] for k in keep]),
-        Collate(model.preprocess_pairs, pairs=True),  # type: ignore[union-attr]
+        Collate(model.preprocess_pairs, pairs=True),
         scorer.num_workers,
         forward,
         unit_norm=False,
