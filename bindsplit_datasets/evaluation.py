@@ -43,12 +43,13 @@ from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
-from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .metric_core import accumulate, compute_metrics, sample_outcome
+from .names import BUILD_FORMAT, CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .reports.results import GAP, key_config
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .models.loaders import ModelCache
     from .scoring.scorer import Scorer
 
 __all__ = [
@@ -398,6 +399,7 @@ def evaluate_model(
     name: str | None = None,
     verify: bool = True,
     manifest: Mapping[str, Any] | str | Path | None = None,
+    model_cache: ModelCache | None = None,
 ) -> dict[str, Any]:
     """Score ``model`` on a BindSplit dataset and return the results record.
 
@@ -408,7 +410,8 @@ def evaluate_model(
             ``revision``), an :class:`~bindsplit_datasets.models.Encoder` or
             :class:`~bindsplit_datasets.models.PairScorer`, a loaded Hugging Face model with
             ``get_image_features``/``get_text_features`` and its ``processor``, or a callable
-            ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``).
+            ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``),
+            or a :class:`~bindsplit_datasets.models.loaders.LoadedModel`.
         data: a folder made by ``bindsplit build`` or a Hub dataset id (at ``data_revision``),
             whose ``full`` configuration is scored; or one configuration of a build, loaded: a
             :class:`~bindsplit_datasets.loading.BindsplitData`, or a ``datasets.Dataset`` (the
@@ -432,6 +435,8 @@ def evaluate_model(
         name: the model's name in the record (default: its Hub id, open_clip string or folder
             name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
+        model_cache: a run's :class:`~bindsplit_datasets.models.loaders.ModelCache`, so that a
+            model string scored on several builds is loaded and its weights digested once.
 
     Under ``accelerate launch`` (or ``torchrun``) every process returns the same record; only
     the main process writes ``save_scores``.
@@ -447,22 +452,25 @@ def evaluate_model(
     data = _resolve_data(data, manifest, data_revision, verify)
     selected = _reported(selected, data.config)
     columns = data.columns
+    from .models.loaders import LoadedModel, ModelCache, as_scoring_model
+
     source = None
     if isinstance(model, (str, os.PathLike)):
-        from .models.source import model_source
-
-        # what identifies the weights, taken before loading them: a later run compares it
-        source = model_source(model, revision)
+        # resolved, its weights described (a later run compares the description) and loaded,
+        # each once; a run's cache keeps it for the next build
+        model = (model_cache or ModelCache()).get(model, revision=revision, name=name)
+    if isinstance(model, LoadedModel):
+        scoring_model, source = model.model, model.source
+    else:
+        scoring_model = as_scoring_model(model, processor, revision=revision, name=name)
     scorer = Scorer(
-        model,
-        processor,
+        scoring_model,
         accelerator=accelerator,
         batch_size=batch_size,
         mixed_precision=mixed_precision,
         cache_dir=cache_dir,
         num_workers=num_workers,
         name=name,
-        revision=revision,
     )
     load_s = time.perf_counter() - start
     matrices = scorer.score(data.dataset, columns.image, columns.caption)

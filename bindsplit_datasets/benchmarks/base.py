@@ -34,6 +34,7 @@ from ..errors import (
     BindsplitValueError,
     SchemaError,
 )
+from ..names import is_hub_id
 from ..parquet_files import load_parquet_files
 from ..parsing import Binding, parse_bindings, parse_many
 
@@ -315,14 +316,12 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
         return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
 
+#: Local data files, never Hub ids even where they have the form ``name/file``.
+_DATA_FILE_SUFFIXES = (".parquet", ".json", ".csv")
+
+
 def _looks_like_hub_id(text: str) -> bool:
-    parts = text.split("/")
-    return (
-        len(parts) == 2
-        and all(parts)
-        and not text.startswith((".", "~"))
-        and not text.endswith((".parquet", ".json", ".csv"))
-    )
+    return is_hub_id(text) and not text.endswith(_DATA_FILE_SUFFIXES)
 
 
 def read_dataset_source(

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from ..errors import SchemaError
-from .inputs import Collate, Distinct, Items, PairItems
+from .inputs import Collate, Distinct, PairItems
 
 __all__ = ["PairRunner", "distinct_pairs", "score_pairs"]
 
@@ -34,18 +34,10 @@ class PairRunner(Protocol):
 
     def autocast(self) -> contextlib.AbstractContextManager[Any]: ...
 
-    def cached(
-        self,
-        kind: str,
-        distinct: Distinct,
-        make_items: Callable[[list[int]], Items],
-        collate: Collate,
-        num_workers: int,
-        forward: Callable[[Mapping[str, Any]], torch.Tensor],
-        width: int | None = None,
-        *,
-        unit_norm: bool = True,
-    ) -> np.ndarray: ...
+    @property
+    def cached(self) -> Callable[..., np.ndarray]:
+        """:meth:`~.scorer.Scorer.cached`: rows of every distinct item, cached or computed."""
+        ...
 
 
 def distinct_pairs(
