@@ -16,6 +16,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_UPDATE_DOWNLOAD_COUNTS", "0")
+# The tests' models are tiny: one intra-op thread per process (torch, numpy's BLAS) is faster
+# than a pool whose synchronisation costs more than the work, and keeps a shared 2-core machine
+# from being oversubscribed (measured: a BLIP ITM reference forward, 12 s with 2 threads on a
+# busy machine, 0.5 s with 1). Read when torch is first imported, here and in subprocesses.
+for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
