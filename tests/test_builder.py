@@ -347,6 +347,7 @@ def test_plain_load_dataset_of_an_empty_configuration(work, reference_file):
     assert len(seen) == 0
 
 
+@pytest.mark.slow  # datasets' streaming reader over a fresh build: seconds
 def test_streaming_load_of_an_empty_configuration(work, reference_file):
     """The card gives an empty configuration a batch size, so streaming yields its 0 rows with
     the schema of ``full``."""
