@@ -3,8 +3,9 @@
 A build is the benchmark's rows plus BindSplit's annotation columns, in four configurations
 (``full``/``seen``/``unseen``/``partial``), and a ``bindsplit.json`` manifest that names the
 benchmark, the reference corpus and the fingerprint of the rows (docs/architecture.md). Both are
-needed to evaluate a model: the rows give the images, captions and labels, the manifest says which
-benchmark adapter pairs the images with the captions and makes results comparable across runs.
+needed to evaluate a model: the rows give the images, captions, labels and groups, the manifest
+says which columns are which (``columns``) and makes results comparable across runs. No benchmark
+adapter is asked: a build describes itself.
 """
 
 from __future__ import annotations
