@@ -38,16 +38,18 @@ import datasets
 
 from ._version import __version__
 from .atomic import OutputKind, check_output
-from .builds.features import ANNOTATION_COLUMNS, label_name
+from .builds.features import ANNOTATION_COLUMNS
 from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
-from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
+from .metric_core import accumulate, compute_metrics, sample_outcome
+from .names import BUILD_FORMAT, CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .reports.results import GAP, key_config
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .models.loaders import ModelCache
     from .scoring.scorer import Scorer
 
 __all__ = [
@@ -222,32 +224,34 @@ class _Rows:
 
 
 def _rows(data: BindsplitData) -> _Rows:
-    """The rows' labels, groups, ids and flags; an id is the source's own (where the adapter
-    names a unique one), else the row in ``full``, or ``CONFIG/ROW`` for a row of another
-    configuration (so it never pairs with another row's outcome)."""
-    adapter = data.adapter
+    """The rows' labels, groups, ids and flags, read from the columns the build describes (the
+    manifest's ``columns``); an id is the source's own (where the build names a unique one), else
+    the row in ``full``, or ``CONFIG/ROW`` for a row of another configuration (so it never pairs
+    with another row's outcome)."""
+    columns = data.columns
     dataset = data.dataset
-    rows = dataset.remove_columns([c for c in adapter.image_columns if c in dataset.column_names])
-    labels: list[str] = []
-    categories: list[str | None] = []
-    macro_groups: list[str | None] = []
-    for row in rows:
-        labels.append(label_name(row["bindsplit_label"]))
-        categories.append(adapter.category(row))
-        macro_groups.append(adapter.macro_group(row))
+    present = dataset.column_names
+
+    def column(name: str | None) -> list[Any] | None:
+        return list(dataset[name]) if name and name in present else None
+
+    labels = [label_name(value) for value in dataset["bindsplit_label"]]
+    categories = column(columns.category)
+    macro_groups = column(columns.macro_group)
     prefix = "" if data.config == "full" else f"{data.config}/"
     ids = [f"{prefix}{index}" for index in range(len(dataset))]
-    if adapter.id_column and adapter.id_column in dataset.column_names:
-        own = [str(value) for value in dataset[adapter.id_column]]
-        if len(set(own)) == len(own):
-            ids = own
+    own = column(columns.id)
+    if own is not None and len({str(value) for value in own}) == len(own):
+        ids = [str(value) for value in own]
     balanced = None
-    if "balanced" in dataset.column_names:
+    if "balanced" in present:
         balanced = [bool(value) for value in dataset["balanced"]]
     return _Rows(
         labels=labels,
-        categories=categories if any(c is not None for c in categories) else None,
-        macro_groups=macro_groups if any(g is not None for g in macro_groups) else None,
+        categories=categories if categories and any(c is not None for c in categories) else None,
+        macro_groups=(
+            macro_groups if macro_groups and any(g is not None for g in macro_groups) else None
+        ),
         ids=ids,
         balanced=balanced,
     )
@@ -351,9 +355,23 @@ def _record(
             "reference": data.manifest.get("reference"),
         },
         "metrics": metrics,
-        **data.adapter.evaluation_checks(data.dataset, samples),
+        **_pairing_check(data.dataset, samples),
         "samples": samples,
     }
+
+
+def _pairing_check(dataset: datasets.Dataset, samples: Mapping[str, Any]) -> dict[str, Any]:
+    """The pairing check (:func:`~bindsplit_datasets.pairing.pairing_check`) of a build whose
+    rows say which were stored crossed (VisMin's ``pairing_crossed``): accuracy on crossed and
+    straight rows, which should agree; logged as a warning when not."""
+    if PAIRING_COLUMN not in dataset.column_names:
+        return {}
+    check = pairing_check(dataset[PAIRING_COLUMN], samples)
+    if check is None:
+        return {}
+    if check["suspect"]:
+        logger.warning("%s", format_pairing_check(check))
+    return {"pairing_check": check}
 
 
 def _finish(record: dict[str, Any], timings: Mapping[str, float]) -> dict[str, Any]:
@@ -381,6 +399,7 @@ def evaluate_model(
     name: str | None = None,
     verify: bool = True,
     manifest: Mapping[str, Any] | str | Path | None = None,
+    model_cache: ModelCache | None = None,
 ) -> dict[str, Any]:
     """Score ``model`` on a BindSplit dataset and return the results record.
 
@@ -391,7 +410,8 @@ def evaluate_model(
             ``revision``), an :class:`~bindsplit_datasets.models.Encoder` or
             :class:`~bindsplit_datasets.models.PairScorer`, a loaded Hugging Face model with
             ``get_image_features``/``get_text_features`` and its ``processor``, or a callable
-            ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``).
+            ``score(images, captions) -> scores`` (one score per aligned pair; needs ``name``),
+            or a :class:`~bindsplit_datasets.models.loaders.LoadedModel`.
         data: a folder made by ``bindsplit build`` or a Hub dataset id (at ``data_revision``),
             whose ``full`` configuration is scored; or one configuration of a build, loaded: a
             :class:`~bindsplit_datasets.loading.BindsplitData`, or a ``datasets.Dataset`` (the
@@ -415,6 +435,8 @@ def evaluate_model(
         name: the model's name in the record (default: its Hub id, open_clip string or folder
             name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
+        model_cache: a run's :class:`~bindsplit_datasets.models.loaders.ModelCache`, so that a
+            model string scored on several builds is loaded and its weights digested once.
 
     Under ``accelerate launch`` (or ``torchrun``) every process returns the same record; only
     the main process writes ``save_scores``.
@@ -429,26 +451,29 @@ def evaluate_model(
         save_scores = check_output_path(save_scores)
     data = _resolve_data(data, manifest, data_revision, verify)
     selected = _reported(selected, data.config)
-    adapter = data.adapter
+    columns = data.columns
+    from .models.loaders import LoadedModel, ModelCache, as_scoring_model
+
     source = None
     if isinstance(model, (str, os.PathLike)):
-        from .models.source import model_source
-
-        # what identifies the weights, taken before loading them: a later run compares it
-        source = model_source(model, revision)
+        # resolved, its weights described (a later run compares the description) and loaded,
+        # each once; a run's cache keeps it for the next build
+        model = (model_cache or ModelCache()).get(model, revision=revision, name=name)
+    if isinstance(model, LoadedModel):
+        scoring_model, source = model.model, model.source
+    else:
+        scoring_model = as_scoring_model(model, processor, revision=revision, name=name)
     scorer = Scorer(
-        model,
-        processor,
+        scoring_model,
         accelerator=accelerator,
         batch_size=batch_size,
         mixed_precision=mixed_precision,
         cache_dir=cache_dir,
         num_workers=num_workers,
         name=name,
-        revision=revision,
     )
     load_s = time.perf_counter() - start
-    matrices = scorer.score(data.dataset, adapter.image_columns, adapter.caption_columns)
+    matrices = scorer.score(data.dataset, columns.image, columns.caption)
 
     metric_start = time.perf_counter()
     # ``requested``: the revision asked for (a branch or tag), beside the commit it resolved to
@@ -539,7 +564,7 @@ def evaluate_scores(
             "what the record reports)."
         )
     ids = _rows(data).ids
-    shape = (len(data.adapter.image_columns), len(data.adapter.caption_columns))
+    shape = (len(data.columns.image), len(data.columns.caption))
     matrices = align_scores(by_id, ids, shape, where)
     model = {
         "id": name,

@@ -3,14 +3,15 @@
 A build is the benchmark's rows plus BindSplit's annotation columns, in four configurations
 (``full``/``seen``/``unseen``/``partial``), and a ``bindsplit.json`` manifest that names the
 benchmark, the reference corpus and the fingerprint of the rows (docs/architecture.md). Both are
-needed to evaluate a model: the rows give the images, captions and labels, the manifest says which
-benchmark adapter pairs the images with the captions and makes results comparable across runs.
+needed to evaluate a model: the rows give the images, captions, labels and groups, the manifest
+says which columns are which (``columns``) and makes results comparable across runs. No benchmark
+adapter is asked: a build describes itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ import datasets
 
 from .builds.manifest import (
     SPLIT,
+    BuildColumns,
+    build_columns,
     check_annotations,
     check_manifest,
     load_config,
@@ -47,7 +50,6 @@ class BindsplitData:
     #: The folder or Hub id it was loaded from (recorded in results).
     source: str = "<in-memory>"
     revision: str | None = None
-    _adapter: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         check_manifest(self.manifest, self.source)
@@ -67,13 +69,10 @@ class BindsplitData:
         return tuple(self.manifest.get("configs") or CONFIGURATIONS)
 
     @property
-    def adapter(self) -> Any:
-        """The benchmark adapter that says which columns are images and captions."""
-        if self._adapter is None:
-            from .benchmarks import get_benchmark
-
-            self._adapter = get_benchmark(self.benchmark)
-        return self._adapter
+    def columns(self) -> BuildColumns:
+        """Which columns are images, captions, ids and groups, as the build recorded them (the
+        manifest's ``columns``): no benchmark adapter is needed to read or score a build."""
+        return build_columns(self.manifest, self.source)
 
 
 def check_config(config: str, valid: Sequence[str]) -> None:

@@ -8,6 +8,9 @@ published as a Hugging Face Space; the package ships it as package data
 that the scorer, the command line and the tests use exactly the code of the published metric
 without loading evaluate, datasets or torch, and its objects pickle.
 
+The labels, configurations and citation the metric restates are the library's ``names.py``'s
+(a test checks they agree); import them from there.
+
 ``accumulate(scores, splits, categories, macro_groups, *, balanced)`` -> ``BindsplitStatistics``
 (mergeable across batches and processes) -> ``compute_metrics(stats, ...)`` -> flat results dict.
 """
@@ -17,11 +20,8 @@ from __future__ import annotations
 from ._metric.bindsplit.bindsplit_bootstrap import compute_metrics
 from ._metric.bindsplit.bindsplit_core import (
     BALANCED,
-    CONFIGURATIONS,
     LABEL_POOLS,
     METRICS,
-    PAPER_CITATION,
-    SPLIT_LABELS,
     BindsplitStatistics,
     Result,
     accumulate,
@@ -30,11 +30,8 @@ from ._metric.bindsplit.bindsplit_core import (
 
 __all__ = [
     "BALANCED",
-    "CONFIGURATIONS",
     "LABEL_POOLS",
     "METRICS",
-    "PAPER_CITATION",
-    "SPLIT_LABELS",
     "BindsplitStatistics",
     "Result",
     "accumulate",

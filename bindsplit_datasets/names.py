@@ -18,6 +18,7 @@ __all__ = [
     "HUB_ORG",
     "HUB_NAMES",
     "LEADERBOARD_SPACE_NAME",
+    "METRIC_LABELS",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
     "PAPER_CITATION",
@@ -31,6 +32,7 @@ __all__ = [
     "TRAINSET_FORMAT",
     "hub_dataset_id",
     "is_hub_id",
+    "label_name",
     "leaderboard_space_id",
     "metric_space_id",
     "results_dataset_id",
@@ -38,6 +40,26 @@ __all__ = [
 
 #: Every label a sample can carry (``none``: no binding found in any caption).
 SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
+
+
+def label_name(value: int | str) -> str:
+    """A sample's ``bindsplit_label`` as its name: rows read from a build hold the class index
+    into :data:`SPLIT_LABELS` (the column is a ``datasets.ClassLabel`` of these names),
+    annotations made in memory the name.
+
+    >>> label_name(1), label_name("unseen")
+    ('unseen', 'unseen')
+    """
+    if isinstance(value, str):
+        return value
+    if not 0 <= value < len(SPLIT_LABELS):
+        raise ValueError(f"bindsplit_label {value} is not an index of {SPLIT_LABELS}")
+    return SPLIT_LABELS[value]
+
+
+#: How each metric (``i2t``, ``t2i``, ``group``) is written in tables, figures, cards and
+#: ``eval.yaml``.
+METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose

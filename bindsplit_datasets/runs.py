@@ -4,7 +4,7 @@
 goes, whether it can be written there, and whether it is already done: a pair is skipped when
 its file already holds a results record of the same model on the same build (dataset
 fingerprint), unless ``force``. The same model means the same id and revision *and* the same
-weights (:func:`~bindsplit_datasets.models.source.model_source`: a digest of a folder's weight
+weights (:func:`~bindsplit_datasets.models.loaders.model_source`: a digest of a folder's weight
 files, the commit a Hub id resolves to, an open_clip string and its checkpoint's digest), so a
 folder whose weights were replaced is scored again, and the plan says what changed.
 :func:`run_planned` then scores the remaining pairs (each build is loaded once) and writes each
@@ -27,8 +27,8 @@ from typing import Any
 
 from .atomic import RESULTS_OUTPUT, check_output
 from .errors import BindsplitError, BindsplitValueError, OutputPathError
-from .models.loaders import model_id
-from .models.source import model_source, source_changes
+from .models.loaders import ModelCache, model_id, model_source
+from .models.source import source_changes
 from .reports.results import record_file_name, validate_record
 
 __all__ = [
@@ -71,6 +71,9 @@ class PlannedRun:
     skip: bool
     changes: tuple[str, ...] = ()
     name: str | None = None
+    #: What identifies the model's weights, when planning described them (to compare with the
+    #: record there); scoring reuses it instead of digesting the weights again.
+    source: dict[str, Any] | None = None
 
 
 def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Build:
@@ -222,6 +225,7 @@ def plan_runs(
                     skip=done and not force,
                     changes=tuple(changes),
                     name=name,
+                    source=source,
                 )
             )
     return plan
@@ -238,8 +242,8 @@ def run_planned(
     """Score every pair of ``plan`` that is not skipped and return all records, in plan order.
 
     ``options`` go to ``evaluate`` (default:
-    :func:`~bindsplit_datasets.evaluation.evaluate_model`), with each run's ``name``; each
-    build's ``full`` configuration is loaded once.
+    :func:`~bindsplit_datasets.evaluation.evaluate_model`), with each run's ``name`` and the
+    run's ``model_cache``; each build's ``full`` configuration is loaded once, each model once.
     ``write``: write each new record (false on all but the main process of a distributed run);
     ``echo`` receives each record's table, each skip and each written path.
     """
@@ -251,6 +255,12 @@ def run_planned(
 
         evaluate = evaluate_model
     loaded: dict[str, Any] = {}
+    revision = options.get("revision")
+    # each model loaded once for every build it scores, its weights digested once (by planning,
+    # when a record on disk had to be compared, else when loading)
+    models = ModelCache(
+        {(run.model, revision): run.source for run in plan if run.source is not None}
+    )
     records = []
     for run in plan:
         if run.skip and run.existing is not None:
@@ -276,7 +286,9 @@ def run_planned(
                 f"results ({'; '.join(run.changes)})"
             )
         logger.info("evaluating %s on %s", run.model, run.build.data)
-        record = evaluate(run.model, loaded[run.build.data], name=run.name, **options)
+        record = evaluate(
+            run.model, loaded[run.build.data], name=run.name, model_cache=models, **options
+        )
         if write:
             write_record(record, run.out)
         echo(format_record_table(record))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_UPDATE_DOWNLOAD_COUNTS", "0")
+# The tests' models are tiny: one intra-op thread per process (torch, numpy's BLAS) is faster
+# than a pool whose synchronisation costs more than the work, and keeps a shared 2-core machine
+# from being oversubscribed (measured: a BLIP ITM reference forward, 12 s with 2 threads on a
+# busy machine, 0.5 s with 1). Read when torch is first imported, here and in subprocesses.
+for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,17 +63,20 @@ def _shared_dir() -> Path:
 @pytest.fixture(autouse=True, scope="session")
 def _private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Point ``datasets``' cache, evaluate's modules cache and BindSplit's cache at folders of
-    this session (also for the subprocesses tests start)."""
-    import datasets
-    import evaluate
+    this session (also for the subprocesses tests start).
 
-    hf_cache = tmp_path_factory.mktemp("hf_datasets_cache")
-    modules_cache = tmp_path_factory.mktemp("hf_modules_cache")
+    A library not imported yet reads the variable when it is; one already imported has its
+    setting patched. Importing evaluate only for this would cost every session seconds (it
+    loads much of the model stack), so it is not imported here."""
+    caches = {
+        ("datasets.config", "HF_DATASETS_CACHE"): tmp_path_factory.mktemp("hf_datasets_cache"),
+        ("evaluate.config", "HF_MODULES_CACHE"): tmp_path_factory.mktemp("hf_modules_cache"),
+    }
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets.config, "HF_DATASETS_CACHE", hf_cache)
-        patch.setenv("HF_DATASETS_CACHE", str(hf_cache))
-        patch.setattr(evaluate.config, "HF_MODULES_CACHE", modules_cache)
-        patch.setenv("HF_MODULES_CACHE", str(modules_cache))
+        for (module, setting), folder in caches.items():
+            patch.setenv(setting, str(folder))
+            if module in sys.modules:
+                patch.setattr(sys.modules[module], setting, folder)
         patch.setenv("BINDSPLIT_CACHE", str(tmp_path_factory.mktemp("bindsplit_cache")))
         yield
 

@@ -66,6 +66,7 @@ MANIFEST_KEYS = {
     "format",
     "bindsplit_version",
     "benchmark",
+    "pretty_name",
     "source",
     "reference",
     "min_count",
@@ -346,6 +347,7 @@ def test_plain_load_dataset_of_an_empty_configuration(work, reference_file):
     assert len(seen) == 0
 
 
+@pytest.mark.slow  # datasets' streaming reader over a fresh build: seconds
 def test_streaming_load_of_an_empty_configuration(work, reference_file):
     """The card gives an empty configuration a batch size, so streaming yields its 0 rows with
     the schema of ``full``."""
@@ -851,9 +853,23 @@ def test_bad_output_paths_fail_before_any_work(tmp_path, capsys, monkeypatch):
         assert reason in error and error.count("\n") == 1
 
 
-def test_a_250_character_output_name_builds(tmp_path):
+@pytest.fixture(scope="module")
+def small_synthetic(tmp_path_factory) -> Path:
+    """A synthetic test benchmark of 2 samples per stratum, its reference inside (what the
+    adapter's default reference names): the default one has 1,500 samples."""
+    from bindsplit_datasets.synthetic import default_world, reference_index, write_test_benchmark
+
+    world = default_world()
+    index = reference_index(world, n_captions=120)
+    folder = tmp_path_factory.mktemp("synthetic") / "small"
+    return write_test_benchmark(world, folder, 2, 7, index=index, progress=False)
+
+
+def test_a_250_character_output_name_builds(tmp_path, small_synthetic):
     out = tmp_path / ("b" * 250)
-    assert cli.main(["build", "synthetic", "--out", str(out)]) == 0
+    assert (
+        cli.main(["build", "synthetic", "--source", str(small_synthetic), "--out", str(out)]) == 0
+    )
     assert load_bindsplit(out, "unseen").manifest["benchmark"] == "synthetic"
     assert [p.name for p in tmp_path.iterdir()] == [out.name]
 
@@ -885,9 +901,9 @@ def test_source_and_options_are_checked_before_the_reference(tmp_path, capsys, m
     assert set(tmp_path.iterdir()) == {png, short}  # nothing written
 
 
-def test_swapped_configuration_files_fail_datasets_own_split_check(tmp_path):
+def test_swapped_configuration_files_fail_datasets_own_split_check(tmp_path, small_synthetic):
     out = tmp_path / "build"
-    build_benchmark("synthetic", out=out, reference=None)
+    build_benchmark("synthetic", out=out, source=small_synthetic, reference=None)
     (out / "full").rename(tmp_path / "full")
     (out / "partial").rename(out / "full")
     with pytest.raises(datasets.exceptions.NonMatchingSplitsSizesError):

@@ -175,6 +175,7 @@ def test_every_command_help_ends_with_two_or_three_examples(capsys):
             assert example.startswith(f"bindsplit {module.NAME}"), example
 
 
+@pytest.mark.slow  # a fresh interpreter that imports every command: seconds
 def test_python_dash_m_runs_the_command_line():
     import subprocess
     import sys

@@ -23,6 +23,7 @@ from tiny_models import (
     reset_accelerate,
     tiny_bivlc_like,
     tiny_clip,
+    with_group_columns,
     write_fake_build,
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
@@ -118,7 +119,9 @@ def test_record_equals_metric_of_naive_forward(build, rows):
         "data": str(build),
         "benchmark": "_test_bivlc_like",
         "config": "full",
-        "fingerprint": rows_fingerprint(rows, BivlcLikeAdapter.image_columns),
+        "fingerprint": rows_fingerprint(
+            with_group_columns(rows, "_test_bivlc_like"), BivlcLikeAdapter.image_columns
+        ),
         "reference": {"corpus": "test"},
     }
     assert record["scoring"] == {
@@ -153,9 +156,9 @@ def test_one_by_two_benchmark_has_no_t2i_and_reports_macro(rows, tmp_path):
 
 
 def test_in_memory_data_and_configs_subset(rows):
-    data = BindsplitData(
-        rows, {"format": "bindsplit-build/2", "benchmark": "_test_bivlc_like", "configs": {}}
-    )
+    columns = {"image": list(BivlcLikeAdapter.image_columns), "caption": list(CAPTIONS)}
+    manifest = {"format": "bindsplit-build/2", "benchmark": "_test_bivlc_like", "configs": {}}
+    data = BindsplitData(rows, {**manifest, "columns": columns})
     model, processor = tiny_clip()
     record = evaluate_model(
         model, data, processor=processor, n_bootstrap=0, configs=["seen", "unseen"]
@@ -180,7 +183,7 @@ def test_loads_every_configuration_of_a_build(build, rows):
     unseen = load_bindsplit(build, "unseen")
     assert len(unseen.dataset) == 4 and set(label_names(unseen.dataset)) == {"unseen"}
     assert unseen.benchmark == "_test_bivlc_like" and unseen.fingerprint == rows_fingerprint(
-        rows, BivlcLikeAdapter.image_columns
+        with_group_columns(rows, "_test_bivlc_like"), BivlcLikeAdapter.image_columns
     )
     assert isinstance(unseen.dataset.features["image"], datasets.Image)
 
@@ -434,8 +437,8 @@ def test_samples_block_has_each_outcome_and_source_id(build, rows, tmp_path):
 
 def test_source_ids_and_balanced_flags_reach_the_record_and_the_metric(rows, tmp_path, monkeypatch):
     with_ids = rows.add_column("pair_id", [f"p{i:03d}" for i in range(12)])
-    build = write_fake_build(tmp_path / "with_ids", with_ids, "_test_bivlc_like")
     monkeypatch.setattr(BivlcLikeAdapter, "id_column", "pair_id", raising=False)
+    build = write_fake_build(tmp_path / "with_ids", with_ids, "_test_bivlc_like")
     model, processor = tiny_clip(seed=5)
     path = tmp_path / "s.parquet"
     record = evaluate_model(model, build, processor=processor, n_bootstrap=0, save_scores=path)
@@ -537,3 +540,24 @@ def test_empty_model_string_is_an_error(build, tmp_path, capsys):
     args = ["eval", "--model", "", "--data", str(build), "--out", str(tmp_path / "r.json")]
     assert cli.main(args) == 2
     assert "the model string is empty" in capsys.readouterr().err
+
+
+def test_a_build_evaluates_and_verifies_without_its_adapter(build, rows, monkeypatch):
+    """Evaluation reads the build's own description (manifest columns, group columns): with the
+    adapter that made it gone from the registry, the build still verifies and scores, to the
+    same record, categories included."""
+    from bindsplit_datasets import benchmarks
+    from bindsplit_datasets.builds.manifest import verify_build
+
+    def score(images, captions):
+        return [float(len(caption)) for caption in captions]
+
+    scorer = CallablePairScorer(score, name="lengths")
+    before = evaluate_model(scorer, build, n_bootstrap=0)
+    assert any("/category/" in key for key in before["metrics"])  # the groups were read
+    monkeypatch.delitem(benchmarks._REGISTRY, "_test_bivlc_like")
+    with pytest.raises(ValueError, match="_test_bivlc_like"):
+        benchmarks.get_benchmark("_test_bivlc_like")
+    assert verify_build(build)["benchmark"] == "_test_bivlc_like"
+    after = evaluate_model(scorer, build, n_bootstrap=0)
+    assert after["metrics"] == before["metrics"] and after["samples"] == before["samples"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import datasets
 import pytest
 
-from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES, label_name
+from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, ANNOTATION_FEATURES
 from bindsplit_datasets.labels import (
     AnnotatedBinding,
     SampleAnnotation,
@@ -17,7 +17,7 @@ from bindsplit_datasets.labels import (
     is_balanced,
     split_label,
 )
-from bindsplit_datasets.names import CONFIGURATIONS, SPLIT_LABELS
+from bindsplit_datasets.names import CONFIGURATIONS, SPLIT_LABELS, label_name
 from bindsplit_datasets.parsing import Binding
 
 RED_APPLE = Binding("red", "apple")  # count 5

@@ -307,3 +307,25 @@ def test_the_typed_manifest_writes_reads_and_verifies(build, tmp_path):
         other.verify(build)
     with pytest.raises(SchemaError, match=r"lacks \['columns'\]"):
         BuildManifest.from_dict({k: v for k, v in manifest.to_dict().items() if k != "columns"})
+
+
+def test_a_build_verifies_without_its_adapter_and_from_another_version(build, monkeypatch):
+    """Verification reads only the build: with its adapter gone from the registry, and for a
+    manifest of another BindSplit version without the ``columns`` block, the fingerprint still
+    decides (the image columns then are the rows' Image columns)."""
+    from bindsplit_datasets import benchmarks
+
+    benchmarks.list_benchmarks()  # discovered now, so that the removal below sticks
+    monkeypatch.delitem(benchmarks._REGISTRY, "bivlc")
+    path = build / "bindsplit.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert verify_build(build) == manifest
+    assert load_bindsplit(build, "unseen").columns.image == ("image", "negative_image")
+    older = {k: v for k, v in manifest.items() if k not in ("columns", "pretty_name")}
+    path.write_text(json.dumps({**older, "bindsplit_version": "0.1.0"}), encoding="utf-8")
+    assert verify_build(build)["bindsplit_version"] == "0.1.0"
+    with pytest.raises(SchemaError, match="does not describe its columns.*rebuild"):
+        _ = load_bindsplit(build, "unseen").columns
+    rewrite_column(shard(build, "full"), "caption", 0, "a green car")
+    with pytest.raises(BuildVerificationError, match="fingerprint"):
+        verify_build(build)

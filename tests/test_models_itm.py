@@ -173,11 +173,13 @@ def test_callable_hook_and_its_refusals(build, rows):
     with pytest.raises(ValueError, match="needs a name"):
         evaluate_model(score, build)
     with pytest.raises(SchemaError, match="returned 1 rows for a batch of 4 pairs"):
-        Scorer(lambda images, captions: [0.0], name="bad", batch_size=4).score(
+        Scorer(CallablePairScorer(lambda images, captions: [0.0], name="bad"), batch_size=4).score(
             rows, IMAGES, CAPTIONS
         )
     with pytest.raises(SchemaError, match="not finite"):
-        Scorer(lambda i, c: [float("nan")] * len(c), name="nan").score(rows, IMAGES, CAPTIONS)
+        Scorer(CallablePairScorer(lambda i, c: [float("nan")] * len(c), name="nan")).score(
+            rows, IMAGES, CAPTIONS
+        )
 
 
 def test_bad_itm_checkpoints_are_refused_naming_weights(itm_folder, tmp_path):

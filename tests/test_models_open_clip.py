@@ -31,9 +31,10 @@ from bindsplit_datasets.errors import (
     NotAModelFolderError,
     WeightsMismatchError,
 )
-from bindsplit_datasets.metric_core import CONFIGURATIONS, accumulate, compute_metrics
+from bindsplit_datasets.metric_core import accumulate, compute_metrics
 from bindsplit_datasets.models import Encoder, OpenClipEncoder, load_encoder
 from bindsplit_datasets.models.open_clip import parse_spec
+from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.scoring.scorer import Scorer
 
 # the model stack (torch, transformers): not part of `make test-fast`

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from bindsplit_datasets import metric_core
 from bindsplit_datasets.labels import annotate_sample, config_includes
-from bindsplit_datasets.names import CONFIGURATIONS
+from bindsplit_datasets.names import CONFIGURATIONS, SPLIT_LABELS
 from bindsplit_datasets.parsing import (
     Binding,
     clean_text,
@@ -293,7 +293,7 @@ def metric_samples(draw: Any) -> dict[str, Any]:
     row = st.lists(SCORE, min_size=n_captions, max_size=n_captions)
     return {
         "scores": draw(st.lists(row, min_size=n_images, max_size=n_images)),
-        "split": draw(st.sampled_from(metric_core.SPLIT_LABELS)),
+        "split": draw(st.sampled_from(SPLIT_LABELS)),
         "category": draw(st.sampled_from(("swap/att", "replace/obj", "", None))),
         "macro_group": draw(st.sampled_from(("brown|white", "red|blue", None))),
         "balanced": draw(st.booleans()),

@@ -98,8 +98,13 @@ def write_build(folder: Path) -> Path:
         "format": "bindsplit-build/2",
         "bindsplit_version": "0.1.0",
         "benchmark": "bivlc",
+        "pretty_name": "BiVLC",
         "configs": ROWS,
         "fingerprint": "0" * 64,
+        "columns": {
+            "image": ["image", "negative_image"],
+            "caption": ["caption", "negative_caption"],
+        },
     }
     (folder / "bindsplit.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "README.md").write_text(card_text(), encoding="utf-8")

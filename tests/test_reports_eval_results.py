@@ -23,8 +23,21 @@ from bindsplit_datasets.reports.eval_results import (
     write_eval_results,
 )
 
-BIVLC_BUILD = {"benchmark": "bivlc", "configs": {"full": 10, "seen": 6, "unseen": 0}}
-ARO_BUILD = {"benchmark": "aro_vga", "configs": {"full": 10, "seen": 6, "unseen": 2}}
+#: What eval.yaml reads of a build: its own manifest (no adapter is asked).
+BIVLC_COLUMNS = {"image": ["image", "negative_image"], "caption": ["caption", "negative_caption"]}
+ARO_COLUMNS = {"image": ["image"], "caption": ["true_caption", "false_caption"]}
+BIVLC_BUILD = {
+    "benchmark": "bivlc",
+    "pretty_name": "BiVLC",
+    "configs": {"full": 10, "seen": 6, "unseen": 0},
+    "columns": BIVLC_COLUMNS,
+}
+ARO_BUILD = {
+    "benchmark": "aro_vga",
+    "pretty_name": "ARO VG-Attribution",
+    "configs": {"full": 10, "seen": 6, "unseen": 2},
+    "columns": ARO_COLUMNS,
+}
 
 
 def test_eval_config_has_one_task_per_configuration_and_metric() -> None:
@@ -54,7 +67,10 @@ def test_eval_results_are_the_hubs_format() -> None:
     assert "verify_token" not in files["bivlc.yaml"][0]  # the Hub's key is verifyToken
     # every task a model reports is one the dataset's eval.yaml declares
     declared = {
-        t["id"] for t in eval_config({"benchmark": "bivlc", "configs": {"full": 1}})["tasks"]
+        t["id"]
+        for t in eval_config(
+            {"benchmark": "bivlc", "configs": {"full": 1}, "columns": BIVLC_COLUMNS}
+        )["tasks"]
     }
     declared |= {task_id(c, m) for c in ("seen", "unseen") for m in ("i2t", "t2i", "group")}
     assert {entry.task_id for entry in entries} <= declared
@@ -96,6 +112,18 @@ def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().out.count("wrote ") == 2
     aro = yaml.safe_load((model / EVAL_RESULTS_FOLDER / "aro.yaml").read_text(encoding="utf-8"))
     assert aro[0]["dataset"] == {"id": "lab/aro", "task_id": "full_i2t"}
+
+
+def test_eval_config_reads_the_build_not_the_adapter() -> None:
+    """A build of a benchmark this installation does not know still has its tasks: the
+    manifest's columns say how many images a sample has, its pretty_name names it."""
+    unknown = {**BIVLC_BUILD, "benchmark": "not_registered", "pretty_name": "Mine"}
+    config = eval_config(unknown)
+    assert config["name"] == "BindSplit Mine"
+    assert [task["id"] for task in config["tasks"]][:3] == ["full_i2t", "full_t2i", "full_group"]
+    one_image = {**unknown, "columns": ARO_COLUMNS}
+    assert [task["id"] for task in eval_config(one_image)["tasks"]] == ["full_i2t", "seen_i2t"]
+    assert eval_config({**one_image, "pretty_name": None})["name"] == "BindSplit not_registered"
 
 
 def test_card_section_names_the_tasks() -> None:

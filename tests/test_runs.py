@@ -334,3 +334,40 @@ def test_a_folder_whose_weights_changed_is_scored_again(models, builds, tmp_path
     assert second["metrics"] == own["metrics"] and second["samples"] == own["samples"]
     reset_accelerate()
     assert cli.main(args) == 0 and "skipped" in capsys.readouterr().out  # unchanged: skipped
+
+
+@pytest.mark.slow
+def test_a_run_loads_each_model_once_and_digests_its_weights_once(
+    models, builds, tmp_path, monkeypatch
+):
+    """One model string scored on two builds: the registry loads it once and digests its
+    weight files once (planning's digest reused when a record had to be compared); the loaded
+    parameters are never hashed, the files' digest is the model's identity."""
+    from collections import Counter
+
+    from bindsplit_datasets.models import hf
+    from bindsplit_datasets.runs import run_planned
+
+    calls: Counter[str] = Counter()
+
+    def counted(key, function):
+        def wrapper(*args, **kwargs):
+            calls[key] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(hf, "weight_files_digest", counted("files", hf.weight_files_digest))
+    monkeypatch.setattr(hf, "weights_digest", counted("parameters", hf.weights_digest))
+    monkeypatch.setattr(hf, "load", counted("load", hf.load))
+    model, data = str(models["model_a"]), [builds["bivlc"], builds["aro_vga"]]
+    out_dir = tmp_path / "od"
+    first = run_planned(plan_runs([model], data, out_dir=out_dir), n_bootstrap=0)
+    assert calls == {"files": 1, "load": 1}
+    assert first[0]["model"]["weights"] == first[0]["model"]["source"]["files"]
+    calls.clear()
+    reset_accelerate()
+    plan = plan_runs([model], data, out_dir=out_dir, force=True)  # compares: digests once
+    second = run_planned(plan, n_bootstrap=0)
+    assert calls == {"files": 1, "load": 1}
+    assert [r["metrics"] for r in second] == [r["metrics"] for r in first]

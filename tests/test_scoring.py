@@ -68,7 +68,7 @@ class CountingModel:
 def test_matrices_equal_naive_full_forward(build, padding, bivlc_like):
     # 16 text positions: all but one of the captions are truncated, in both computations
     model, processor = build(max_text_positions=16)
-    result = Scorer(model, processor, batch_size=3).score(bivlc_like, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(model, processor), batch_size=3).score(bivlc_like, IMAGES, CAPTIONS)
     expected = naive_scores(
         model, processor, bivlc_like, IMAGES, CAPTIONS, padding=padding, max_length=16
     )
@@ -86,7 +86,7 @@ def test_text_padding_follows_model_type():
 def test_each_distinct_image_and_caption_encoded_once(bivlc_like):
     model, processor = tiny_clip()
     counting = CountingModel(model)
-    result = Scorer(model, processor, batch_size=4).score(bivlc_like, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(model, processor), batch_size=4).score(bivlc_like, IMAGES, CAPTIONS)
     assert (result.n_unique_images, result.n_unique_captions) == (5, len(TINY_CAPTIONS))
     assert counting.counts == {"images": 5, "captions": len(TINY_CAPTIONS)}
     assert result.n_samples == 12
@@ -122,7 +122,7 @@ def test_images_are_keyed_by_content_not_by_path(tmp_path):
             }
         ),
     )
-    result = Scorer(*tiny_clip()).score(dataset, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(*tiny_clip())).score(dataset, IMAGES, CAPTIONS)
     # a.png, b.png and the embedded bytes are one image; captions are keyed by exact string
     assert (result.n_unique_images, result.n_unique_captions) == (2, 3)
     assert result.scores[0, 0, 0] == result.scores[0, 1, 0] == result.scores[1, 0, 0]
@@ -146,9 +146,9 @@ def test_tensor_and_output_object_models_score_alike(bivlc_like):
     model, processor = tiny_clip(seed=3)
     legacy = TensorCLIP(model.config).eval()
     legacy.load_state_dict(model.state_dict())
-    expected = Scorer(model, processor).score(bivlc_like, IMAGES, CAPTIONS).scores
+    expected = Scorer(HFEncoder(model, processor)).score(bivlc_like, IMAGES, CAPTIONS).scores
     np.testing.assert_array_equal(
-        Scorer(legacy, processor).score(bivlc_like, IMAGES, CAPTIONS).scores, expected
+        Scorer(HFEncoder(legacy, processor)).score(bivlc_like, IMAGES, CAPTIONS).scores, expected
     )
 
 
@@ -171,31 +171,35 @@ def test_feature_tensor_accepts_tensors_and_output_objects():
 
 def test_cache_gives_identical_scores_and_skips_the_encoders(tmp_path, bivlc_like):
     model, processor = tiny_clip()
-    first = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    first = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(
+        bivlc_like, IMAGES, CAPTIONS
+    )
     assert (first.cache_hits, first.cache_misses) == (0, 10)
 
     counting = CountingModel(model)
-    second = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    second = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(
+        bivlc_like, IMAGES, CAPTIONS
+    )
     assert (second.cache_hits, second.cache_misses) == (10, 0)
     assert counting.counts == {"images": 0, "captions": 0}
     np.testing.assert_array_equal(second.scores, first.scores)
 
     # a superset of the data encodes only what is new
     larger = tiny_bivlc_like(12, n_images=6)
-    third = Scorer(model, processor, cache_dir=tmp_path).score(larger, IMAGES, CAPTIONS)
+    third = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(larger, IMAGES, CAPTIONS)
     assert (third.cache_hits, third.cache_misses) == (10, 1)
     assert counting.counts == {"images": 1, "captions": 0}
 
 
 def test_cache_key_changes_with_weights_and_preprocessing(tmp_path):
     model, processor = tiny_clip()
-    key = Scorer(model, processor, cache_dir=tmp_path).cache.key
-    assert Scorer(model, processor, cache_dir=tmp_path).cache.key == key
-    assert Scorer(*tiny_clip(seed=1), cache_dir=tmp_path).cache.key != key
+    key = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).cache.key
+    assert Scorer(HFEncoder(model, processor), cache_dir=tmp_path).cache.key == key
+    assert Scorer(HFEncoder(*tiny_clip(seed=1)), cache_dir=tmp_path).cache.key != key
     padded = HFEncoder(model, processor, text_padding="max_length")
     assert Scorer(padded, cache_dir=tmp_path).cache.key != key
     processor.image_processor.image_mean = [0.5, 0.5, 0.5]
-    assert Scorer(model, processor, cache_dir=tmp_path).cache.key != key
+    assert Scorer(HFEncoder(model, processor), cache_dir=tmp_path).cache.key != key
 
 
 def test_cache_store_merges_and_round_trips(tmp_path):
@@ -210,9 +214,9 @@ def test_cache_store_merges_and_round_trips(tmp_path):
 
 def test_bf16_mixed_precision_is_close_to_fp32(bivlc_like):
     model, processor = tiny_clip()
-    full = Scorer(model, processor).score(bivlc_like, IMAGES, CAPTIONS).scores
+    full = Scorer(HFEncoder(model, processor)).score(bivlc_like, IMAGES, CAPTIONS).scores
     reset_accelerate()
-    scorer = Scorer(model, processor, mixed_precision="bf16")
+    scorer = Scorer(HFEncoder(model, processor), mixed_precision="bf16")
     half = scorer.score(bivlc_like, IMAGES, CAPTIONS)
     assert scorer.mixed_precision == "bf16"
     assert half.scores.dtype == np.float32
@@ -224,13 +228,21 @@ def test_model_without_feature_methods_is_rejected():
     with pytest.raises(
         UnsupportedModelError, match=r"Linear has no get_image_features or get_text_features"
     ):
-        Scorer(torch.nn.Linear(2, 2), tiny_clip()[1])
+        HFEncoder(torch.nn.Linear(2, 2), tiny_clip()[1])
     with pytest.raises(ValueError, match="processor"):
-        Scorer(tiny_clip()[0], None)
+        HFEncoder(tiny_clip()[0], None)
+
+
+def test_the_scorer_takes_only_a_loaded_model():
+    """Loading is the model registry's: the scorer refuses a model string or a bare model and
+    says how to load it."""
+    for model in ("openai/clip-vit-base-patch32", tiny_clip()[0]):
+        with pytest.raises(UnsupportedModelError, match="takes a loaded model.*load_model"):
+            Scorer(model)
 
 
 def test_bad_columns_are_named(bivlc_like):
-    scorer = Scorer(*tiny_clip())
+    scorer = Scorer(HFEncoder(*tiny_clip()))
     with pytest.raises(SchemaError, match="no image column 'picture'"):
         scorer.score(bivlc_like, ("picture",), CAPTIONS)
     with pytest.raises(SchemaError, match="'caption' is .*not datasets.Image"):
@@ -240,7 +252,7 @@ def test_bad_columns_are_named(bivlc_like):
 
 
 def test_saved_scores_reaggregate_identically(tmp_path, bivlc_like):
-    result = Scorer(*tiny_clip()).score(bivlc_like, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(*tiny_clip())).score(bivlc_like, IMAGES, CAPTIONS)
     labels = label_names(bivlc_like)
     categories = [
         f"{t}/{s}" for t, s in zip(bivlc_like["type"], bivlc_like["subtype"], strict=True)
@@ -258,13 +270,13 @@ def test_saved_scores_reaggregate_identically(tmp_path, bivlc_like):
 
 def test_bad_mixed_precision_is_refused_before_accelerate_sees_it():
     with pytest.raises(ScoringOptionError, match="unknown mixed precision 'fp8x'; valid: no, bf16"):
-        Scorer(*tiny_clip(), mixed_precision="fp8x")
+        Scorer(HFEncoder(*tiny_clip()), mixed_precision="fp8x")
     # Accelerate keeps one configuration per process: later scorers are unaffected, whatever
     # precision they ask for
-    assert Scorer(*tiny_clip(), mixed_precision="bf16").mixed_precision == "bf16"
-    assert Scorer(*tiny_clip(), mixed_precision="no").mixed_precision == "no"
+    assert Scorer(HFEncoder(*tiny_clip()), mixed_precision="bf16").mixed_precision == "bf16"
+    assert Scorer(HFEncoder(*tiny_clip()), mixed_precision="no").mixed_precision == "no"
     with pytest.raises(ScoringOptionError, match="batch_size must be a positive integer"):
-        Scorer(*tiny_clip(), batch_size=0)
+        Scorer(HFEncoder(*tiny_clip()), batch_size=0)
 
 
 def damage_cache(cache: EmbeddingCache, kind: str, edit) -> None:
@@ -300,7 +312,7 @@ def test_damaged_cache_entries_are_discarded_and_recomputed(
     damage, recomputed, tmp_path, bivlc_like, caplog
 ):
     model, processor = tiny_clip()
-    first = Scorer(model, processor, cache_dir=tmp_path)
+    first = Scorer(HFEncoder(model, processor), cache_dir=tmp_path)
     expected = first.score(bivlc_like, IMAGES, CAPTIONS).scores
     cache = first.cache
     if damage == "truncated":
@@ -315,14 +327,16 @@ def test_damaged_cache_entries_are_discarded_and_recomputed(
         damage_cache(cache, "captions", wider)
 
     counting = CountingModel(model)
-    result = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(
+        bivlc_like, IMAGES, CAPTIONS
+    )
     assert counting.counts == recomputed
     # an item encoded again in a batch of another size may differ in the last bit
     np.testing.assert_allclose(result.scores, expected, atol=1e-6)
     assert "discarding" in caplog.text
     # the damage is repaired: a third run encodes nothing
     counting.counts.update(images=0, captions=0)
-    Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
     assert counting.counts == {"images": 0, "captions": 0}
 
 
@@ -330,11 +344,13 @@ def test_cache_of_images_with_a_foreign_width_is_replaced_when_only_captions_are
     tmp_path, bivlc_like
 ):
     model, processor = tiny_clip()
-    first = Scorer(model, processor, cache_dir=tmp_path)
+    first = Scorer(HFEncoder(model, processor), cache_dir=tmp_path)
     expected = first.score(bivlc_like, IMAGES, CAPTIONS).scores
     damage_cache(first.cache, "images", wider)
     (first.cache.directory / "captions.npz").unlink()
-    result = Scorer(model, processor, cache_dir=tmp_path).score(bivlc_like, IMAGES, CAPTIONS)
+    result = Scorer(HFEncoder(model, processor), cache_dir=tmp_path).score(
+        bivlc_like, IMAGES, CAPTIONS
+    )
     np.testing.assert_allclose(result.scores, expected, atol=1e-6)
 
 
@@ -356,8 +372,8 @@ def test_scores_file_carries_ids_and_balanced(tmp_path):
 
 def test_worker_processes_and_prefetch_thread_give_the_same_scores(bivlc_like):
     model, processor = tiny_clip()
-    threaded = Scorer(model, processor, batch_size=2, num_workers=0)
-    workers = Scorer(model, processor, batch_size=2, num_workers=2)
+    threaded = Scorer(HFEncoder(model, processor), batch_size=2, num_workers=0)
+    workers = Scorer(HFEncoder(model, processor), batch_size=2, num_workers=2)
     np.testing.assert_array_equal(
         workers.score(bivlc_like, IMAGES, CAPTIONS).scores,
         threaded.score(bivlc_like, IMAGES, CAPTIONS).scores,

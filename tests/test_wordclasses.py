@@ -68,6 +68,7 @@ def test_export_unites_the_classes_of_every_entry(tmp_path):
     assert wc.export_table(tmp_path, tmp_path / "again.txt.gz") == digest  # reproducible
 
 
+@pytest.mark.slow  # reads all of lemminflect's tables: seconds
 def test_export_of_lemminflect_reproduces_the_shipped_table(tmp_path):
     lemminflect = pytest.importorskip("lemminflect")
     resources = Path(lemminflect.__file__).parent / "resources"

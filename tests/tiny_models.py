@@ -370,9 +370,11 @@ def write_fake_build(
     folder: Path, dataset: datasets.Dataset, benchmark: str, configs: tuple[str, ...] = CONFIGS
 ) -> Path:
     """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards);
-    ``dataset`` stores ``bindsplit_label`` as a build does (the ClassLabel's index)."""
+    ``dataset`` stores ``bindsplit_label`` as a build does (the ClassLabel's index). The group
+    columns the adapter defines are added as a build adds them."""
     from bindsplit_datasets.builds.features import LABEL_FEATURE
 
+    dataset = with_group_columns(dataset, benchmark)
     labels = dataset["bindsplit_label"]
     sizes = {}
     for config in configs:
@@ -407,15 +409,44 @@ def fake_manifest(
     """The manifest :func:`write_fake_build` writes (the fields loading checks and evaluation
     reads), with the real fingerprint of the rows."""
     from bindsplit_datasets.benchmarks import get_benchmark
-    from bindsplit_datasets.builds.manifest import rows_fingerprint
+    from bindsplit_datasets.builds.features import CATEGORY_COLUMN, MACRO_GROUP_COLUMN
+    from bindsplit_datasets.builds.manifest import BuildColumns, rows_fingerprint
 
+    adapter = get_benchmark(benchmark)
+    columns = BuildColumns(
+        image=tuple(adapter.image_columns),
+        caption=tuple(adapter.caption_columns),
+        id=adapter.id_column,
+        category=CATEGORY_COLUMN if CATEGORY_COLUMN in dataset.column_names else None,
+        macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in dataset.column_names else None,
+    )
     return {
         "format": "bindsplit-build/2",
         "benchmark": benchmark,
+        "pretty_name": adapter.pretty_name,
         "reference": {"corpus": "test"},
         "configs": dict(sizes),
-        "fingerprint": rows_fingerprint(dataset, get_benchmark(benchmark).image_columns),
+        "fingerprint": rows_fingerprint(dataset, adapter.image_columns),
+        "columns": columns.to_dict(),
     }
+
+
+def with_group_columns(dataset: datasets.Dataset, benchmark: str) -> datasets.Dataset:
+    """``dataset`` with ``bindsplit_category`` / ``bindsplit_macro_group`` where the adapter
+    defines them for some row (as the builder writes them)."""
+    from bindsplit_datasets.benchmarks import get_benchmark
+    from bindsplit_datasets.builds.features import CATEGORY_COLUMN, MACRO_GROUP_COLUMN
+
+    adapter = get_benchmark(benchmark)
+    rows = dataset.remove_columns(list(adapter.image_columns)).to_list()
+    for column, group in (
+        (CATEGORY_COLUMN, adapter.category),
+        (MACRO_GROUP_COLUMN, adapter.macro_group),
+    ):
+        values = [group(row) for row in rows]
+        if column not in dataset.column_names and any(v is not None for v in values):
+            dataset = dataset.add_column(column, values, feature=datasets.Value("string"))
+    return dataset
 
 
 class _TestAdapter(BenchmarkAdapter):

@@ -34,6 +34,7 @@ from ..errors import (
     BindsplitValueError,
     SchemaError,
 )
+from ..names import is_hub_id
 from ..parquet_files import load_parquet_files
 from ..parsing import Binding, parse_bindings, parse_many
 
@@ -167,14 +168,6 @@ class BenchmarkAdapter(abc.ABC):
     def macro_group(self, row: Mapping[str, Any]) -> str | None:
         """Group for a macro accuracy (ARO: the attribute pair); ``None`` when not defined."""
         return None
-
-    def evaluation_checks(
-        self, dataset: datasets.Dataset, samples: Mapping[str, Sequence[Any]]
-    ) -> dict[str, Any]:
-        """Checks of an evaluation that only this benchmark knows how to make, as entries of the
-        results record (logged when they flag a problem). ``samples``: the record's per-sample
-        outcomes, in ``dataset`` order. Default: none."""
-        return {}
 
     @property
     def n_images(self) -> int:
@@ -323,14 +316,12 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
         return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
 
+#: Local data files, never Hub ids even where they have the form ``name/file``.
+_DATA_FILE_SUFFIXES = (".parquet", ".json", ".csv")
+
+
 def _looks_like_hub_id(text: str) -> bool:
-    parts = text.split("/")
-    return (
-        len(parts) == 2
-        and all(parts)
-        and not text.startswith((".", "~"))
-        and not text.endswith((".parquet", ".json", ".csv"))
-    )
+    return is_hub_id(text) and not text.endswith(_DATA_FILE_SUFFIXES)
 
 
 def read_dataset_source(

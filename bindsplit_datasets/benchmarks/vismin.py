@@ -46,6 +46,7 @@ import datasets
 
 from ..downloads import file_digest
 from ..errors import BindsplitFileNotFoundError, SchemaError
+from ..pairing import PAIRING_COLUMN
 from . import register
 from .base import LoadedSource, ParsedCaptionsAdapter
 
@@ -63,8 +64,6 @@ __all__ = [
 
 #: Columns of ``sim_solution.csv``.
 SOLUTION_COLUMNS: tuple[str, ...] = ("idx", "Text", "Image", "category")
-#: The boolean column a build adds: whether the source row had ``text_0`` describing ``image_1``.
-PAIRING_COLUMN = "pairing_crossed"
 #: Pairing modes: apply a ``sim_solution.csv`` (default), or keep the rows as stored.
 PAIRINGS: tuple[str, ...] = ("solution", "as-stored")
 #: The origin recorded for a ``--sim-solution`` that is not the official file.
@@ -240,22 +239,6 @@ class VisMin(ParsedCaptionsAdapter):
   year    = {2024}
 }"""
     paper_figures: ClassVar[Mapping[str, float]] = {"unseen_share": 0.023}
-
-    def evaluation_checks(
-        self, dataset: datasets.Dataset, samples: Mapping[str, Sequence[Any]]
-    ) -> dict[str, Any]:
-        """The pairing check (:func:`~bindsplit_datasets.pairing.pairing_check`): accuracy on
-        rows stored crossed vs straight, which should agree; logged as a warning when not."""
-        if PAIRING_COLUMN not in dataset.column_names:
-            return {}
-        from ..pairing import format_pairing_check, pairing_check
-
-        check = pairing_check(dataset[PAIRING_COLUMN], samples)
-        if check is None:
-            return {}
-        if check["suspect"]:
-            logger.warning("%s", format_pairing_check(check))
-        return {"pairing_check": check}
 
     def category(self, row: Mapping[str, Any]) -> str | None:
         """``"{category}/crossed"`` / ``"{category}/straight"`` when the row has

@@ -454,6 +454,7 @@ def write_build(
         stats = prepared.composition()
         recorded = BuildManifest(
             benchmark=prepared.adapter.name,
+            pretty_name=prepared.adapter.pretty_name,
             configs=sizes,
             fingerprint=rows_fingerprint(full, prepared.adapter.image_columns),
             columns=prepared.columns(),
@@ -467,7 +468,7 @@ def write_build(
         )
         manifest = _without_local_paths(recorded.to_dict(), prepared.local_folders)
         BuildManifest.from_dict(manifest, str(out)).write(tmp)
-        card = render_card(manifest, dataset_infos=infos, repo_id=repo_id)
+        card = render_card(manifest, dataset_infos=infos, repo_id=repo_id, adapter=prepared.adapter)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
     logger.info("wrote %s (%s)", out, ", ".join(f"{c}: {n}" for c, n in sizes.items()))
     return BuildResult(path=out, manifest=manifest, composition=stats)

@@ -21,9 +21,8 @@ from typing import Any
 import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from ..benchmarks import get_benchmark
+from ..benchmarks import BenchmarkAdapter, get_benchmark
 from ..names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
-from ..reports.eval_results import card_section
 from ..tables import Align, render_table
 from .card_source import (
     format_share,
@@ -35,6 +34,8 @@ from .card_source import (
     unofficial_pairing,
 )
 from .datasets_compat import DatasetInfosDict
+from .eval_tasks import card_section
+from .manifest import build_columns
 
 __all__ = [
     "CATEGORY_HEADER",
@@ -292,13 +293,17 @@ def render_card(
     *,
     dataset_infos: Mapping[str, datasets.DatasetInfo] | None = None,
     repo_id: str | None = None,
+    adapter: BenchmarkAdapter | None = None,
 ) -> str:
     """The ``README.md`` of a built folder: YAML metadata and a body, from the build manifest.
 
     ``dataset_infos`` (configuration -> ``DatasetInfo`` with features and split sizes) fills the
-    YAML ``dataset_info``; ``repo_id`` (``org/name``) is used in the loading instructions.
+    YAML ``dataset_info``; ``repo_id`` (``org/name``) is used in the loading instructions. The
+    card is written while building: the benchmark ``adapter`` (default: the registry's) gives
+    what the manifest does not record (licence, citation, the paper's figures); the columns
+    come from the manifest.
     """
-    adapter = get_benchmark(str(manifest["benchmark"]))
+    adapter = adapter or get_benchmark(str(manifest["benchmark"]))
     data = DatasetCardData(
         pretty_name=f"BindSplit {adapter.pretty_name}",
         license=adapter.license.lower(),  # Hub licence ids are lower case
@@ -326,6 +331,7 @@ def render_card(
 def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str:
     composition = manifest["composition"]
     reference = manifest["reference"]
+    columns = build_columns(manifest)
     repo = repo_id or hub_dataset_id(adapter.name)
     leakage = manifest["leakage"]
     report = manifest["source_report"]
@@ -414,9 +420,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
             "`balanced` configuration) and `bindsplit_label` (a `ClassLabel` with the names "
             f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). Image columns "
-            f"{', '.join(f'`{c}`' for c in adapter.image_columns)} pair with caption columns "
-            f"{', '.join(f'`{c}`' for c in adapter.caption_columns)}; "
-            f"`{adapter.caption_columns[0]}` is the positive caption of the familiarity statistics."
+            f"{', '.join(f'`{c}`' for c in columns.image)} pair with caption columns "
+            f"{', '.join(f'`{c}`' for c in columns.caption)}; "
+            f"`{columns.caption[0]}` is the positive caption of the familiarity statistics."
         ),
         *pairing_statement(manifest["source"]),
         _json_block(manifest["source"]),

@@ -15,7 +15,7 @@
     ``seen`` / ``unseen`` / ``partial`` / ``none`` (docs/protocol.md, section 3), a
     ``datasets.ClassLabel`` (:data:`LABEL_FEATURE`): rows store the index into
     :data:`~bindsplit_datasets.names.SPLIT_LABELS`, and the Hub's viewer, ``datasets`` and
-    :func:`label_name` give the name.
+    :func:`~bindsplit_datasets.names.label_name` give the name.
 
 Where the benchmark defines them, the build also writes each sample's group columns
 (:data:`GROUP_COLUMNS`), named in the manifest's ``columns``, so that readers take them from the
@@ -43,7 +43,6 @@ __all__ = [
     "GROUP_FEATURE",
     "LABEL_FEATURE",
     "MACRO_GROUP_COLUMN",
-    "label_name",
 ]
 
 BINDING_FEATURE = {
@@ -75,14 +74,3 @@ MACRO_GROUP_COLUMN = "bindsplit_macro_group"
 GROUP_COLUMNS: tuple[str, ...] = (CATEGORY_COLUMN, MACRO_GROUP_COLUMN)
 #: Feature of either group column (``None`` where a row has no group).
 GROUP_FEATURE = datasets.Value("string")
-
-
-def label_name(value: int | str) -> str:
-    """A sample's ``bindsplit_label`` as its name: rows read from a build hold the class index,
-    annotations made in memory (:meth:`~bindsplit_datasets.labels.SampleAnnotation.to_row`) the
-    name.
-
-    >>> label_name(1), label_name("unseen")
-    ('unseen', 'unseen')
-    """
-    return value if isinstance(value, str) else str(LABEL_FEATURE.int2str(value))

@@ -25,7 +25,6 @@ from typing import Any
 import datasets
 
 from .._version import __version__
-from ..benchmarks import get_benchmark
 from ..errors import (
     BindsplitFileNotFoundError,
     BuildVerificationError,
@@ -33,9 +32,9 @@ from ..errors import (
     SchemaError,
 )
 from ..labels import config_includes
-from ..names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
+from ..names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id, label_name
 from ..parquet_files import load_parquet_files, parquet_row_count
-from .features import ANNOTATION_COLUMNS, label_name
+from .features import ANNOTATION_COLUMNS
 
 __all__ = [
     "BUILD_HINT",
@@ -46,6 +45,7 @@ __all__ = [
     "SPLIT",
     "VERIFY_FIX",
     "BuildVerificationError",
+    "build_columns",
     "check_annotations",
     "check_manifest",
     "config_files",
@@ -229,7 +229,7 @@ def verify_rows(
     Raises:
         BuildVerificationError: the first mismatch, naming the configuration and the fix.
     """
-    image_columns = get_benchmark(str(manifest["benchmark"])).image_columns
+    image_columns = _image_columns(manifest, next(iter(rows.values()), None))
     configs = manifest["configs"]
     for config, dataset in rows.items():
         expected = configs.get(config)
@@ -328,6 +328,41 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     return manifest
 
 
+def _image_columns(
+    manifest: Mapping[str, Any], dataset: datasets.Dataset | None
+) -> tuple[str, ...]:
+    """The image columns the fingerprint hashes by content: the manifest's ``columns`` block,
+    else (a manifest written before the block) the rows' columns of ``datasets.Image`` type, so
+    that a build of any version is verified by its own files, never by an adapter."""
+    columns = manifest.get("columns")
+    if isinstance(columns, Mapping) and "image" in columns:
+        return tuple(columns["image"])
+    if dataset is None:
+        return ()
+    return tuple(
+        name for name, feature in dataset.features.items() if isinstance(feature, datasets.Image)
+    )
+
+
+def build_columns(manifest: Mapping[str, Any], where: str = "the build") -> BuildColumns:
+    """Which columns of a build's rows are what, as the build itself records them (the
+    manifest's ``columns`` block): what evaluation, cards and exports read instead of asking the
+    benchmark adapter, which is consulted only while building.
+
+    Raises:
+        SchemaError: the manifest has no ``columns`` block (a build made before BindSplit
+            recorded it); the message says to rebuild.
+    """
+    columns = manifest.get("columns")
+    if not isinstance(columns, Mapping) or not columns.get("image") or not columns.get("caption"):
+        raise SchemaError(
+            f"the {MANIFEST_NAME} of {where} does not describe its columns (no 'columns' block "
+            f"with its image and caption columns): it was made by an older BindSplit; "
+            f"{REBUILD_FIX}."
+        )
+    return BuildColumns.from_dict(columns)
+
+
 # ------------------------------------------------------------------------------ typed manifest
 @dataclass(frozen=True)
 class BuildColumns:
@@ -376,6 +411,9 @@ class BuildManifest:
     configs: dict[str, int]
     fingerprint: str
     columns: BuildColumns
+    #: The benchmark's display name (cards, ``eval.yaml``), recorded so that readers need no
+    #: adapter; ``""``: not recorded (the registry name stands in).
+    pretty_name: str = ""
     source: dict[str, Any] = field(default_factory=dict)
     reference: dict[str, Any] = field(default_factory=dict)
     min_count: int = 1
@@ -391,6 +429,7 @@ class BuildManifest:
             "format": BUILD_FORMAT,
             "bindsplit_version": self.bindsplit_version,
             "benchmark": self.benchmark,
+            **({"pretty_name": self.pretty_name} if self.pretty_name else {}),
             "source": self.source,
             "reference": self.reference,
             "min_count": self.min_count,
@@ -421,6 +460,7 @@ class BuildManifest:
             configs=dict(data["configs"]),
             fingerprint=str(data["fingerprint"]),
             columns=BuildColumns.from_dict(data["columns"]),
+            pretty_name=str(data.get("pretty_name") or ""),
             source=dict(data.get("source") or {}),
             reference=dict(data.get("reference") or {}),
             min_count=int(data.get("min_count", 1)),

@@ -37,6 +37,7 @@ from ..errors import (
 )
 from ..names import is_hub_id
 from .identity import ModelIdentity, folder_name, json_digest, weights_digest
+from .source import weight_files_digest
 
 __all__ = [
     "DEFAULT_TEXT_PADDING",
@@ -253,7 +254,9 @@ class _TextInputs:
 # the encoder
 
 
-def _identity(model: Any, name: str | None, revision: str | None) -> ModelIdentity:
+def _identity(
+    model: Any, name: str | None, revision: str | None, weights: str | None = None
+) -> ModelIdentity:
     config = getattr(model, "config", None)
     # transformers 4.x records the Hub commit on the config; 5.x leaves it to the loader
     commit = getattr(config, "_commit_hash", None) or revision
@@ -265,7 +268,7 @@ def _identity(model: Any, name: str | None, revision: str | None) -> ModelIdenti
         id=name or type(model).__name__,
         revision=commit,
         # without a Hub commit (local folder, model built in Python) the weights are the identity
-        weights=None if commit else weights_digest(model),
+        weights=None if commit else (weights or weights_digest(model)),
         cls=type(model).__name__,
         library="transformers",
     )
@@ -282,6 +285,8 @@ class HFEncoder:
         name: display name for results (default: the Hub id, or the folder's name).
         revision: the Hub commit the weights were loaded at; it pins them, so no digest of
             the weights is computed (without it, the weights are digested).
+        weights: the digest of the weights when the caller has one (the registry passes the
+            digest of a folder's weight files), so that they are not digested again.
         text_padding: override the padding chosen from ``model.config.model_type``.
     """
 
@@ -293,6 +298,7 @@ class HFEncoder:
         name: str | None = None,
         revision: str | None = None,
         text_padding: str | None = None,
+        weights: str | None = None,
     ) -> None:
         self._image_features, self._text_features = _feature_methods(model)
         if processor is None:
@@ -313,7 +319,7 @@ class HFEncoder:
             text_inputs,
             {"padding": self.text_padding, "truncation": True, "max_length": self.max_text_length},
         )
-        self.identity = _identity(model, name, revision)
+        self.identity = _identity(model, name, revision, weights)
 
     def encode_images(self, inputs: Mapping[str, torch.Tensor]) -> torch.Tensor:
         return feature_tensor(self._image_features(**inputs))
@@ -454,7 +460,34 @@ def display_name(identifier: str) -> str:
     return folder_name(path) if path.exists() else identifier
 
 
-def load(identifier: str, *, revision: str | None = None, name: str | None = None) -> HFEncoder:
+def resolved_commit(identifier: str, revision: str | None) -> str | None:
+    """The commit ``revision`` of a Hub model resolves to: asked of the Hub, else the cache."""
+    from huggingface_hub import HfApi, constants
+
+    if not constants.HF_HUB_OFFLINE:
+        try:
+            return HfApi().model_info(identifier, revision=revision).sha
+        except Exception as error:  # no network, private: fall back to the local cache
+            logger.debug("cannot ask the Hub for %s (%s); using the local cache", identifier, error)
+    return hub_commit(identifier, revision)
+
+
+def source(identifier: str, revision: str | None = None) -> dict[str, Any]:
+    """What identifies the weights of a Hub id or local folder without loading them: a
+    folder's weight files (their digest), a Hub id's resolved commit."""
+    path = Path(identifier).expanduser()
+    if path.is_dir():
+        return {"files": weight_files_digest(path)}
+    return {"hub": identifier, "commit": resolved_commit(identifier, revision)}
+
+
+def load(
+    identifier: str,
+    *,
+    revision: str | None = None,
+    name: str | None = None,
+    weights: str | None = None,
+) -> HFEncoder:
     """Load a Hub id or local folder as an :class:`HFEncoder`, refusing checkpoints whose
     weights do not all load.
 
@@ -489,5 +522,5 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     )
     display = name or display_name(identifier)
     if folder is not None:
-        return HFEncoder(model, processor, name=display)
+        return HFEncoder(model, processor, name=display, weights=weights)
     return HFEncoder(model, processor, name=display, revision=hub_commit(identifier, revision))

@@ -77,7 +77,13 @@ class ItmPairScorer:
     """
 
     def __init__(
-        self, model: Any, processor: Any, *, name: str | None = None, revision: str | None = None
+        self,
+        model: Any,
+        processor: Any,
+        *,
+        name: str | None = None,
+        revision: str | None = None,
+        weights: str | None = None,
     ) -> None:
         if type(model).__name__ != ITM_CLASS:
             raise UnsupportedModelError(
@@ -96,7 +102,7 @@ class ItmPairScorer:
         self.identity = ModelIdentity(
             id=name or f"itm:{display_name(source) if source else ITM_CLASS}",
             revision=commit,
-            weights=None if commit else weights_digest(model),
+            weights=None if commit else (weights or weights_digest(model)),
             cls=ITM_CLASS,
             library="transformers",
         )
@@ -135,7 +141,13 @@ def identify(identifier: str) -> str:
     return f"itm:{display_name(identifier)}"
 
 
-def load(identifier: str, *, revision: str | None = None, name: str | None = None) -> ItmPairScorer:
+def load(
+    identifier: str,
+    *,
+    revision: str | None = None,
+    name: str | None = None,
+    weights: str | None = None,
+) -> ItmPairScorer:
     """Load a BLIP retrieval checkpoint (Hub id or local folder) as an :class:`ItmPairScorer`,
     refusing a checkpoint whose weights do not all load (missing or unexpected, named)."""
     (transformers,) = require("scoring", "transformers", purpose="a BLIP retrieval model (itm:)")
@@ -168,4 +180,4 @@ def load(identifier: str, *, revision: str | None = None, name: str | None = Non
     )
     display = name or identify(identifier)
     commit = None if folder is not None else hub_commit(identifier, revision)
-    return ItmPairScorer(model, processor, name=display, revision=commit)
+    return ItmPairScorer(model, processor, name=display, revision=commit, weights=weights)

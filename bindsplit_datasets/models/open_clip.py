@@ -34,6 +34,7 @@ from ..errors import (
 )
 from .hf import tokenizer_identity
 from .identity import ModelIdentity, folder_name, weights_digest
+from .source import weight_files_digest
 
 __all__ = ["OpenClipEncoder", "display_name", "load", "parse_spec"]
 
@@ -201,10 +202,18 @@ class OpenClipEncoder:
         preprocess: its inference image transform (from ``create_model_from_pretrained``).
         tokenizer: ``open_clip.get_tokenizer(<model name>)``.
         name: display name for results (default: the model's class name).
+        weights: the digest of the weights when the caller has one (the digest of the
+            checkpoint file), so that they are not digested again.
     """
 
     def __init__(
-        self, model: Any, preprocess: Any, tokenizer: Any, *, name: str | None = None
+        self,
+        model: Any,
+        preprocess: Any,
+        tokenizer: Any,
+        *,
+        name: str | None = None,
+        weights: str | None = None,
     ) -> None:
         self.module = model.eval()
         self._preprocess = preprocess
@@ -217,7 +226,7 @@ class OpenClipEncoder:
         self.identity = ModelIdentity(
             id=name or type(model).__name__,
             revision=None,
-            weights=weights_digest(model),
+            weights=weights or weights_digest(model),
             cls=type(model).__name__,
             library="open_clip",
         )
@@ -250,7 +259,32 @@ class OpenClipEncoder:
         }
 
 
-def load(spec: str, *, revision: str | None = None, name: str | None = None) -> OpenClipEncoder:
+def source(spec: str, revision: str | None = None) -> dict[str, Any]:
+    """What identifies the weights of ``open_clip:spec`` without loading them: the string, and
+    the digest of a local checkpoint file or folder's weight files; a pretrained tag names fixed
+    weights, so the string alone identifies it.
+
+    >>> source("ViT-B-32/openai")
+    {'open_clip': 'ViT-B-32/openai'}
+    """
+    model_name, pretrained = parse_spec(spec)
+    if model_name.startswith("local-dir:"):
+        folder = Path(model_name.removeprefix("local-dir:")).expanduser()
+        return {"open_clip": spec, "files": weight_files_digest(folder)}
+    if pretrained is not None and Path(pretrained).expanduser().is_file():
+        from ..downloads import file_digest
+
+        return {"open_clip": spec, "checkpoint": file_digest(Path(pretrained).expanduser())}
+    return {"open_clip": spec}
+
+
+def load(
+    spec: str,
+    *,
+    revision: str | None = None,
+    name: str | None = None,
+    weights: str | None = None,
+) -> OpenClipEncoder:
     """Load ``spec`` (what follows ``open_clip:``) as an :class:`OpenClipEncoder`."""
     (open_clip,) = require("openclip", "open_clip", purpose="an open_clip model")
     if revision is not None:
@@ -263,4 +297,4 @@ def load(spec: str, *, revision: str | None = None, name: str | None = None) -> 
     display = display_name(spec)
     model, preprocess = _create(open_clip, display, model_name, pretrained)
     tokenizer = open_clip.get_tokenizer(model_name)
-    return OpenClipEncoder(model, preprocess, tokenizer, name=name or display)
+    return OpenClipEncoder(model, preprocess, tokenizer, name=name or display, weights=weights)

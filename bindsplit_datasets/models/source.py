@@ -1,5 +1,7 @@
 """What identifies a model string's weights *without loading them*: a results record carries it
 (``model.source``), so a later run can tell whether a record on disk still describes the model.
+Each model family of the registry (:mod:`.loaders`) says what identifies its weights, with the
+helpers here:
 
 - a local folder (Hugging Face, ``itm:`` or ``open_clip:local-dir:``): the SHA-256 of every
   weight file in it, by name; replacing ``model.safetensors`` changes it;
@@ -13,71 +15,39 @@
 
 from __future__ import annotations
 
-import logging
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .identity import json_digest
 
-__all__ = ["WEIGHT_PATTERNS", "model_source", "source_changes"]
-
-logger = logging.getLogger(__name__)
+__all__ = ["WEIGHT_PATTERNS", "source_changes", "source_weights", "weight_files_digest"]
 
 #: Files holding weights, in any of the formats the loaders read.
 WEIGHT_PATTERNS = ("*.safetensors", "*.bin", "*.pth", "*.pt")
 
 
-def _weight_files(folder: Path) -> str:
-    """A digest of every weight file of ``folder`` (names and SHA-256 of their bytes)."""
+def weight_files_digest(folder: Path) -> str:
+    """A digest of every weight file of ``folder`` (names and SHA-256 of their bytes): what
+    identifies a local folder's weights, in its record and in the scorer's cache key."""
     from ..downloads import file_digest
 
     files = sorted({path for pattern in WEIGHT_PATTERNS for path in folder.glob(pattern)})
     return json_digest({path.name: file_digest(path) for path in files})
 
 
-def _hub_commit(identifier: str, revision: str | None) -> str | None:
-    """The commit ``revision`` of a Hub model resolves to: asked of the Hub, else the cache."""
-    from huggingface_hub import HfApi, constants
+def source_weights(source: Mapping[str, Any] | None) -> str | None:
+    """The digest of the weight files a source description holds (a local folder's files, an
+    open_clip checkpoint file), which then identifies the loaded weights too; ``None`` where
+    the source names them otherwise (a Hub commit, an open_clip pretrained tag).
 
-    if not constants.HF_HUB_OFFLINE:
-        try:
-            return HfApi().model_info(identifier, revision=revision).sha
-        except Exception as error:  # no network, private: fall back to the local cache
-            logger.debug("cannot ask the Hub for %s (%s); using the local cache", identifier, error)
-    from .hf import hub_commit
-
-    return hub_commit(identifier, revision)
-
-
-def model_source(spec: str | os.PathLike[str], revision: str | None = None) -> dict[str, Any]:
-    """What identifies the weights of model string ``spec`` at ``revision`` (module docstring).
-
-    >>> model_source("open_clip:ViT-B-32/openai")
-    {'open_clip': 'ViT-B-32/openai'}
+    >>> source_weights({"files": "ab12"}), source_weights({"hub": "o/n", "commit": "c0"})
+    ('ab12', None)
     """
-    from .loaders import DEFAULT_PREFIX, split_spec
-
-    prefix, rest = (
-        (DEFAULT_PREFIX, os.fspath(spec)) if isinstance(spec, os.PathLike) else split_spec(spec)
-    )
-    if prefix == "open_clip":
-        from .open_clip import parse_spec
-
-        model_name, pretrained = parse_spec(rest)
-        if model_name.startswith("local-dir:"):
-            folder = Path(model_name.removeprefix("local-dir:")).expanduser()
-            return {"open_clip": rest, "files": _weight_files(folder)}
-        if pretrained is not None and Path(pretrained).expanduser().is_file():
-            from ..downloads import file_digest
-
-            return {"open_clip": rest, "checkpoint": file_digest(Path(pretrained).expanduser())}
-        return {"open_clip": rest}
-    path = Path(rest).expanduser()
-    if path.is_dir():
-        return {"files": _weight_files(path)}
-    return {"hub": rest, "commit": _hub_commit(rest, revision)}
+    if not source:
+        return None
+    value = source.get("files") or source.get("checkpoint")
+    return None if value is None else str(value)
 
 
 _WHAT = {

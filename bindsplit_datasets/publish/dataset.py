@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .._version import __version__
+from ..builds.eval_tasks import EVAL_CONFIG_FILE, format_eval_config
 from ..builds.manifest import read_manifest, verify_build
 from ..errors import SchemaError
 from ..names import MANIFEST_NAME, hub_dataset_id
-from ..reports.eval_results import EVAL_CONFIG_FILE
 from .plan import (
     CARD,
     CommitOptions,
@@ -254,8 +254,6 @@ def retarget_card(text: str, repo_id: str) -> tuple[str, str | None]:
 
 def _eval_config(build: BuildFolder) -> PlannedFile:
     """The repository's ``eval.yaml``: the build folder's own, else made from its manifest."""
-    from ..reports.eval_results import format_eval_config
-
     path = build.path / EVAL_CONFIG_FILE
     if path.is_file():
         return local_file(build.path, path)

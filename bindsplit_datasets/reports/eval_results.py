@@ -2,11 +2,9 @@
 
 The Hub (https://huggingface.co/docs/hub/eval-results) reads two files:
 
-- a benchmark **dataset** registers its tasks in ``eval.yaml`` at the repository root
-  (``name``, ``description``, ``evaluation_framework``, ``tasks``: ``id``, ``config``,
-  ``split``). :func:`eval_config` makes it from a build manifest: one task per configuration and
-  metric, ``{config}_{metric}`` (``unseen_i2t``), on that configuration's ``test`` split; T2I and
-  group only for benchmarks whose samples have two images. ``bindsplit push-dataset`` uploads it.
+- a benchmark **dataset** registers its tasks in ``eval.yaml`` at the repository root:
+  :mod:`bindsplit_datasets.builds.eval_tasks` makes it from the build's manifest (re-exported
+  here: :func:`eval_config`, :func:`card_section`). ``bindsplit push-dataset`` uploads it.
 - a **model** repository reports scores in ``.eval_results/*.yaml``: a list of
   ``{dataset: {id, task_id}, value, date, notes, source, evaluation_framework}``.
   :func:`eval_results` makes one file per benchmark from one model's results records, against
@@ -32,18 +30,25 @@ from typing import Any
 import yaml
 
 from ..atomic import write_text
+from ..builds.eval_tasks import (
+    EVAL_CONFIG_FILE,
+    EVAL_RESULTS_FOLDER,
+    EVALUATION_FRAMEWORK,
+    card_section,
+    eval_config,
+    format_eval_config,
+    task_id,
+)
 from ..errors import OutputExistsError, SchemaError
-from ..names import HUB_NAMES, hub_dataset_id
+from ..names import HUB_NAMES, METRIC_LABELS, hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
-from .model_index import SPLIT
-from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, record_configs
+from .results import METRICS, count_key, interval_key, metric_key, record_configs
 
 __all__ = [
     "EVALUATION_FRAMEWORK",
     "EVAL_CONFIG_FILE",
     "EVAL_RESULTS_FOLDER",
-    "benchmark_metrics",
     "card_section",
     "eval_config",
     "eval_results",
@@ -53,63 +58,9 @@ __all__ = [
     "write_eval_results",
 ]
 
-#: How results and benchmarks name the framework that computes the scores.
-EVALUATION_FRAMEWORK = "bindsplit"
-#: The benchmark dataset's task file, at the repository root.
-EVAL_CONFIG_FILE = "eval.yaml"
-#: The model repository's folder of result files.
-EVAL_RESULTS_FOLDER = ".eval_results"
 #: The first line of every ``.eval_results`` file BindSplit writes: what marks it as one that
 #: a new export may replace.
 HEADER = "# BindSplit evaluation results: written by `bindsplit export eval-results`\n"
-
-
-def task_id(config: str, metric: str) -> str:
-    """The task of ``metric`` on ``config``: ``task_id("unseen", "i2t") == "unseen_i2t"``."""
-    return f"{config}_{metric}"
-
-
-def _adapter(benchmark: str) -> Any:
-    from ..benchmarks import get_benchmark
-
-    return get_benchmark(benchmark)
-
-
-def benchmark_metrics(benchmark: str) -> tuple[str, ...]:
-    """The metrics a benchmark defines: I2T always, T2I and group where samples have two
-    images."""
-    return METRICS if _adapter(benchmark).n_images >= 2 else ("i2t",)
-
-
-def eval_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``eval.yaml`` of a build (its manifest): one task per non-empty configuration and
-    metric the benchmark defines."""
-    benchmark = str(manifest["benchmark"])
-    adapter = _adapter(benchmark)
-    configs = [config for config, rows in manifest["configs"].items() if rows]
-    metrics = benchmark_metrics(benchmark)
-    return {
-        "name": f"BindSplit {adapter.pretty_name}",
-        "description": (
-            f"{adapter.pretty_name} split by binding familiarity (BindSplit): configuration "
-            "full (every sample), seen (every attribute-object binding seen in the reference "
-            "caption corpus), partial, unseen (none seen) and balanced (every caption equally "
-            "familiar). One task per configuration and metric ("
-            + ", ".join(f"{METRIC_LABELS[metric]} accuracy" for metric in metrics)
-            + ", in percent) as `bindsplit eval` computes them."
-        ),
-        "evaluation_framework": EVALUATION_FRAMEWORK,
-        "tasks": [
-            {"id": task_id(config, metric), "config": config, "split": SPLIT}
-            for config in configs
-            for metric in metrics
-        ],
-    }
-
-
-def format_eval_config(manifest: Mapping[str, Any]) -> str:
-    """:func:`eval_config` as the YAML text of ``eval.yaml``."""
-    return yaml.safe_dump(eval_config(manifest), sort_keys=False, allow_unicode=True, width=100)
 
 
 def _file_name(benchmark: str) -> str:
@@ -210,22 +161,3 @@ def write_eval_results(
                 "it away, or merge the results by hand"
             )
     return [write_text(target / name, text) for name, text in texts.items()]
-
-
-def card_section(manifest: Mapping[str, Any], repo_id: str | None = None) -> str:
-    """A dataset card section (markdown) saying how a model reports its scores on this build so
-    that they show on the dataset's leaderboard: the tasks of ``eval.yaml`` and the command."""
-    benchmark = str(manifest["benchmark"])
-    repo = repo_id or hub_dataset_id(benchmark)
-    tasks = [task["id"] for task in eval_config(manifest)["tasks"]]
-    return "\n".join(
-        [
-            "## Leaderboard",
-            "",
-            f"This repository is a Hub benchmark: its `{EVAL_CONFIG_FILE}` declares one task per "
-            f"configuration and metric ({', '.join(f'`{task}`' for task in tasks)}), and scores "
-            f"that model repositories report in `{EVAL_RESULTS_FOLDER}/*.yaml` against "
-            f"`{repo}` appear on this page. `bindsplit export eval-results RESULTS.json --out "
-            "MODEL_DIR` writes them from the results of `bindsplit eval` on this build.",
-        ]
-    )

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
+from ..names import is_hub_id
 from ..tables import percent
 from .grouping import group_by_benchmark
 from .leaderboards import leaderboard, rank_changes
@@ -121,7 +122,7 @@ def load_source(source: str | os.PathLike[str]) -> Source:
     if path.is_dir():
         return _from_folder(path)
     text = str(source)
-    if text.count("/") != 1 or text.endswith(".parquet"):
+    if not is_hub_id(text) or text.endswith(".parquet"):
         raise BindsplitFileNotFoundError(
             f"results source {text!r} is neither a file, a folder nor a Hub dataset id (ORG/NAME)"
         )

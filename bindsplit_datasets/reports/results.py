@@ -43,7 +43,8 @@ from typing import Any
 
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..names import CONFIGURATIONS, RESULTS_FORMAT
+from ..metric_core import METRICS
+from ..names import CONFIGURATIONS, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -74,10 +75,6 @@ __all__ = [
     "write_records",
 ]
 
-#: The accuracies of a record, in report order.
-METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
-#: How each metric is written in tables, figures and model cards.
-METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 #: The configuration every other one is compared against when ranks move (``full``).
 REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
@@ -349,19 +346,6 @@ def record_digest(record: Mapping[str, Any]) -> str:
     return _DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _is_hub_id(text: str) -> bool:
-    """``org/name`` as the Hub writes repository ids (checked by huggingface_hub)."""
-    from huggingface_hub.utils import HFValidationError, validate_repo_id
-
-    if text.count("/") != 1 or text.startswith((".", "/", "~")):
-        return False
-    try:
-        validate_repo_id(text)
-    except HFValidationError:
-        return False
-    return True
-
-
 def _name(path: str) -> str:
     """The last component of a local path (either separator), the path itself if it has none."""
     return re.split(r"[\\/]", path.rstrip("\\/"))[-1] or path
@@ -375,7 +359,7 @@ def portable_record(record: Mapping[str, Any]) -> dict[str, Any]:
     dataset = record.get("dataset")
     if isinstance(dataset, Mapping) and isinstance(dataset.get("data"), str):
         data = dataset["data"]
-        copy["dataset"] = {**dataset, "data": data if _is_hub_id(data) else _name(data)}
+        copy["dataset"] = {**dataset, "data": data if is_hub_id(data) else _name(data)}
     saved = record.get("save_scores")
     if isinstance(saved, Mapping) and isinstance(saved.get("path"), str):
         copy["save_scores"] = {**saved, "path": _name(saved["path"])}

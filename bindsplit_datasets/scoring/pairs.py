@@ -9,8 +9,9 @@ the distinct pairs are sharded across processes like images and captions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 import datasets
 import numpy as np
@@ -19,10 +20,24 @@ import torch
 from ..errors import SchemaError
 from .inputs import Collate, Distinct, PairItems
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .scorer import Scorer
+__all__ = ["PairRunner", "distinct_pairs", "score_pairs"]
 
-__all__ = ["distinct_pairs", "score_pairs"]
+
+class PairRunner(Protocol):
+    """What :func:`score_pairs` needs of the scorer that calls it (the
+    :class:`~.scorer.Scorer`): its pair scorer, the autocast context, the cached sharded run
+    over distinct items. A protocol, so that this module does not import the scorer that
+    imports it."""
+
+    model: Any
+    num_workers: int
+
+    def autocast(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    @property
+    def cached(self) -> Callable[..., np.ndarray]:
+        """:meth:`~.scorer.Scorer.cached`: rows of every distinct item, cached or computed."""
+        ...
 
 
 def distinct_pairs(
@@ -52,7 +67,7 @@ def distinct_pairs(
 
 
 def score_pairs(
-    scorer: Scorer,
+    scorer: PairRunner,
     images: datasets.Dataset,
     image: Distinct,
     image_index: np.ndarray,
@@ -70,14 +85,14 @@ def score_pairs(
 
     def forward(inputs: Mapping[str, Any]) -> torch.Tensor:
         with scorer.autocast():
-            scores = model.score_pairs(inputs)  # type: ignore[union-attr]
+            scores = model.score_pairs(inputs)
         return torch.as_tensor(scores, dtype=torch.float32).reshape(-1, 1)
 
     rows = scorer.cached(
         "pairs",
         pairs,
         lambda keep: PairItems(images, image.refs, captions, [pairs.refs[k] for k in keep]),
-        Collate(model.preprocess_pairs, pairs=True),  # type: ignore[union-attr]
+        Collate(model.preprocess_pairs, pairs=True),
         scorer.num_workers,
         forward,
         unit_norm=False,

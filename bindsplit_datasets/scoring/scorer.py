@@ -43,8 +43,9 @@ import torch
 from accelerate import Accelerator
 from torch.utils.data import DataLoader
 
-from ..errors import BindsplitValueError, SchemaError, ScoringOptionError
-from ..models.loaders import ScoringModel, as_scoring_model
+from ..errors import BindsplitValueError, SchemaError, ScoringOptionError, UnsupportedModelError
+from ..models.encoder import Encoder
+from ..models.loaders import ScoringModel
 from ..models.pair import PairScorer
 from ..progress import progress
 from .cache import CACHE_VERSION, EmbeddingCache
@@ -59,6 +60,7 @@ from .inputs import (
     prefetched,
     undecoded,
 )
+from .pairs import score_pairs
 
 __all__ = [
     "MIXED_PRECISIONS",
@@ -170,11 +172,11 @@ class Scorer:
     """Score every sample of a dataset with a dual encoder or a pair scorer.
 
     Args:
-        model: an :class:`~bindsplit_datasets.models.Encoder` or
-            :class:`~bindsplit_datasets.models.PairScorer`, a model string (``open_clip:...``,
-            ``itm:...``, a Hub id or a local folder), a loaded Hugging Face model with
-            ``processor``, or a callable ``score(images, captions) -> scores`` (with ``name``).
-        processor: the processor of a loaded Hugging Face model.
+        model: a loaded model: an :class:`~bindsplit_datasets.models.Encoder` or a
+            :class:`~bindsplit_datasets.models.PairScorer`. The model registry loads a model
+            string (:func:`~bindsplit_datasets.models.loaders.load_model`) and wraps a loaded
+            Hugging Face model or a scoring function
+            (:func:`~bindsplit_datasets.models.as_scoring_model`); the scorer loads nothing.
         accelerator: an existing :class:`accelerate.Accelerator` (default: the process's, as
             ``accelerate launch`` configured it).
         batch_size: items (images, captions or pairs) per model batch (per process).
@@ -183,14 +185,12 @@ class Scorer:
         cache_dir: folder of the embedding cache; ``None`` disables it.
         num_workers: DataLoader workers that decode and preprocess images; ``None``:
             :func:`default_num_workers` of the device.
-        name, revision: identity of a loaded model or callable (see
-            :func:`~bindsplit_datasets.models.as_scoring_model`).
+        name: the model's name in records and the cache key (default: its own identity's).
     """
 
     def __init__(
         self,
-        model: Any,
-        processor: Any = None,
+        model: ScoringModel,
         *,
         accelerator: Accelerator | None = None,
         batch_size: int = 64,
@@ -198,8 +198,14 @@ class Scorer:
         cache_dir: str | Path | None = None,
         num_workers: int | None = None,
         name: str | None = None,
-        revision: str | None = None,
     ) -> None:
+        if not isinstance(model, (Encoder, PairScorer)):
+            raise UnsupportedModelError(
+                f"the Scorer takes a loaded model (an Encoder or a PairScorer), not a "
+                f"{type(model).__name__}; load a model string with "
+                "bindsplit_datasets.models.loaders.load_model(spec).model, or wrap a loaded "
+                "model or scoring function with bindsplit_datasets.models.as_scoring_model."
+            )
         check_mixed_precision(mixed_precision)
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ScoringOptionError(f"batch_size must be a positive integer, got {batch_size}.")
@@ -207,7 +213,7 @@ class Scorer:
             raise ScoringOptionError(
                 f"num_workers must be a non-negative integer or None, got {num_workers}."
             )
-        self.model: ScoringModel = as_scoring_model(model, processor, name=name, revision=revision)
+        self.model: ScoringModel = model
         #: The model's identity in records; ``name`` renames an encoder or pair scorer object
         #: (which otherwise carries its own).
         self.identity = self.model.identity
@@ -393,8 +399,6 @@ class Scorer:
             )
         n_pairs = None
         if self.is_pair_scorer:
-            from .pairs import score_pairs
-
             scores, n_pairs = score_pairs(
                 self, images, distinct_image, image_index, distinct_caption, caption_index
             )
