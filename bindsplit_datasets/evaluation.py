@@ -10,10 +10,12 @@ the ``full`` run reports for it;
 reduce the matrices with the metric's functional core and return the results record of
 docs/architecture.md: model identity (and ``model.scored_by``: ``encoder``, ``pair scorer`` or
 ``imported``), dataset identity and fingerprint, the metrics of the requested configurations
-(each with its bootstrap interval and n, plus the seen-minus-unseen gap), each sample's outcome
+(each with its interval and n, plus the seen-minus-unseen and seen-minus-partial gaps, and how
+the intervals were made: method, level, resamples, seed), each sample's outcome
 (for paired comparisons between models), the benchmark's own checks (VisMin's pairing check),
-scoring statistics, environment and timings. Records from different runs are therefore
-comparable and can be merged into leaderboards, whatever made the scores.
+scoring statistics, environment (versions, platform, the package's git commit) and timings.
+Records from different runs are therefore comparable and can be merged into leaderboards,
+whatever made the scores.
 
 Everything that can be checked without the model is checked first (configurations, mixed
 precision, the ``save_scores`` path, the data), so a bad option fails in seconds, not after an
@@ -43,9 +45,20 @@ from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
+from .metric_core import (
+    CONFIGURATIONS,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_INTERVAL_METHOD,
+    GAPS,
+    SETTINGS_KEYS,
+    BindsplitStatistics,
+    accumulate,
+    compute_metrics,
+    sample_outcome,
+)
 from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
-from .reports.results import GAP, key_config
+from .provenance import git_commit, platform_name
+from .reports.results import key_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring.scorer import Scorer
@@ -53,6 +66,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DEFAULT_CONFIGS",
     "SCORED_BY_IMPORTED",
+    "check_interval_options",
     "check_output_path",
     "evaluate_model",
     "evaluate_scores",
@@ -101,9 +115,28 @@ def check_output_path(path: str | Path) -> Path:
 
 
 def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str, Any]:
-    """The metric keys of ``configs``; the gap only when both seen and unseen are reported."""
-    kept = set(configs) | ({GAP} if "seen" in configs and "unseen" in configs else set())
+    """The metric keys of ``configs``; a gap only when both its configurations are reported;
+    the interval settings always."""
+    gaps = {gap for gap, pair in GAPS.items() if set(pair) <= set(configs)}
+    kept = set(configs) | gaps | set(SETTINGS_KEYS)
     return {key: value for key, value in metrics.items() if key_config(key) in kept}
+
+
+def check_interval_options(
+    n_bootstrap: int, confidence: float, seed: int, interval_method: str
+) -> None:
+    """Raise :class:`~bindsplit_datasets.errors.BindsplitValueError` for interval options the
+    metric refuses, before any scoring (the metric's own check, on no samples)."""
+    try:
+        compute_metrics(
+            BindsplitStatistics(),
+            n_bootstrap=n_bootstrap,
+            confidence=confidence,
+            seed=seed,
+            interval_method=interval_method,
+        )
+    except ValueError as error:
+        raise BindsplitValueError(str(error)) from None
 
 
 def _reported(selected: Sequence[str], config: str) -> tuple[str, ...]:
@@ -285,11 +318,14 @@ def _version(package: str) -> str | None:
 
 
 def _environment(scorer: Scorer | None) -> dict[str, Any]:
-    """Versions of the software that made the record (and the device, for a scored model)."""
+    """Versions of the software that made the record, the platform and the package's git
+    commit (``None`` for an installed package), and the device, for a scored model."""
     environment = {
         "python": platform.python_version(),
         **{package: _version(package) for package in _PACKAGES},
         "bindsplit": __version__,
+        "git_commit": git_commit(),
+        "platform": platform_name(),
     }
     if scorer is not None:
         environment["device"] = str(scorer.accelerator.device)
@@ -329,15 +365,14 @@ def _record(
     scores: Any,
     selected: Sequence[str],
     model: dict[str, Any],
-    *,
-    n_bootstrap: int,
-    seed: int,
+    **interval_options: Any,
 ) -> dict[str, Any]:
     """The parts of a results record every source of scores shares: model (as given), dataset,
-    metrics of ``selected``, the benchmark's own checks and the per-sample outcomes."""
+    metrics of ``selected`` (with ``interval_options``: ``n_bootstrap``, ``confidence``,
+    ``seed``, ``interval_method``), the benchmark's own checks and the per-sample outcomes."""
     rows = _rows(data)
     stats = _statistics(scores, rows)
-    metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
+    metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)
     return {
         "format": RESULTS_FORMAT,
@@ -374,6 +409,8 @@ def evaluate_model(
     save_scores: str | Path | None = None,
     n_bootstrap: int = 1000,
     seed: int = 0,
+    confidence: float = DEFAULT_CONFIDENCE,
+    interval_method: str = DEFAULT_INTERVAL_METHOD,
     revision: str | None = None,
     accelerator: Any = None,
     num_workers: int | None = None,
@@ -411,7 +448,11 @@ def evaluate_model(
             recomputed without the model, or the scores imported with :func:`evaluate_scores`.
             The path is checked before scoring; if writing fails anyway, the record is still
             returned and its ``save_scores.error`` says why.
-        n_bootstrap, seed: the metric's bootstrap (0 resamples: no intervals).
+        n_bootstrap, seed, confidence, interval_method: the intervals (the metric's
+            ``compute_metrics``): Wilson score intervals (``"clopper-pearson"``: exact ones;
+            ``"bootstrap"``: percentile bootstrap) at ``confidence``, the gaps' by Newcombe's
+            method; the bootstrap (macro averages, or everything with ``"bootstrap"``) draws
+            ``n_bootstrap`` resamples seeded by ``seed``. The record's metrics say which.
         name: the model's name in the record (default: its Hub id, open_clip string or folder
             name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
@@ -421,6 +462,7 @@ def evaluate_model(
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
+    check_interval_options(n_bootstrap, confidence, seed, interval_method)
     require("scoring", "torch", "accelerate", purpose="scoring a model")
     from .scoring.scorer import Scorer, check_mixed_precision
 
@@ -458,7 +500,16 @@ def evaluate_model(
         "scored_by": scorer.scored_by,
         **({"source": source} if source is not None else {}),
     }
-    record = _record(data, matrices.scores, selected, identity, n_bootstrap=n_bootstrap, seed=seed)
+    record = _record(
+        data,
+        matrices.scores,
+        selected,
+        identity,
+        n_bootstrap=n_bootstrap,
+        confidence=confidence,
+        seed=seed,
+        interval_method=interval_method,
+    )
     metric_s = time.perf_counter() - metric_start
     record["scoring"] = {
         "n_samples": matrices.n_samples,
@@ -494,6 +545,8 @@ def evaluate_scores(
     configs: str | Sequence[str] = DEFAULT_CONFIGS,
     n_bootstrap: int = 1000,
     seed: int = 0,
+    confidence: float = DEFAULT_CONFIDENCE,
+    interval_method: str = DEFAULT_INTERVAL_METHOD,
     data_revision: str | None = None,
     verify: bool = True,
     manifest: Mapping[str, Any] | str | Path | None = None,
@@ -508,8 +561,8 @@ def evaluate_scores(
             come from it, never from the scores.
         name: the model's name in the record (whoever made the scores says which model).
         model_revision: the model's revision, as its makers state it.
-        configs, n_bootstrap, seed, data_revision, verify, manifest: as for
-            :func:`evaluate_model`.
+        configs, n_bootstrap, seed, confidence, interval_method, data_revision, verify,
+            manifest: as for :func:`evaluate_model`.
 
     Every sample of the build must be scored exactly once with a finite matrix of its shape
     (images x captions), and no unknown id may appear; otherwise
@@ -522,6 +575,7 @@ def evaluate_scores(
 
     start = time.perf_counter()
     selected = parse_configs(configs)
+    check_interval_options(n_bootstrap, confidence, seed, interval_method)
     if not name or not name.strip():
         raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
     source: dict[str, Any] | None = None
@@ -551,7 +605,16 @@ def evaluate_scores(
         "scored_by": SCORED_BY_IMPORTED,
         "scores_file": source,
     }
-    record = _record(data, matrices, selected, model, n_bootstrap=n_bootstrap, seed=seed)
+    record = _record(
+        data,
+        matrices,
+        selected,
+        model,
+        n_bootstrap=n_bootstrap,
+        confidence=confidence,
+        seed=seed,
+        interval_method=interval_method,
+    )
     record["scoring"] = {"n_samples": len(ids)}
     record["environment"] = _environment(None)
     return _finish(record, {"total_s": time.perf_counter() - start})

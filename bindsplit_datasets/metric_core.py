@@ -33,6 +33,7 @@ from ._metric.bindsplit.bindsplit_intervals import (
     BOOTSTRAP,
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
     DEFAULT_INTERVAL_METHOD,
     GAP_INTERVAL_METHOD_KEY,
     INTERVAL_METHOD_KEY,
@@ -42,10 +43,13 @@ from ._metric.bindsplit.bindsplit_intervals import (
     NEWCOMBE,
     SEED_KEY,
     SETTINGS_KEYS,
+    SMALL_N,
     WILSON,
     interval_method_name,
+    is_small_sample,
     newcombe_interval,
     proportion_interval,
+    regularized_beta,
 )
 
 __all__ = [
@@ -54,6 +58,7 @@ __all__ = [
     "CLOPPER_PEARSON",
     "CONFIDENCE_KEY",
     "CONFIGURATIONS",
+    "DEFAULT_CONFIDENCE",
     "DEFAULT_INTERVAL_METHOD",
     "GAPS",
     "GAP_INTERVAL_METHOD_KEY",
@@ -65,6 +70,7 @@ __all__ = [
     "N_BOOTSTRAP_KEY",
     "SEED_KEY",
     "SETTINGS_KEYS",
+    "SMALL_N",
     "WILSON",
     "METRICS",
     "PAPER_CITATION",
@@ -74,7 +80,9 @@ __all__ = [
     "accumulate",
     "compute_metrics",
     "interval_method_name",
+    "is_small_sample",
     "newcombe_interval",
     "proportion_interval",
+    "regularized_beta",
     "sample_outcome",
 ]

@@ -17,15 +17,20 @@ from bindsplit_datasets.reports import group_by_benchmark, load_results
 from bindsplit_datasets.reports.results import (
     DEFAULT_CONFIGS,
     GAP,
+    GAP_PARTIAL,
     METRICS,
     REFERENCE_CONFIG,
+    SETTINGS_KEYS,
     ResultsRecord,
     count_key,
     gap_key,
     interval_key,
+    interval_settings,
     is_results_record,
+    is_small,
     key_config,
     metric_key,
+    provenance,
     record_configs,
     record_digest,
     reported_configs,
@@ -186,9 +191,14 @@ def test_the_metric_writes_exactly_these_keys() -> None:
     configs = ("full", "seen", "unseen", "partial", "balanced")
     expected = {count_key(c) for c in configs}
     expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
-    expected |= {gap_key(m) for m in METRICS} | {interval_key(GAP, m) for m in METRICS}
+    for gap in (GAP, GAP_PARTIAL):
+        expected |= {gap_key(m, gap) for m in METRICS} | {interval_key(gap, m) for m in METRICS}
+    expected |= set(SETTINGS_KEYS) - {"macro_interval_method"}  # no macro groups here
     assert set(results) == expected
-    assert {key_config(key) for key in results} == {*configs, GAP}
+    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - {
+        "macro_interval_method"
+    }
+    assert gap_key("i2t", GAP_PARTIAL) == "gap_partial/i2t"
 
 
 def test_a_written_record_reads_back_equal_and_sealed(tmp_path: Path) -> None:

@@ -4,9 +4,9 @@ configurations.
 This is what the paper argues should be reported: :func:`leaderboard` ranks models on one
 configuration; :func:`rank_changes` shows how ranks move from ``full`` to the shortcut-free
 ``seen`` and the ``unseen`` configurations, and marks a move only where it is real: where the
-models it passed (or that passed it) are separated by a paired bootstrap over the shared samples
-(:mod:`~bindsplit_datasets.reports.significance`). :func:`format_comparison` prints both as text
-(``bindsplit compare``, the end of a multi-model ``bindsplit eval``, the demo).
+models it passed (or that passed it) are separated by the exact McNemar test over the shared
+samples (:mod:`~bindsplit_datasets.reports.significance`). :func:`format_comparison` prints both
+as text (``bindsplit compare``, the end of a multi-model ``bindsplit eval``, the demo).
 
 Records of different benchmarks are never ranked together: :func:`format_comparison` groups them
 per benchmark; :func:`leaderboard` and :func:`rank_changes` refuse a mix.
@@ -33,7 +33,6 @@ from .results import (
 )
 from .significance import (
     DEFAULT_CONFIDENCE,
-    DEFAULT_N_BOOTSTRAP,
     METHOD_INTERVALS,
     METHOD_PAIRED,
     METHOD_UNTESTED,
@@ -134,12 +133,10 @@ class _Tests:
         metric: str,
         *,
         confidence: float,
-        n_bootstrap: int,
-        seed: int,
     ) -> None:
         self.by_label = dict(zip(unique_labels(records), records, strict=True))
         self.metric = metric
-        self.confidence, self.n_bootstrap, self.seed = confidence, n_bootstrap, seed
+        self.confidence = confidence
         self.done: dict[tuple[str, str, str], Separation] = {}
 
     def sign(self, model: str, other: str, config: str) -> int:
@@ -152,8 +149,6 @@ class _Tests:
                 config,
                 self.metric,
                 confidence=self.confidence,
-                n_bootstrap=self.n_bootstrap,
-                seed=self.seed,
             )
         sign = self.done[key].sign
         return sign if model == key[0] else -sign
@@ -225,13 +220,11 @@ def rank_changes(
     configs: Sequence[str] | None = None,
     *,
     confidence: float = DEFAULT_CONFIDENCE,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = 0,
 ) -> list[RankChange]:
     """Per model of one benchmark, its rank on every configuration and the move relative to
     ``full``, marked only where real (:class:`RankChange`).
 
-    A move is real where a paired bootstrap over the samples both records share
+    A move is real where the exact McNemar test over the samples both records share
     (:func:`~bindsplit_datasets.reports.significance.separate`, at ``confidence``) separates the
     model from the one it passed or that passed it; records without per-sample outcomes are
     compared by their intervals. Ordered by ``full`` rank (models without a ``full`` value
@@ -240,7 +233,7 @@ def rank_changes(
     """
     _check_metric(metric)
     single_benchmark(records)
-    tests = _Tests(records, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+    tests = _Tests(records, metric, confidence=confidence)
     return _rank_changes(records, metric, reported_configs(records, configs), tests)
 
 
@@ -299,7 +292,8 @@ def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confid
             f"intervals); {WITHIN_NOISE} marks every move"
         )
     paired = (
-        f"a paired bootstrap over the shared samples separates the models at {_level(confidence)}"
+        f"the exact McNemar test over the shared samples separates the models at "
+        f"{_level(confidence)}"
     )
     if methods == {METHOD_PAIRED}:
         how = paired
@@ -325,8 +319,6 @@ def format_comparison(
     *,
     allow_mixed_builds: bool = False,
     confidence: float = DEFAULT_CONFIDENCE,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = 0,
 ) -> str:
     """Text leaderboards per benchmark and configuration, with rank moves relative to ``full``.
 
@@ -355,7 +347,7 @@ def format_comparison(
             )
             blocks.append("\n".join(lines))
             continue
-        tests = _Tests(group, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+        tests = _Tests(group, metric, confidence=confidence)
         changes = _rank_changes(group, metric, configs, tests)
         boards = []
         for config in configs:

@@ -2,8 +2,14 @@
 
 A results record (made by :func:`bindsplit_datasets.evaluation.evaluate_model`) holds one model's
 accuracy on one built benchmark, per configuration: ``metrics["{config}/{i2t,t2i,group}"]``
-(fractions), ``"{config}/{metric}_ci"`` (bootstrap interval) and ``"{config}/n"``; those keys are
-made by :func:`metric_key`, :func:`interval_key` and :func:`count_key` and nowhere else. T2I and
+(fractions), ``"{config}/{metric}_ci"`` (interval) and ``"{config}/n"``; the gaps
+``"gap/{metric}"`` (seen minus unseen) and ``"gap_partial/{metric}"`` (seen minus partial), each
+with ``_ci``; those keys are made by :func:`metric_key`, :func:`interval_key`, :func:`count_key`
+and :func:`gap_key` and nowhere else. The metrics also say how their intervals were made
+(``interval_method``, ``gap_interval_method``, ``confidence``, ``n_bootstrap``, ``seed``: the
+metric's settings keys; :func:`interval_settings` reads them, with what an older record that
+lacks them implies), and ``environment`` says what ran (``bindsplit``, ``python``,
+``platform``, ``git_commit``: :func:`provenance`). T2I and
 group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution); they are never reported
 as 0. Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
 "i2t": [0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which
@@ -43,26 +49,46 @@ from typing import Any
 
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..metric_core import (
+    BOOTSTRAP,
+    CONFIDENCE_KEY,
+    GAP_INTERVAL_METHOD_KEY,
+    GAPS,
+    INTERVAL_METHOD_KEY,
+    INTERVAL_METHODS,
+    N_BOOTSTRAP_KEY,
+    SEED_KEY,
+    SETTINGS_KEYS,
+    SMALL_N,
+    is_small_sample,
+)
 from ..names import CONFIGURATIONS, RESULTS_FORMAT
 
 __all__ = [
     "DEFAULT_CONFIGS",
     "DIGEST_KEY",
     "GAP",
+    "GAPS",
+    "GAP_PARTIAL",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
     "SCORED_BY",
+    "SETTINGS_KEYS",
+    "SMALL_N",
     "ResultsRecord",
     "count_key",
     "gap_key",
     "interval_key",
+    "interval_settings",
     "is_results_record",
+    "is_small",
     "key_config",
     "load_results",
     "metric_key",
     "model_slug",
     "portable_record",
+    "provenance",
     "record_configs",
     "record_digest",
     "record_file_name",
@@ -83,8 +109,9 @@ REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
 #: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
-#: The prefix of the seen-minus-unseen differences (``gap/i2t``); not a configuration.
-GAP = "gap"
+#: The prefixes of the metric's differences (not configurations): seen minus unseen
+#: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
+GAP, GAP_PARTIAL = GAPS
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
@@ -116,9 +143,10 @@ def count_key(config: str) -> str:
     return metric_key(config, "n")
 
 
-def gap_key(metric: str) -> str:
-    """The key of the seen-minus-unseen difference of ``metric``: ``"gap/i2t"``."""
-    return metric_key(GAP, metric)
+def gap_key(metric: str, gap: str = GAP) -> str:
+    """The key of a difference of ``metric``: seen minus unseen (``"gap/i2t"``), or with
+    ``gap=GAP_PARTIAL`` seen minus partial (``"gap_partial/i2t"``)."""
+    return metric_key(gap, metric)
 
 
 def key_config(key: str) -> str:
@@ -134,7 +162,7 @@ def record_configs(metrics: Mapping[str, Any]) -> list[str]:
     found = [
         match.group(1)
         for key in metrics
-        if (match := _COUNT_KEY.match(key)) and match.group(1) != GAP
+        if (match := _COUNT_KEY.match(key)) and match.group(1) not in GAPS
     ]
     known = [config for config in CONFIGURATIONS if config in found]
     return known + [config for config in dict.fromkeys(found) if config not in CONFIGURATIONS]
@@ -193,6 +221,11 @@ def _is_fraction(value: Any) -> bool:
     )
 
 
+def _is_count(value: Any) -> bool:
+    """An integer >= 0 (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _is_binary(value: Any) -> bool:
     """0, 1, False or True (JSON writers differ on booleans)."""
     return isinstance(value, int) and value in (0, 1)
@@ -226,6 +259,28 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
             raise SchemaError(
                 f"{source}: metrics[{count_key(config)!r}] = {n!r} is not a sample count"
             )
+    _check_settings(metrics, source)
+
+
+def _check_settings(metrics: Mapping[str, Any], source: str) -> None:
+    """The interval settings, where the record has them (older records do not)."""
+    method = metrics.get(INTERVAL_METHOD_KEY)
+    if method is not None and method not in INTERVAL_METHODS:
+        raise SchemaError(
+            f"{source}: metrics[{INTERVAL_METHOD_KEY!r}] = {method!r} is not one of "
+            f"{', '.join(INTERVAL_METHODS)}"
+        )
+    confidence = metrics.get(CONFIDENCE_KEY)
+    if confidence is not None and not (_is_fraction(confidence) and 0 < confidence < 1):
+        raise SchemaError(
+            f"{source}: metrics[{CONFIDENCE_KEY!r}] = {confidence!r} is not a level in (0, 1)"
+        )
+    for key in (N_BOOTSTRAP_KEY, SEED_KEY):
+        value = metrics.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 0
+        ):
+            raise SchemaError(f"{source}: metrics[{key!r}] = {value!r} is not an integer >= 0")
 
 
 def _missing(source: str, key: str, why: str) -> SchemaError:
@@ -242,7 +297,7 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
     both report a metric."""
     for key in metrics:
         config, metric = key_config(key), key.partition("/")[2]
-        reported = config != GAP and metric.removesuffix("_ci") in METRICS
+        reported = config not in GAPS and metric.removesuffix("_ci") in METRICS
         if reported and count_key(config) not in metrics:
             raise _missing(source, count_key(config), f"the record reports {key!r}")
     configs = record_configs(metrics)
@@ -265,13 +320,20 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
             if intervals and interval_key(config, metric) not in metrics:
                 why += " and the record reports intervals"
                 raise _missing(source, interval_key(config, metric), why)
-    for metric in METRICS:
-        if metric_key("seen", metric) in metrics and metric_key("unseen", metric) in metrics:
-            why = f"seen and unseen both report {metric}"
-            if gap_key(metric) not in metrics:
-                raise _missing(source, gap_key(metric), why)
-            if intervals and interval_key(GAP, metric) not in metrics:
-                raise _missing(source, interval_key(GAP, metric), why)
+    # seen minus partial came with the interval settings: older records have neither
+    gaps = GAPS if INTERVAL_METHOD_KEY in metrics else {GAP: GAPS[GAP]}
+    for gap, (first, second) in gaps.items():
+        for metric in METRICS:
+            if (
+                metric_key(first, metric) not in metrics
+                or metric_key(second, metric) not in metrics
+            ):
+                continue
+            why = f"{first} and {second} both report {metric}"
+            if gap_key(metric, gap) not in metrics:
+                raise _missing(source, gap_key(metric, gap), why)
+            if intervals and interval_key(gap, metric) not in metrics:
+                raise _missing(source, interval_key(gap, metric), why)
 
 
 def _check_samples(samples: Any, source: str) -> None:
@@ -336,6 +398,53 @@ def validate_record(record: Any, source: str = "results record") -> dict[str, An
         _check_samples(record["samples"], source)
     _check_complete(metrics, record.get("samples"), source)
     return record
+
+
+# --- how a record's numbers were made ----------------------------------------------------------
+
+
+def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
+    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
+
+    A record written before they were recorded has percentile-bootstrap intervals at 95% (what
+    ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
+    interval, every setting is ``None``.
+    """
+    if INTERVAL_METHOD_KEY in metrics:
+        return {key: metrics.get(key) for key in SETTINGS_KEYS}
+    bootstrapped = any(key.endswith("_ci") for key in metrics)
+    implied = {
+        INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
+        GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
+        CONFIDENCE_KEY: 0.95 if bootstrapped else None,
+    }
+    return {key: implied.get(key) for key in SETTINGS_KEYS}
+
+
+def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
+    """What made a record: ``bindsplit_version``, ``git_commit`` and ``platform`` (``None``
+    where an older record does not say)."""
+    environment = record.get("environment")
+    environment = environment if isinstance(environment, Mapping) else {}
+    version = record.get("bindsplit_version") or environment.get("bindsplit")
+    return {
+        "bindsplit_version": None if version is None else str(version),
+        "git_commit": environment.get("git_commit"),
+        "platform": environment.get("platform"),
+    }
+
+
+def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
+    """Whether ``{config}/{metric}`` rests on few samples (n < :data:`SMALL_N`) or is
+    degenerate (0/n or n/n), so that its interval, however valid, deserves a flag; for a gap,
+    whether either of its two configurations is."""
+    if config in GAPS:
+        return any(is_small(metrics, part, metric) for part in GAPS[config])
+    value, n = metrics.get(metric_key(config, metric)), metrics.get(count_key(config))
+    if value is None or n is None:
+        return False
+    return is_small_sample(round(float(value) * int(n)), int(n))
 
 
 # --- the digest and portable records -----------------------------------------------------------

@@ -52,6 +52,7 @@ if TYPE_CHECKING or __package__:
     from .bindsplit_intervals import (
         BOOTSTRAP,
         CONFIDENCE_KEY,
+        DEFAULT_CONFIDENCE,
         DEFAULT_INTERVAL_METHOD,
         GAP_INTERVAL_METHOD_KEY,
         INTERVAL_METHOD_KEY,
@@ -78,6 +79,7 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
     from bindsplit_intervals import (
         BOOTSTRAP,
         CONFIDENCE_KEY,
+        DEFAULT_CONFIDENCE,
         DEFAULT_INTERVAL_METHOD,
         GAP_INTERVAL_METHOD_KEY,
         INTERVAL_METHOD_KEY,
@@ -263,7 +265,7 @@ def compute_metrics(
     stats: BindsplitStatistics,
     *,
     n_bootstrap: int = 1000,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     seed: int = 0,
     macro_min_samples: int = 25,
     interval_method: str = DEFAULT_INTERVAL_METHOD,

@@ -38,6 +38,7 @@ __all__ = [
     "BOOTSTRAP",
     "CLOPPER_PEARSON",
     "CONFIDENCE_KEY",
+    "DEFAULT_CONFIDENCE",
     "DEFAULT_INTERVAL_METHOD",
     "GAP_INTERVAL_METHOD_KEY",
     "INTERVAL_METHODS",
@@ -48,9 +49,11 @@ __all__ = [
     "PROPORTION_INTERVALS",
     "SEED_KEY",
     "SETTINGS_KEYS",
+    "SMALL_N",
     "WILSON",
     "clopper_pearson_interval",
     "interval_method_name",
+    "is_small_sample",
     "newcombe_interval",
     "beta_quantile",
     "proportion_interval",
@@ -68,6 +71,8 @@ NEWCOMBE = "newcombe"
 """Newcombe's hybrid score interval for a difference of independent proportions (method 10)."""
 
 DEFAULT_INTERVAL_METHOD = WILSON
+DEFAULT_CONFIDENCE = 0.95
+"""The level of every interval unless another is asked for."""
 INTERVAL_METHODS: tuple[str, ...] = (WILSON, CLOPPER_PEARSON, BOOTSTRAP)
 """The values of a result's ``interval_method``."""
 _ALIASES = {"bootstrap": BOOTSTRAP}
@@ -97,6 +102,21 @@ SETTINGS_KEYS: tuple[str, ...] = (
     SEED_KEY,
 )
 """Every key of a results dict that is a setting, not a number of a configuration."""
+
+
+SMALL_N = 30
+"""Below this many samples an accuracy is flagged as resting on a small sample (its interval is
+valid but wide, and one sample moves it by more than 3 points)."""
+
+
+def is_small_sample(successes: int, n: int) -> bool:
+    """Whether ``successes / n`` deserves a flag: fewer than :data:`SMALL_N` samples, or a
+    degenerate count (0/n or n/n, where every interval leans on one side).
+
+    >>> is_small_sample(5, 29), is_small_sample(0, 500), is_small_sample(499, 500)
+    (True, True, False)
+    """
+    return n < SMALL_N or successes in (0, n)
 
 
 def interval_method_name(method: str) -> str:
