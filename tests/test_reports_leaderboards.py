@@ -172,7 +172,7 @@ def test_compare_command_reports_a_foreign_file(
     assert "is not a BindSplit results record" in error and str(foreign) in error
 
 
-# --- paired bootstrap over per-sample outcomes ------------------------------------------------
+# --- the exact McNemar test over per-sample outcomes ----------------------------------------
 
 LABELS = ["seen"] * 100 + ["unseen"] * 100
 
@@ -218,7 +218,7 @@ def without_samples(value: dict[str, Any]) -> dict[str, Any]:
     return {key: item for key, item in value.items() if key != "samples"}
 
 
-def test_paired_bootstrap_marks_moves_the_intervals_cannot_see() -> None:
+def test_the_paired_test_marks_moves_the_intervals_cannot_see() -> None:
     text = format_comparison([P_ALPHA, P_BETA, P_GAMMA])
     boards = BOARDS.format(
         beta="↑2",
@@ -230,7 +230,7 @@ def test_paired_bootstrap_marks_moves_the_intervals_cannot_see() -> None:
     assert text == (
         "bivlc: I2T accuracy, 3 models\n"
         "  rank moves vs full: ↑/↓ where the difference is real, = where it is within noise\n"
-        "    (real: a paired bootstrap over the shared samples separates the models at 95%)\n"
+        "    (real: the exact McNemar test over the shared samples separates the models at 95%)\n"
         + boards
     )
     # the same records without their outcomes: the overlapping intervals call every move noise
@@ -249,7 +249,7 @@ def test_mixed_records_state_both_methods_and_the_level() -> None:
     text = format_comparison([P_ALPHA, without_samples(P_BETA), P_GAMMA], confidence=0.9)
     assert text.splitlines()[1:4] == [
         "  rank moves vs full: ↑/↓ where the difference is real, = where it is within noise",
-        "    (real: a paired bootstrap over the shared samples separates the models at 90%,",
+        "    (real: the exact McNemar test over the shared samples separates the models at 90%,",
         "    or non-overlapping 95% intervals where a record has no per-sample outcomes)",
     ]
     # beta is compared through the intervals: its moves are noise; gamma's are paired
