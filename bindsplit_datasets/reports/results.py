@@ -69,17 +69,23 @@ __all__ = [
     "DIGEST_KEY",
     "GAP",
     "GAPS",
+    "GAP_LABELS",
+    "GAP_NAMES",
     "GAP_PARTIAL",
+    "METHOD_LABELS",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
     "SCORED_BY",
     "SETTINGS_KEYS",
+    "SMALL_FLAG",
     "SMALL_N",
     "ResultsRecord",
     "count_key",
     "gap_key",
     "interval_key",
+    "interval_label",
+    "interval_note",
     "interval_settings",
     "is_results_record",
     "is_small",
@@ -112,6 +118,18 @@ DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen
 #: The prefixes of the metric's differences (not configurations): seen minus unseen
 #: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
 GAP, GAP_PARTIAL = GAPS
+#: How tables, Hub tasks, model cards and figures name each gap (the results table's
+#: ``configuration`` of its rows).
+GAP_NAMES: dict[str, str] = {GAP: "gap_seen_unseen", GAP_PARTIAL: "gap_seen_partial"}
+#: How each gap is written for people: "seen - unseen".
+GAP_LABELS: dict[str, str] = {gap: " - ".join(pair) for gap, pair in GAPS.items()}
+#: How each interval method is written for people.
+METHOD_LABELS: dict[str, str] = {
+    "wilson": "Wilson",
+    "clopper-pearson": "Clopper-Pearson",
+    "bootstrap-percentile": "bootstrap",
+    "newcombe": "Newcombe",
+}
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
@@ -422,6 +440,30 @@ def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
     return {key: implied.get(key) for key in SETTINGS_KEYS}
 
 
+def interval_label(metrics: Mapping[str, Any]) -> str:
+    """How an interval of a record is headed: ``"95% CI"``, at the record's level (an older
+    record's 95%)."""
+    confidence = interval_settings(metrics)[CONFIDENCE_KEY] or 0.95
+    return f"{100 * confidence:g}% CI"
+
+
+def interval_note(metrics: Mapping[str, Any]) -> str:
+    """One line saying how a record's intervals were made and what the small-sample flag marks:
+    ``"95% intervals: Wilson; gaps: Newcombe; * n < 30 or a degenerate count (0/n, n/n)"``."""
+    legend = f"{SMALL_FLAG} n < {SMALL_N} or a degenerate count (0/n, n/n)"
+    settings = interval_settings(metrics)
+    method = settings[INTERVAL_METHOD_KEY]
+    if method is None:
+        return legend
+    how = f"{interval_label(metrics).removesuffix(' CI')} intervals: {METHOD_LABELS[method]}"
+    gap_method = settings[GAP_INTERVAL_METHOD_KEY]
+    if gap_method is not None and gap_method != method:
+        how += f"; gaps: {METHOD_LABELS[gap_method]}"
+    if settings[N_BOOTSTRAP_KEY] is not None and BOOTSTRAP in (method, gap_method):
+        how += f" ({settings[N_BOOTSTRAP_KEY]} resamples, seed {settings[SEED_KEY]})"
+    return f"{how}; {legend}"
+
+
 def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
     """What made a record: ``bindsplit_version``, ``git_commit`` and ``platform`` (``None``
     where an older record does not say)."""
@@ -433,6 +475,10 @@ def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
         "git_commit": environment.get("git_commit"),
         "platform": environment.get("platform"),
     }
+
+
+#: The mark of a small or degenerate value in text tables (:func:`is_small`).
+SMALL_FLAG = "*"
 
 
 def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:

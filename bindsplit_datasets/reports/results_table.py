@@ -48,8 +48,7 @@ from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .results import (
-    GAP,
-    GAP_PARTIAL,
+    GAP_NAMES,
     GAPS,
     METRICS,
     count_key,
@@ -106,7 +105,7 @@ COLUMNS: tuple[str, ...] = (
 #: The columns a table written before they existed lacks: read as nulls.
 _ADDED_COLUMNS: tuple[str, ...] = COLUMNS[COLUMNS.index("interval_method") :]
 #: The ``configuration`` of a gap's rows, by the gap's key prefix in a record.
-GAP_ROWS: dict[str, str] = {GAP: "gap_seen_unseen", GAP_PARTIAL: "gap_seen_partial"}
+GAP_ROWS: dict[str, str] = GAP_NAMES
 _GAP_OF_ROW = {row: gap for gap, row in GAP_ROWS.items()}
 #: The columns that identify the record a row comes from (one record per model revision and
 #: build, as in the results dataset).
