@@ -23,11 +23,17 @@ from ..errors import BindsplitValueError
 from ..tables import Align, percent, render_table
 from .grouping import group_by_benchmark, single_benchmark, unique_labels
 from .results import (
+    GAP_LABELS,
+    GAPS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
+    SMALL_FLAG,
     count_key,
     interval_key,
+    interval_label,
+    interval_note,
+    is_small,
     metric_key,
     reported_configs,
 )
@@ -237,19 +243,26 @@ def rank_changes(
     return _rank_changes(records, metric, reported_configs(records, configs), tests)
 
 
+def _interval_header(records: Sequence[Mapping[str, Any]]) -> str:
+    """``"95% CI"`` at the records' level; ``"CI"`` when their levels differ."""
+    labels = {interval_label(record["metrics"]) for record in records}
+    return labels.pop() if len(labels) == 1 else "CI"
+
+
 def _format_board(
     records: Sequence[Mapping[str, Any]], config: str, metric: str, markers: Mapping[str, str]
 ) -> list[str]:
     rows = leaderboard(records, config, metric)
     if not rows:
         return [f"  {config}: no result reports {METRIC_LABELS[metric]} on this configuration"]
+    by_label = dict(zip(unique_labels(records), records, strict=True))
     change = f"vs {REFERENCE_CONFIG}" if config != REFERENCE_CONFIG else ""
-    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", "95% CI", "n", change)
+    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", _interval_header(records), "n", change)
     table = [
         (
             str(row.rank),
             row.model,
-            percent(row.accuracy),
+            percent(row.accuracy) + _flag(by_label[row.model]["metrics"], config, metric),
             f"[{percent(row.ci[0])}, {percent(row.ci[1])}]" if row.ci else "-",
             f"{row.n:,}" if row.n is not None else "-",
             markers.get(row.model, ""),
@@ -258,6 +271,63 @@ def _format_board(
     ]
     aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
     return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
+
+
+def _flag(metrics: Mapping[str, Any], config: str, metric: str) -> str:
+    """:data:`~.results.SMALL_FLAG` after a value that rests on a small or degenerate sample."""
+    return SMALL_FLAG if is_small(metrics, config, metric) else " "
+
+
+def _gap_cell(metrics: Mapping[str, Any], gap: str, metric: str) -> tuple[str, str]:
+    """A gap in signed points with its interval (flagged), and its n (the smaller count)."""
+    value = metrics.get(metric_key(gap, metric))
+    if value is None:
+        return "-", ""
+    text = percent(value, signed=True)
+    interval = metrics.get(interval_key(gap, metric))
+    if interval is not None:
+        text += f" [{percent(interval[0], signed=True)}, {percent(interval[1], signed=True)}]"
+    counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
+    n = f"{min(counts):,}" if None not in counts else ""
+    return text + _flag(metrics, gap, metric).strip(), n
+
+
+def _format_gaps(
+    records: Sequence[Mapping[str, Any]], metric: str, order: Sequence[str]
+) -> list[str]:
+    """The gaps of every model (points, ``full`` order), beside its configurations' boards."""
+    by_label = dict(zip(unique_labels(records), records, strict=True))
+    gaps = [
+        gap
+        for gap in GAPS
+        if any(metric_key(gap, metric) in record["metrics"] for record in records)
+    ]
+    if not gaps:
+        return []
+    header: list[str] = ["model"]
+    for gap in gaps:
+        header += [f"{GAP_LABELS[gap]} (points)", "n"]
+    table = []
+    for model in order:
+        row = [model]
+        for gap in gaps:
+            row += _gap_cell(by_label[model]["metrics"], gap, metric)
+        table.append(row)
+    aligns: tuple[Align, ...] = ("<", *(("<", ">") * len(gaps)))
+    return [
+        f"  gaps ({METRIC_LABELS[metric]})",
+        render_table(header, table, align=aligns, indent="    "),
+    ]
+
+
+def _notes(records: Sequence[Mapping[str, Any]]) -> str:
+    """How the block's intervals were made (one line, or a word that they differ) and what
+    the flag marks."""
+    notes = {interval_note(record["metrics"]) for record in records}
+    if len(notes) == 1:
+        return f"  {notes.pop()}"
+    legend = interval_note({})
+    return f"  intervals as each record made them (methods or levels differ); {legend}"
 
 
 def _summary(changes: Sequence[RankChange], config: str) -> str | None:
@@ -284,6 +354,7 @@ def _level(confidence: float) -> str:
 
 def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confidence: float) -> str:
     """How the block's rank moves were tested, with the level."""
+    intervals = _interval_header(records).replace("CI", "intervals")
     if not methods:  # no move to test: say how one would have been
         methods = {METHOD_PAIRED if all("samples" in r for r in records) else METHOD_INTERVALS}
     if methods == {METHOD_UNTESTED}:
@@ -300,10 +371,10 @@ def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confid
     elif METHOD_PAIRED in methods:
         how = (
             f"{paired},\n"
-            "    or non-overlapping 95% intervals where a record has no per-sample outcomes"
+            f"    or non-overlapping {intervals} where a record has no per-sample outcomes"
         )
     else:
-        how = "non-overlapping 95% intervals; the records have no per-sample outcomes"
+        how = f"non-overlapping {intervals}; the records have no per-sample outcomes"
     if METHOD_UNTESTED in methods:
         how += ";\n    untested where a record has neither per-sample outcomes nor intervals"
     return (
@@ -326,9 +397,11 @@ def format_comparison(
     line saying how moves are tested and at which level, then one table per configuration
     (rank, model, accuracy %, 95% CI, n) where non-``full`` tables mark each model whose rank
     differs from its ``full`` rank (``↑2``/``↓1`` where real, ``=`` within noise), followed by
-    one line saying whether the order changed. ``configs`` default: those of
-    :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
-    balanced) the records report.
+    one line saying whether the order changed; then each model's gaps (seen - unseen, seen -
+    partial, in points, with their intervals and n) and a line saying how the intervals were
+    made. ``*`` flags a value resting on fewer than 30 samples or a degenerate count.
+    ``configs`` default: those of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS`
+    (full, seen, partial, unseen, balanced) the records report.
     """
     _check_metric(metric)
     configs = reported_configs(records, configs)
@@ -356,6 +429,8 @@ def format_comparison(
             summary = _summary(changes, config) if config != REFERENCE_CONFIG else None
             if summary:
                 boards.append(f"    {summary}")
+        boards.extend(_format_gaps(group, metric, [change.model for change in changes]))
+        boards.append(_notes(group))
         lines.append(_method_note(tests.methods, group, confidence))
         blocks.append("\n".join(lines + boards))
     return "\n\n".join(blocks)
