@@ -30,6 +30,7 @@ from .results import (
     REFERENCE_CONFIG,
     SMALL_FLAG,
     count_key,
+    gap_count,
     interval_key,
     interval_label,
     interval_note,
@@ -287,9 +288,8 @@ def _gap_cell(metrics: Mapping[str, Any], gap: str, metric: str) -> tuple[str, s
     interval = metrics.get(interval_key(gap, metric))
     if interval is not None:
         text += f" [{percent(interval[0], signed=True)}, {percent(interval[1], signed=True)}]"
-    counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
-    n = f"{min(counts):,}" if None not in counts else ""
-    return text + _flag(metrics, gap, metric).strip(), n
+    n = gap_count(metrics, gap)
+    return text + _flag(metrics, gap, metric).strip(), "" if n is None else f"{n:,}"
 
 
 def _format_gaps(

@@ -82,6 +82,7 @@ __all__ = [
     "SMALL_N",
     "ResultsRecord",
     "count_key",
+    "gap_count",
     "gap_key",
     "interval_key",
     "interval_label",
@@ -475,6 +476,13 @@ def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
         "git_commit": environment.get("git_commit"),
         "platform": environment.get("platform"),
     }
+
+
+def gap_count(metrics: Mapping[str, Any], gap: str) -> int | None:
+    """The n of a gap: the smaller count of its two configurations (None where one is not
+    reported)."""
+    counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
+    return None if None in counts else int(min(counts))
 
 
 #: The mark of a small or degenerate value in text tables (:func:`is_small`).

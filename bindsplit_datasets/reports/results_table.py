@@ -52,6 +52,7 @@ from .results import (
     GAPS,
     METRICS,
     count_key,
+    gap_count,
     interval_key,
     interval_settings,
     is_small,
@@ -218,12 +219,12 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             n = int(metrics[count_key(config)])
             method = settings["interval_method"]
             found += [_row(metrics, config, metric, n, method) for metric in METRICS]
-        for gap, pair in GAPS.items():
-            counts = [metrics.get(count_key(config)) for config in pair]
-            if None in counts:
+        for gap in GAPS:
+            n = gap_count(metrics, gap)
+            if n is None:
                 continue
             method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, min(counts), method) for metric in METRICS]
+            found += [_row(metrics, gap, metric, n, method) for metric in METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]

@@ -15,6 +15,7 @@ from .results import (
     METRICS,
     SMALL_FLAG,
     count_key,
+    gap_count,
     interval_key,
     interval_note,
     is_small,
@@ -53,12 +54,11 @@ def format_record_table(record: Mapping[str, Any]) -> str:
         ]
         for config in record_configs(metrics)
     ]
-    for gap, pair in GAPS.items():
+    for gap in GAPS:
         if any(key.startswith(f"{gap}/") for key in metrics):
-            counts = [metrics.get(count_key(config)) for config in pair]
-            n = str(min(counts)) if None not in counts else ""
+            n = gap_count(metrics, gap)
             cells = (_cell(metrics, gap, m, signed=True) for m in METRICS)
-            rows.append([f"gap ({GAP_LABELS[gap]})", n, *cells])
+            rows.append([f"gap ({GAP_LABELS[gap]})", "" if n is None else str(n), *cells])
     dataset = record["dataset"]
     title = f"{record['model']['id']} on {dataset['benchmark']} ({dataset['data']})"
     table = f"{title}\n{render_table(header, rows, rule=True)}\n{interval_note(metrics)}"
