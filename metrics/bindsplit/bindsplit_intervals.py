@@ -43,6 +43,7 @@ __all__ = [
     "GAP_INTERVAL_METHOD_KEY",
     "INTERVAL_METHODS",
     "INTERVAL_METHOD_KEY",
+    "INTERVAL_METHOD_OPTIONS",
     "MACRO_INTERVAL_METHOD_KEY",
     "NEWCOMBE",
     "N_BOOTSTRAP_KEY",
@@ -76,6 +77,9 @@ DEFAULT_CONFIDENCE = 0.95
 INTERVAL_METHODS: tuple[str, ...] = (WILSON, CLOPPER_PEARSON, BOOTSTRAP)
 """The values of a result's ``interval_method``."""
 _ALIASES = {"bootstrap": BOOTSTRAP}
+INTERVAL_METHOD_OPTIONS: tuple[str, ...] = (WILSON, CLOPPER_PEARSON, *_ALIASES)
+"""The values the ``interval_method`` option takes ("bootstrap" is recorded as
+"bootstrap-percentile")."""
 
 # the keys of a results dict (and of a results record's metrics) that say how its intervals
 # were made; not ``{config}/...`` keys, so no configuration is named after them
@@ -125,8 +129,7 @@ def interval_method_name(method: str) -> str:
     name = _ALIASES.get(method, method) if isinstance(method, str) else method
     if name not in INTERVAL_METHODS:
         raise ValueError(
-            f"interval_method must be one of {', '.join((*INTERVAL_METHODS, 'bootstrap'))}, "
-            f"got {method!r}"
+            f"interval_method must be one of {', '.join(INTERVAL_METHOD_OPTIONS)}, got {method!r}"
         )
     return name
 
