@@ -439,7 +439,8 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         "## How to evaluate",
         (
             "Score every sample's image-caption similarity matrix and report each configuration "
-            "(accuracy, bootstrap interval, seen-minus-unseen gap) with the BindSplit metric:\n\n"
+            "(accuracy with an interval valid at any n and its n, the seen-minus-unseen and "
+            "seen-minus-partial gaps) with the BindSplit metric:\n\n"
             "```python\nfrom bindsplit_datasets import evaluate_model\n\n"
             f'record = evaluate_model("openai/clip-vit-base-patch32", "{repo}")\n'
             'print(record["metrics"]["unseen/i2t"], record["metrics"]["gap/i2t"])\n```'

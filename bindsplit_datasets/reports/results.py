@@ -13,7 +13,7 @@ lacks them implies), and ``environment`` says what ran (``bindsplit``, ``python`
 group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution); they are never reported
 as 0. Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
 "i2t": [0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which
-the paired bootstrap of :mod:`~bindsplit_datasets.reports.significance` compares.
+the exact McNemar test of :mod:`~bindsplit_datasets.reports.significance` compares.
 
 :class:`ResultsRecord` writes, reads and validates records:
 
