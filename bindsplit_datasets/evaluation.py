@@ -28,11 +28,9 @@ import datetime as _datetime
 import json
 import logging
 import os
-import platform
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,7 +55,7 @@ from .metric_core import (
     sample_outcome,
 )
 from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
-from .provenance import git_commit, platform_name
+from .provenance import environment as software_environment
 from .reports.results import key_config
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,8 +76,6 @@ logger = logging.getLogger(__name__)
 
 #: Configurations reported by default, in report order.
 DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
-
-_PACKAGES = ("torch", "transformers", "open_clip_torch", "datasets", "accelerate")
 
 #: ``model.scored_by`` of a record made from a scores file.
 SCORED_BY_IMPORTED = "imported"
@@ -122,21 +118,15 @@ def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str
     return {key: value for key, value in metrics.items() if key_config(key) in kept}
 
 
-def check_interval_options(
-    n_bootstrap: int, confidence: float, seed: int, interval_method: str
-) -> None:
-    """Raise :class:`~bindsplit_datasets.errors.BindsplitValueError` for interval options the
-    metric refuses, before any scoring (the metric's own check, on no samples)."""
+def check_interval_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (``compute_metrics``' ``n_bootstrap``, ``confidence``, ``seed``,
+    ``interval_method``), or a :class:`~bindsplit_datasets.errors.BindsplitValueError` for those
+    the metric refuses, before any scoring (the metric's own check, on no samples)."""
     try:
-        compute_metrics(
-            BindsplitStatistics(),
-            n_bootstrap=n_bootstrap,
-            confidence=confidence,
-            seed=seed,
-            interval_method=interval_method,
-        )
+        compute_metrics(BindsplitStatistics(), **options)
     except ValueError as error:
         raise BindsplitValueError(str(error)) from None
+    return dict(options)
 
 
 def _reported(selected: Sequence[str], config: str) -> tuple[str, ...]:
@@ -310,23 +300,10 @@ def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
 # the record
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def _environment(scorer: Scorer | None) -> dict[str, Any]:
-    """Versions of the software that made the record, the platform and the package's git
-    commit (``None`` for an installed package), and the device, for a scored model."""
-    environment = {
-        "python": platform.python_version(),
-        **{package: _version(package) for package in _PACKAGES},
-        "bindsplit": __version__,
-        "git_commit": git_commit(),
-        "platform": platform_name(),
-    }
+    """What made the record (:func:`~bindsplit_datasets.provenance.environment`), and the
+    device, for a scored model."""
+    environment = software_environment()
     if scorer is not None:
         environment["device"] = str(scorer.accelerator.device)
         environment["num_processes"] = scorer.accelerator.num_processes
@@ -448,11 +425,8 @@ def evaluate_model(
             recomputed without the model, or the scores imported with :func:`evaluate_scores`.
             The path is checked before scoring; if writing fails anyway, the record is still
             returned and its ``save_scores.error`` says why.
-        n_bootstrap, seed, confidence, interval_method: the intervals (the metric's
-            ``compute_metrics``): Wilson score intervals (``"clopper-pearson"``: exact ones;
-            ``"bootstrap"``: percentile bootstrap) at ``confidence``, the gaps' by Newcombe's
-            method; the bootstrap (macro averages, or everything with ``"bootstrap"``) draws
-            ``n_bootstrap`` resamples seeded by ``seed``. The record's metrics say which.
+        n_bootstrap, seed, confidence, interval_method: the intervals, as the metric's
+            ``compute_metrics`` takes them (Wilson by default; the record's metrics say which).
         name: the model's name in the record (default: its Hub id, open_clip string or folder
             name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
@@ -462,7 +436,14 @@ def evaluate_model(
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
-    check_interval_options(n_bootstrap, confidence, seed, interval_method)
+    intervals = check_interval_options(
+        {
+            "n_bootstrap": n_bootstrap,
+            "confidence": confidence,
+            "seed": seed,
+            "interval_method": interval_method,
+        }
+    )
     require("scoring", "torch", "accelerate", purpose="scoring a model")
     from .scoring.scorer import Scorer, check_mixed_precision
 
@@ -500,16 +481,7 @@ def evaluate_model(
         "scored_by": scorer.scored_by,
         **({"source": source} if source is not None else {}),
     }
-    record = _record(
-        data,
-        matrices.scores,
-        selected,
-        identity,
-        n_bootstrap=n_bootstrap,
-        confidence=confidence,
-        seed=seed,
-        interval_method=interval_method,
-    )
+    record = _record(data, matrices.scores, selected, identity, **intervals)
     metric_s = time.perf_counter() - metric_start
     record["scoring"] = {
         "n_samples": matrices.n_samples,
@@ -575,7 +547,14 @@ def evaluate_scores(
 
     start = time.perf_counter()
     selected = parse_configs(configs)
-    check_interval_options(n_bootstrap, confidence, seed, interval_method)
+    intervals = check_interval_options(
+        {
+            "n_bootstrap": n_bootstrap,
+            "confidence": confidence,
+            "seed": seed,
+            "interval_method": interval_method,
+        }
+    )
     if not name or not name.strip():
         raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
     source: dict[str, Any] | None = None
@@ -605,16 +584,7 @@ def evaluate_scores(
         "scored_by": SCORED_BY_IMPORTED,
         "scores_file": source,
     }
-    record = _record(
-        data,
-        matrices,
-        selected,
-        model,
-        n_bootstrap=n_bootstrap,
-        confidence=confidence,
-        seed=seed,
-        interval_method=interval_method,
-    )
+    record = _record(data, matrices, selected, model, **intervals)
     record["scoring"] = {"n_samples": len(ids)}
     record["environment"] = _environment(None)
     return _finish(record, {"total_s": time.perf_counter() - start})

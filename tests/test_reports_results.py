@@ -15,6 +15,7 @@ from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.reports import group_by_benchmark, load_results
+from bindsplit_datasets.reports.intervals import interval_settings, is_small, provenance
 from bindsplit_datasets.reports.results import (
     DEFAULT_CONFIGS,
     GAP,
@@ -26,12 +27,9 @@ from bindsplit_datasets.reports.results import (
     count_key,
     gap_key,
     interval_key,
-    interval_settings,
     is_results_record,
-    is_small,
     key_config,
     metric_key,
-    provenance,
     record_configs,
     record_digest,
     reported_configs,

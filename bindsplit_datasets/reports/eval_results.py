@@ -39,21 +39,23 @@ from ..errors import OutputExistsError, SchemaError
 from ..names import HUB_NAMES, hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
-from .model_index import SPLIT
-from .results import (
+from .intervals import (
     GAP_LABELS,
     GAP_NAMES,
-    GAPS,
     METHOD_LABELS,
+    gap_count,
+    interval_label,
+    interval_settings,
+    is_small,
+)
+from .model_index import SPLIT
+from .results import (
+    GAPS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
     count_key,
-    gap_count,
     interval_key,
-    interval_label,
-    interval_settings,
-    is_small,
     metric_key,
     record_configs,
 )

@@ -19,17 +19,13 @@ from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
 from ..tables import percent
 from .grouping import group_by_benchmark, unique_labels
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, is_small
 from .results import (
-    GAP_LABELS,
     GAPS,
     METRIC_LABELS,
     METRICS,
-    SMALL_FLAG,
     count_key,
-    gap_count,
     interval_key,
-    interval_label,
-    is_small,
     metric_key,
     reported_configs,
 )

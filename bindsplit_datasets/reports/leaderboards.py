@@ -22,19 +22,14 @@ from typing import Any
 from ..errors import BindsplitValueError
 from ..tables import Align, percent, render_table
 from .grouping import group_by_benchmark, single_benchmark, unique_labels
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, interval_note, is_small
 from .results import (
-    GAP_LABELS,
     GAPS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
-    SMALL_FLAG,
     count_key,
-    gap_count,
     interval_key,
-    interval_label,
-    interval_note,
-    is_small,
     metric_key,
     reported_configs,
 )

@@ -31,18 +31,14 @@ from ..errors import SchemaError
 from ..names import hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
+from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, is_small
 from .results import (
-    GAP_LABELS,
-    GAP_NAMES,
     GAPS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
     count_key,
-    gap_count,
     interval_key,
-    interval_label,
-    is_small,
     metric_key,
     record_configs,
 )

@@ -5,15 +5,12 @@ accuracy on one built benchmark, per configuration: ``metrics["{config}/{i2t,t2i
 (fractions), ``"{config}/{metric}_ci"`` (interval) and ``"{config}/n"``; the gaps
 ``"gap/{metric}"`` (seen minus unseen) and ``"gap_partial/{metric}"`` (seen minus partial), each
 with ``_ci``; those keys are made by :func:`metric_key`, :func:`interval_key`, :func:`count_key`
-and :func:`gap_key` and nowhere else. The metrics also say how their intervals were made
-(``interval_method``, ``gap_interval_method``, ``confidence``, ``n_bootstrap``, ``seed``: the
-metric's settings keys; :func:`interval_settings` reads them, with what an older record that
-lacks them implies), and ``environment`` says what ran (``bindsplit``, ``python``,
-``platform``, ``git_commit``: :func:`provenance`). T2I and
-group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution); they are never reported
-as 0. Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
-"i2t": [0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which
-the exact McNemar test of :mod:`~bindsplit_datasets.reports.significance` compares.
+and :func:`gap_key` and nowhere else. The metrics also say how their intervals were made (the
+metric's ``SETTINGS_KEYS``), ``environment`` what ran (:mod:`.intervals` reads both). T2I and
+group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution), never reported as 0.
+Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...], "i2t":
+[0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which the
+exact McNemar test of :mod:`~bindsplit_datasets.reports.significance` compares.
 
 :class:`ResultsRecord` writes, reads and validates records:
 
@@ -50,17 +47,13 @@ from typing import Any
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..metric_core import (
-    BOOTSTRAP,
     CONFIDENCE_KEY,
-    GAP_INTERVAL_METHOD_KEY,
     GAPS,
     INTERVAL_METHOD_KEY,
     INTERVAL_METHODS,
     N_BOOTSTRAP_KEY,
     SEED_KEY,
     SETTINGS_KEYS,
-    SMALL_N,
-    is_small_sample,
 )
 from ..names import CONFIGURATIONS, RESULTS_FORMAT
 
@@ -69,33 +62,22 @@ __all__ = [
     "DIGEST_KEY",
     "GAP",
     "GAPS",
-    "GAP_LABELS",
-    "GAP_NAMES",
     "GAP_PARTIAL",
-    "METHOD_LABELS",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
     "SCORED_BY",
     "SETTINGS_KEYS",
-    "SMALL_FLAG",
-    "SMALL_N",
     "ResultsRecord",
     "count_key",
-    "gap_count",
     "gap_key",
     "interval_key",
-    "interval_label",
-    "interval_note",
-    "interval_settings",
     "is_results_record",
-    "is_small",
     "key_config",
     "load_results",
     "metric_key",
     "model_slug",
     "portable_record",
-    "provenance",
     "record_configs",
     "record_digest",
     "record_file_name",
@@ -119,18 +101,6 @@ DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen
 #: The prefixes of the metric's differences (not configurations): seen minus unseen
 #: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
 GAP, GAP_PARTIAL = GAPS
-#: How tables, Hub tasks, model cards and figures name each gap (the results table's
-#: ``configuration`` of its rows).
-GAP_NAMES: dict[str, str] = {GAP: "gap_seen_unseen", GAP_PARTIAL: "gap_seen_partial"}
-#: How each gap is written for people: "seen - unseen".
-GAP_LABELS: dict[str, str] = {gap: " - ".join(pair) for gap, pair in GAPS.items()}
-#: How each interval method is written for people.
-METHOD_LABELS: dict[str, str] = {
-    "wilson": "Wilson",
-    "clopper-pearson": "Clopper-Pearson",
-    "bootstrap-percentile": "bootstrap",
-    "newcombe": "Newcombe",
-}
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
@@ -296,9 +266,7 @@ def _check_settings(metrics: Mapping[str, Any], source: str) -> None:
         )
     for key in (N_BOOTSTRAP_KEY, SEED_KEY):
         value = metrics.get(key)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 0
-        ):
+        if value is not None and not _is_count(value):
             raise SchemaError(f"{source}: metrics[{key!r}] = {value!r} is not an integer >= 0")
 
 
@@ -417,88 +385,6 @@ def validate_record(record: Any, source: str = "results record") -> dict[str, An
         _check_samples(record["samples"], source)
     _check_complete(metrics, record.get("samples"), source)
     return record
-
-
-# --- how a record's numbers were made ----------------------------------------------------------
-
-
-def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
-    """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
-    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
-
-    A record written before they were recorded has percentile-bootstrap intervals at 95% (what
-    ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
-    interval, every setting is ``None``.
-    """
-    if INTERVAL_METHOD_KEY in metrics:
-        return {key: metrics.get(key) for key in SETTINGS_KEYS}
-    bootstrapped = any(key.endswith("_ci") for key in metrics)
-    implied = {
-        INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
-        GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
-        CONFIDENCE_KEY: 0.95 if bootstrapped else None,
-    }
-    return {key: implied.get(key) for key in SETTINGS_KEYS}
-
-
-def interval_label(metrics: Mapping[str, Any]) -> str:
-    """How an interval of a record is headed: ``"95% CI"``, at the record's level (an older
-    record's 95%)."""
-    confidence = interval_settings(metrics)[CONFIDENCE_KEY] or 0.95
-    return f"{100 * confidence:g}% CI"
-
-
-def interval_note(metrics: Mapping[str, Any]) -> str:
-    """One line saying how a record's intervals were made and what the small-sample flag marks:
-    ``"95% intervals: Wilson; gaps: Newcombe; * n < 30 or a degenerate count (0/n, n/n)"``."""
-    legend = f"{SMALL_FLAG} n < {SMALL_N} or a degenerate count (0/n, n/n)"
-    settings = interval_settings(metrics)
-    method = settings[INTERVAL_METHOD_KEY]
-    if method is None:
-        return legend
-    how = f"{interval_label(metrics).removesuffix(' CI')} intervals: {METHOD_LABELS[method]}"
-    gap_method = settings[GAP_INTERVAL_METHOD_KEY]
-    if gap_method is not None and gap_method != method:
-        how += f"; gaps: {METHOD_LABELS[gap_method]}"
-    if settings[N_BOOTSTRAP_KEY] is not None and BOOTSTRAP in (method, gap_method):
-        how += f" ({settings[N_BOOTSTRAP_KEY]} resamples, seed {settings[SEED_KEY]})"
-    return f"{how}; {legend}"
-
-
-def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
-    """What made a record: ``bindsplit_version``, ``git_commit`` and ``platform`` (``None``
-    where an older record does not say)."""
-    environment = record.get("environment")
-    environment = environment if isinstance(environment, Mapping) else {}
-    version = record.get("bindsplit_version") or environment.get("bindsplit")
-    return {
-        "bindsplit_version": None if version is None else str(version),
-        "git_commit": environment.get("git_commit"),
-        "platform": environment.get("platform"),
-    }
-
-
-def gap_count(metrics: Mapping[str, Any], gap: str) -> int | None:
-    """The n of a gap: the smaller count of its two configurations (None where one is not
-    reported)."""
-    counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
-    return None if None in counts else int(min(counts))
-
-
-#: The mark of a small or degenerate value in text tables (:func:`is_small`).
-SMALL_FLAG = "*"
-
-
-def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
-    """Whether ``{config}/{metric}`` rests on few samples (n < :data:`SMALL_N`) or is
-    degenerate (0/n or n/n), so that its interval, however valid, deserves a flag; for a gap,
-    whether either of its two configurations is."""
-    if config in GAPS:
-        return any(is_small(metrics, part, metric) for part in GAPS[config])
-    value, n = metrics.get(metric_key(config, metric)), metrics.get(count_key(config))
-    if value is None or n is None:
-        return False
-    return is_small_sample(round(float(value) * int(n)), int(n))
 
 
 # --- the digest and portable records -----------------------------------------------------------

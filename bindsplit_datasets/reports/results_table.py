@@ -47,20 +47,8 @@ from typing import TYPE_CHECKING, Any
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
-from .results import (
-    GAP_NAMES,
-    GAPS,
-    METRICS,
-    count_key,
-    gap_count,
-    interval_key,
-    interval_settings,
-    is_small,
-    metric_key,
-    provenance,
-    record_configs,
-    scored_by,
-)
+from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .results import GAPS, METRICS, count_key, interval_key, metric_key, record_configs, scored_by
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa

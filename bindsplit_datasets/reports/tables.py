@@ -8,17 +8,13 @@ from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
-    GAP_LABELS,
     GAPS,
     METRIC_LABELS,
     METRICS,
-    SMALL_FLAG,
     count_key,
-    gap_count,
     interval_key,
-    interval_note,
-    is_small,
     metric_key,
     record_configs,
 )
