@@ -13,13 +13,17 @@ from typing import Any
 
 from ..metric_core import (
     BOOTSTRAP,
+    CLOPPER_PEARSON,
     CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
     GAP_INTERVAL_METHOD_KEY,
     INTERVAL_METHOD_KEY,
     N_BOOTSTRAP_KEY,
+    NEWCOMBE,
     SEED_KEY,
     SETTINGS_KEYS,
     SMALL_N,
+    WILSON,
     is_small_sample,
 )
 from .results import GAP, GAP_PARTIAL, GAPS, count_key, metric_key
@@ -44,10 +48,10 @@ GAP_NAMES: dict[str, str] = {GAP: "gap_seen_unseen", GAP_PARTIAL: "gap_seen_part
 GAP_LABELS: dict[str, str] = {gap: " - ".join(pair) for gap, pair in GAPS.items()}
 #: How each interval method is written for people.
 METHOD_LABELS: dict[str, str] = {
-    "wilson": "Wilson",
-    "clopper-pearson": "Clopper-Pearson",
-    "bootstrap-percentile": "bootstrap",
-    "newcombe": "Newcombe",
+    WILSON: "Wilson",
+    CLOPPER_PEARSON: "Clopper-Pearson",
+    BOOTSTRAP: "bootstrap",
+    NEWCOMBE: "Newcombe",
 }
 
 
@@ -65,7 +69,7 @@ def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
     implied = {
         INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
         GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
-        CONFIDENCE_KEY: 0.95 if bootstrapped else None,
+        CONFIDENCE_KEY: DEFAULT_CONFIDENCE if bootstrapped else None,
     }
     return {key: implied.get(key) for key in SETTINGS_KEYS}
 
@@ -73,7 +77,7 @@ def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
 def interval_label(metrics: Mapping[str, Any]) -> str:
     """How an interval of a record is headed: ``"95% CI"``, at the record's level (an older
     record's 95%)."""
-    confidence = interval_settings(metrics)[CONFIDENCE_KEY] or 0.95
+    confidence = interval_settings(metrics)[CONFIDENCE_KEY] or DEFAULT_CONFIDENCE
     return f"{100 * confidence:g}% CI"
 
 
