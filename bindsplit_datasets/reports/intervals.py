@@ -115,7 +115,7 @@ def gap_count(metrics: Mapping[str, Any], gap: str) -> int | None:
     """The n of a gap: the smaller count of its two configurations (None where one is not
     reported)."""
     counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
-    return None if None in counts else int(min(counts))
+    return None if None in counts else min(int(n) for n in counts if n is not None)
 
 
 #: The mark of a small or degenerate value in text tables (:func:`is_small`).

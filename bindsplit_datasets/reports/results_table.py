@@ -208,11 +208,11 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             method = settings["interval_method"]
             found += [_row(metrics, config, metric, n, method) for metric in METRICS]
         for gap in GAPS:
-            n = gap_count(metrics, gap)
-            if n is None:
+            gap_n = gap_count(metrics, gap)
+            if gap_n is None:
                 continue
             method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, n, method) for metric in METRICS]
+            found += [_row(metrics, gap, metric, gap_n, method) for metric in METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
