@@ -79,7 +79,8 @@ def run_demo(
         n_per_stratum: test samples per label (default: the benchmark's, 500).
         models: shipped checkpoints to score (``clip``, ``negclip``).
         batch_size: encoder batch size.
-        n_bootstrap: bootstrap resamples of the intervals.
+        n_bootstrap: bootstrap resamples (the metric's macro averages; accuracies and gaps get
+            closed-form intervals).
         seed: bootstrap seed.
         overwrite: replace a previous demo output at ``out``.
         progress: show progress bars.

@@ -10,10 +10,12 @@ the ``full`` run reports for it;
 reduce the matrices with the metric's functional core and return the results record of
 docs/architecture.md: model identity (and ``model.scored_by``: ``encoder``, ``pair scorer`` or
 ``imported``), dataset identity and fingerprint, the metrics of the requested configurations
-(each with its bootstrap interval and n, plus the seen-minus-unseen gap), each sample's outcome
+(each with its interval and n, plus the seen-minus-unseen and seen-minus-partial gaps, and how
+the intervals were made: method, level, resamples, seed), each sample's outcome
 (for paired comparisons between models), the benchmark's own checks (VisMin's pairing check),
-scoring statistics, environment and timings. Records from different runs are therefore
-comparable and can be merged into leaderboards, whatever made the scores.
+scoring statistics, environment (versions, platform, the package's git commit) and timings.
+Records from different runs are therefore comparable and can be merged into leaderboards,
+whatever made the scores.
 
 Everything that can be checked without the model is checked first (configurations, mixed
 precision, the ``save_scores`` path, the data), so a bad option fails in seconds, not after an
@@ -26,11 +28,9 @@ import datetime as _datetime
 import json
 import logging
 import os
-import platform
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,10 +43,20 @@ from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .metric_core import accumulate, compute_metrics, sample_outcome
+from .metric_core import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_INTERVAL_METHOD,
+    GAPS,
+    SETTINGS_KEYS,
+    BindsplitStatistics,
+    accumulate,
+    compute_metrics,
+    sample_outcome,
+)
 from .names import BUILD_FORMAT, CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
-from .reports.results import GAP, key_config
+from .provenance import environment as software_environment
+from .reports.results import key_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .models.loaders import ModelCache
@@ -55,6 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DEFAULT_CONFIGS",
     "SCORED_BY_IMPORTED",
+    "check_interval_options",
     "check_output_path",
     "evaluate_model",
     "evaluate_scores",
@@ -66,8 +77,6 @@ logger = logging.getLogger(__name__)
 
 #: Configurations reported by default, in report order.
 DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
-
-_PACKAGES = ("torch", "transformers", "open_clip_torch", "datasets", "accelerate")
 
 #: ``model.scored_by`` of a record made from a scores file.
 SCORED_BY_IMPORTED = "imported"
@@ -103,9 +112,22 @@ def check_output_path(path: str | Path) -> Path:
 
 
 def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str, Any]:
-    """The metric keys of ``configs``; the gap only when both seen and unseen are reported."""
-    kept = set(configs) | ({GAP} if "seen" in configs and "unseen" in configs else set())
+    """The metric keys of ``configs``; a gap only when both its configurations are reported;
+    the interval settings always."""
+    gaps = {gap for gap, pair in GAPS.items() if set(pair) <= set(configs)}
+    kept = set(configs) | gaps | set(SETTINGS_KEYS)
     return {key: value for key, value in metrics.items() if key_config(key) in kept}
+
+
+def check_interval_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` (``compute_metrics``' ``n_bootstrap``, ``confidence``, ``seed``,
+    ``interval_method``), or a :class:`~bindsplit_datasets.errors.BindsplitValueError` for those
+    the metric refuses, before any scoring (the metric's own check, on no samples)."""
+    try:
+        compute_metrics(BindsplitStatistics(), **options)
+    except ValueError as error:
+        raise BindsplitValueError(str(error)) from None
+    return dict(options)
 
 
 def _reported(selected: Sequence[str], config: str) -> tuple[str, ...]:
@@ -281,20 +303,10 @@ def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
 # the record
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def _environment(scorer: Scorer | None) -> dict[str, Any]:
-    """Versions of the software that made the record (and the device, for a scored model)."""
-    environment = {
-        "python": platform.python_version(),
-        **{package: _version(package) for package in _PACKAGES},
-        "bindsplit": __version__,
-    }
+    """What made the record (:func:`~bindsplit_datasets.provenance.environment`), and the
+    device, for a scored model."""
+    environment = software_environment()
     if scorer is not None:
         environment["device"] = str(scorer.accelerator.device)
         environment["num_processes"] = scorer.accelerator.num_processes
@@ -333,15 +345,14 @@ def _record(
     scores: Any,
     selected: Sequence[str],
     model: dict[str, Any],
-    *,
-    n_bootstrap: int,
-    seed: int,
+    **interval_options: Any,
 ) -> dict[str, Any]:
     """The parts of a results record every source of scores shares: model (as given), dataset,
-    metrics of ``selected``, the benchmark's own checks and the per-sample outcomes."""
+    metrics of ``selected`` (with ``interval_options``: ``n_bootstrap``, ``confidence``,
+    ``seed``, ``interval_method``), the benchmark's own checks and the per-sample outcomes."""
     rows = _rows(data)
     stats = _statistics(scores, rows)
-    metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
+    metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)
     return {
         "format": RESULTS_FORMAT,
@@ -392,6 +403,8 @@ def evaluate_model(
     save_scores: str | Path | None = None,
     n_bootstrap: int = 1000,
     seed: int = 0,
+    confidence: float = DEFAULT_CONFIDENCE,
+    interval_method: str = DEFAULT_INTERVAL_METHOD,
     revision: str | None = None,
     accelerator: Any = None,
     num_workers: int | None = None,
@@ -431,7 +444,8 @@ def evaluate_model(
             recomputed without the model, or the scores imported with :func:`evaluate_scores`.
             The path is checked before scoring; if writing fails anyway, the record is still
             returned and its ``save_scores.error`` says why.
-        n_bootstrap, seed: the metric's bootstrap (0 resamples: no intervals).
+        n_bootstrap, seed, confidence, interval_method: the intervals, as the metric's
+            ``compute_metrics`` takes them (Wilson by default; the record's metrics say which).
         name: the model's name in the record (default: its Hub id, open_clip string or folder
             name), for model strings, encoders, pair scorers and callables alike.
         verify: check a loaded build against its manifest, where the loader supports it.
@@ -443,6 +457,14 @@ def evaluate_model(
     """
     start = time.perf_counter()
     selected = parse_configs(configs)
+    intervals = check_interval_options(
+        {
+            "n_bootstrap": n_bootstrap,
+            "confidence": confidence,
+            "seed": seed,
+            "interval_method": interval_method,
+        }
+    )
     require("scoring", "torch", "accelerate", purpose="scoring a model")
     from .scoring.scorer import Scorer, check_mixed_precision
 
@@ -483,7 +505,7 @@ def evaluate_model(
         "scored_by": scorer.scored_by,
         **({"source": source} if source is not None else {}),
     }
-    record = _record(data, matrices.scores, selected, identity, n_bootstrap=n_bootstrap, seed=seed)
+    record = _record(data, matrices.scores, selected, identity, **intervals)
     metric_s = time.perf_counter() - metric_start
     record["scoring"] = {
         "n_samples": matrices.n_samples,
@@ -519,6 +541,8 @@ def evaluate_scores(
     configs: str | Sequence[str] = DEFAULT_CONFIGS,
     n_bootstrap: int = 1000,
     seed: int = 0,
+    confidence: float = DEFAULT_CONFIDENCE,
+    interval_method: str = DEFAULT_INTERVAL_METHOD,
     data_revision: str | None = None,
     verify: bool = True,
     manifest: Mapping[str, Any] | str | Path | None = None,
@@ -533,8 +557,8 @@ def evaluate_scores(
             come from it, never from the scores.
         name: the model's name in the record (whoever made the scores says which model).
         model_revision: the model's revision, as its makers state it.
-        configs, n_bootstrap, seed, data_revision, verify, manifest: as for
-            :func:`evaluate_model`.
+        configs, n_bootstrap, seed, confidence, interval_method, data_revision, verify,
+            manifest: as for :func:`evaluate_model`.
 
     Every sample of the build must be scored exactly once with a finite matrix of its shape
     (images x captions), and no unknown id may appear; otherwise
@@ -547,6 +571,14 @@ def evaluate_scores(
 
     start = time.perf_counter()
     selected = parse_configs(configs)
+    intervals = check_interval_options(
+        {
+            "n_bootstrap": n_bootstrap,
+            "confidence": confidence,
+            "seed": seed,
+            "interval_method": interval_method,
+        }
+    )
     if not name or not name.strip():
         raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
     source: dict[str, Any] | None = None
@@ -576,7 +608,7 @@ def evaluate_scores(
         "scored_by": SCORED_BY_IMPORTED,
         "scores_file": source,
     }
-    record = _record(data, matrices, selected, model, n_bootstrap=n_bootstrap, seed=seed)
+    record = _record(data, matrices, selected, model, **intervals)
     record["scoring"] = {"n_samples": len(ids)}
     record["environment"] = _environment(None)
     return _finish(record, {"total_s": time.perf_counter() - start})

@@ -3,7 +3,8 @@
 The metric lives in ``metrics/bindsplit/`` of the repository, a self-contained folder that is also
 published as a Hugging Face Space; the package ships it as package data
 (``bindsplit_datasets/_metric/bindsplit/``). Its numpy-only core (``bindsplit_core.py``, and
-``bindsplit_bootstrap.py`` for ``compute_metrics``) is imported here under stable module names
+``bindsplit_bootstrap.py`` for ``compute_metrics``, ``bindsplit_intervals.py`` for the intervals
+and the names of the settings a result records) is imported here under stable module names
 (``_metric`` and ``_metric/bindsplit`` are namespace packages), so
 that the scorer, the command line and the tests use exactly the code of the published metric
 without loading evaluate, datasets or torch, and its objects pickle.
@@ -20,6 +21,7 @@ from __future__ import annotations
 from ._metric.bindsplit.bindsplit_bootstrap import compute_metrics
 from ._metric.bindsplit.bindsplit_core import (
     BALANCED,
+    GAPS,
     LABEL_POOLS,
     METRICS,
     BindsplitStatistics,
@@ -27,14 +29,59 @@ from ._metric.bindsplit.bindsplit_core import (
     accumulate,
     sample_outcome,
 )
+from ._metric.bindsplit.bindsplit_intervals import (
+    BOOTSTRAP,
+    CLOPPER_PEARSON,
+    CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_INTERVAL_METHOD,
+    GAP_INTERVAL_METHOD_KEY,
+    INTERVAL_METHOD_KEY,
+    INTERVAL_METHOD_OPTIONS,
+    INTERVAL_METHODS,
+    MACRO_INTERVAL_METHOD_KEY,
+    N_BOOTSTRAP_KEY,
+    NEWCOMBE,
+    SEED_KEY,
+    SETTINGS_KEYS,
+    SMALL_N,
+    WILSON,
+    interval_method_name,
+    is_small_sample,
+    newcombe_interval,
+    proportion_interval,
+    regularized_beta,
+)
 
 __all__ = [
     "BALANCED",
+    "BOOTSTRAP",
+    "CLOPPER_PEARSON",
+    "CONFIDENCE_KEY",
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_INTERVAL_METHOD",
+    "GAPS",
+    "GAP_INTERVAL_METHOD_KEY",
+    "INTERVAL_METHODS",
+    "INTERVAL_METHOD_KEY",
+    "INTERVAL_METHOD_OPTIONS",
     "LABEL_POOLS",
+    "MACRO_INTERVAL_METHOD_KEY",
+    "NEWCOMBE",
+    "N_BOOTSTRAP_KEY",
+    "SEED_KEY",
+    "SETTINGS_KEYS",
+    "SMALL_N",
+    "WILSON",
     "METRICS",
     "BindsplitStatistics",
     "Result",
     "accumulate",
     "compute_metrics",
+    "interval_method_name",
+    "is_small_sample",
+    "newcombe_interval",
+    "proportion_interval",
+    "regularized_beta",
     "sample_outcome",
 ]

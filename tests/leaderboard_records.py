@@ -53,7 +53,7 @@ def leaderboard_records() -> list[dict[str, Any]]:
 
 
 _ROW = re.compile(
-    r"\s+(?P<rank>\d+)\s+(?P<model>\S+)\s+(?P<accuracy>\d+\.\d)\s+(?P<ci>\[[^\]]*\]|-)"
+    r"\s+(?P<rank>\d+)\s+(?P<model>\S+)\s+(?P<accuracy>\d+\.\d)\*?\s+(?P<ci>\[[^\]]*\]|-)"
     r"\s+(?P<n>[\d,]+|-)(?:\s+(?P<move>\S+))?"
 )
 

@@ -90,7 +90,7 @@ def record_from_samples(
 ) -> dict[str, Any]:
     """A record whose accuracies are the exact means of the given per-sample outcomes, with
     ``samples`` attached (and ``balanced`` flags, which the ``balanced`` configuration selects);
-    intervals are the accuracy +- ``width`` (wide on purpose: the paired bootstrap, not the
+    intervals are the accuracy +- ``width`` (wide on purpose: the paired test, not the
     intervals, must decide). ``reference``: the reference corpus's name."""
     ids = list(ids) if ids is not None else [f"s{i}" for i in range(len(labels))]
     samples: dict[str, Any] = {"id": ids, "label": list(labels), "i2t": list(i2t)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,7 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
-from bindsplit_datasets import cli, evaluate_model, evaluation
+from bindsplit_datasets import cli, evaluate_model, evaluation, provenance
 from bindsplit_datasets.builds.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
     MissingExtraError,
@@ -39,7 +40,12 @@ from bindsplit_datasets.errors import (
 )
 from bindsplit_datasets.evaluation import parse_configs
 from bindsplit_datasets.loading import BindsplitData, load_bindsplit
-from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.metric_core import (
+    SETTINGS_KEYS,
+    accumulate,
+    compute_metrics,
+    sample_outcome,
+)
 from bindsplit_datasets.models import CallablePairScorer, HFEncoder
 from bindsplit_datasets.models.identity import weights_digest
 from bindsplit_datasets.reports.results import key_config
@@ -105,6 +111,16 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["format"] == "bindsplit-results/1"
     assert record["metrics"] == expected_metrics(model, processor, rows, BivlcLikeAdapter(), 200)
     assert record["metrics"]["full/n"] == 12 and "gap/i2t_ci" in record["metrics"]
+    assert "gap_partial/i2t_ci" in record["metrics"]
+    assert (record["metrics"]["interval_method"], record["metrics"]["n_bootstrap"]) == (
+        "wilson",
+        200,
+    )
+    # what made the record: the platform, and this checkout's commit
+    environment = record["environment"]
+    assert environment["platform"] == platform.platform()
+    assert environment["git_commit"] == provenance.git_commit()
+    assert environment["bindsplit"] == record["bindsplit_version"]
     # a model built in Python: its class names it, the digest of its weights identifies it
     assert record["model"] == {
         "id": "CLIPModel",
@@ -149,7 +165,8 @@ def test_one_by_two_benchmark_has_no_t2i_and_reports_macro(rows, tmp_path):
     )
     metrics = record["metrics"]
     expected = expected_metrics(model, processor, rows, AroLikeAdapter(), 0)
-    assert metrics == {k: v for k, v in expected.items() if k.split("/")[0] in ("full", "partial")}
+    kept = ("full", "partial", *SETTINGS_KEYS)  # the interval settings always
+    assert metrics == {k: v for k, v in expected.items() if k.split("/")[0] in kept}
     assert "full/t2i" not in metrics and "full/macro_n_groups" in metrics
     assert not any(key.startswith(("seen/", "gap/")) for key in metrics)
     assert record["scoring"]["n_unique_images"] == 5
@@ -163,8 +180,8 @@ def test_in_memory_data_and_configs_subset(rows):
     record = evaluate_model(
         model, data, processor=processor, n_bootstrap=0, configs=["seen", "unseen"]
     )
-    prefixes = {key.split("/")[0] for key in record["metrics"]}
-    assert prefixes == {"seen", "unseen", "gap"}
+    prefixes = {key.split("/")[0] for key in record["metrics"] if "/" in key}
+    assert prefixes == {"seen", "unseen", "gap"}  # seen - partial needs partial
     assert record["metrics"]["seen/n"] == 4 and record["metrics"]["unseen/n"] == 4
 
 
@@ -246,6 +263,8 @@ def test_cli_writes_record_scores_and_table(build, saved_model, tmp_path, capsys
         "100",
         "--cache-dir",
         str(tmp_path / "cache"),
+        "--confidence",
+        "0.9",
     ]
     assert cli.main(args) == 0
     printed = capsys.readouterr().out
@@ -255,9 +274,21 @@ def test_cli_writes_record_scores_and_table(build, saved_model, tmp_path, capsys
     assert record["scoring"]["cache"] == {"hits": 0, "misses": 10}
     full = record["metrics"]["full/i2t"]
     assert f"{100 * full:.1f} [" in printed and "gap (seen - unseen)" in printed
+    # --confidence sets the level of every interval, and the record says so
+    assert "90% intervals: Wilson; gaps: Newcombe" in printed
+    assert record["metrics"]["confidence"] == 0.9
     # the saved matrices re-aggregate to the same metrics without the model
-    reaggregated = compute_metrics(accumulate(**read_scores(scores)), n_bootstrap=100, seed=0)
+    stats = accumulate(**read_scores(scores))
+    reaggregated = compute_metrics(stats, n_bootstrap=100, seed=0, confidence=0.9)
     assert reaggregated == record["metrics"]
+    # imported scores: the same options
+    imported = tmp_path / "imported.json"
+    scores_args = ["eval", "--scores", str(scores), "--data", str(build), "--name", "m"]
+    scores_args += ["--out", str(imported), "--confidence", "0.8"]
+    assert cli.main([*scores_args, "--interval-method", "clopper-pearson"]) == 0
+    assert "80% intervals: Clopper-Pearson; gaps: Newcombe" in capsys.readouterr().out
+    exact = compute_metrics(stats, confidence=0.8, interval_method="clopper-pearson")
+    assert json.loads(imported.read_text())["metrics"] == exact
 
     reset_accelerate()
     assert cli.main(args) == 0  # second run: every embedding comes from the cache
@@ -370,7 +401,7 @@ def test_any_configuration_reports_what_the_full_build_reports_for_it(build, tmp
         expected = {
             k: v
             for k, v in metrics.items()
-            if key_config(k) == config and not k.startswith(tuple(empty))
+            if key_config(k) in (config, *SETTINGS_KEYS) and not k.startswith(tuple(empty))
         }
         n = manifest["configs"][config]
         assert expected[f"{config}/n"] == n > 0 and f"{config}/i2t_ci" in expected
@@ -398,7 +429,7 @@ def test_any_configuration_reports_what_the_full_build_reports_for_it(build, tmp
     with pytest.raises(ValueError, match="holds the 'unseen' configuration only.*configs='unseen'"):
         evaluate_model(model, unseen, processor=processor, configs="full,seen")
     record = evaluate_model(model, unseen, processor=processor, n_bootstrap=0, configs="unseen")
-    assert {key_config(key) for key in record["metrics"]} == {"unseen"}
+    assert {key_config(key) for key in record["metrics"]} - set(SETTINGS_KEYS) == {"unseen"}
 
 
 def test_name_renames_encoders_and_pair_scorers_on_a_configuration(build):

@@ -65,14 +65,20 @@ def metric(metric_cache):
 
 
 def points(results: dict) -> dict:
-    """Results without the intervals."""
-    return {k: v for k, v in results.items() if not k.endswith("_ci")}
+    """Results without the intervals and the settings that made them."""
+    return {
+        k: v
+        for k, v in results.items()
+        if not k.endswith("_ci") and k not in metric_core.SETTINGS_KEYS
+    }
 
 
 def assert_clean(results: dict) -> None:
     """No NaN, accuracies in [0, 1], gaps in [-1, 1], intervals ordered lists of two floats."""
     for key, value in results.items():
-        assert key.split("/")[0] in (*CONFIGS, "balanced", "gap"), key
+        if key in metric_core.SETTINGS_KEYS:
+            continue
+        assert key.split("/")[0] in (*CONFIGS, "balanced", *metric_core.GAPS), key
         if key.endswith("_ci"):
             assert isinstance(value, list) and len(value) == 2, key
             low, high = value
@@ -82,7 +88,7 @@ def assert_clean(results: dict) -> None:
             assert isinstance(value, int) and value >= 0, key
         else:
             assert isinstance(value, float) and math.isfinite(value), key
-            assert (-1.0 if key.startswith("gap/") else 0.0) <= value <= 1.0, key
+            assert (-1.0 if key.startswith("gap") else 0.0) <= value <= 1.0, key
 
 
 # -- one sample --------------------------------------------------------------------------------
@@ -127,7 +133,7 @@ def test_mixed_shapes_exact(metric):
     results = metric.compute(
         scores=[m for m, _ in MIXED], split=[s for _, s in MIXED], n_bootstrap=0
     )
-    assert results == {
+    assert points(results) == {
         "full/n": 7,
         "full/i2t": 5 / 7,  # the 1 x 2 partial sample: full has no T2I/group
         "seen/n": 3,
@@ -143,13 +149,25 @@ def test_mixed_shapes_exact(metric):
         "gap/i2t": 2 / 3 - 1 / 2,
         "gap/t2i": 2 / 3 - 1 / 2,
         "gap/group": 1 / 3 - 1 / 2,
+        "gap_partial/i2t": 2 / 3 - 1.0,  # partial's 1 x 2 sample: no T2I, no group
+    }
+    # the closed-form intervals need no resamples; the settings say how they were made
+    assert {key: results[key] for key in metric_core.SETTINGS_KEYS if key in results} == {
+        "interval_method": "wilson",
+        "gap_interval_method": "newcombe",
+        "confidence": 0.95,
+        "n_bootstrap": 0,
+        "seed": 0,
+    }
+    assert {k for k in results if k.endswith("_ci")} == {
+        f"{k}_ci" for k in points(results) if not k.endswith("/n")
     }
 
 
 def test_t2i_absent_in_one_split_has_no_gap(core):
     stats = core.accumulate([IDENTITY, [[0.2, 0.1]], [[0.1, 0.2]]], ["seen", "unseen", "unseen"])
     results = core.compute_metrics(stats, n_bootstrap=0)
-    assert results == {
+    assert points(results) == {
         "full/n": 3,
         "full/i2t": 2 / 3,
         "seen/n": 1,
@@ -168,13 +186,14 @@ def test_empty_configurations_report_n_zero_only(metric):
         warnings.simplefilter("error")
         only_none = metric.compute(scores=[IDENTITY, ALL_TIED], split=["none", "none"])
         nothing = metric.compute(scores=[], split=[])
-    assert {k: v for k, v in only_none.items() if not k.startswith("full/")} == {
+    assert {k: v for k, v in points(only_none).items() if not k.startswith("full/")} == {
         "seen/n": 0,
         "unseen/n": 0,
         "partial/n": 0,
     }
     assert points(only_none)["full/group"] == 0.5
-    assert nothing == {"full/n": 0, "seen/n": 0, "unseen/n": 0, "partial/n": 0}
+    assert points(nothing) == {"full/n": 0, "seen/n": 0, "unseen/n": 0, "partial/n": 0}
+    assert not any(k.endswith("_ci") for k in nothing)
     assert_clean(only_none)
 
 
@@ -185,7 +204,7 @@ def test_category_breakdown_exact(core):
         categories=["swap/att", "replace/obj", "swap/att", "swap/att", None],
     )
     results = core.compute_metrics(stats, n_bootstrap=0)
-    assert {k: v for k, v in results.items() if "/category/" in k} == {
+    assert {k: v for k, v in points(results).items() if "/category/" in k} == {
         "full/category/replace/obj/n": 1,
         "full/category/replace/obj/i2t": 0.0,
         "full/category/replace/obj/t2i": 1.0,
@@ -308,8 +327,9 @@ def naive_results(samples, macro_min_samples, balanced=None):
     for key in list(out):
         suffix = key.removeprefix("seen/")
         if key.startswith("seen/") and suffix.split("/")[-1].removeprefix("macro_") in METRIC_NAMES:
-            if f"unseen/{suffix}" in out:
-                out[f"gap/{suffix}"] = out[key] - out[f"unseen/{suffix}"]
+            for gap, other in (("gap", "unseen"), ("gap_partial", "partial")):
+                if f"{other}/{suffix}" in out:
+                    out[f"{gap}/{suffix}"] = out[key] - out[f"{other}/{suffix}"]
     return out
 
 
@@ -464,26 +484,30 @@ def test_two_processes_equal_one(tmp_path, metric_cache):
     assert results == {0: expected, 1: None}
 
 
-# -- bootstrap intervals -----------------------------------------------------------------------
+# -- intervals ---------------------------------------------------------------------------------
 
 
-def test_intervals_contain_point_and_are_seeded(core):
+@pytest.mark.parametrize("method", ["wilson", "clopper-pearson", "bootstrap"])
+def test_intervals_contain_point_and_are_seeded(core, method):
     samples = random_samples(2, 600)
     stats = core.accumulate(
         [s[0] for s in samples], [s[1] for s in samples], categories=[s[2] for s in samples]
     )
-    results = core.compute_metrics(stats, n_bootstrap=400, seed=3)
+    options = {"n_bootstrap": 400, "interval_method": method}
+    results = core.compute_metrics(stats, seed=3, **options)
     assert_clean(results)
     intervals = {k: v for k, v in results.items() if k.endswith("_ci")}
     assert len(intervals) > 20
     for key, (low, high) in intervals.items():
         assert low <= results[key[: -len("_ci")]] <= high, key
-    assert core.compute_metrics(stats, n_bootstrap=400, seed=3) == results
-    other_seed = core.compute_metrics(stats, n_bootstrap=400, seed=4)
-    assert points(other_seed) == points(results) and other_seed != results
+    assert core.compute_metrics(stats, seed=3, **options) == results
+    other_seed = core.compute_metrics(stats, seed=4, **options)
+    assert points(other_seed) == points(results)
+    # only the bootstrap depends on the seed
+    assert (other_seed == {**results, "seed": 4}) == (method != "bootstrap")
     # a breakdown does not change the intervals of the configurations
     plain = core.compute_metrics(
-        core.accumulate([s[0] for s in samples], [s[1] for s in samples]), n_bootstrap=400, seed=3
+        core.accumulate([s[0] for s in samples], [s[1] for s in samples]), seed=3, **options
     )
     assert plain == {k: v for k, v in results.items() if "/category/" not in k}
 
@@ -515,9 +539,100 @@ def test_multinomial_bootstrap_matches_per_sample_bootstrap(core):
     per_sample = [outcomes[rng.integers(0, 400, 400)].mean() for _ in range(4000)]
     expected = np.quantile(per_sample, [0.025, 0.975])
     stats = core.accumulate([[[1, 0]] if o else [[0, 1]] for o in outcomes], ["seen"] * 400)
-    low, high = core.compute_metrics(stats, n_bootstrap=4000)["seen/i2t_ci"]
+    results = core.compute_metrics(stats, n_bootstrap=4000, interval_method="bootstrap")
+    low, high = results["seen/i2t_ci"]
+    assert results["interval_method"] == results["gap_interval_method"] == "bootstrap-percentile"
     assert low == pytest.approx(expected[0], abs=0.01)
     assert high == pytest.approx(expected[1], abs=0.01)
+
+
+def cells(correct: int, n: int) -> tuple[int, ...]:
+    """Outcome cells of ``n`` one-image samples, ``correct`` of them right."""
+    return (0, 0, n - correct, 0, 0, correct)
+
+
+def test_wilson_and_newcombe_exact_at_small_n(core):
+    """Hand-computed values (z = 1.959964): Wilson at 0/10 is [0, 0.2775], at 1/10
+    [0.0179, 0.4042]; Newcombe for 0/10 minus 1/10 is [-0.4042, 0.1894]."""
+    stats = core.BindsplitStatistics(
+        splits={"seen": cells(0, 10), "unseen": cells(1, 10), "partial": cells(10, 10)}
+    )
+    results = core.compute_metrics(stats, n_bootstrap=0)
+    rounded = {k: [round(b, 4) for b in v] for k, v in results.items() if k.endswith("_ci")}
+    assert rounded == {
+        "full/i2t_ci": [0.2187, 0.5449],  # 11/30
+        "seen/i2t_ci": [0.0, 0.2775],
+        "unseen/i2t_ci": [0.0179, 0.4042],
+        "partial/i2t_ci": [0.7225, 1.0],
+        "gap/i2t_ci": [-0.4042, 0.1894],
+        "gap_partial/i2t_ci": [-1.0, -0.6075],  # -1 + sqrt(2 * 0.2775 ** 2)
+    }
+    assert results["seen/i2t_ci"][1] >= 0.2  # issue 29: not the bootstrap's [0, 0]
+    low, high = results["gap/i2t_ci"]
+    assert low < 0 < high and high - low >= 0.45
+    assert (results["interval_method"], results["gap_interval_method"]) == ("wilson", "newcombe")
+    # the percentile bootstrap, still on offer, collapses here: why it is not the default
+    bootstrap = core.compute_metrics(stats, n_bootstrap=200, interval_method="bootstrap")
+    assert bootstrap["seen/i2t_ci"] == [0.0, 0.0]
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+
+
+@pytest.mark.parametrize(("correct", "n"), [(0, 10), (1, 10), (10, 10), (7, 23), (50, 120)])
+def test_clopper_pearson_matches_its_definition(core, correct, n):
+    """Each bound is where the binomial tail beyond the count is 2.5%: naive tail sums."""
+    stats = core.BindsplitStatistics(splits={"seen": cells(correct, n)})
+    results = core.compute_metrics(stats, interval_method="clopper-pearson")
+    low, high = results["seen/i2t_ci"]
+    assert results["interval_method"] == "clopper-pearson"
+    if correct == 0:
+        assert low == 0.0 and high == pytest.approx(1 - 0.025 ** (1 / n), abs=1e-10)
+    else:
+        assert 1 - binomial_cdf(correct - 1, n, low) == pytest.approx(0.025, abs=1e-9)
+    if correct == n:
+        assert high == 1.0 and low == pytest.approx(0.025 ** (1 / n), abs=1e-10)
+    else:
+        assert binomial_cdf(correct, n, high) == pytest.approx(0.025, abs=1e-9)
+
+
+def test_confidence_sets_every_interval(core):
+    stats = core.BindsplitStatistics(splits={"seen": cells(3, 20), "unseen": cells(8, 20)})
+    narrow = core.compute_metrics(stats, confidence=0.8)
+    wide = core.compute_metrics(stats, confidence=0.99)
+    assert narrow["confidence"] == 0.8 and wide["confidence"] == 0.99
+    for key in ("full/i2t_ci", "seen/i2t_ci", "gap/i2t_ci"):
+        assert wide[key][0] < narrow[key][0] and narrow[key][1] < wide[key][1], key
+    # z(0.9) = 1.281552: Wilson at 3/20 is 0.176556 -+ 0.101888
+    assert [round(b, 4) for b in narrow["seen/i2t_ci"]] == [0.0747, 0.2784]
+
+
+def test_coverage_by_simulation(core):
+    """Over simulated splits of n = 20 at p = 0.05, the nominal 95% Wilson interval covers p at
+    least 92% of the time (issue 29: the bootstrap's covered about 65%), Clopper-Pearson at
+    least 95%. Deterministic: a fixed seed; each distinct count computed once."""
+    rng = np.random.default_rng(2026)
+    n, p = 20, 0.05
+    counts = rng.binomial(n, p, size=20_000)
+    coverage = {}
+    for method in ("wilson", "clopper-pearson", "bootstrap"):
+        covers = {}
+        for k in np.unique(counts).tolist():
+            stats = core.BindsplitStatistics(splits={"seen": cells(k, n)})
+            low, high = core.compute_metrics(stats, n_bootstrap=500, interval_method=method)[
+                "seen/i2t_ci"
+            ]
+            covers[k] = low <= p <= high
+        coverage[method] = float(np.mean([covers[k] for k in counts.tolist()]))
+    assert coverage["wilson"] >= 0.92
+    assert coverage["clopper-pearson"] >= 0.95
+    assert coverage["bootstrap"] < 0.7
+
+
+def test_bad_interval_method(core):
+    with pytest.raises(ValueError, match="interval_method must be one of"):
+        core.compute_metrics(core.BindsplitStatistics(), interval_method="wald")
 
 
 @pytest.mark.parametrize(
@@ -635,7 +750,7 @@ def test_balanced_exact(core):
         balanced=[flag for _, _, flag in BALANCED_SAMPLES],
     )
     results = core.compute_metrics(stats, n_bootstrap=0)
-    assert {k: v for k, v in results.items() if k.startswith("balanced/")} == {
+    assert {k: v for k, v in points(results).items() if k.startswith("balanced/")} == {
         "balanced/n": 3,
         "balanced/i2t": 2 / 3,
         "balanced/t2i": 2 / 3,

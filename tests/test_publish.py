@@ -371,8 +371,9 @@ def test_plan_contents(build: Path) -> None:
         assert file.size == file.local_path.stat().st_size
     tasks = yaml.safe_load(plan.files[1].content)["tasks"]
     configs = read_manifest(build)["configs"]
+    gaps = ("gap_seen_unseen", "gap_seen_partial")  # on full: seen, unseen, partial have rows
     assert [task["id"] for task in tasks] == [
-        f"{config}_{metric}" for config in configs for metric in ("i2t", "t2i", "group")
+        f"{config}_{metric}" for config in (*configs, *gaps) for metric in ("i2t", "t2i", "group")
     ]
     assert {task["split"] for task in tasks} == {"test"}
     record = json.loads(plan.files[-1].content)
@@ -837,6 +838,7 @@ def test_real_metric_folder_is_publishable() -> None:
         "app.py",
         "bindsplit_bootstrap.py",
         "bindsplit_core.py",
+        "bindsplit_intervals.py",
         "requirements.txt",
         PUBLISH_RECORD,
     ]

@@ -10,7 +10,7 @@ import yaml
 from huggingface_hub import parse_eval_result_entries
 from report_records import ALPHA, ARO_ALPHA, BETA, write_records
 
-from bindsplit_datasets import cli
+from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import OutputExistsError, SchemaError
 from bindsplit_datasets.reports.eval_results import (
     EVAL_RESULTS_FOLDER,
@@ -19,7 +19,6 @@ from bindsplit_datasets.reports.eval_results import (
     eval_config,
     eval_results,
     format_eval_config,
-    task_id,
     write_eval_results,
 )
 
@@ -50,7 +49,13 @@ def test_eval_config_has_one_task_per_configuration_and_metric() -> None:
         for m in ("i2t", "t2i", "group")
     ]
     aro = eval_config(ARO_BUILD)
-    assert [task["id"] for task in aro["tasks"]] == ["full_i2t", "seen_i2t", "unseen_i2t"]
+    assert [task["id"] for task in aro["tasks"]] == [
+        "full_i2t",
+        "seen_i2t",
+        "unseen_i2t",
+        "gap_seen_unseen_i2t",  # seen and unseen both hold samples: their gap, on full
+    ]
+    assert aro["tasks"][-1] == {"id": "gap_seen_unseen_i2t", "config": "full", "split": "test"}
     assert "T2I" not in aro["description"] and "I2T accuracy" in aro["description"]
 
 
@@ -58,11 +63,20 @@ def test_eval_results_are_the_hubs_format() -> None:
     files = eval_results([ALPHA, ARO_ALPHA], source_url="https://hf.co/datasets/lab/results")
     assert list(files) == ["bivlc.yaml", "aro.yaml"]
     entries = parse_eval_result_entries(files["bivlc.yaml"])  # huggingface_hub's own reader
-    assert len(entries) == 9
+    assert len(entries) == 9 + 3  # and the seen - unseen gaps
     first = entries[0]
     assert (first.dataset_id, first.task_id, first.value) == ("bindsplit/bivlc", "full_i2t", 80.0)
     assert first.source_url == "https://hf.co/datasets/lab/results"
-    assert first.notes == "I2T accuracy (%) on full, 95% CI [75.0, 85.0], n=100, build f1"
+    # an older record: its intervals were a 95% bootstrap
+    assert first.notes == (
+        "I2T accuracy (%) on full, 95% CI [75.0, 85.0] (bootstrap), n=100, build f1"
+    )
+    gap = entries[9]
+    assert (gap.task_id, gap.value) == ("gap_seen_unseen_i2t", 20.0)
+    assert gap.notes == (
+        "I2T gap (points), seen - unseen, 95% CI [+10.0, +30.0] (bootstrap), n=10, small n, "
+        "build f1"
+    )
     assert files["bivlc.yaml"][0]["evaluation_framework"] == "bindsplit"
     assert "verify_token" not in files["bivlc.yaml"][0]  # the Hub's key is verifyToken
     # every task a model reports is one the dataset's eval.yaml declares
@@ -72,13 +86,19 @@ def test_eval_results_are_the_hubs_format() -> None:
             {"benchmark": "bivlc", "configs": {"full": 1}, "columns": BIVLC_COLUMNS}
         )["tasks"]
     }
-    declared |= {task_id(c, m) for c in ("seen", "unseen") for m in ("i2t", "t2i", "group")}
+    declared = {
+        t["id"]
+        for t in eval_config(
+            {"benchmark": "bivlc", "configs": {"full": 1, "seen": 1, "unseen": 1}}
+        )["tasks"]
+    }
     assert {entry.task_id for entry in entries} <= declared
     aro = parse_eval_result_entries(files["aro.yaml"])
     assert [(e.dataset_id, e.task_id, e.value) for e in aro] == [
         ("bindsplit/aro", "full_i2t", 90.0),
         ("bindsplit/aro", "seen_i2t", 70.0),
         ("bindsplit/aro", "unseen_i2t", 60.0),
+        ("bindsplit/aro", "gap_seen_unseen_i2t", 10.0),
     ]
     assert eval_results([ARO_ALPHA], org="lab")["aro.yaml"][0]["dataset"]["id"] == "lab/aro"
 
@@ -94,7 +114,7 @@ def test_write_into_a_model_folder_never_replaces_a_foreign_file(tmp_path: Path)
     written = write_eval_results(tmp_path, [ALPHA, ARO_ALPHA])
     assert [path.name for path in written] == ["bivlc.yaml", "aro.yaml"]
     text = (tmp_path / EVAL_RESULTS_FOLDER / "bivlc.yaml").read_text(encoding="utf-8")
-    assert text.startswith(HEADER) and len(yaml.safe_load(text)) == 9
+    assert text.startswith(HEADER) and len(yaml.safe_load(text)) == 9 + 3
     assert write_eval_results(tmp_path, [ALPHA]) == [written[0]]  # ours: replaced
     (tmp_path / EVAL_RESULTS_FOLDER / "aro.yaml").write_text("- mine\n", encoding="utf-8")
     with pytest.raises(OutputExistsError, match="was not written by BindSplit"):
@@ -130,3 +150,31 @@ def test_card_section_names_the_tasks() -> None:
     text = card_section(ARO_BUILD, "lab/aro")
     assert text.startswith("## Leaderboard")
     assert "`full_i2t`, `seen_i2t`, `unseen_i2t`" in text and "`lab/aro`" in text
+
+
+def test_eval_results_of_a_new_record_say_method_level_and_flags() -> None:
+    """Seen 0 of 10, unseen 1 of 10, partial 10 of 10 (one image each), at 90%."""
+    stats = metric_core.BindsplitStatistics(
+        splits={
+            "seen": (0, 0, 10, 0, 0, 0),
+            "unseen": (0, 0, 9, 0, 0, 1),
+            "partial": (0, 0, 0, 0, 0, 10),
+        }
+    )
+    record = {**ARO_ALPHA, "metrics": metric_core.compute_metrics(stats, confidence=0.9)}
+    entries = eval_results([record])["aro.yaml"]
+    notes = {entry["dataset"]["task_id"]: entry["notes"] for entry in entries}
+    assert notes["seen_i2t"] == (
+        "I2T accuracy (%) on seen, 90% CI [0.0, 21.3] (Wilson), n=10, small n, build a1"
+    )
+    assert notes["gap_seen_partial_i2t"] == (
+        "I2T gap (points), seen - partial, 90% CI [-100.0, -69.9] (Newcombe), n=10, small n, "
+        "build a1"
+    )
+    declared = {
+        task["id"]
+        for task in eval_config(
+            {**ARO_BUILD, "configs": {"full": 30, "seen": 10, "unseen": 10, "partial": 10}}
+        )["tasks"]
+    }
+    assert set(notes) == declared

@@ -87,3 +87,16 @@ def test_plot_shows_partial_and_balanced_by_default(tmp_path: Path) -> None:
     assert cli.main(["plot", *paths, "--out", str(out), "--configs", "full", "seen"]) == 0
     svg = out.read_text(encoding="utf-8")
     assert "<!-- seen -->" in svg and "<!-- partial -->" not in svg
+
+
+def test_plot_has_a_gap_panel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The last panel of a row: seen - unseen of the first metric, with n, the small-sample
+    flag on values resting on 10 samples; none where its configurations are not drawn."""
+    paths = write_records(tmp_path, ALPHA, GAMMA)
+    out = tmp_path / "fig.svg"
+    assert cli.main(["plot", *paths, "--out", str(out), "--metrics", "i2t"]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert "bivlc: I2T gap" in svg and "<!-- seen - unseen" in svg and "(n=10)" in svg
+    assert "<!-- +20.0* -->" in svg and "<!-- +22.0* -->" in svg  # alpha's and gamma's gaps
+    assert cli.main(["plot", *paths, "--out", str(out), "--configs", "full", "seen"]) == 0
+    assert "I2T gap" not in out.read_text(encoding="utf-8")

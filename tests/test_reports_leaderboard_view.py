@@ -69,7 +69,7 @@ def test_rows_equal_compare_with_per_sample_outcomes(
     coco = [r for r in records if r["dataset"]["benchmark"] == "bivlc"][:3]
     view = board(source.records, "bivlc", metric, reference="coco2017")
     assert view.rows == compared(tmp_path, capsys, coco, metric)
-    assert "paired bootstrap" in view.note
+    assert "exact McNemar" in view.note
     if metric == "i2t":  # a real move is marked, one within noise is "="
         assert view.rows["seen"][0]["move"] == "↑2" and view.rows["unseen"][0]["move"] == "="
 

@@ -21,7 +21,7 @@ from report_records import (
     write_records,
 )
 
-from bindsplit_datasets import cli
+from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.reports import (
     RankChange,
@@ -107,39 +107,50 @@ bivlc: I2T accuracy, 3 models
     (real: non-overlapping 95% intervals; the records have no per-sample outcomes)
   full
     rank  model  I2T %  95% CI          n
-       1  alpha   80.0  [75.0, 85.0]  100
-       1  beta    80.0  [75.0, 85.0]  100
-       3  gamma   60.0  [55.0, 65.0]  100
+       1  alpha  80.0   [75.0, 85.0]  100
+       1  beta   80.0   [75.0, 85.0]  100
+       3  gamma  60.0   [55.0, 65.0]  100
   seen
     rank  model  I2T %  95% CI         n  vs full
-       1  beta    75.0  [70.0, 80.0]  60
-       2  gamma   72.0  [67.0, 77.0]  60  =
-       3  alpha   70.0  [65.0, 75.0]  60  =
+       1  beta   75.0   [70.0, 80.0]  60
+       2  gamma  72.0   [67.0, 77.0]  60  =
+       3  alpha  70.0   [65.0, 75.0]  60  =
     order same as full within noise (moves of alpha, gamma)
   unseen
     rank  model  I2T %  95% CI         n  vs full
-       1  alpha   50.0  [45.0, 55.0]  10
-       1  gamma   50.0  [45.0, 55.0]  10  ↑1
-       3  beta    30.0  [25.0, 35.0]  10  ↓2
+       1  alpha  50.0*  [45.0, 55.0]  10
+       1  gamma  50.0*  [45.0, 55.0]  10  ↑1
+       3  beta   30.0*  [25.0, 35.0]  10  ↓2
     order changes vs full: beta ↓2 (vs alpha, gamma), gamma ↑1 (vs beta)
+  gaps (I2T)
+    model  seen - unseen (points)   n
+    alpha  +20.0 [+10.0, +30.0]*   10
+    beta   +45.0 [+35.0, +55.0]*   10
+    gamma  +22.0 [+12.0, +32.0]*   10
+  95% intervals: bootstrap; * n < 30 or a degenerate count (0/n, n/n)
 
 aro_vga: I2T accuracy, 2 models
   rank moves vs full: ↑/↓ where the difference is real, = where it is within noise
     (real: non-overlapping 95% intervals; the records have no per-sample outcomes)
   full
     rank  model  I2T %  95% CI          n
-       1  alpha   90.0  [85.0, 95.0]  100
-       2  gamma   85.0  [80.0, 90.0]  100
+       1  alpha  90.0   [85.0, 95.0]  100
+       2  gamma  85.0   [80.0, 90.0]  100
   seen
     rank  model  I2T %  95% CI         n  vs full
-       1  gamma   75.0  [70.0, 80.0]  60  =
-       2  alpha   70.0  [65.0, 75.0]  60  =
+       1  gamma  75.0   [70.0, 80.0]  60  =
+       2  alpha  70.0   [65.0, 75.0]  60  =
     order same as full within noise (moves of alpha, gamma)
   unseen
     rank  model  I2T %  95% CI         n  vs full
-       1  alpha   60.0  [55.0, 65.0]  10
-       2  gamma   55.0  [50.0, 60.0]  10
-    order same as full"""
+       1  alpha  60.0*  [55.0, 65.0]  10
+       2  gamma  55.0*  [50.0, 60.0]  10
+    order same as full
+  gaps (I2T)
+    model  seen - unseen (points)   n
+    alpha  +10.0 [+0.0, +20.0]*    10
+    gamma  +20.0 [+10.0, +30.0]*   10
+  95% intervals: bootstrap; * n < 30 or a degenerate count (0/n, n/n)"""
 
 
 def test_format_comparison_exact_text() -> None:
@@ -172,7 +183,7 @@ def test_compare_command_reports_a_foreign_file(
     assert "is not a BindSplit results record" in error and str(foreign) in error
 
 
-# --- paired bootstrap over per-sample outcomes ------------------------------------------------
+# --- the exact McNemar test over per-sample outcomes ----------------------------------------
 
 LABELS = ["seen"] * 100 + ["unseen"] * 100
 
@@ -197,28 +208,34 @@ P_GAMMA = record_from_samples("gamma", LABELS, outcomes(range(79), [*range(40), 
 BOARDS = """\
   full
     rank  model  I2T %  95% CI          n
-       1  alpha   60.0  [50.0, 70.0]  200
-       1  gamma   60.0  [50.0, 70.0]  200
-       3  beta    52.5  [42.5, 62.5]  200
+       1  alpha  60.0   [50.0, 70.0]  200
+       1  gamma  60.0   [50.0, 70.0]  200
+       3  beta   52.5   [42.5, 62.5]  200
   seen
     rank  model  I2T %  95% CI          n  vs full
-       1  alpha   80.0  [70.0, 90.0]  100
-       2  gamma   79.0  [69.0, 89.0]  100  =
-       3  beta    50.0  [40.0, 60.0]  100
+       1  alpha  80.0   [70.0, 90.0]  100
+       2  gamma  79.0   [69.0, 89.0]  100  =
+       3  beta   50.0   [40.0, 60.0]  100
     order same as full within noise (moves of gamma)
   unseen
     rank  model  I2T %  95% CI          n  vs full
-       1  beta    55.0  [45.0, 65.0]  100  {beta}
-       2  gamma   41.0  [31.0, 51.0]  100  {gamma}
-       3  alpha   40.0  [30.0, 50.0]  100  {alpha}
-    {summary}"""
+       1  beta   55.0   [45.0, 65.0]  100  {beta}
+       2  gamma  41.0   [31.0, 51.0]  100  {gamma}
+       3  alpha  40.0   [30.0, 50.0]  100  {alpha}
+    {summary}
+  gaps (I2T)
+    model  seen - unseen (points)    n
+    alpha  +40.0 [+20.0, +60.0]    100
+    gamma  +38.0 [+18.0, +58.0]    100
+    beta   -5.0 [-25.0, +15.0]     100
+  95% intervals: bootstrap; * n < 30 or a degenerate count (0/n, n/n)"""
 
 
 def without_samples(value: dict[str, Any]) -> dict[str, Any]:
     return {key: item for key, item in value.items() if key != "samples"}
 
 
-def test_paired_bootstrap_marks_moves_the_intervals_cannot_see() -> None:
+def test_the_paired_test_marks_moves_the_intervals_cannot_see() -> None:
     text = format_comparison([P_ALPHA, P_BETA, P_GAMMA])
     boards = BOARDS.format(
         beta="↑2",
@@ -230,7 +247,7 @@ def test_paired_bootstrap_marks_moves_the_intervals_cannot_see() -> None:
     assert text == (
         "bivlc: I2T accuracy, 3 models\n"
         "  rank moves vs full: ↑/↓ where the difference is real, = where it is within noise\n"
-        "    (real: a paired bootstrap over the shared samples separates the models at 95%)\n"
+        "    (real: the exact McNemar test over the shared samples separates the models at 95%)\n"
         + boards
     )
     # the same records without their outcomes: the overlapping intervals call every move noise
@@ -249,7 +266,7 @@ def test_mixed_records_state_both_methods_and_the_level() -> None:
     text = format_comparison([P_ALPHA, without_samples(P_BETA), P_GAMMA], confidence=0.9)
     assert text.splitlines()[1:4] == [
         "  rank moves vs full: ↑/↓ where the difference is real, = where it is within noise",
-        "    (real: a paired bootstrap over the shared samples separates the models at 90%,",
+        "    (real: the exact McNemar test over the shared samples separates the models at 90%,",
         "    or non-overlapping 95% intervals where a record has no per-sample outcomes)",
     ]
     # beta is compared through the intervals: its moves are noise; gamma's are paired
@@ -309,3 +326,43 @@ def test_compare_shows_partial_and_balanced_by_default(
     # records without them: the default shows what they report, no empty boards
     assert "partial" not in format_comparison([ARO_ALPHA, ARO_GAMMA])
     assert "  balanced: no result" in format_comparison(BIVLC, configs=["full", "balanced"])
+
+
+def computed(model: str, seen: int, unseen: int, partial: int) -> dict[str, Any]:
+    """A record whose numbers the metric computed: ``seen`` of 40 seen samples right, ``unseen``
+    of 10 unseen ones, ``partial`` of 50 partial ones (one image each)."""
+    splits = {"seen": (seen, 40), "unseen": (unseen, 10), "partial": (partial, 50)}
+    stats = metric_core.BindsplitStatistics(
+        splits={label: (0, 0, n - k, 0, 0, k) for label, (k, n) in splits.items()}
+    )
+    return {
+        "format": "bindsplit-results/1",
+        "model": {"id": model, "revision": None, "scored_by": "encoder"},
+        "dataset": {"data": "b", "benchmark": "aro_vga", "fingerprint": "f"},
+        "metrics": metric_core.compute_metrics(stats, confidence=0.9),
+    }
+
+
+def test_comparison_shows_both_gaps_flags_and_the_interval_method() -> None:
+    text = format_comparison(
+        [computed("a", 40, 0, 30), computed("b", 20, 5, 25)], configs=["full", "unseen"]
+    )
+    # a's seen-unseen gap, by hand: 1 - sqrt((1 - 0.93664)^2 + 0.21294^2) = 0.7778 (Wilson's
+    # 90% bounds of 40/40 and 0/10)
+    assert text.splitlines()[2:] == [
+        "    (real: non-overlapping 90% intervals; the records have no per-sample outcomes)",
+        "  full",
+        "    rank  model  I2T %  90% CI          n",
+        "       1  a      70.0   [62.0, 76.9]  100",
+        "       2  b      50.0   [41.9, 58.1]  100",
+        "  unseen",
+        "    rank  model  I2T %  90% CI         n  vs full",
+        "       1  b      50.0*  [26.9, 73.1]  10  ↑1",
+        "       2  a       0.0*  [0.0, 21.3]   10  ↓1",
+        "    order changes vs full: a ↓1 (vs b), b ↑1 (vs a)",
+        "  gaps (I2T)",
+        "    model  seen - unseen (points)    n  seen - partial (points)   n",
+        "    a      +100.0 [+77.8, +100.0]*  10  +40.0 [+27.7, +51.6]*    40",
+        "    b      +0.0 [-26.3, +26.3]*     10  +0.0 [-16.9, +16.9]      40",
+        "  90% intervals: Wilson; gaps: Newcombe; * n < 30 or a degenerate count (0/n, n/n)",
+    ]

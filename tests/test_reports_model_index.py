@@ -53,22 +53,39 @@ def test_one_result_per_benchmark_and_configuration() -> None:
             {
                 "type": "i2t_accuracy",
                 "value": 50.0,
-                "name": "I2T accuracy, % (95% CI [45.0, 55.0], n=10)",
+                "name": "I2T accuracy, % (95% CI [45.0, 55.0], n=10, small n)",
             },
             {
                 "type": "t2i_accuracy",
                 "value": 30.0,
-                "name": "T2I accuracy, % (95% CI [25.0, 35.0], n=10)",
+                "name": "T2I accuracy, % (95% CI [25.0, 35.0], n=10, small n)",
             },
             {
                 "type": "group_accuracy",
                 "value": 20.0,
-                "name": "group accuracy, % (95% CI [15.0, 25.0], n=10)",
+                "name": "group accuracy, % (95% CI [15.0, 25.0], n=10, small n)",
             },
         ],
     }
+    # the gaps are results on full: seen 70.0 - unseen 50.0, n the smaller count, flagged
+    assert [m["type"] for m in entry["results"][0]["metrics"]] == [
+        "i2t_accuracy",
+        "t2i_accuracy",
+        "group_accuracy",
+        "i2t_gap_seen_unseen",
+        "t2i_gap_seen_unseen",
+        "group_gap_seen_unseen",
+    ]
+    assert entry["results"][0]["metrics"][3] == {
+        "type": "i2t_gap_seen_unseen",
+        "value": 20.0,
+        "name": "I2T gap (seen - unseen), points (95% CI [+10.0, +30.0], n=10, small n)",
+    }
     # 1 image x 2 captions: I2T only
-    assert [m["type"] for m in entry["results"][3]["metrics"]] == ["i2t_accuracy"]
+    assert [m["type"] for m in entry["results"][3]["metrics"]] == [
+        "i2t_accuracy",
+        "i2t_gap_seen_unseen",
+    ]
     assert entry["results"][3]["dataset"]["name"] == "ARO VG-Attribution (BindSplit full)"
     assert (
         model_index([ARO_ALPHA], org="my-lab")[0]["results"][0]["dataset"]["type"] == "my-lab/aro"
@@ -77,7 +94,7 @@ def test_one_result_per_benchmark_and_configuration() -> None:
 
 def test_empty_configurations_and_other_models_are_left_out_or_refused() -> None:
     metrics = {**ALPHA["metrics"], "partial/n": 0}
-    assert len(eval_results([{**ALPHA, "metrics": metrics}])) == 9
+    assert len(eval_results([{**ALPHA, "metrics": metrics}])) == 9 + 3  # and the gaps
     with pytest.raises(SchemaError, match="one model, but the results are of 2 models"):
         model_index([ALPHA, BETA])
     with pytest.raises(SchemaError, match="several results of 'bivlc'"):
@@ -90,7 +107,7 @@ def test_output_validates_with_huggingface_hub_and_round_trips() -> None:
     text = format_model_index([ALPHA, ARO_ALPHA])
     metadata = yaml.safe_load(text)
     card_data = ModelCardData(ignore_metadata_errors=False, **metadata)
-    assert card_data.model_name == "alpha" and len(card_data.eval_results) == 12
+    assert card_data.model_name == "alpha" and len(card_data.eval_results) == 12 + 4
     first = card_data.eval_results[0]
     assert isinstance(first, EvalResult)
     assert (first.dataset_type, first.dataset_config, first.metric_type, first.metric_value) == (
@@ -137,7 +154,7 @@ def test_readme_keeps_everything_but_its_model_index(tmp_path: Path) -> None:
     assert (
         card.data.license == "apache-2.0" and card.data.base_model == "openai/clip-vit-base-patch32"
     )
-    assert card.data.model_name == "alpha" and len(card.data.eval_results) == 9
+    assert card.data.model_name == "alpha" and len(card.data.eval_results) == 9 + 3
     assert card.text == "# My CLIP\n\nText that must survive.\n"
 
     write_model_index(readme, [ARO_ALPHA], org="my-lab")  # replaced again, not appended

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,14 @@ from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
 from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.reports import group_by_benchmark, load_results
+from bindsplit_datasets.reports.intervals import interval_settings, is_small, provenance
 from bindsplit_datasets.reports.results import (
     DEFAULT_CONFIGS,
     GAP,
+    GAP_PARTIAL,
     METRICS,
     REFERENCE_CONFIG,
+    SETTINGS_KEYS,
     ResultsRecord,
     count_key,
     gap_key,
@@ -186,9 +190,14 @@ def test_the_metric_writes_exactly_these_keys() -> None:
     configs = ("full", "seen", "unseen", "partial", "balanced")
     expected = {count_key(c) for c in configs}
     expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
-    expected |= {gap_key(m) for m in METRICS} | {interval_key(GAP, m) for m in METRICS}
+    for gap in (GAP, GAP_PARTIAL):
+        expected |= {gap_key(m, gap) for m in METRICS} | {interval_key(gap, m) for m in METRICS}
+    expected |= set(SETTINGS_KEYS) - {"macro_interval_method"}  # no macro groups here
     assert set(results) == expected
-    assert {key_config(key) for key in results} == {*configs, GAP}
+    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - {
+        "macro_interval_method"
+    }
+    assert gap_key("i2t", GAP_PARTIAL) == "gap_partial/i2t"
 
 
 def test_a_written_record_reads_back_equal_and_sealed(tmp_path: Path) -> None:
@@ -329,3 +338,92 @@ def test_default_configurations_are_those_reported() -> None:
     assert DEFAULT_CONFIGS == ("full", "seen", "partial", "unseen", "balanced")
     assert reported_configs([ALPHA, ARO_ALPHA]) == ["full", "seen", "unseen"]
     assert reported_configs([ALPHA], ["unseen", "partial"]) == ["unseen", "partial"]
+
+
+# --- how the numbers were made: settings, provenance, small samples ---------------------------
+
+
+def metric_record(**options: Any) -> dict[str, Any]:
+    """A record whose metrics the metric itself computed (3 seen of 4 right, 1 unseen of 2,
+    partial 0 of 1), with the settings it records."""
+    stats = metric_core.accumulate(
+        [[[0.9, 0.1]]] * 3 + [[[0.1, 0.9]]] + [[[0.9, 0.1]], [[0.1, 0.9]], [[0.1, 0.9]]],
+        ["seen"] * 4 + ["unseen"] * 2 + ["partial"],
+    )
+    return {
+        "format": "bindsplit-results/1",
+        "bindsplit_version": "1.2.3",
+        "model": {"id": "m", "revision": None, "scored_by": "encoder"},
+        "dataset": {"benchmark": "aro_vga"},
+        "metrics": metric_core.compute_metrics(stats, **options),
+        "environment": {"bindsplit": "1.2.3", "git_commit": "abc", "platform": "Linux-x"},
+    }
+
+
+def test_interval_settings_of_new_and_old_records() -> None:
+    new = metric_record(n_bootstrap=50, seed=7, confidence=0.9)
+    assert interval_settings(validate_record(new)["metrics"]) == {
+        "interval_method": "wilson",
+        "gap_interval_method": "newcombe",
+        "macro_interval_method": None,
+        "confidence": 0.9,
+        "n_bootstrap": 50,
+        "seed": 7,
+    }
+    # written before the settings were recorded: a 95% percentile bootstrap, resamples unknown
+    assert interval_settings(ALPHA["metrics"]) == {
+        "interval_method": "bootstrap-percentile",
+        "gap_interval_method": "bootstrap-percentile",
+        "macro_interval_method": None,
+        "confidence": 0.95,
+        "n_bootstrap": None,
+        "seed": None,
+    }
+    assert set(interval_settings({"full/n": 2, "full/i2t": 0.5}).values()) == {None}
+
+
+def test_provenance_of_new_and_old_records() -> None:
+    assert provenance(metric_record()) == {
+        "bindsplit_version": "1.2.3",
+        "git_commit": "abc",
+        "platform": "Linux-x",
+    }
+    assert provenance(ALPHA) == {"bindsplit_version": None, "git_commit": None, "platform": None}
+
+
+def test_new_records_need_both_gaps_old_ones_only_the_first() -> None:
+    new = metric_record()
+    assert new["metrics"]["gap_partial/i2t"] == 0.75 and "gap_partial/i2t_ci" in new["metrics"]
+    for key in ("gap_partial/i2t", "gap_partial/i2t_ci"):
+        broken = {**new, "metrics": {k: v for k, v in new["metrics"].items() if k != key}}
+        with pytest.raises(SchemaError, match=re.escape(key)):
+            validate_record(broken)
+    validate_record(ALPHA)  # no settings, no gap_partial: an older record, still read
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("interval_method", "wald", "is not one of"),
+        ("confidence", 95, "is not a level"),
+        ("n_bootstrap", -1, "is not an integer"),
+        ("seed", True, "is not an integer"),
+    ],
+)
+def test_bad_settings_are_refused(key: str, value: Any, match: str) -> None:
+    record = metric_record()
+    record["metrics"][key] = value
+    with pytest.raises(SchemaError, match=match):
+        validate_record(record)
+
+
+def test_small_samples_are_flagged() -> None:
+    metrics = metric_record()["metrics"]
+    assert is_small(metrics, "seen", "i2t")  # 3/4: n < 30
+    big = {"full/n": 30, "full/i2t": 0.5, "seen/n": 500, "seen/i2t": 1.0, "unseen/n": 40}
+    big |= {"unseen/i2t": 0.025, "gap/i2t": 0.975}
+    assert not is_small(big, "full", "i2t")  # 15/30
+    assert is_small(big, "seen", "i2t")  # 500/500: degenerate
+    assert not is_small(big, "unseen", "i2t")  # 1/40
+    assert is_small(big, "gap", "i2t")  # one side degenerate
+    assert not is_small(big, "partial", "i2t")  # not reported

@@ -1,8 +1,10 @@
-"""The paired bootstrap behind rank moves: exact cases, agreement with a naive index-resampling
-loop, symmetry, shared-sample selection per configuration, and the interval test of table rows."""
+"""The exact McNemar test behind rank moves: exact p-values on hand-made outcome vectors,
+agreement with naive binomial sums, the comparison with the paired bootstrap it replaced,
+symmetry, shared-sample selection per configuration, and the interval test of table rows."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -13,84 +15,92 @@ from bindsplit_datasets.reports.significance import (
     METHOD_INTERVALS,
     METHOD_PAIRED,
     METHOD_UNTESTED,
-    PairedDifference,
-    paired_bootstrap,
+    PairedTest,
+    mcnemar_exact,
     separate,
     shared_outcomes,
 )
 
 
-def naive_paired_bootstrap(
-    first: np.ndarray, second: np.ndarray, n_bootstrap: int, confidence: float, seed: int
-) -> tuple[float, float]:
-    """Reference: one loop iteration per resample, drawing sample indices with replacement."""
+def naive_two_sided_p(b: int, c: int) -> float:
+    """Reference: twice the smaller binomial(b + c, 1/2) tail, by exact integer sums."""
+    m = b + c
+    tail = sum(math.comb(m, k) for k in range(min(b, c) + 1))
+    return min(1.0, 2 * tail / 2**m)
+
+
+def naive_paired_bootstrap_low(first: list[int], second: list[int], seed: int = 0) -> float:
+    """The 2.5% quantile of the paired percentile bootstrap this test replaced, by resampling
+    sample indices."""
     rng = np.random.default_rng(seed)
-    n = len(first)
-    differences = []
-    for _ in range(n_bootstrap):
-        index = rng.integers(0, n, size=n)
-        differences.append(first[index].mean() - second[index].mean())
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(differences, [tail, 1 - tail])
-    return float(low), float(high)
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    n = len(a)
+    draws = [np.mean(a[index] - b[index]) for index in rng.integers(0, n, size=(4000, n))]
+    return float(np.quantile(draws, 0.025))
 
 
 def test_identical_outcomes_are_never_separated() -> None:
     outcomes = [1, 0, 1, 1, 0] * 40
-    result = paired_bootstrap(outcomes, outcomes)
-    assert result == PairedDifference(0.0, (0.0, 0.0), 200, 0.95)
+    result = mcnemar_exact(outcomes, outcomes)
+    assert result == PairedTest(0.0, 200, 0, 0, 1.0, 0.95)
     assert result.sign == 0
 
 
-def test_one_model_better_on_200_paired_samples_is_separated() -> None:
-    # both right on 100 samples, only the first on 20 more, neither on the other 80
-    first = [1] * 120 + [0] * 80
-    second = [1] * 100 + [0] * 100
-    result = paired_bootstrap(first, second)
-    assert result.difference == pytest.approx(0.1) and result.n == 200
-    assert result.interval[0] > 0 and result.sign == 1
-    assert paired_bootstrap(second, first).sign == -1
-    # everything right against everything wrong: every resample differs by exactly 1
-    assert paired_bootstrap([1] * 200, [0] * 200).interval == (1.0, 1.0)
-
-
-def test_one_discordant_sample_is_noise() -> None:
-    # a resample misses the single discordant sample with probability (1 - 1/200)^200 ~ 37%
-    result = paired_bootstrap([1] + [0] * 199, [0] * 200)
-    assert result.difference == 0.005 and result.interval[0] == 0.0 and result.sign == 0
-
-
 @pytest.mark.parametrize(
-    ("n", "first_rate", "second_rate", "agreement", "confidence"),
+    ("first", "second", "b", "c", "p_value"),
     [
-        (50, 0.6, 0.5, 0.3, 0.95),
-        (200, 0.7, 0.6, 0.5, 0.95),
-        (300, 0.5, 0.5, 0.2, 0.9),
-        (120, 0.9, 0.4, 0.0, 0.99),
+        # 4 discordant samples, all for the first model: p = 2 / 2^4
+        ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [0] * 10, 4, 0, 0.125),
+        # 6 for the first, 0 for the second: p = 2 / 2^6 = 0.03125
+        ([1] * 6 + [1, 0, 1, 0], [0] * 6 + [1, 0, 1, 0], 6, 0, 0.03125),
+        # 5 against 1: p = 2 * (1 + 6) / 2^6 = 0.21875
+        ([1, 1, 1, 1, 1, 0, 1, 1], [0, 0, 0, 0, 0, 1, 1, 1], 5, 1, 0.21875),
+        # 2 against 2: p = 1
+        ([1, 1, 0, 0, 1], [0, 0, 1, 1, 1], 2, 2, 1.0),
     ],
 )
-def test_agrees_with_the_naive_index_resampling_loop(
-    n: int, first_rate: float, second_rate: float, agreement: float, confidence: float
-) -> None:
-    rng = np.random.default_rng(n)
-    first = rng.random(n) < first_rate
-    second = np.where(rng.random(n) < agreement, first, rng.random(n) < second_rate)
-    expected = naive_paired_bootstrap(
-        first.astype(float), second.astype(float), 4000, confidence, seed=0
-    )
-    result = paired_bootstrap(first, second, n_bootstrap=4000, confidence=confidence)
-    assert result.difference == pytest.approx(first.mean() - second.mean())
-    # both are Monte Carlo estimates of the same quantiles, on a grid of step 1/n
-    assert result.interval == pytest.approx(expected, abs=2 / n)
+def test_exact_p_values_on_hand_made_outcomes(first, second, b, c, p_value) -> None:
+    result = mcnemar_exact(first, second)
+    assert (result.only_first, result.only_second, result.n) == (b, c, len(first))
+    assert result.p_value == pytest.approx(p_value, abs=1e-12)
+    assert result.difference == pytest.approx((b - c) / len(first))
+    assert result.sign == (1 if p_value < 0.05 else 0)
+    assert mcnemar_exact(second, first).sign == -result.sign
+    assert mcnemar_exact(second, first) == result.negated()
+
+
+def test_confidence_decides() -> None:
+    first, second = [1] * 5 + [0] * 5, [0] * 10  # 5 against 0: p = 2 / 32 = 0.0625
+    assert mcnemar_exact(first, second, confidence=0.9).sign == 1
+    assert mcnemar_exact(first, second, confidence=0.95).sign == 0
+
+
+@pytest.mark.parametrize(("b", "c"), [(0, 1), (3, 9), (17, 30), (120, 80), (400, 361)])
+def test_agrees_with_naive_binomial_sums(b: int, c: int) -> None:
+    first = [1] * b + [0] * c + [1] * 7
+    second = [0] * b + [1] * c + [1] * 7
+    assert mcnemar_exact(first, second).p_value == pytest.approx(naive_two_sided_p(b, c), rel=1e-9)
+
+
+def test_the_paired_bootstrap_it_replaced_calls_noise_real_at_small_n() -> None:
+    """4 of 10 samples favour one model, none the other: the bootstrap's interval excludes 0,
+    while a fair coin gives such a split one time in eight."""
+    first, second = [1] * 4 + [0] * 6, [0] * 10
+    assert naive_paired_bootstrap_low(first, second) > 0
+    assert mcnemar_exact(first, second).sign == 0
+    # at large n the two agree: 60 against 20 of 400
+    first, second = [1] * 60 + [0] * 20 + [1] * 320, [0] * 60 + [1] * 20 + [1] * 320
+    assert naive_paired_bootstrap_low(first, second) > 0
+    assert mcnemar_exact(first, second).sign == 1
 
 
 def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="equally long, non-empty"):
-        paired_bootstrap([1, 0], [1])
+        mcnemar_exact([1, 0], [1])
     with pytest.raises(ValueError, match="equally long, non-empty"):
-        paired_bootstrap([], [])
-    with pytest.raises(ValueError, match="confidence in"):
-        paired_bootstrap([1], [0], confidence=95)
+        mcnemar_exact([], [])
+    with pytest.raises(ValueError, match="confidence must be in"):
+        mcnemar_exact([1], [0], confidence=95)
 
 
 # --- which samples are compared -------------------------------------------------------------

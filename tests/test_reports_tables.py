@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bindsplit_datasets import metric_core
 from bindsplit_datasets.builds.cards import composition_rows, format_composition
 from bindsplit_datasets.reports import format_record_table
 from bindsplit_datasets.tables import render_table
@@ -56,7 +57,9 @@ def test_record_table_exact_text() -> None:
         "full                 300  71.2 [69.0, 73.4]    -    -",
         "seen                 200  75.0 [70.0, 80.0]    -    -",
         "unseen               0    -                    -    -",
-        "gap (seen - unseen)       +12.5 [-5.0, +30.0]  -    -",
+        "gap (seen - unseen)  0    +12.5 [-5.0, +30.0]  -    -",
+        # an older record: its intervals were a 95% bootstrap
+        "95% intervals: bootstrap; * n < 30 or a degenerate count (0/n, n/n)",
     ]
 
 
@@ -64,8 +67,33 @@ def test_record_table_shows_every_configuration_the_record_reports() -> None:
     metrics = {"full/n": 4, "full/i2t": 0.5, "balanced/n": 2, "balanced/i2t": 1.0}
     record = {**RECORD, "metrics": metrics}
     assert format_record_table(record).splitlines()[3:] == [
-        "full           4  50.0   -    -",
-        "balanced       2  100.0  -    -",
+        "full           4  50.0*   -    -",
+        "balanced       2  100.0*  -    -",
+        "* n < 30 or a degenerate count (0/n, n/n)",
+    ]
+
+
+def test_record_table_gaps_flags_and_level() -> None:
+    """Seen 0 of 10 right, unseen 1 of 10, partial 60 of 100, at 90%: Wilson intervals,
+    Newcombe's for the gaps, every value resting on 10 samples flagged."""
+    stats = metric_core.BindsplitStatistics(
+        splits={
+            "seen": (0, 0, 10, 0, 0, 0),
+            "unseen": (0, 0, 9, 0, 0, 1),
+            "partial": (0, 0, 40, 0, 0, 60),
+        }
+    )
+    record = {**RECORD, "metrics": metric_core.compute_metrics(stats, confidence=0.9)}
+    assert format_record_table(record).splitlines()[1:] == [
+        "configuration         n    I2T                    T2I  group",
+        "--------------------  ---  ---------------------  ---  -----",
+        "full                  120  50.8 [43.4, 58.2]      -    -",
+        "seen                  10   0.0 [0.0, 21.3]*       -    -",
+        "unseen                10   10.0 [2.3, 34.8]*      -    -",
+        "partial               100  60.0 [51.8, 67.7]      -    -",
+        "gap (seen - unseen)   10   -10.0 [-34.8, +12.7]*  -    -",
+        "gap (seen - partial)  10   -60.0 [-67.7, -37.2]*  -    -",
+        "90% intervals: Wilson; gaps: Newcombe; * n < 30 or a degenerate count (0/n, n/n)",
     ]
 
 

@@ -47,6 +47,7 @@ REQUIRED = (
     "benchmarks/data/NOTICE",
     "_metric/bindsplit/bindsplit.py",
     "_metric/bindsplit/bindsplit_bootstrap.py",
+    "_metric/bindsplit/bindsplit_intervals.py",
     "_metric/bindsplit/bindsplit_core.py",
     "_metric/bindsplit/README.md",
     "_metric/bindsplit/app.py",

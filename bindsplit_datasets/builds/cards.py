@@ -22,6 +22,7 @@ import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from ..benchmarks import BenchmarkAdapter, get_benchmark
+from ..metric_core import SMALL_N
 from ..names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
 from ..tables import Align, render_table
 from .card_source import (
@@ -363,6 +364,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "Source)."
         )
     sections += unofficial_pairing(manifest["source"])
+    sizes = {config: _config_size(composition, config) for config in CONFIGURATIONS}
     sections += [
         "## Configurations",
         _markdown_table(
@@ -370,13 +372,14 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             [
                 (
                     f"`{config}`",
-                    f"{(n := _config_size(composition, config)):,}",
+                    f"{n:,}" + (SMALL_MARK if 0 < n < SMALL_N else ""),
                     _CONFIG_MEANING[config]
                     + (" (0 rows: its shard holds only the schema)" if not n else ""),
                 )
-                for config in CONFIGURATIONS
+                for config, n in sizes.items()
             ],
         ),
+        *_small_note(sizes),
         "## Composition",
         (
             "Samples per label (`seen` = every binding seen, `unseen` = none seen, "
@@ -442,7 +445,8 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         "## How to evaluate",
         (
             "Score every sample's image-caption similarity matrix and report each configuration "
-            "(accuracy, bootstrap interval, seen-minus-unseen gap) with the BindSplit metric:\n\n"
+            "(accuracy with an interval valid at any n and its n, the seen-minus-unseen and "
+            "seen-minus-partial gaps) with the BindSplit metric:\n\n"
             "```python\nfrom bindsplit_datasets import evaluate_model\n\n"
             f'record = evaluate_model("openai/clip-vit-base-patch32", "{repo}")\n'
             'print(record["metrics"]["unseen/i2t"], record["metrics"]["gap/i2t"])\n```'
@@ -497,7 +501,23 @@ def _unseen_limitation(composition: Mapping[str, Any]) -> list[str]:
         return []
     return [
         f"- The `unseen` configuration is small ({n:,} samples, {format_share(share)} of this "
-        "build): its accuracies have wide confidence intervals."
+        "build): its accuracies have wide confidence intervals (score intervals, valid at any "
+        "n; report each accuracy with its n)."
+    ]
+
+
+#: The card's mark of a configuration too small for tight intervals.
+SMALL_MARK = "*"
+
+
+def _small_note(sizes: Mapping[str, int]) -> list[str]:
+    """The legend of :data:`SMALL_MARK`, where a configuration carries it."""
+    if not any(0 < n < SMALL_N for n in sizes.values()):
+        return []
+    return [
+        f"{SMALL_MARK} Fewer than {SMALL_N} samples: an accuracy on this configuration rests on "
+        "a small sample. `bindsplit eval` gives it a score interval that holds at any n "
+        "(Wilson by default) and flags it, as it flags a degenerate count (0/n, n/n)."
     ]
 
 

@@ -5,8 +5,10 @@ section, made from the build's own manifest (its ``columns`` say how many images
 The Hub (https://huggingface.co/docs/hub/eval-results) reads ``eval.yaml`` at a benchmark
 dataset's repository root (``name``, ``description``, ``evaluation_framework``, ``tasks``: ``id``,
 ``config``, ``split``). :func:`eval_config` makes one task per non-empty configuration and metric,
-``{config}_{metric}`` (``unseen_i2t``), on that configuration's ``test`` split; T2I and group only
-for builds whose samples have two images. ``bindsplit push-dataset`` uploads it; the model side
+``{config}_{metric}`` (``unseen_i2t``), on that configuration's ``test`` split, and one per gap
+and metric, ``gap_seen_unseen_{metric}`` and ``gap_seen_partial_{metric}`` (seen minus unseen or
+partial, in points), on ``full`` (whose samples hold both); T2I and group only for builds whose
+samples have two images. ``bindsplit push-dataset`` uploads it; the model side
 (``.eval_results/*.yaml``) is :mod:`bindsplit_datasets.reports.eval_results`.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..metric_core import METRICS
+from ..metric_core import GAPS, METRICS
 from ..names import METRIC_LABELS, hub_dataset_id
 from .manifest import SPLIT
 
@@ -25,6 +27,7 @@ __all__ = [
     "EVALUATION_FRAMEWORK",
     "EVAL_CONFIG_FILE",
     "EVAL_RESULTS_FOLDER",
+    "GAP_NAMES",
     "build_metrics",
     "card_section",
     "eval_config",
@@ -39,6 +42,9 @@ EVALUATION_FRAMEWORK = "bindsplit"
 EVAL_CONFIG_FILE = "eval.yaml"
 #: The model repository's folder of result files.
 EVAL_RESULTS_FOLDER = ".eval_results"
+#: How Hub tasks, the results table, model cards and figures name each gap of the metric
+#: (``gap`` -> ``gap_seen_unseen``, ``gap_partial`` -> ``gap_seen_partial``).
+GAP_NAMES: dict[str, str] = {gap: f"gap_{first}_{second}" for gap, (first, second) in GAPS.items()}
 
 
 def task_id(config: str, metric: str) -> str:
@@ -68,6 +74,7 @@ def eval_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
     metric of the build."""
     name = pretty_name(manifest)
     configs = [config for config, rows in manifest["configs"].items() if rows]
+    gaps = [GAP_NAMES[gap] for gap, pair in GAPS.items() if set(pair) <= set(configs)]
     metrics = build_metrics(manifest)
     return {
         "name": f"BindSplit {name}",
@@ -77,12 +84,18 @@ def eval_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
             "caption corpus), partial, unseen (none seen) and balanced (every caption equally "
             "familiar). One task per configuration and metric ("
             + ", ".join(f"{METRIC_LABELS[metric]} accuracy" for metric in metrics)
-            + ", in percent) as `bindsplit eval` computes them."
+            + ", in percent) as `bindsplit eval` computes them, and the gaps seen - unseen "
+            "(gap_seen_unseen) and seen - partial (gap_seen_partial) in points, on full."
         ),
         "evaluation_framework": EVALUATION_FRAMEWORK,
         "tasks": [
             {"id": task_id(config, metric), "config": config, "split": SPLIT}
             for config in configs
+            for metric in metrics
+        ]
+        + [
+            {"id": task_id(gap, metric), "config": "full", "split": SPLIT}
+            for gap in gaps
             for metric in metrics
         ],
     }

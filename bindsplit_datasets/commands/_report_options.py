@@ -45,11 +45,10 @@ def _confidence(text: str) -> float:
     return value
 
 
-def add_confidence_argument(parser: argparse.ArgumentParser) -> None:
-    """``--confidence`` of the paired test behind rank moves (``compare`` and ``eval``)."""
-    parser.add_argument(
-        "--confidence",
-        type=_confidence,
-        default=DEFAULT_CONFIDENCE,
-        help="confidence at which a rank move must be real to be marked (default: 0.95)",
-    )
+def add_confidence_argument(
+    parser: argparse.ArgumentParser,
+    help: str = "confidence at which a rank move must be real to be marked (default: 0.95)",
+) -> None:
+    """``--confidence``: of the paired test behind rank moves (``compare``), and for ``eval``
+    also the level of every interval (``help`` says which)."""
+    parser.add_argument("--confidence", type=_confidence, default=DEFAULT_CONFIDENCE, help=help)

@@ -10,9 +10,10 @@ from ._report_options import add_confidence_argument, add_results_argument, add_
 
 NAME = "compare"
 HELP = (
-    "Print the leaderboard of every configuration (rank, model, accuracy, 95 percent interval, "
-    "n) per benchmark, marking models whose rank differs from full (↑2 / ↓1) where a paired "
-    "bootstrap over the shared samples says the difference is real (= otherwise)."
+    "Print the leaderboard of every configuration (rank, model, accuracy, interval, n) per "
+    "benchmark, marking models whose rank differs from full (↑2 / ↓1) where the exact McNemar "
+    "test over the shared samples says the difference is real (= otherwise), then each model's "
+    "gaps (seen - unseen, seen - partial); * flags values on fewer than 30 samples."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (

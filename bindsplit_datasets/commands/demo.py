@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--n-bootstrap",
         type=non_negative_int,
         default=1000,
-        help="bootstrap resamples (0: no intervals)",
+        help="bootstrap resamples (macro averages; 0: none)",
     )
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
 

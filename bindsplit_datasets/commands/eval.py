@@ -26,6 +26,7 @@ from typing import Any
 
 from ..argtypes import non_negative_int, positive_int
 from ..errors import BindsplitValueError, SaveScoresError
+from ..metric_core import DEFAULT_INTERVAL_METHOD, INTERVAL_METHOD_OPTIONS
 from ..names import CONFIGURATIONS
 from ._report_options import add_confidence_argument
 
@@ -33,7 +34,7 @@ NAME = "eval"
 HELP = (
     "Score models (Hub ids, folders or other model specs; any model with get_image_features/"
     "get_text_features) on BindSplit datasets and report I2T/T2I/group accuracy per "
-    "configuration with bootstrap intervals and the seen-minus-unseen gap; several models and "
+    "configuration with intervals valid at any n and the seen-minus-unseen gap; several models and "
     "datasets write one results record each into --out-dir and end with the leaderboards."
 )
 #: Shown at the end of ``--help``.
@@ -120,13 +121,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "background thread on CPU)",
     )
     parser.add_argument(
+        "--interval-method",
+        choices=INTERVAL_METHOD_OPTIONS,
+        default=DEFAULT_INTERVAL_METHOD,
+        help="interval of each accuracy: wilson (score) or clopper-pearson (exact), the gaps "
+        "then Newcombe's; or bootstrap (percentile) for all (default: wilson)",
+    )
+    parser.add_argument(
         "--n-bootstrap",
         type=non_negative_int,
         default=1000,
-        help="bootstrap resamples (0: no intervals)",
+        help="bootstrap resamples: macro averages, and everything with --interval-method "
+        "bootstrap (0: none; default: 1000)",
     )
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
-    add_confidence_argument(parser)
+    add_confidence_argument(
+        parser,
+        help="level of every interval, and of the test behind rank moves (default: 0.95)",
+    )
 
 
 def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -142,6 +154,8 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
         "save_scores": args.save_scores,
         "n_bootstrap": args.n_bootstrap,
         "seed": args.seed,
+        "confidence": args.confidence,
+        "interval_method": args.interval_method,
         "revision": args.revision,
         "num_workers": args.num_workers,
         "verify": not args.no_verify,
@@ -183,6 +197,8 @@ def _import_scores(args: argparse.Namespace) -> int:
         configs=configs,
         n_bootstrap=args.n_bootstrap,
         seed=args.seed,
+        confidence=args.confidence,
+        interval_method=args.interval_method,
         data_revision=args.data_revision,
         verify=not args.no_verify,
     )

@@ -11,8 +11,8 @@ from ._report_options import add_results_argument, add_selection_arguments
 NAME = "plot"
 HELP = (
     "Draw I2T/T2I/group accuracy per configuration (full, seen, partial, unseen, balanced) for "
-    "one or several models, with 95 percent intervals, from RESULTS.json files written by "
-    "`bindsplit eval`."
+    "one or several models, with their intervals, and a panel of the gaps (seen - unseen, "
+    "seen - partial), from RESULTS.json files written by `bindsplit eval`."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (

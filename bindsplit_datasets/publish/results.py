@@ -121,12 +121,15 @@ configs:
 
 Results of BindSplit evaluations (`bindsplit eval`): per model and benchmark build, the I2T, T2I
 and group accuracies of every configuration (`full`, `seen`, `partial`, `unseen`, `balanced`)
-with bootstrap intervals.
+with their intervals (Wilson score by default), and the gaps seen - unseen and seen - partial.
 
 The table `{RESULTS_TABLE_PATH}` has one row per model, model revision, benchmark, configuration
 and metric, with the columns {", ".join(f"`{column}`" for column in COLUMNS)} (accuracies as
-fractions; `reference` is the corpus the seen/unseen split is relative to, `scored_by` what
-scored the samples):
+fractions; the gaps as rows of configuration `gap_seen_unseen` and `gap_seen_partial`;
+`reference` is the corpus the seen/unseen split is relative to, `scored_by` what scored the
+samples; `interval_method`, `confidence`, `n_bootstrap`, `seed`, `bindsplit_version`,
+`git_commit` and `platform` what reproduces a row; `small_n` a value on fewer than 30 samples or
+a degenerate count):
 
 ```python
 from datasets import load_dataset

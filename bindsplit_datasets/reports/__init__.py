@@ -10,7 +10,7 @@ paired significance tests and the Hub's ``model-index``.
   ``eval.yaml`` of a benchmark dataset).
 - :mod:`.leaderboard_view`: what the leaderboard Space shows (sources, filters, compare's rows).
 - :mod:`.tables`: the one plain-text table renderer and the tables built on it.
-- :mod:`.significance`: the paired bootstrap that decides whether two models really differ.
+- :mod:`.significance`: the exact McNemar test that decides whether two models really differ.
 - :mod:`.leaderboards`: ranks per configuration and the rank moves from ``full``.
 - :mod:`.figures`: grouped bar charts (needs matplotlib).
 - :mod:`.model_index`: the ``model-index`` metadata of a model card.
@@ -34,7 +34,7 @@ from .results import (
     write_record,
     write_records,
 )
-from .significance import PairedDifference, Separation, paired_bootstrap, separate
+from .significance import PairedTest, Separation, mcnemar_exact, separate
 from .tables import format_record_table
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
     "FIGURE_FORMATS",
     "METRICS",
     "METRIC_LABELS",
-    "PairedDifference",
+    "PairedTest",
     "RankChange",
     "ResultsRecord",
     "Row",
@@ -54,9 +54,9 @@ __all__ = [
     "interval_key",
     "leaderboard",
     "load_results",
+    "mcnemar_exact",
     "metric_key",
     "model_label",
-    "paired_bootstrap",
     "panel_metrics",
     "plot_results",
     "rank_changes",

@@ -4,12 +4,14 @@ The Hub (https://huggingface.co/docs/hub/eval-results) reads two files:
 
 - a benchmark **dataset** registers its tasks in ``eval.yaml`` at the repository root:
   :mod:`bindsplit_datasets.builds.eval_tasks` makes it from the build's manifest (re-exported
-  here: :func:`eval_config`, :func:`card_section`). ``bindsplit push-dataset`` uploads it.
+  here: :func:`eval_config`, :func:`card_section`), with one task per configuration and metric and
+  one per gap and metric on ``full``. ``bindsplit push-dataset`` uploads it.
 - a **model** repository reports scores in ``.eval_results/*.yaml``: a list of
   ``{dataset: {id, task_id}, value, date, notes, source, evaluation_framework}``.
   :func:`eval_results` makes one file per benchmark from one model's results records, against
   the benchmark's BindSplit dataset (``bindsplit/aro``), values in percent with one decimal as in
-  every BindSplit table, the interval, n and build in ``notes``.
+  every BindSplit table, the interval (method and level), n, the small-sample flag and the build
+  in ``notes``; the gaps as their tasks, in signed points.
   ``bindsplit export eval-results`` writes them.
 
 Where mteb's writer (``mteb/_hf_integration``) and the Hub's documentation differ, this follows
@@ -40,10 +42,27 @@ from ..builds.eval_tasks import (
     task_id,
 )
 from ..errors import OutputExistsError, SchemaError
-from ..names import HUB_NAMES, METRIC_LABELS, hub_dataset_id
+from ..names import HUB_NAMES, hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
-from .results import METRICS, count_key, interval_key, metric_key, record_configs
+from .intervals import (
+    GAP_LABELS,
+    GAP_NAMES,
+    METHOD_LABELS,
+    gap_count,
+    interval_label,
+    interval_settings,
+    is_small,
+)
+from .results import (
+    GAPS,
+    METRIC_LABELS,
+    METRICS,
+    count_key,
+    interval_key,
+    metric_key,
+    record_configs,
+)
 
 __all__ = [
     "EVALUATION_FRAMEWORK",
@@ -67,6 +86,31 @@ def _file_name(benchmark: str) -> str:
     return f"{HUB_NAMES.get(benchmark, benchmark.replace('_', '-'))}.yaml"
 
 
+def _notes(metrics: Mapping[str, Any], config: str, metric: str, n: int, fingerprint: Any) -> str:
+    """A result's notes: what it is, its interval (level and method), n, the small-sample flag
+    and the build."""
+    gap = config in GAPS
+    settings = interval_settings(metrics)
+    what = (
+        f"{METRIC_LABELS[metric]} gap (points), {GAP_LABELS[config]}"
+        if gap
+        else f"{METRIC_LABELS[metric]} accuracy (%) on {config}"
+    )
+    notes = [what]
+    interval = metrics.get(interval_key(config, metric))
+    method = settings["gap_interval_method" if gap else "interval_method"]
+    if interval is not None:
+        low, high = (percent(bound, signed=gap) for bound in interval)
+        how = f" ({METHOD_LABELS[method]})" if method else ""
+        notes.append(f"{interval_label(metrics)} [{low}, {high}]{how}")
+    notes.append(f"n={n}")
+    if is_small(metrics, config, metric):
+        notes.append("small n")
+    if fingerprint:
+        notes.append(f"build {str(fingerprint)[:12]}")
+    return ", ".join(notes)
+
+
 def eval_results(
     records: Sequence[Mapping[str, Any]],
     *,
@@ -76,9 +120,10 @@ def eval_results(
 ) -> dict[str, list[dict[str, Any]]]:
     """One model's results records as ``.eval_results`` files: file name -> result entries.
 
-    One file per benchmark (``aro.yaml``), one entry per non-empty configuration and metric,
-    against ``hub_dataset_id(benchmark, org)`` with task :func:`task_id`. ``source_url`` (and
-    ``source_name``) attribute the results, e.g. to the results dataset holding the records.
+    One file per benchmark (``aro.yaml``), one entry per non-empty configuration and metric and
+    per gap and metric, against ``hub_dataset_id(benchmark, org)`` with task :func:`task_id`.
+    ``source_url`` (and ``source_name``) attribute the results, e.g. to the results dataset
+    holding the records.
     Raises :class:`SchemaError` for records of several models or several of one benchmark.
     """
     models = list(dict.fromkeys(model_label(record) for record in records))
@@ -97,35 +142,37 @@ def eval_results(
             )
         fingerprint = record["dataset"].get("fingerprint")
         metrics = record["metrics"]
+        found = [
+            (config, metric, metrics[count_key(config)])
+            for config in record_configs(metrics)
+            for metric in METRICS
+            if metrics[count_key(config)] and metric_key(config, metric) in metrics
+        ]
+        for gap in GAPS:
+            n = gap_count(metrics, gap)
+            found += [
+                (gap, metric, n)
+                for metric in METRICS
+                if n is not None and metric_key(gap, metric) in metrics
+            ]
         entries = []
-        for config in record_configs(metrics):
-            n = metrics[count_key(config)]
-            for metric in METRICS:
-                value = metrics.get(metric_key(config, metric)) if n else None
-                if value is None:
-                    continue
-                interval = metrics.get(interval_key(config, metric))
-                notes = [f"{METRIC_LABELS[metric]} accuracy (%) on {config}", f"n={n}"]
-                if interval is not None:
-                    notes.insert(1, f"95% CI [{percent(interval[0])}, {percent(interval[1])}]")
-                if fingerprint:
-                    notes.append(f"build {str(fingerprint)[:12]}")
-                entry: dict[str, Any] = {
-                    "dataset": {
-                        "id": hub_dataset_id(benchmark, org),
-                        "task_id": task_id(config, metric),
-                    },
-                    "value": round(100 * float(value), 1),
-                }
-                if record.get("created"):
-                    entry["date"] = str(record["created"])
-                if source_url:
-                    entry["source"] = {"url": source_url}
-                    if source_name:
-                        entry["source"]["name"] = source_name
-                entry["evaluation_framework"] = EVALUATION_FRAMEWORK
-                entry["notes"] = ", ".join(notes)
-                entries.append(entry)
+        for config, metric, n in found:
+            entry: dict[str, Any] = {
+                "dataset": {
+                    "id": hub_dataset_id(benchmark, org),
+                    "task_id": task_id(GAP_NAMES.get(config, config), metric),
+                },
+                "value": round(100 * float(metrics[metric_key(config, metric)]), 1),
+            }
+            if record.get("created"):
+                entry["date"] = str(record["created"])
+            if source_url:
+                entry["source"] = {"url": source_url}
+                if source_name:
+                    entry["source"]["name"] = source_name
+            entry["evaluation_framework"] = EVALUATION_FRAMEWORK
+            entry["notes"] = _notes(metrics, config, metric, n, fingerprint)
+            entries.append(entry)
         if entries:
             files[name] = entries
     if not files:

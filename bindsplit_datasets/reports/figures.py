@@ -1,9 +1,11 @@
 """Figures from results records: grouped bars of accuracy per configuration, one bar per model.
 
 :func:`plot_results` draws, per benchmark, one panel per metric with one group of bars per
-configuration, each with its 95% interval and n, in the style of the paper's figures
-(``bindsplit plot``). Records of different benchmarks go into different rows of panels, never into
-one panel. Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+configuration, each with its interval and n, in the style of the paper's figures
+(``bindsplit plot``), and a last panel of the gaps (seen - unseen, seen - partial) of the first
+metric, in points with their intervals; a value resting on fewer than 30 samples or a degenerate
+count is labelled with ``*``. Records of different benchmarks go into different rows of panels,
+never into one panel. Needs matplotlib (``pip install bindsplit-datasets[plot]``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
 from ..tables import percent
 from .grouping import group_by_benchmark, unique_labels
-from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, reported_configs
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, is_small
+from .results import (
+    GAPS,
+    METRIC_LABELS,
+    METRICS,
+    count_key,
+    interval_key,
+    metric_key,
+    reported_configs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -102,14 +113,98 @@ def _draw_panel(
                 capsize=2.5,
                 error_kw={"elinewidth": 0.8, "ecolor": "0.2"},
             )
+            flag = SMALL_FLAG if is_small(record["metrics"], config, metric) else ""
             ax.text(
-                x, top + 0.012, percent(accuracy), ha="center", va="bottom", fontsize=label_size
+                x,
+                top + 0.012,
+                percent(accuracy) + flag,
+                ha="center",
+                va="bottom",
+                fontsize=label_size,
             )
     ax.set_xticks(range(len(shown)), [_n_label(group, config) for config in shown])
     ax.set_ylim(0, 1.08)
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
     ax.set_ylabel(f"{METRIC_LABELS[metric]} accuracy")
     ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]}")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def _gaps(records: Sequence[Mapping[str, Any]], metric: str, configs: Sequence[str]) -> list[str]:
+    """The gaps of ``metric`` a record reports whose two configurations are both shown."""
+    return [
+        gap
+        for gap, pair in GAPS.items()
+        if set(pair) <= set(configs)
+        and any(metric_key(gap, metric) in record["metrics"] for record in records)
+    ]
+
+
+def _gap_label(group: Sequence[Mapping[str, Any]], gap: str) -> str:
+    counts = sorted({n for record in group if (n := gap_count(record["metrics"], gap)) is not None})
+    if not counts:
+        return GAP_LABELS[gap]
+    span = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
+    return f"{GAP_LABELS[gap]}\n(n={span})"
+
+
+def _draw_gaps(
+    ax: Any,
+    group: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    colors: Mapping[str, Any],
+    gaps: Sequence[str],
+    metric: str,
+    benchmark: str,
+) -> None:
+    """The gaps panel: per gap one group of bars (one per model) from 0, with intervals."""
+    from matplotlib.ticker import PercentFormatter
+
+    width = min(0.8 / len(group), 0.3)
+    label_size = 7 if len(group) <= 4 else 5.5
+    bounds = [0.0]
+    for position, (label, record) in enumerate(zip(labels, group, strict=True)):
+        metrics = record["metrics"]
+        for slot, gap in enumerate(gaps):
+            value = metrics.get(metric_key(gap, metric))
+            if value is None:
+                continue
+            interval = metrics.get(interval_key(gap, metric))
+            x = slot + (position - (len(group) - 1) / 2) * width
+            error = None
+            low, high = value, value
+            if interval is not None:
+                low, high = min(interval[0], value), max(interval[1], value)
+                error = [[value - low], [high - value]]
+            bounds += [low, high]
+            ax.bar(
+                x,
+                value,
+                width * 0.92,
+                color=colors[label],
+                yerr=error,
+                capsize=2.5,
+                error_kw={"elinewidth": 0.8, "ecolor": "0.2"},
+            )
+            flag = SMALL_FLAG if is_small(metrics, gap, metric) else ""
+            above = value >= 0
+            ax.text(
+                x,
+                (high + 0.012) if above else (low - 0.012),
+                percent(value, signed=True) + flag,
+                ha="center",
+                va="bottom" if above else "top",
+                fontsize=label_size,
+            )
+    ax.axhline(0.0, color="0.3", linewidth=0.8)
+    ax.set_xticks(range(len(gaps)), [_gap_label(group, gap) for gap in gaps])
+    ax.set_ylim(min(bounds) - 0.1, max(bounds) + 0.1)
+    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+    level = interval_label(group[0]["metrics"])
+    ax.set_ylabel(f"{METRIC_LABELS[metric]} gap (points, {level})")
+    ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]} gap")
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.spines[["top", "right"]].set_visible(False)
@@ -174,15 +269,16 @@ def results_figure(
     colors = dict(zip(every_label, palette, strict=True))
 
     n_models = max(len(group) for group in groups.values())
+    gap_columns = 1 if _gaps(records, panels[0], configs) else 0
     figure = Figure(
         figsize=(
-            max(4.2, 1.1 + 0.5 * n_models * len(configs)) * len(panels),
+            max(4.2, 1.1 + 0.5 * n_models * len(configs)) * (len(panels) + gap_columns),
             3.4 * len(groups) + 0.6,
         ),
         layout="constrained",
     )
     FigureCanvasAgg(figure)
-    axes = figure.subplots(len(groups), len(panels), squeeze=False)
+    axes = figure.subplots(len(groups), len(panels) + gap_columns, squeeze=False)
     for row, (benchmark, group) in enumerate(groups.items()):
         for column, metric in enumerate(panels):
             _draw_panel(
@@ -194,6 +290,15 @@ def results_figure(
                 metric,
                 benchmark,
             )
+        if gap_columns:
+            gaps = _gaps(group, panels[0], configs)
+            ax = axes[row][len(panels)]
+            if gaps:
+                _draw_gaps(
+                    ax, group, labels_per_group[benchmark], colors, gaps, panels[0], benchmark
+                )
+            else:
+                ax.set_axis_off()
     handles = [Patch(color=colors[label], label=label) for label in every_label]
     figure.legend(
         handles,
@@ -215,10 +320,13 @@ def plot_results(
     allow_mixed_builds: bool = False,
     dpi: int = 150,
 ) -> Path:
-    """Grouped bars of accuracy per configuration, one bar per model, with 95% intervals.
+    """Grouped bars of accuracy per configuration, one bar per model, with their intervals.
 
     One row of panels per benchmark and one panel per metric that at least one record reports
-    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so). Each x tick is
+    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so), then a panel
+    of the gaps (seen - unseen, seen - partial, where both configurations are drawn) of the first
+    metric in points, with their intervals and n; ``*`` marks a value resting on fewer than 30
+    samples or a degenerate count. Each x tick is
     a configuration with its n; bars carry their accuracy in percent. ``configs`` default: those
     of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
     balanced) the records report. The format follows the suffix of ``out`` (png, pdf or svg); the

@@ -4,7 +4,7 @@ ranked exactly as ``bindsplit compare`` ranks them.
 :func:`load_source` reads a results table (a local ``.parquet`` file), a folder laid out as a
 results dataset (``records/**/*.json`` and ``data/results.parquet``, as ``bindsplit push-results``
 writes it) or a Hub dataset id (downloaded, then read as that folder). Complete records are
-preferred: with their per-sample outcomes, a rank move is tested with the paired bootstrap, as
+preferred: with their per-sample outcomes, a rank move is tested with the exact McNemar test, as
 ``compare`` tests it; from the table alone, by non-overlapping intervals (``compare``'s own test
 for records without outcomes).
 
@@ -30,7 +30,7 @@ from .grouping import group_by_benchmark
 from .leaderboards import leaderboard, rank_changes
 from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, metric_key
 from .results_table import read_results_table, reference_name, table_records
-from .significance import DEFAULT_CONFIDENCE
+from .significance import DEFAULT_CONFIDENCE, METHOD_PAIRED
 
 __all__ = [
     "BOARD_CONFIGS",
@@ -245,7 +245,7 @@ def board(
         f"rank moves vs {REFERENCE_CONFIG}: ↑/↓ where the difference is real, = where it is "
         "within noise (real: "
         + (
-            f"a paired bootstrap over the shared samples separates the models at {level})"
+            f"the {METHOD_PAIRED} test over the shared samples separates the models at {level})"
             if paired
             else "non-overlapping 95% intervals; the table has no per-sample outcomes)"
         )

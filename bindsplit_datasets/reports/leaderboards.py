@@ -4,9 +4,9 @@ configurations.
 This is what the paper argues should be reported: :func:`leaderboard` ranks models on one
 configuration; :func:`rank_changes` shows how ranks move from ``full`` to the shortcut-free
 ``seen`` and the ``unseen`` configurations, and marks a move only where it is real: where the
-models it passed (or that passed it) are separated by a paired bootstrap over the shared samples
-(:mod:`~bindsplit_datasets.reports.significance`). :func:`format_comparison` prints both as text
-(``bindsplit compare``, the end of a multi-model ``bindsplit eval``, the demo).
+models it passed (or that passed it) are separated by the exact McNemar test over the shared
+samples (:mod:`~bindsplit_datasets.reports.significance`). :func:`format_comparison` prints both
+as text (``bindsplit compare``, the end of a multi-model ``bindsplit eval``, the demo).
 
 Records of different benchmarks are never ranked together: :func:`format_comparison` groups them
 per benchmark; :func:`leaderboard` and :func:`rank_changes` refuse a mix.
@@ -22,7 +22,9 @@ from typing import Any
 from ..errors import BindsplitValueError
 from ..tables import Align, percent, render_table
 from .grouping import group_by_benchmark, single_benchmark, unique_labels
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, interval_note, is_small
 from .results import (
+    GAPS,
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
@@ -33,7 +35,6 @@ from .results import (
 )
 from .significance import (
     DEFAULT_CONFIDENCE,
-    DEFAULT_N_BOOTSTRAP,
     METHOD_INTERVALS,
     METHOD_PAIRED,
     METHOD_UNTESTED,
@@ -134,12 +135,10 @@ class _Tests:
         metric: str,
         *,
         confidence: float,
-        n_bootstrap: int,
-        seed: int,
     ) -> None:
         self.by_label = dict(zip(unique_labels(records), records, strict=True))
         self.metric = metric
-        self.confidence, self.n_bootstrap, self.seed = confidence, n_bootstrap, seed
+        self.confidence = confidence
         self.done: dict[tuple[str, str, str], Separation] = {}
 
     def sign(self, model: str, other: str, config: str) -> int:
@@ -152,8 +151,6 @@ class _Tests:
                 config,
                 self.metric,
                 confidence=self.confidence,
-                n_bootstrap=self.n_bootstrap,
-                seed=self.seed,
             )
         sign = self.done[key].sign
         return sign if model == key[0] else -sign
@@ -225,13 +222,11 @@ def rank_changes(
     configs: Sequence[str] | None = None,
     *,
     confidence: float = DEFAULT_CONFIDENCE,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = 0,
 ) -> list[RankChange]:
     """Per model of one benchmark, its rank on every configuration and the move relative to
     ``full``, marked only where real (:class:`RankChange`).
 
-    A move is real where a paired bootstrap over the samples both records share
+    A move is real where the exact McNemar test over the samples both records share
     (:func:`~bindsplit_datasets.reports.significance.separate`, at ``confidence``) separates the
     model from the one it passed or that passed it; records without per-sample outcomes are
     compared by their intervals. Ordered by ``full`` rank (models without a ``full`` value
@@ -240,8 +235,14 @@ def rank_changes(
     """
     _check_metric(metric)
     single_benchmark(records)
-    tests = _Tests(records, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+    tests = _Tests(records, metric, confidence=confidence)
     return _rank_changes(records, metric, reported_configs(records, configs), tests)
+
+
+def _interval_header(records: Sequence[Mapping[str, Any]]) -> str:
+    """``"95% CI"`` at the records' level; ``"CI"`` when their levels differ."""
+    labels = {interval_label(record["metrics"]) for record in records}
+    return labels.pop() if len(labels) == 1 else "CI"
 
 
 def _format_board(
@@ -250,13 +251,14 @@ def _format_board(
     rows = leaderboard(records, config, metric)
     if not rows:
         return [f"  {config}: no result reports {METRIC_LABELS[metric]} on this configuration"]
+    by_label = dict(zip(unique_labels(records), records, strict=True))
     change = f"vs {REFERENCE_CONFIG}" if config != REFERENCE_CONFIG else ""
-    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", "95% CI", "n", change)
+    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", _interval_header(records), "n", change)
     table = [
         (
             str(row.rank),
             row.model,
-            percent(row.accuracy),
+            percent(row.accuracy) + _flag(by_label[row.model]["metrics"], config, metric),
             f"[{percent(row.ci[0])}, {percent(row.ci[1])}]" if row.ci else "-",
             f"{row.n:,}" if row.n is not None else "-",
             markers.get(row.model, ""),
@@ -265,6 +267,62 @@ def _format_board(
     ]
     aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
     return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
+
+
+def _flag(metrics: Mapping[str, Any], config: str, metric: str) -> str:
+    """:data:`~.results.SMALL_FLAG` after a value that rests on a small or degenerate sample."""
+    return SMALL_FLAG if is_small(metrics, config, metric) else " "
+
+
+def _gap_cell(metrics: Mapping[str, Any], gap: str, metric: str) -> tuple[str, str]:
+    """A gap in signed points with its interval (flagged), and its n (the smaller count)."""
+    value = metrics.get(metric_key(gap, metric))
+    if value is None:
+        return "-", ""
+    text = percent(value, signed=True)
+    interval = metrics.get(interval_key(gap, metric))
+    if interval is not None:
+        text += f" [{percent(interval[0], signed=True)}, {percent(interval[1], signed=True)}]"
+    n = gap_count(metrics, gap)
+    return text + _flag(metrics, gap, metric).strip(), "" if n is None else f"{n:,}"
+
+
+def _format_gaps(
+    records: Sequence[Mapping[str, Any]], metric: str, order: Sequence[str]
+) -> list[str]:
+    """The gaps of every model (points, ``full`` order), beside its configurations' boards."""
+    by_label = dict(zip(unique_labels(records), records, strict=True))
+    gaps = [
+        gap
+        for gap in GAPS
+        if any(metric_key(gap, metric) in record["metrics"] for record in records)
+    ]
+    if not gaps:
+        return []
+    header: list[str] = ["model"]
+    for gap in gaps:
+        header += [f"{GAP_LABELS[gap]} (points)", "n"]
+    table = []
+    for model in order:
+        row = [model]
+        for gap in gaps:
+            row += _gap_cell(by_label[model]["metrics"], gap, metric)
+        table.append(row)
+    aligns: tuple[Align, ...] = ("<", *(("<", ">") * len(gaps)))
+    return [
+        f"  gaps ({METRIC_LABELS[metric]})",
+        render_table(header, table, align=aligns, indent="    "),
+    ]
+
+
+def _notes(records: Sequence[Mapping[str, Any]]) -> str:
+    """How the block's intervals were made (one line, or a word that they differ) and what
+    the flag marks."""
+    notes = {interval_note(record["metrics"]) for record in records}
+    if len(notes) == 1:
+        return f"  {notes.pop()}"
+    legend = interval_note({})
+    return f"  intervals as each record made them (methods or levels differ); {legend}"
 
 
 def _summary(changes: Sequence[RankChange], config: str) -> str | None:
@@ -291,6 +349,7 @@ def _level(confidence: float) -> str:
 
 def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confidence: float) -> str:
     """How the block's rank moves were tested, with the level."""
+    intervals = _interval_header(records).replace("CI", "intervals")
     if not methods:  # no move to test: say how one would have been
         methods = {METHOD_PAIRED if all("samples" in r for r in records) else METHOD_INTERVALS}
     if methods == {METHOD_UNTESTED}:
@@ -299,17 +358,18 @@ def _method_note(methods: set[str], records: Sequence[Mapping[str, Any]], confid
             f"intervals); {WITHIN_NOISE} marks every move"
         )
     paired = (
-        f"a paired bootstrap over the shared samples separates the models at {_level(confidence)}"
+        f"the exact McNemar test over the shared samples separates the models at "
+        f"{_level(confidence)}"
     )
     if methods == {METHOD_PAIRED}:
         how = paired
     elif METHOD_PAIRED in methods:
         how = (
             f"{paired},\n"
-            "    or non-overlapping 95% intervals where a record has no per-sample outcomes"
+            f"    or non-overlapping {intervals} where a record has no per-sample outcomes"
         )
     else:
-        how = "non-overlapping 95% intervals; the records have no per-sample outcomes"
+        how = f"non-overlapping {intervals}; the records have no per-sample outcomes"
     if METHOD_UNTESTED in methods:
         how += ";\n    untested where a record has neither per-sample outcomes nor intervals"
     return (
@@ -325,8 +385,6 @@ def format_comparison(
     *,
     allow_mixed_builds: bool = False,
     confidence: float = DEFAULT_CONFIDENCE,
-    n_bootstrap: int = DEFAULT_N_BOOTSTRAP,
-    seed: int = 0,
 ) -> str:
     """Text leaderboards per benchmark and configuration, with rank moves relative to ``full``.
 
@@ -334,9 +392,11 @@ def format_comparison(
     line saying how moves are tested and at which level, then one table per configuration
     (rank, model, accuracy %, 95% CI, n) where non-``full`` tables mark each model whose rank
     differs from its ``full`` rank (``↑2``/``↓1`` where real, ``=`` within noise), followed by
-    one line saying whether the order changed. ``configs`` default: those of
-    :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
-    balanced) the records report.
+    one line saying whether the order changed; then each model's gaps (seen - unseen, seen -
+    partial, in points, with their intervals and n) and a line saying how the intervals were
+    made. ``*`` flags a value resting on fewer than 30 samples or a degenerate count.
+    ``configs`` default: those of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS`
+    (full, seen, partial, unseen, balanced) the records report.
     """
     _check_metric(metric)
     configs = reported_configs(records, configs)
@@ -355,7 +415,7 @@ def format_comparison(
             )
             blocks.append("\n".join(lines))
             continue
-        tests = _Tests(group, metric, confidence=confidence, n_bootstrap=n_bootstrap, seed=seed)
+        tests = _Tests(group, metric, confidence=confidence)
         changes = _rank_changes(group, metric, configs, tests)
         boards = []
         for config in configs:
@@ -364,6 +424,8 @@ def format_comparison(
             summary = _summary(changes, config) if config != REFERENCE_CONFIG else None
             if summary:
                 boards.append(f"    {summary}")
+        boards.extend(_format_gaps(group, metric, [change.model for change in changes]))
+        boards.append(_notes(group))
         lines.append(_method_note(tests.methods, group, confidence))
         blocks.append("\n".join(lines + boards))
     return "\n\n".join(blocks)

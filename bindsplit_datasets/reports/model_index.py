@@ -5,9 +5,11 @@ configuration: the dataset is the benchmark's BindSplit dataset on the Hub
 (:func:`~bindsplit_datasets.names.hub_dataset_id`, e.g. ``bindsplit/aro``) with the configuration
 as its ``config`` and the build fingerprint in its ``args``; the metrics are I2T, T2I and group
 accuracy (types ``i2t_accuracy``, ``t2i_accuracy``, ``group_accuracy``) **in percent**, rounded to
-one decimal as in every BindSplit table, each with its 95% interval and n in its display name.
-T2I and group are left out where undefined (1-image benchmarks), and so is an empty
-configuration.
+one decimal as in every BindSplit table, each with its interval (at the record's level), n and
+the small-sample flag in its display name. The gaps are results too, on the ``full``
+configuration: ``{metric}_gap_seen_unseen`` and ``{metric}_gap_seen_partial`` in signed points,
+n the smaller configuration's. T2I and group are left out where undefined (1-image benchmarks),
+and so is an empty configuration.
 
 The entries are built as :class:`huggingface_hub.EvalResult` objects and turned into YAML with
 huggingface_hub's own ``eval_results_to_model_index``, so what the Hub parses is what was meant.
@@ -29,7 +31,17 @@ from ..errors import SchemaError
 from ..names import hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
-from .results import METRIC_LABELS, METRICS, count_key, interval_key, metric_key, record_configs
+from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, is_small
+from .results import (
+    GAPS,
+    METRIC_LABELS,
+    METRICS,
+    REFERENCE_CONFIG,
+    count_key,
+    interval_key,
+    metric_key,
+    record_configs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from huggingface_hub import EvalResult
@@ -73,6 +85,19 @@ def _single_model(records: Sequence[Mapping[str, Any]]) -> str:
     return models[0]
 
 
+def _details(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> str:
+    """What a metric's display name adds to its value: interval, n, the small-sample flag."""
+    signed = config in GAPS
+    details = [f"n={n}"]
+    interval = metrics.get(interval_key(config, metric))
+    if interval is not None:
+        low, high = (percent(bound, signed=signed) for bound in interval)
+        details.insert(0, f"{interval_label(metrics)} [{low}, {high}]")
+    if is_small(metrics, config, metric):
+        details.append("small n")
+    return ", ".join(details)
+
+
 def eval_results(
     records: Sequence[Mapping[str, Any]], *, org: str | None = None
 ) -> list[EvalResult]:
@@ -101,10 +126,7 @@ def eval_results(
                 key = metric_key(config, metric)
                 if key not in metrics:
                     continue
-                interval = metrics.get(interval_key(config, metric))
-                details = [f"n={n}"]
-                if interval is not None:
-                    details.insert(0, f"95% CI [{percent(interval[0])}, {percent(interval[1])}]")
+                details = _details(metrics, config, metric, n)
                 results.append(
                     EvalResult(
                         task_type=TASK_TYPE,
@@ -116,7 +138,28 @@ def eval_results(
                         dataset_args={"fingerprint": fingerprint} if fingerprint else None,
                         metric_type=f"{metric}_accuracy",
                         metric_value=round(100 * metrics[key], 1),
-                        metric_name=f"{METRIC_LABELS[metric]} accuracy, % ({', '.join(details)})",
+                        metric_name=f"{METRIC_LABELS[metric]} accuracy, % ({details})",
+                    )
+                )
+        for gap in GAPS:
+            n = gap_count(metrics, gap)
+            for metric in METRICS:
+                key = metric_key(gap, metric)
+                if n is None or key not in metrics:
+                    continue
+                label = f"{METRIC_LABELS[metric]} gap ({GAP_LABELS[gap]}), points"
+                results.append(
+                    EvalResult(
+                        task_type=TASK_TYPE,
+                        task_name=TASK_NAME,
+                        dataset_type=hub_dataset_id(benchmark, org),
+                        dataset_name=f"{_pretty_name(benchmark)} (BindSplit {REFERENCE_CONFIG})",
+                        dataset_config=REFERENCE_CONFIG,
+                        dataset_split=SPLIT,
+                        dataset_args={"fingerprint": fingerprint} if fingerprint else None,
+                        metric_type=f"{metric}_{GAP_NAMES[gap]}",
+                        metric_value=round(100 * metrics[key], 1),
+                        metric_name=f"{label} ({_details(metrics, gap, metric, n)})",
                     )
                 )
     if not results:

@@ -2,12 +2,15 @@
 
 A results record (made by :func:`bindsplit_datasets.evaluation.evaluate_model`) holds one model's
 accuracy on one built benchmark, per configuration: ``metrics["{config}/{i2t,t2i,group}"]``
-(fractions), ``"{config}/{metric}_ci"`` (bootstrap interval) and ``"{config}/n"``; those keys are
-made by :func:`metric_key`, :func:`interval_key` and :func:`count_key` and nowhere else. T2I and
-group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution); they are never reported
-as 0. Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...],
-"i2t": [0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which
-the paired bootstrap of :mod:`~bindsplit_datasets.reports.significance` compares.
+(fractions), ``"{config}/{metric}_ci"`` (interval) and ``"{config}/n"``; the gaps
+``"gap/{metric}"`` (seen minus unseen) and ``"gap_partial/{metric}"`` (seen minus partial), each
+with ``_ci``; those keys are made by :func:`metric_key`, :func:`interval_key`, :func:`count_key`
+and :func:`gap_key` and nowhere else. The metrics also say how their intervals were made (the
+metric's ``SETTINGS_KEYS``), ``environment`` what ran (:mod:`.intervals` reads both). T2I and
+group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution), never reported as 0.
+Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...], "i2t":
+[0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which the
+exact McNemar test of :mod:`~bindsplit_datasets.reports.significance` compares.
 
 :class:`ResultsRecord` writes, reads and validates records:
 
@@ -43,17 +46,29 @@ from typing import Any
 
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..metric_core import METRICS
+from ..metric_core import (
+    CONFIDENCE_KEY,
+    GAPS,
+    INTERVAL_METHOD_KEY,
+    INTERVAL_METHODS,
+    METRICS,
+    N_BOOTSTRAP_KEY,
+    SEED_KEY,
+    SETTINGS_KEYS,
+)
 from ..names import CONFIGURATIONS, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
 
 __all__ = [
     "DEFAULT_CONFIGS",
     "DIGEST_KEY",
     "GAP",
+    "GAPS",
+    "GAP_PARTIAL",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
     "SCORED_BY",
+    "SETTINGS_KEYS",
     "ResultsRecord",
     "count_key",
     "gap_key",
@@ -80,8 +95,9 @@ REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
 #: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
-#: The prefix of the seen-minus-unseen differences (``gap/i2t``); not a configuration.
-GAP = "gap"
+#: The prefixes of the metric's differences (not configurations): seen minus unseen
+#: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
+GAP, GAP_PARTIAL = GAPS
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
@@ -113,9 +129,10 @@ def count_key(config: str) -> str:
     return metric_key(config, "n")
 
 
-def gap_key(metric: str) -> str:
-    """The key of the seen-minus-unseen difference of ``metric``: ``"gap/i2t"``."""
-    return metric_key(GAP, metric)
+def gap_key(metric: str, gap: str = GAP) -> str:
+    """The key of a difference of ``metric``: seen minus unseen (``"gap/i2t"``), or with
+    ``gap=GAP_PARTIAL`` seen minus partial (``"gap_partial/i2t"``)."""
+    return metric_key(gap, metric)
 
 
 def key_config(key: str) -> str:
@@ -131,7 +148,7 @@ def record_configs(metrics: Mapping[str, Any]) -> list[str]:
     found = [
         match.group(1)
         for key in metrics
-        if (match := _COUNT_KEY.match(key)) and match.group(1) != GAP
+        if (match := _COUNT_KEY.match(key)) and match.group(1) not in GAPS
     ]
     known = [config for config in CONFIGURATIONS if config in found]
     return known + [config for config in dict.fromkeys(found) if config not in CONFIGURATIONS]
@@ -190,6 +207,11 @@ def _is_fraction(value: Any) -> bool:
     )
 
 
+def _is_count(value: Any) -> bool:
+    """An integer >= 0 (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _is_binary(value: Any) -> bool:
     """0, 1, False or True (JSON writers differ on booleans)."""
     return isinstance(value, int) and value in (0, 1)
@@ -223,6 +245,26 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
             raise SchemaError(
                 f"{source}: metrics[{count_key(config)!r}] = {n!r} is not a sample count"
             )
+    _check_settings(metrics, source)
+
+
+def _check_settings(metrics: Mapping[str, Any], source: str) -> None:
+    """The interval settings, where the record has them (older records do not)."""
+    method = metrics.get(INTERVAL_METHOD_KEY)
+    if method is not None and method not in INTERVAL_METHODS:
+        raise SchemaError(
+            f"{source}: metrics[{INTERVAL_METHOD_KEY!r}] = {method!r} is not one of "
+            f"{', '.join(INTERVAL_METHODS)}"
+        )
+    confidence = metrics.get(CONFIDENCE_KEY)
+    if confidence is not None and not (_is_fraction(confidence) and 0 < confidence < 1):
+        raise SchemaError(
+            f"{source}: metrics[{CONFIDENCE_KEY!r}] = {confidence!r} is not a level in (0, 1)"
+        )
+    for key in (N_BOOTSTRAP_KEY, SEED_KEY):
+        value = metrics.get(key)
+        if value is not None and not _is_count(value):
+            raise SchemaError(f"{source}: metrics[{key!r}] = {value!r} is not an integer >= 0")
 
 
 def _missing(source: str, key: str, why: str) -> SchemaError:
@@ -239,7 +281,7 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
     both report a metric."""
     for key in metrics:
         config, metric = key_config(key), key.partition("/")[2]
-        reported = config != GAP and metric.removesuffix("_ci") in METRICS
+        reported = config not in GAPS and metric.removesuffix("_ci") in METRICS
         if reported and count_key(config) not in metrics:
             raise _missing(source, count_key(config), f"the record reports {key!r}")
     configs = record_configs(metrics)
@@ -262,13 +304,20 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
             if intervals and interval_key(config, metric) not in metrics:
                 why += " and the record reports intervals"
                 raise _missing(source, interval_key(config, metric), why)
-    for metric in METRICS:
-        if metric_key("seen", metric) in metrics and metric_key("unseen", metric) in metrics:
-            why = f"seen and unseen both report {metric}"
-            if gap_key(metric) not in metrics:
-                raise _missing(source, gap_key(metric), why)
-            if intervals and interval_key(GAP, metric) not in metrics:
-                raise _missing(source, interval_key(GAP, metric), why)
+    # seen minus partial came with the interval settings: older records have neither
+    gaps = GAPS if INTERVAL_METHOD_KEY in metrics else {GAP: GAPS[GAP]}
+    for gap, (first, second) in gaps.items():
+        for metric in METRICS:
+            if (
+                metric_key(first, metric) not in metrics
+                or metric_key(second, metric) not in metrics
+            ):
+                continue
+            why = f"{first} and {second} both report {metric}"
+            if gap_key(metric, gap) not in metrics:
+                raise _missing(source, gap_key(metric, gap), why)
+            if intervals and interval_key(gap, metric) not in metrics:
+                raise _missing(source, interval_key(gap, metric), why)
 
 
 def _check_samples(samples: Any, source: str) -> None:

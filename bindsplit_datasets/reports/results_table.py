@@ -5,7 +5,16 @@ fraction (``value``), its interval (``ci_low``, ``ci_high``; null without one), 
 configuration's sample count ``n``, the build (``build_fingerprint``), the corpus the split is
 relative to (``reference``: the reference corpus's name, e.g. ``coco2017``) and what scored the
 samples (``scored_by``: ``encoder``, a pair scorer, imported scores). An empty configuration has
-no accuracy and no row; the seen-minus-unseen gap is not a configuration and has none either.
+no accuracy and no row. The gaps are rows too: configuration ``gap_seen_unseen`` (seen minus
+unseen) and ``gap_seen_partial`` (seen minus partial), ``value`` the difference with its
+interval, ``n`` the smaller of the two configurations' counts.
+
+Every row says how its numbers were made, so that it can be reproduced from itself:
+``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
+gap's: ``newcombe`` or ``bootstrap-percentile``), ``confidence``, ``n_bootstrap``, ``seed``,
+``bindsplit_version``, ``git_commit`` and ``platform`` (null where an older record does not say),
+and ``small_n``: the value rests on fewer than 30 samples or is degenerate (0/n, n/n; for a gap,
+on either side), so its interval, valid as it is, deserves a flag.
 ``bindsplit export results-table`` writes it, ``bindsplit push-results`` keeps it up to date in a
 results dataset (``data/results.parquet``), and the leaderboard Space reads it.
 
@@ -15,15 +24,16 @@ results dataset (``data/results.parquet``), and the leaderboard Space reads it.
 ...     "model": {"id": "org/clip", "revision": "abc", "scored_by": "encoder"},
 ...     "dataset": {"benchmark": "aro_vga", "fingerprint": "f1",
 ...                 "reference": {"corpus": {"kind": "coco", "name": "coco2017"}}},
-...     "metrics": {"full/n": 4, "full/i2t": 0.75, "full/i2t_ci": [0.5, 1.0], "seen/n": 0},
+...     "metrics": {"full/n": 4, "full/i2t": 0.75, "full/i2t_ci": [0.5, 1.0], "seen/n": 0,
+...                 "interval_method": "wilson", "confidence": 0.95},
 ... }
 >>> [row["configuration"] + "/" + row["metric"] for row in table_rows([record])]
 ['full/i2t']
 >>> row = table_rows([record])[0]
->>> row["value"], row["ci_low"], row["n"], row["reference"], row["scored_by"]
-(0.75, 0.5, 4, 'coco2017', 'encoder')
->>> table_records(results_table([record]))[0]["metrics"]
-{'full/n': 4, 'full/i2t': 0.75, 'full/i2t_ci': [0.5, 1.0]}
+>>> row["value"], row["ci_low"], row["n"], row["reference"], row["scored_by"], row["small_n"]
+(0.75, 0.5, 4, 'coco2017', 'encoder', True)
+>>> sorted(table_records(results_table([record]))[0]["metrics"])  # no row, no seen/n
+['confidence', 'full/i2t', 'full/i2t_ci', 'full/n', 'interval_method']
 """
 
 from __future__ import annotations
@@ -37,20 +47,15 @@ from typing import TYPE_CHECKING, Any
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
-from .results import (
-    METRICS,
-    count_key,
-    interval_key,
-    metric_key,
-    record_configs,
-    scored_by,
-)
+from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .results import GAPS, METRICS, count_key, interval_key, metric_key, record_configs, scored_by
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
 __all__ = [
     "COLUMNS",
+    "GAP_ROWS",
     "KEY_COLUMNS",
     "check_table_output",
     "merge_tables",
@@ -77,7 +82,20 @@ COLUMNS: tuple[str, ...] = (
     "build_fingerprint",
     "reference",
     "scored_by",
+    "interval_method",
+    "confidence",
+    "n_bootstrap",
+    "seed",
+    "bindsplit_version",
+    "git_commit",
+    "platform",
+    "small_n",
 )
+#: The columns a table written before they existed lacks: read as nulls.
+_ADDED_COLUMNS: tuple[str, ...] = COLUMNS[COLUMNS.index("interval_method") :]
+#: The ``configuration`` of a gap's rows, by the gap's key prefix in a record.
+GAP_ROWS: dict[str, str] = GAP_NAMES
+_GAP_OF_ROW = {row: gap for gap, row in GAP_ROWS.items()}
 #: The columns that identify the record a row comes from (one record per model revision and
 #: build, as in the results dataset).
 KEY_COLUMNS: tuple[str, ...] = ("model", "model_revision", "benchmark", "build_fingerprint")
@@ -104,6 +122,14 @@ def _schema() -> pa.Schema:
             pa.field("build_fingerprint", pa.string()),
             pa.field("reference", pa.string()),
             pa.field("scored_by", pa.string(), nullable=False),
+            pa.field("interval_method", pa.string()),
+            pa.field("confidence", pa.float64()),
+            pa.field("n_bootstrap", pa.int64()),
+            pa.field("seed", pa.int64()),
+            pa.field("bindsplit_version", pa.string()),
+            pa.field("git_commit", pa.string()),
+            pa.field("platform", pa.string()),
+            pa.field("small_n", pa.bool_()),
         ],
         metadata={_FORMAT_KEY: RESULTS_TABLE_FORMAT.encode("ascii")},
     )
@@ -124,7 +150,7 @@ def reference_name(record: Mapping[str, Any]) -> str | None:
 
 
 def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
-    configs = list(CONFIGURATIONS)
+    configs = [*CONFIGURATIONS, *GAP_ROWS.values()]
     config = row["configuration"]
     return (
         row["benchmark"],
@@ -137,12 +163,33 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
+def _row(
+    metrics: Mapping[str, Any], config: str, metric: str, n: int, method: Any
+) -> dict[str, Any] | None:
+    """The row of ``{config}/{metric}`` (a configuration or a gap), or None where absent."""
+    value = metrics.get(metric_key(config, metric))
+    if value is None:
+        return None
+    interval = metrics.get(interval_key(config, metric))
+    return {
+        "configuration": GAP_ROWS.get(config, config),
+        "metric": metric,
+        "value": float(value),
+        "ci_low": None if interval is None else float(interval[0]),
+        "ci_high": None if interval is None else float(interval[1]),
+        "n": n,
+        "interval_method": method,
+        "small_n": is_small(metrics, config, metric),
+    }
+
+
 def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The table's rows of validated records, ordered by benchmark, model, revision, build,
-    configuration and metric."""
+    configuration (the gaps last) and metric."""
     rows = []
     for record in records:
         metrics = record["metrics"]
+        settings = interval_settings(metrics)
         identity = {
             "model": str(record["model"]["id"]),
             "model_revision": record["model"].get("revision"),
@@ -150,24 +197,23 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "build_fingerprint": record["dataset"].get("fingerprint"),
             "reference": reference_name(record),
             "scored_by": scored_by(record),
+            "confidence": settings["confidence"],
+            "n_bootstrap": settings["n_bootstrap"],
+            "seed": settings["seed"],
+            **provenance(record),
         }
+        found = []
         for config in record_configs(metrics):
-            for metric in METRICS:
-                value = metrics.get(metric_key(config, metric))
-                if value is None:
-                    continue
-                interval = metrics.get(interval_key(config, metric))
-                rows.append(
-                    {
-                        **identity,
-                        "configuration": config,
-                        "metric": metric,
-                        "value": float(value),
-                        "ci_low": None if interval is None else float(interval[0]),
-                        "ci_high": None if interval is None else float(interval[1]),
-                        "n": int(metrics[count_key(config)]),
-                    }
-                )
+            n = int(metrics[count_key(config)])
+            method = settings["interval_method"]
+            found += [_row(metrics, config, metric, n, method) for metric in METRICS]
+        for gap in GAPS:
+            gap_n = gap_count(metrics, gap)
+            if gap_n is None:
+                continue
+            method = settings["gap_interval_method"]
+            found += [_row(metrics, gap, metric, gap_n, method) for metric in METRICS]
+        rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
 
@@ -232,7 +278,8 @@ def write_results_table(records: Iterable[Mapping[str, Any]], out: str | os.Path
 
 
 def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
-    """A results table from a Parquet file (or its content), checked to have :data:`COLUMNS`."""
+    """A results table from a Parquet file (or its content), checked to have :data:`COLUMNS`
+    (a table written before the reproducibility columns existed reads them as nulls)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -241,6 +288,9 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (OSError, pa.ArrowException) as error:
         raise SchemaError(f"{where} is not a readable Parquet file ({error})") from None
+    for column in _ADDED_COLUMNS:
+        if column not in table.column_names:
+            table = table.append_column(column, pa.nulls(len(table), _schema().field(column).type))
     missing = [column for column in COLUMNS if column not in table.column_names]
     if missing:
         raise SchemaError(
@@ -266,8 +316,9 @@ def merge_tables(existing: pa.Table | None, new: pa.Table) -> pa.Table:
 
 def table_records(table: pa.Table) -> list[dict[str, Any]]:
     """The results table back as results records (one per model, revision, benchmark and build,
-    without per-sample outcomes), in the table's order: what the leaderboards rank. Not complete
-    records (no gap, no samples): for ranking, not for validation."""
+    without per-sample outcomes), in the table's order: what the leaderboards rank. Gap rows
+    become the gap keys, and the rows' settings the metrics' settings keys. Not complete
+    records (no samples): for ranking, not for validation."""
     records: dict[tuple[Any, ...], dict[str, Any]] = {}
     for row in table.to_pylist():
         key = tuple(row[column] for column in KEY_COLUMNS)
@@ -291,8 +342,17 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
             }
         metrics = record["metrics"]
         config, metric = row["configuration"], row["metric"]
-        metrics[count_key(config)] = row["n"]
+        gap = _GAP_OF_ROW.get(config)
+        if gap is None:
+            metrics[count_key(config)] = row["n"]
+        config = gap or config
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
+        if row.get("interval_method") is not None:
+            method_key = "gap_interval_method" if gap else "interval_method"
+            metrics[method_key] = row["interval_method"]
+        for setting in ("confidence", "n_bootstrap", "seed"):
+            if row.get(setting) is not None:
+                metrics[setting] = row[setting]
     return list(records.values())

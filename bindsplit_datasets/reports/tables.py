@@ -8,8 +8,9 @@ from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
+from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
-    GAP,
+    GAPS,
     METRIC_LABELS,
     METRICS,
     count_key,
@@ -22,21 +23,23 @@ __all__ = ["format_record_table"]
 
 
 def _cell(metrics: Mapping[str, Any], config: str, metric: str, *, signed: bool = False) -> str:
-    """An accuracy in percent with its interval; ``-`` when absent."""
+    """An accuracy (or a gap) in percent with its interval, flagged when it rests on a small or
+    degenerate sample; ``-`` when absent."""
     if metric_key(config, metric) not in metrics:
         return "-"
     value = percent(metrics[metric_key(config, metric)], signed=signed)
     interval = metrics.get(interval_key(config, metric))
-    if interval is None:
-        return value
-    low, high = (percent(bound, signed=signed) for bound in interval)
-    return f"{value} [{low}, {high}]"
+    if interval is not None:
+        low, high = (percent(bound, signed=signed) for bound in interval)
+        value = f"{value} [{low}, {high}]"
+    return value + (SMALL_FLAG if is_small(metrics, config, metric) else "")
 
 
 def format_record_table(record: Mapping[str, Any]) -> str:
-    """A results record's accuracies: one row per configuration it reports (percent, 95%
-    interval, n) and the seen-minus-unseen gap in points. A metric a benchmark lacks (T2I of a
-    1 x 2 benchmark) or an empty configuration shows as ``-``."""
+    """A results record's accuracies: one row per configuration it reports (percent, interval,
+    n), then the gaps (seen - unseen, seen - partial) in points with n the smaller count, and a
+    line saying how the intervals were made and what ``*`` flags (n < 30 or 0/n, n/n). A metric
+    a benchmark lacks (T2I of a 1 x 2 benchmark) or an empty configuration shows as ``-``."""
     metrics = record["metrics"]
     header = ["configuration", "n", *(METRIC_LABELS[m] for m in METRICS)]
     rows = [
@@ -47,12 +50,13 @@ def format_record_table(record: Mapping[str, Any]) -> str:
         ]
         for config in record_configs(metrics)
     ]
-    if any(key.startswith(f"{GAP}/") for key in metrics):
-        rows.append(
-            ["gap (seen - unseen)", "", *(_cell(metrics, GAP, m, signed=True) for m in METRICS)]
-        )
+    for gap in GAPS:
+        if any(key.startswith(f"{gap}/") for key in metrics):
+            n = gap_count(metrics, gap)
+            cells = (_cell(metrics, gap, m, signed=True) for m in METRICS)
+            rows.append([f"gap ({GAP_LABELS[gap]})", "" if n is None else str(n), *cells])
     dataset = record["dataset"]
     title = f"{record['model']['id']} on {dataset['benchmark']} ({dataset['data']})"
-    table = f"{title}\n{render_table(header, rows, rule=True)}"
+    table = f"{title}\n{render_table(header, rows, rule=True)}\n{interval_note(metrics)}"
     check = record.get("pairing_check")
     return f"{table}\n{format_pairing_check(check)}" if check else table

@@ -14,9 +14,10 @@
 """BindSplit metric: image-text matching accuracy per seen/unseen binding split, with intervals.
 
 The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py`` and
-``bindsplit_bootstrap.py`` (numpy only), the sibling modules that ``evaluate.load`` copies along
-with this script (it copies the ones this script imports relatively, so it imports from each); this
-module only declares the inputs (per configuration) and documents them.
+``bindsplit_bootstrap.py`` and ``bindsplit_intervals.py`` (numpy and the standard library only), the
+sibling modules that ``evaluate.load`` copies along with this script (it copies the ones this
+script imports relatively, so it imports from each); this module only declares the inputs (per
+configuration) and documents them.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import evaluate
 
 from .bindsplit_bootstrap import compute_metrics
 from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags
+from .bindsplit_intervals import DEFAULT_INTERVAL_METHOD
 
 __all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
 
@@ -43,8 +45,9 @@ S[i][j] = sim(image_i, caption_j) in which caption j is the correct caption of i
 1 x 2 sample, caption 0 is the true caption), plus its BindSplit label (seen / unseen / partial /
 none) and optionally its `balanced` flag. Reported per configuration full / seen / unseen /
 partial (and balanced): I2T accuracy (Winoground text score), T2I accuracy (image score) and group
-accuracy where every sample has at least two images, the number of samples, percentile-bootstrap
-intervals, and the seen-minus-unseen gap. A tie is wrong (strict >).
+accuracy where every sample has at least two images, the number of samples, intervals valid at
+any n (Wilson score by default), and the seen-minus-unseen and seen-minus-partial gaps with
+Newcombe's interval. A tie is wrong (strict >).
 """
 
 _KWARGS_DESCRIPTION = """
@@ -69,8 +72,12 @@ Args:
         e.g. "category+balanced". In a single `compute` call the default configuration also
         takes them as compute arguments; with `add`/`add_batch` or several processes, load the
         configuration that declares them so that they are stored with each sample.
-    n_bootstrap (`int`, default 1000): bootstrap resamples per interval; 0 reports no intervals.
-    confidence (`float`, default 0.95): coverage of the percentile-bootstrap intervals.
+    interval_method (`str`, default "wilson"): the accuracies' intervals: "wilson" (Wilson score)
+        or "clopper-pearson" (exact), the gaps then getting Newcombe's hybrid score interval; or
+        "bootstrap" (percentile bootstrap of accuracies and gaps alike).
+    n_bootstrap (`int`, default 1000): bootstrap resamples per bootstrap interval (the macro
+        averages', and every interval's with interval_method "bootstrap"); 0: none.
+    confidence (`float`, default 0.95): the level of every interval.
     seed (`int`, default 0): seed of the bootstrap; equal inputs give equal intervals.
     macro_min_samples (`int`, default 25): groups with fewer samples stay out of the macro
         average (ARO's headline macro accuracy uses attribute pairs with at least 25 samples).
@@ -79,10 +86,14 @@ Returns:
     when balanced flags were given:
     `{config}/n` (int); `{config}/i2t`, `{config}/t2i`, `{config}/group`: accuracies in [0, 1],
     T2I and group only where every sample of the configuration has at least two images (absent,
-    never 0, otherwise); `{config}/{metric}_ci`: [low, high] bootstrap interval. An empty
+    never 0, otherwise); `{config}/{metric}_ci`: [low, high] interval. An empty
     configuration reports only `{config}/n` = 0.
-    `gap/{metric}` and `gap/{metric}_ci`: seen minus unseen, for every metric both report (seen
-    and unseen resampled independently).
+    `gap/{metric}` and `gap/{metric}_ci`: seen minus unseen, for every metric both report;
+    `gap_partial/{metric}` and `gap_partial/{metric}_ci`: seen minus partial (the samples are
+    disjoint, so the difference is of independent proportions).
+    The settings: `interval_method` ("wilson", "clopper-pearson" or "bootstrap-percentile"),
+    `gap_interval_method` ("newcombe" or "bootstrap-percentile"), `macro_interval_method`
+    (with macro groups: "bootstrap-percentile"), `confidence`, `n_bootstrap`, `seed`.
     With categories: `{config}/category/{category}/n`, `.../{metric}`, `.../{metric}_ci` for
     every category given (n = 0 where a configuration has none of it).
     With macro groups: `{config}/macro_n_groups` and `{config}/macro_n` (groups with at least
@@ -117,6 +128,8 @@ Examples:
     >>> low, high = results["seen/i2t_ci"]
     >>> 0.0 <= low <= results["seen/i2t"] <= high <= 1.0
     True
+    >>> results["interval_method"], results["gap_interval_method"], results["confidence"]
+    ('wilson', 'newcombe', 0.95)
 
     A breakdown per category needs the "category" configuration:
 
@@ -180,7 +193,7 @@ def _features(config_name: str) -> datasets.Features:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bindsplit(evaluate.Metric):
-    """Seen/unseen binding-split accuracies (I2T, T2I, group) with bootstrap intervals.
+    """Seen/unseen binding-split accuracies (I2T, T2I, group) with intervals valid at any n.
 
     Configurations (``evaluate.load(path, config_name)``): "default" takes ``scores`` and
     ``split``; a name such as "category", "macro_group+balanced" or
@@ -239,6 +252,7 @@ class Bindsplit(evaluate.Metric):
         confidence: float = 0.95,
         seed: int = 0,
         macro_min_samples: int = 25,
+        interval_method: str = DEFAULT_INTERVAL_METHOD,
     ) -> dict[str, Result]:
         stats = accumulate(scores, split, category, macro_group, balanced=balanced)
         return compute_metrics(
@@ -247,4 +261,5 @@ class Bindsplit(evaluate.Metric):
             confidence=confidence,
             seed=seed,
             macro_min_samples=macro_min_samples,
+            interval_method=interval_method,
         )

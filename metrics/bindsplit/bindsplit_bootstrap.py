@@ -11,11 +11,14 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The BindSplit metric from statistics to results: accuracies, bootstrap intervals and gaps.
+"""The BindSplit metric from statistics to results: accuracies, intervals and gaps.
 
 :func:`compute_metrics` turns the :class:`BindsplitStatistics` of ``bindsplit_core.py`` (the
 functional core) into the metric's flat results dict; numpy and the standard library only, like
-the core. Bootstrap resamples are multinomial draws over the six outcome-cell counts.
+the core. Accuracies get the closed-form intervals of ``bindsplit_intervals.py`` (Wilson by
+default, or Clopper-Pearson) and gaps Newcombe's hybrid score interval; the percentile bootstrap
+(multinomial draws over the six outcome-cell counts) serves the macro averages, which have no
+closed form, and everything when asked for (``interval_method="bootstrap"``).
 
 This module is imported three ways: by ``bindsplit.py`` in the package evaluate copies the folder
 into, as ``bindsplit_datasets._metric.bindsplit.bindsplit_bootstrap`` (both packages, so the core
@@ -39,22 +42,54 @@ if TYPE_CHECKING or __package__:
         _ABSENT,
         _N_CELLS,
         BALANCED,
+        GAPS,
         LABEL_POOLS,
         SPLIT_LABELS,
         BindsplitStatistics,
         Counts,
         Result,
     )
+    from .bindsplit_intervals import (
+        BOOTSTRAP,
+        CONFIDENCE_KEY,
+        DEFAULT_CONFIDENCE,
+        DEFAULT_INTERVAL_METHOD,
+        GAP_INTERVAL_METHOD_KEY,
+        INTERVAL_METHOD_KEY,
+        MACRO_INTERVAL_METHOD_KEY,
+        N_BOOTSTRAP_KEY,
+        NEWCOMBE,
+        SEED_KEY,
+        interval_method_name,
+        newcombe_interval,
+        proportion_interval,
+    )
 else:  # the Space's app.py: this folder on sys.path, its modules top-level
     from bindsplit_core import (
         _ABSENT,
         _N_CELLS,
         BALANCED,
+        GAPS,
         LABEL_POOLS,
         SPLIT_LABELS,
         BindsplitStatistics,
         Counts,
         Result,
+    )
+    from bindsplit_intervals import (
+        BOOTSTRAP,
+        CONFIDENCE_KEY,
+        DEFAULT_CONFIDENCE,
+        DEFAULT_INTERVAL_METHOD,
+        GAP_INTERVAL_METHOD_KEY,
+        INTERVAL_METHOD_KEY,
+        MACRO_INTERVAL_METHOD_KEY,
+        N_BOOTSTRAP_KEY,
+        NEWCOMBE,
+        SEED_KEY,
+        interval_method_name,
+        newcombe_interval,
+        proportion_interval,
     )
 
 __all__ = ["compute_metrics"]
@@ -87,24 +122,50 @@ def _resample(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator) ->
 
 @dataclass
 class _Estimate:
-    """A point estimate and its bootstrap replicates (None without bootstrap)."""
+    """A point estimate and its interval: closed-form (``interval``), or bootstrap replicates
+    (``draws``), or neither; ``counts`` = (correct, n) where the estimate is a proportion."""
 
     point: float
-    draws: np.ndarray | None
+    draws: np.ndarray | None = None
+    interval: list[float] | None = None
+    counts: tuple[int, int] | None = None
 
 
-def _pooled_estimates(counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
-    """Accuracy estimates of one pool of samples (counts (6,), n > 0)."""
-    n = counts.sum()
-    draws = _correct(_resample(counts, n_bootstrap, rng)) if n_bootstrap else {}
-    return {
-        metric: _Estimate(float(correct / n), draws[metric] / n if n_bootstrap else None)
-        for metric, correct in _correct(counts).items()
-    }
+@dataclass(frozen=True)
+class _Options:
+    """How intervals are made: ``method`` (a recorded name), resamples, level and seed."""
+
+    method: str
+    n_bootstrap: int
+    confidence: float
+    seed: int
+
+    @property
+    def bootstrap(self) -> bool:
+        """Whether accuracies and gaps are bootstrapped (else: closed-form intervals)."""
+        return self.method == BOOTSTRAP
+
+
+def _pooled_estimates(counts: np.ndarray, options: _Options, rng: np.random.Generator):
+    """Accuracy estimates of one pool of samples (counts (6,), n > 0), each with its interval."""
+    n = int(counts.sum())
+    resampled = options.bootstrap and options.n_bootstrap > 0
+    draws = _correct(_resample(counts, options.n_bootstrap, rng)) if resampled else {}
+    found = {}
+    for metric, correct in _correct(counts).items():
+        estimate = _Estimate(float(correct / n), counts=(int(correct), n))
+        if resampled:
+            estimate.draws = draws[metric] / n
+        elif not options.bootstrap:
+            bounds = proportion_interval(int(correct), n, options.confidence, options.method)
+            estimate.interval = list(bounds)
+        found[metric] = estimate
+    return found
 
 
 def _macro_estimates(group_counts: np.ndarray, n_bootstrap: int, rng: np.random.Generator):
-    """Unweighted means over groups (counts (G, 6), each n > 0); groups resampled separately."""
+    """Unweighted means over groups (counts (G, 6), each n > 0); groups resampled separately
+    (a mean of proportions has no closed-form interval)."""
     n = group_counts.sum(axis=1)
     points = _correct(group_counts)
     draws = {}
@@ -117,11 +178,17 @@ def _macro_estimates(group_counts: np.ndarray, n_bootstrap: int, rng: np.random.
     }
 
 
-def _difference(a: _Estimate, b: _Estimate) -> _Estimate:
-    """``a - b``; with bootstrap replicates, the replicate-wise differences (a and b resampled
-    independently)."""
-    draws = None if a.draws is None or b.draws is None else a.draws - b.draws
-    return _Estimate(a.point - b.point, draws)
+def _difference(a: _Estimate, b: _Estimate, options: _Options) -> _Estimate:
+    """``a - b`` of two independent samples: the replicate-wise differences where both were
+    resampled, else Newcombe's interval where both are proportions and intervals are
+    closed-form."""
+    point = a.point - b.point
+    if a.draws is not None and b.draws is not None:
+        return _Estimate(point, draws=a.draws - b.draws)
+    if a.counts is not None and b.counts is not None and not options.bootstrap:
+        bounds = newcombe_interval(*a.counts, *b.counts, options.confidence)
+        return _Estimate(point, interval=list(bounds))
+    return _Estimate(point)
 
 
 def _interval(draws: np.ndarray, confidence: float) -> list[float]:
@@ -136,7 +203,7 @@ def _check_options(n_bootstrap: Any, confidence: Any, seed: Any, macro_min_sampl
 
     if not is_int(n_bootstrap) or n_bootstrap < 0:
         raise ValueError(
-            f"n_bootstrap must be an integer >= 0 (0: no intervals), got {n_bootstrap!r}"
+            f"n_bootstrap must be an integer >= 0 (0: no bootstrap intervals), got {n_bootstrap!r}"
         )
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
         raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
@@ -179,25 +246,50 @@ def _configuration_counts(
     return found
 
 
+def _settings(options: _Options, macro: bool) -> dict[str, Result]:
+    """What a result records of how its intervals were made (the keys of
+    ``bindsplit_intervals.SETTINGS_KEYS``)."""
+    settings: dict[str, Result] = {
+        INTERVAL_METHOD_KEY: options.method,
+        GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if options.bootstrap else NEWCOMBE,
+    }
+    if macro:
+        settings[MACRO_INTERVAL_METHOD_KEY] = BOOTSTRAP
+    settings[CONFIDENCE_KEY] = float(options.confidence)
+    settings[N_BOOTSTRAP_KEY] = int(options.n_bootstrap)
+    settings[SEED_KEY] = int(options.seed)
+    return settings
+
+
 def compute_metrics(
     stats: BindsplitStatistics,
     *,
     n_bootstrap: int = 1000,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     seed: int = 0,
     macro_min_samples: int = 25,
+    interval_method: str = DEFAULT_INTERVAL_METHOD,
 ) -> dict[str, Result]:
     """The flat results dict of the metric.
 
     For each configuration ``{config}`` (full, seen, unseen, partial, and balanced when the
     statistics have balanced flags): ``{config}/n``; ``{config}/{metric}`` and
     ``{config}/{metric}_ci`` for each accuracy that applies (T2I and group only where every sample
-    has at least two images); ``gap/{metric}`` (seen minus unseen); breakdowns
+    has at least two images); the gaps ``gap/{metric}`` (seen minus unseen) and
+    ``gap_partial/{metric}`` (seen minus partial), each with ``_ci``; breakdowns
     ``{config}/category/{name}/...`` and ``{config}/macro_...`` when categories or macro groups
-    were given. Accuracies are fractions in [0, 1]; intervals are percentile-bootstrap
-    ``[low, high]`` lists from ``n_bootstrap`` multinomial resamples of the outcome counts, seeded
-    per configuration and block so that adding a breakdown or a configuration leaves the other
-    intervals unchanged.
+    were given. Accuracies are fractions in [0, 1].
+
+    Intervals (``[low, high]`` at ``confidence``): ``interval_method`` "wilson" (default) or
+    "clopper-pearson" gives each accuracy that closed-form interval and each gap Newcombe's
+    hybrid score interval, valid at any n (an accuracy of 0/10 is not [0, 0]); "bootstrap" gives
+    both percentile-bootstrap intervals from ``n_bootstrap`` multinomial resamples of the outcome
+    counts (0: none). Macro averages are always bootstrapped (``n_bootstrap`` > 0), seeded per
+    configuration and block so that adding a breakdown or a configuration leaves the other
+    intervals unchanged. The settings are part of the result: ``interval_method``
+    ("wilson", "clopper-pearson" or "bootstrap-percentile"), ``gap_interval_method``
+    ("newcombe" or "bootstrap-percentile"), ``macro_interval_method`` (with macro groups),
+    ``confidence``, ``n_bootstrap`` and ``seed``.
 
     >>> # accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"]) in the core:
     >>> seen, unseen = (0, 0, 0, 0, 1, 0), (0, 0, 1, 0, 0, 0)
@@ -205,10 +297,13 @@ def compute_metrics(
     >>> results = compute_metrics(stats, n_bootstrap=0)
     >>> results["full/n"], results["full/i2t"], results["seen/group"], results["gap/i2t"]
     (2, 0.5, 1.0, 1.0)
-    >>> "balanced/n" in results
-    False
+    >>> [round(bound, 4) for bound in results["unseen/i2t_ci"]], results["interval_method"]
+    ([0.0, 0.7935], 'wilson')
+    >>> "balanced/n" in results, "gap_partial/i2t" in results
+    (False, False)
     """
     _check_options(n_bootstrap, confidence, seed, macro_min_samples)
+    options = _Options(interval_method_name(interval_method), n_bootstrap, confidence, seed)
     results: dict[str, Result] = {}
     estimates: dict[str, dict[str, _Estimate]] = {}
     category_names = _group_names(stats.categories)
@@ -216,7 +311,9 @@ def compute_metrics(
     def report(prefix: str, found: Mapping[str, _Estimate]) -> None:
         for suffix, estimate in found.items():
             results[f"{prefix}/{suffix}"] = estimate.point
-            if estimate.draws is not None:
+            if estimate.interval is not None:
+                results[f"{prefix}/{suffix}_ci"] = estimate.interval
+            elif estimate.draws is not None:
                 results[f"{prefix}/{suffix}_ci"] = _interval(estimate.draws, confidence)
 
     for config, (source, labels) in _configuration_counts(stats).items():
@@ -224,7 +321,7 @@ def compute_metrics(
         counts = _pool(source.splits, labels)
         results[f"{config}/n"] = int(counts.sum())
         if counts.sum():
-            pooled = _pooled_estimates(counts, n_bootstrap, _rng(seed, config))
+            pooled = _pooled_estimates(counts, options, _rng(seed, config))
             report(config, pooled)
             found.update(pooled)
         if stats.macro_groups:
@@ -242,12 +339,16 @@ def compute_metrics(
             prefix = f"category/{name}"
             results[f"{config}/{prefix}/n"] = int(counts.sum())
             if counts.sum():
-                block = _pooled_estimates(counts, n_bootstrap, _rng(seed, config, prefix))
+                block = _pooled_estimates(counts, options, _rng(seed, config, prefix))
                 report(f"{config}/{prefix}", block)
                 found.update({f"{prefix}/{metric}": value for metric, value in block.items()})
         estimates[config] = found
 
-    seen, unseen = estimates["seen"], estimates["unseen"]
-    gaps = {key: _difference(seen[key], unseen[key]) for key in seen if key in unseen}
-    report("gap", gaps)
+    for gap, (minuend, subtrahend) in GAPS.items():
+        first, second = estimates[minuend], estimates[subtrahend]
+        report(
+            gap,
+            {key: _difference(first[key], second[key], options) for key in first if key in second},
+        )
+    results.update(_settings(options, bool(stats.macro_groups)))
     return results

@@ -44,6 +44,7 @@ import numpy as np
 
 __all__ = [
     "CONFIGURATIONS",
+    "GAPS",
     "LABEL_POOLS",
     "METRICS",
     "PAPER_CITATION",
@@ -84,6 +85,10 @@ CONFIGURATIONS: tuple[str, ...] = (*LABEL_POOLS, BALANCED)
 METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
 """Accuracies, in the order they are reported."""
 
+GAPS: dict[str, tuple[str, str]] = {"gap": ("seen", "unseen"), "gap_partial": ("seen", "partial")}
+"""The differences reported, by key prefix: (configuration, configuration subtracted from it);
+``gap/i2t`` is seen minus unseen, the paper's headline number."""
+
 # A sample's outcome is one of six cells: index 3 * i2t + t2i_state, with t2i_state
 # 0 = wrong, 1 = right, 2 = absent (fewer than two images).
 _N_CELLS = 6
@@ -94,7 +99,7 @@ Counts = tuple[int, ...]
 """Counts of the six outcome cells (i2t, t2i): (0, wrong), (0, right), (0, absent), (1, wrong),
 (1, right), (1, absent)."""
 
-Result = int | float | list[float]
+Result = int | float | str | list[float]
 
 
 # ---------------------------------------------------------------------------------------------

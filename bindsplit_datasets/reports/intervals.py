@@ -1,0 +1,132 @@
+"""How a record's numbers were made and how far they reach: the interval settings (with what an
+older record that lacks them implies), their headings and notes, the small-sample flag, the gaps'
+names and n, and what made the record (version, git commit, platform).
+
+Tables, figures, the results table and the Hub exports read records through these, so that every
+report names the same method and level and flags the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..builds.eval_tasks import GAP_NAMES
+from ..metric_core import (
+    BOOTSTRAP,
+    CLOPPER_PEARSON,
+    CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
+    GAP_INTERVAL_METHOD_KEY,
+    INTERVAL_METHOD_KEY,
+    N_BOOTSTRAP_KEY,
+    NEWCOMBE,
+    SEED_KEY,
+    SETTINGS_KEYS,
+    SMALL_N,
+    WILSON,
+    is_small_sample,
+)
+from .results import GAPS, count_key, metric_key
+
+__all__ = [
+    "GAP_LABELS",
+    "GAP_NAMES",
+    "METHOD_LABELS",
+    "SMALL_FLAG",
+    "gap_count",
+    "interval_label",
+    "interval_note",
+    "interval_settings",
+    "is_small",
+    "provenance",
+]
+
+#: How each gap is written for people: "seen - unseen".
+GAP_LABELS: dict[str, str] = {gap: " - ".join(pair) for gap, pair in GAPS.items()}
+#: How each interval method is written for people.
+METHOD_LABELS: dict[str, str] = {
+    WILSON: "Wilson",
+    CLOPPER_PEARSON: "Clopper-Pearson",
+    BOOTSTRAP: "bootstrap",
+    NEWCOMBE: "Newcombe",
+}
+
+
+def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
+    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
+
+    A record written before they were recorded has percentile-bootstrap intervals at 95% (what
+    ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
+    interval, every setting is ``None``.
+    """
+    if INTERVAL_METHOD_KEY in metrics:
+        return {key: metrics.get(key) for key in SETTINGS_KEYS}
+    bootstrapped = any(key.endswith("_ci") for key in metrics)
+    implied = {
+        INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
+        GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
+        CONFIDENCE_KEY: DEFAULT_CONFIDENCE if bootstrapped else None,
+    }
+    return {key: implied.get(key) for key in SETTINGS_KEYS}
+
+
+def interval_label(metrics: Mapping[str, Any]) -> str:
+    """How an interval of a record is headed: ``"95% CI"``, at the record's level (an older
+    record's 95%)."""
+    confidence = interval_settings(metrics)[CONFIDENCE_KEY] or DEFAULT_CONFIDENCE
+    return f"{100 * confidence:g}% CI"
+
+
+def interval_note(metrics: Mapping[str, Any]) -> str:
+    """One line saying how a record's intervals were made and what the small-sample flag marks:
+    ``"95% intervals: Wilson; gaps: Newcombe; * n < 30 or a degenerate count (0/n, n/n)"``."""
+    legend = f"{SMALL_FLAG} n < {SMALL_N} or a degenerate count (0/n, n/n)"
+    settings = interval_settings(metrics)
+    method = settings[INTERVAL_METHOD_KEY]
+    if method is None:
+        return legend
+    how = f"{interval_label(metrics).removesuffix(' CI')} intervals: {METHOD_LABELS[method]}"
+    gap_method = settings[GAP_INTERVAL_METHOD_KEY]
+    if gap_method is not None and gap_method != method:
+        how += f"; gaps: {METHOD_LABELS[gap_method]}"
+    if settings[N_BOOTSTRAP_KEY] is not None and BOOTSTRAP in (method, gap_method):
+        how += f" ({settings[N_BOOTSTRAP_KEY]} resamples, seed {settings[SEED_KEY]})"
+    return f"{how}; {legend}"
+
+
+def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:
+    """What made a record: ``bindsplit_version``, ``git_commit`` and ``platform`` (``None``
+    where an older record does not say)."""
+    environment = record.get("environment")
+    environment = environment if isinstance(environment, Mapping) else {}
+    version = record.get("bindsplit_version") or environment.get("bindsplit")
+    return {
+        "bindsplit_version": None if version is None else str(version),
+        "git_commit": environment.get("git_commit"),
+        "platform": environment.get("platform"),
+    }
+
+
+def gap_count(metrics: Mapping[str, Any], gap: str) -> int | None:
+    """The n of a gap: the smaller count of its two configurations (None where one is not
+    reported)."""
+    counts = [metrics.get(count_key(config)) for config in GAPS[gap]]
+    return None if None in counts else min(int(n) for n in counts if n is not None)
+
+
+#: The mark of a small or degenerate value in text tables (:func:`is_small`).
+SMALL_FLAG = "*"
+
+
+def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
+    """Whether ``{config}/{metric}`` rests on few samples (n < :data:`SMALL_N`) or is
+    degenerate (0/n or n/n), so that its interval, however valid, deserves a flag; for a gap,
+    whether either of its two configurations is."""
+    if config in GAPS:
+        return any(is_small(metrics, part, metric) for part in GAPS[config])
+    value, n = metrics.get(metric_key(config, metric)), metrics.get(count_key(config))
+    if value is None or n is None:
+        return False
+    return is_small_sample(round(float(value) * int(n)), int(n))
