@@ -60,8 +60,8 @@ class _CountingActor:
     def ready(self) -> bool:
         return True
 
-    def count(self, unit: Unit, strict: bool) -> tuple[Unit, BlockCount]:
-        return count_unit(unit, strict)
+    def count(self, unit: Unit, strict: bool, relations: bool) -> tuple[Unit, BlockCount]:
+        return count_unit(unit, strict, relations)
 
 
 def _start(ray: Any, address: str | None, num_proc: int | None) -> bool:
@@ -101,10 +101,11 @@ def run(
     strict: bool = False,
     num_proc: int | None = None,
     ray_address: str | None = None,
+    relations: bool = True,
     max_retries: int = DEFAULT_MAX_RETRIES,
 ) -> Generator[tuple[Unit, BlockCount], None, None]:
     """Count ``units`` on Ray with ``num_proc`` actors (``None``: one per CPU of the cluster),
-    yielding each result as it finishes."""
+    yielding each result as it finishes; ``relations``: count relation triples too."""
     (ray,) = require("distributed", "ray", purpose="the Ray engine", instead="use the local engine")
     started = _start(ray, ray_address, num_proc)
     actors: list[Any] = []
@@ -128,7 +129,7 @@ def run(
                     exhausted = True
                     break
                 actor = queued.index(min(queued))
-                pending[actors[actor].count.remote(unit, strict)] = actor
+                pending[actors[actor].count.remote(unit, strict, relations)] = actor
                 queued[actor] += 1
             if not pending:
                 break
