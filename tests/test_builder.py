@@ -73,6 +73,7 @@ MANIFEST_KEYS = {
     "configs",
     "composition",
     "source_report",
+    "binding_kind",
     "leakage",
     "fingerprint",
     "columns",
@@ -170,6 +171,7 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     assert manifest == bivlc_build.manifest
     assert set(manifest) == MANIFEST_KEYS
     assert manifest["format"] == "bindsplit-build/2" and manifest["benchmark"] == "bivlc"
+    assert manifest["binding_kind"] == "attribute"
     assert manifest["configs"] == {"full": 6, "seen": 1, "unseen": 2, "partial": 2, "balanced": 1}
     assert manifest["source"] == {
         "path": "bivlc.parquet",

@@ -7,6 +7,7 @@ import argparse
 from ..benchmarks import get_benchmark
 from ..builds.builder import build_benchmark
 from ..builds.cards import composition_report
+from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
 from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "build"
@@ -20,6 +21,7 @@ HELP = (
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
     "bindsplit build bivlc --out builds/bivlc",
+    "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
     "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
 )
 
@@ -31,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
+    )
+    parser.add_argument(
+        "--bindings",
+        choices=BINDING_KINDS,
+        default=DEFAULT_BINDING_KIND,
+        help="what labels the samples: (attribute, object) bindings (default, the paper's), "
+        "(subject, relation, object) triples, or both; recorded in the manifest and the card",
     )
     parser.add_argument(
         "--repo-id",
@@ -53,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         source_options=source_options(args),
         repo_id=args.repo_id,
         progress=True,
+        binding_kind=args.bindings,
     )
     manifest = result.manifest
     print(f"wrote {result.path}")
