@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = get_benchmark(manifest["benchmark"])
-    print(composition_report(manifest["composition"], adapter.name, adapter.paper_figures))
+    # the paper's figures are of attribute bindings
+    figures = adapter.paper_figures if manifest["binding_kind"] == "attribute" else {}
+    print(composition_report(manifest["composition"], adapter.name, figures))
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
     print_leakage(manifest["leakage"])
