@@ -253,3 +253,39 @@ def test_bivlc_and_vismin_relation_samples(work, reference_file):
         source_options={"pairing": "as-stored"},
     )
     assert prepared.labels == ["unseen"]
+
+
+# ----------------------------------------------------------------------------- reports
+def test_compare_and_the_leaderboard_show_the_binding_kind():
+    from leaderboard_records import leaderboard_records
+
+    from bindsplit_datasets.reports.leaderboard_view import binding_kinds, board
+    from bindsplit_datasets.reports.leaderboards import format_comparison
+
+    records = [
+        r
+        for r in leaderboard_records()
+        if r["dataset"]["benchmark"] == "bivlc" and r["dataset"]["fingerprint"] == "f1-coco2017"
+    ]
+    relation = [
+        {**r, "dataset": {**r["dataset"], "binding_kind": "relation", "fingerprint": "rel"}}
+        for r in records
+    ]
+    text = format_comparison(records + relation, configs=["full"])
+    attribute_block, relation_block = text.split("\n\n")
+    assert attribute_block.startswith("bivlc: ") and "bindings" not in attribute_block
+    assert relation_block.startswith("bivlc (relation bindings): ")
+    header = next(
+        line for line in relation_block.splitlines() if line.split()[:2] == ["rank", "model"]
+    )
+    assert header.split()[:3] == ["rank", "model", "bindings"]
+    assert all(
+        line.split()[2] == "relation"
+        for line in relation_block.splitlines()
+        if line.strip()[:1].isdigit()
+    )
+    assert binding_kinds(records + relation, "bivlc") == ["attribute", "relation"]
+    view = board(records + relation, "bivlc", kind="relation")
+    assert view.headers()[:2] == ["model", "binding kind"]
+    assert view.wide() and {line[1] for line in view.wide()} == {"relation"}
+    assert "different builds" in board(records + relation, "bivlc").note  # kinds never mixed

@@ -26,6 +26,7 @@ from .results import (
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
+    binding_kind,
     count_key,
     interval_key,
     metric_key,
@@ -245,7 +246,11 @@ def rank_changes(
 
 
 def _format_board(
-    records: Sequence[Mapping[str, Any]], config: str, metric: str, markers: Mapping[str, str]
+    records: Sequence[Mapping[str, Any]],
+    config: str,
+    metric: str,
+    markers: Mapping[str, str],
+    kind_column: bool = False,
 ) -> list[str]:
     rows = leaderboard(records, config, metric)
     if not rows:
@@ -264,7 +269,23 @@ def _format_board(
         for row in rows
     ]
     aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
+    if kind_column:  # the binding kind as its own column, after the model (issue 30)
+        kinds = dict(zip(unique_labels(records), map(binding_kind, records), strict=True))
+        header = (*header[:2], "bindings", *header[2:])
+        table = [(*line[:2], kinds[line[1]], *line[2:]) for line in table]
+        aligns = (*aligns[:2], "<", *aligns[2:])
     return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
+
+
+def _by_binding_kind(
+    records: Sequence[Mapping[str, Any]],
+) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """``records`` split by binding kind (``attribute`` first): builds of different kinds are
+    different splits, ranked apart."""
+    kinds: dict[str, list[Mapping[str, Any]]] = {}
+    for record in records:
+        kinds.setdefault(binding_kind(record), []).append(record)
+    return sorted(kinds.items(), key=lambda item: item[0] != "attribute")
 
 
 def _summary(changes: Sequence[RankChange], config: str) -> str | None:
@@ -336,15 +357,24 @@ def format_comparison(
     differs from its ``full`` rank (``↑2``/``↓1`` where real, ``=`` within noise), followed by
     one line saying whether the order changed. ``configs`` default: those of
     :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
-    balanced) the records report.
+    balanced) the records report. Records of builds of another binding kind than ``attribute``
+    (``relation``, ``both``) are ranked in blocks of their own, whose tables show the kind as a
+    ``bindings`` column.
     """
     _check_metric(metric)
     configs = reported_configs(records, configs)
     blocks = []
-    groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
-    for benchmark, group in groups.items():
+    groups = [
+        (benchmark, kind, group)
+        for kind, of_kind in _by_binding_kind(records)
+        for benchmark, group in group_by_benchmark(
+            of_kind, allow_mixed_builds=allow_mixed_builds
+        ).items()
+    ]
+    for benchmark, kind, group in groups:
         label = METRIC_LABELS[metric]
-        lines = [f"{benchmark}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
+        title = benchmark if kind == "attribute" else f"{benchmark} ({kind} bindings)"
+        lines = [f"{title}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
         if not any(
             metric_key(config, metric) in record["metrics"]
             for record in group
@@ -360,7 +390,7 @@ def format_comparison(
         boards = []
         for config in configs:
             markers = {change.model: change.markers.get(config, "") for change in changes}
-            boards.extend(_format_board(group, config, metric, markers))
+            boards.extend(_format_board(group, config, metric, markers, kind != "attribute"))
             summary = _summary(changes, config) if config != REFERENCE_CONFIG else None
             if summary:
                 boards.append(f"    {summary}")

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from ..names import CONFIGURATIONS, RESULTS_FORMAT
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -67,6 +67,7 @@ __all__ = [
     "record_digest",
     "record_file_name",
     "reported_configs",
+    "binding_kind",
     "scored_by",
     "seal_record",
     "validate_record",
@@ -492,6 +493,11 @@ class ResultsRecord:
         return str(self.data["dataset"]["benchmark"])
 
     @property
+    def binding_kind(self) -> str:
+        """What the build labels by (:func:`binding_kind`)."""
+        return binding_kind(self.data)
+
+    @property
     def fingerprint(self) -> str | None:
         fingerprint = self.data["dataset"].get("fingerprint")
         return None if fingerprint is None else str(fingerprint)
@@ -519,6 +525,14 @@ class ResultsRecord:
         """The samples of ``config``, or None where the record does not report it."""
         n = self.data["metrics"].get(count_key(config))
         return None if n is None else int(n)
+
+
+def binding_kind(record: Mapping[str, Any]) -> str:
+    """What the record's build labels by (``dataset.binding_kind``: ``attribute``, ``relation``
+    or ``both``); a record written before builds had a kind reads as ``attribute``."""
+    dataset = record.get("dataset")
+    kind = dataset.get("binding_kind") if isinstance(dataset, Mapping) else None
+    return str(kind) if kind else DEFAULT_BINDING_KIND
 
 
 def scored_by(record: Mapping[str, Any]) -> str:
