@@ -117,6 +117,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
+        "binding_kind": "attribute",
         "config": "full",
         "fingerprint": rows_fingerprint(rows, BivlcLikeAdapter.image_columns),
         "reference": {"corpus": "test"},
