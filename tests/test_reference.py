@@ -384,3 +384,20 @@ def test_an_index_of_format_2_is_read_without_triples(tmp_path):
     assert loaded.contains_caption("a large brown dog") and not loaded.has_relations
     with pytest.raises(RelationsMissingError, match="bindsplit-reference/2"):
         loaded.require_relations()
+
+
+def test_altered_triples_are_refused(index, tmp_path):
+    saved = index.save(tmp_path / "ref.parquet")
+    parquet = pq.ParquetFile(saved)
+    path = tmp_path / "altered.parquet"
+    with pq.ParquetWriter(path, parquet.schema_arrow, store_schema=False) as writer:
+        for group in range(parquet.num_row_groups):
+            table = parquet.read_row_group(group)
+            if group == 1:  # the triples: one count raised
+                counts = table.column("count").to_pylist()
+                counts[0] += 1
+                table = table.set_column(2, "count", pa.array(counts, pa.int64()))
+            writer.write_table(table)
+        writer.add_key_value_metadata(dict(parquet.metadata.metadata))
+    with pytest.raises(SchemaError, match="triples do not match their recorded SHA-256"):
+        ReferenceIndex.load(path)
