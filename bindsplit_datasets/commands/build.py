@@ -20,7 +20,6 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build bivlc --out builds/bivlc",
     "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
     "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
 )
