@@ -650,7 +650,7 @@ def test_commands_report_bad_input_without_traceback(work, bivlc_source, referen
     )
     assert code == 2
     assert (
-        "unknown benchmark 'winoground'; known benchmarks: aro_vga (alias: aro), bivlc"
+        "unknown benchmark 'winoground'; known benchmarks: aro_vga (alias: aro), aro_vgr, bivlc"
         in capsys.readouterr().err
     )
     out = work / "cli_leak"

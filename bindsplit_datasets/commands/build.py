@@ -7,8 +7,12 @@ import argparse
 from ..benchmarks import get_benchmark
 from ..builds.builder import build_benchmark
 from ..builds.cards import composition_report
-from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
-from ._source_options import add_source_arguments, print_leakage, source_options
+from ._source_options import (
+    add_bindings_argument,
+    add_source_arguments,
+    print_leakage,
+    source_options,
+)
 
 NAME = "build"
 HELP = (
@@ -33,13 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
     )
-    parser.add_argument(
-        "--bindings",
-        choices=BINDING_KINDS,
-        default=DEFAULT_BINDING_KIND,
-        help="what labels the samples: (attribute, object) bindings (default, the paper's), "
-        "(subject, relation, object) triples, or both; recorded in the manifest and the card",
-    )
+    add_bindings_argument(parser)
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",
