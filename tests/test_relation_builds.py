@@ -25,7 +25,7 @@ from bindsplit_datasets.cli import main
 from bindsplit_datasets.errors import RelationsMissingError
 from bindsplit_datasets.evaluation import evaluate_scores
 from bindsplit_datasets.loading import load_bindsplit
-from bindsplit_datasets.parsing import Relation, parse_relations
+from bindsplit_datasets.parsing import Binding, Relation, parse_relations
 from bindsplit_datasets.reference import ReferenceIndex
 
 #: The reference corpus: the triples the labels below are computed from.
@@ -289,3 +289,52 @@ def test_compare_and_the_leaderboard_show_the_binding_kind():
     assert view.headers()[:2] == ["model", "binding kind"]
     assert view.wide() and {line[1] for line in view.wide()} == {"relation"}
     assert "different builds" in board(records + relation, "bivlc").note  # kinds never mixed
+
+
+# ----------------------------------------------------------------------------- labels
+class _Counts:
+    """A hand-made reference: what labelling asks of one."""
+
+    min_count = 1
+
+    def count(self, binding):
+        return {Binding("red", "apple"): 2}.get(binding, 0)
+
+    def relation_count(self, triple):
+        return {Relation("apple", "on", "table"): 1}.get(triple, 0)
+
+
+def test_labels_follow_section_3_with_triples_in_place_of_pairs():
+    from bindsplit_datasets.builds.features import ANNOTATION_COLUMNS, annotation_columns
+    from bindsplit_datasets.labels import annotate_sample, composition, config_includes
+
+    counts = _Counts()
+    bindings = [[Binding("red", "apple")], [Binding("red", "apple")]]
+    triples = [[Relation("apple", "on", "table")], [Relation("table", "on", "apple")]]
+    by_attribute = annotate_sample(bindings, counts, caption_relations=triples)
+    assert by_attribute.label == "seen" and by_attribute.caption_relations is None
+    assert tuple(by_attribute.to_row()) == ANNOTATION_COLUMNS
+    by_relation = annotate_sample(None, counts, caption_relations=triples, binding_kind="relation")
+    assert (by_relation.label, by_relation.asymmetric) == ("partial", True)
+    assert by_relation.caption_familiarity == (1.0, 0.0) and not by_relation.balanced
+    row = by_relation.to_row()
+    assert tuple(row) == annotation_columns("relation")
+    assert row["caption_relations"][1] == [
+        {"subject": "table", "relation": "on", "object": "apple", "count": 0, "seen": False}
+    ]
+    both = annotate_sample(bindings, counts, caption_relations=triples, binding_kind="both")
+    assert both.label == "partial" and both.caption_familiarity == (1.0, 0.5)
+    assert tuple(both.to_row()) == annotation_columns("both")
+    # rows and annotations give the same composition and configurations
+    for annotation in (by_relation, both):
+        assert composition([annotation.to_row()]).to_dict() == composition([annotation]).to_dict()
+        for config in ("seen", "unseen", "partial", "balanced"):
+            assert config_includes(config, annotation.to_row()) == config_includes(
+                config, annotation
+            )
+    stats = composition([by_relation])
+    assert (stats.positive_seen_rate, stats.negative_seen_rate) == (1.0, 0.0)
+    with pytest.raises(ValueError, match="caption_relations"):
+        annotate_sample(bindings, counts, binding_kind="relation")
+    with pytest.raises(ValueError, match="unknown binding kind 'verbs'"):
+        annotate_sample(bindings, counts, binding_kind="verbs")
