@@ -256,8 +256,8 @@ def _format_board(
     if not rows:
         return [f"  {config}: no result reports {METRIC_LABELS[metric]} on this configuration"]
     change = f"vs {REFERENCE_CONFIG}" if config != REFERENCE_CONFIG else ""
-    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", "95% CI", "n", change)
-    table = [
+    header: tuple[str, ...] = ("rank", "model", f"{METRIC_LABELS[metric]} %", "95% CI", "n", change)
+    table: list[tuple[str, ...]] = [
         (
             str(row.rank),
             row.model,
