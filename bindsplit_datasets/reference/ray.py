@@ -53,9 +53,10 @@ class _CountingActor:
     """A Ray actor that counts units; the parser's models are loaded once, when it starts."""
 
     def __init__(self) -> None:
-        from ..parsing import parse_bindings
+        from ..parsing import parse_bindings, parse_relations
 
         parse_bindings("a red apple")
+        parse_relations("a dog sitting on a couch")
 
     def ready(self) -> bool:
         return True
