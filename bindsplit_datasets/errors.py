@@ -35,6 +35,7 @@ __all__ = [
     "OutputPathError",
     "PackageDataError",
     "ParserMismatchError",
+    "RelationsMissingError",
     "ResumeMismatchError",
     "SchemaError",
     "SaveScoresError",
@@ -181,6 +182,11 @@ class EmptyCorpusError(BindsplitError, ValueError):
 class ParserMismatchError(BindsplitError):
     """A saved reference index was built by another parser version or normalisation than the
     running one."""
+
+
+class RelationsMissingError(SchemaError):
+    """A relation build (``--bindings relation|both``) was given a reference index without
+    relation triples (an index of the older format, or one built without them)."""
 
 
 class LeakageError(BindsplitError):

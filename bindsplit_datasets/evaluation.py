@@ -38,8 +38,8 @@ import datasets
 
 from ._version import __version__
 from .atomic import OutputKind, check_output
-from .builds.features import ANNOTATION_COLUMNS
-from .builds.manifest import read_manifest
+from .builds.features import annotation_columns
+from .builds.manifest import binding_kind, read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
@@ -195,7 +195,7 @@ def _dataset_config(dataset: datasets.Dataset, manifest: Mapping[str, Any]) -> s
     candidates = [named] if named in sizes else [c for c in sizes if sizes[c] == n]
     if "full" in candidates and sizes["full"] == n:
         return "full"
-    rows = dataset.select_columns(list(ANNOTATION_COLUMNS))
+    rows = dataset.select_columns(list(annotation_columns(binding_kind(manifest))))
     found = [
         config
         for config in candidates
@@ -361,6 +361,7 @@ def _record(
         "dataset": {
             "data": data.source,
             "benchmark": data.benchmark,
+            "binding_kind": data.binding_kind,
             "config": data.config,
             "fingerprint": data.fingerprint,
             "reference": data.manifest.get("reference"),

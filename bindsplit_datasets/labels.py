@@ -4,6 +4,12 @@ summarise.
 Everything here is a pure function of the bindings of a sample's captions and a reference index,
 so labels can be recomputed (for another ``min_count`` or another corpus) without re-parsing.
 
+A sample is labelled by its *binding units*, chosen by the build's binding kind
+(:data:`~bindsplit_datasets.names.BINDING_KINDS`, SPEC section 1b): the (attribute, object)
+bindings (``attribute``, the paper's and the default), the (subject, relation, object) triples
+(``relation``), or both together (``both``). Everything below says "binding" for a unit of
+whichever kind.
+
 Conventions
 -----------
 * Caption 0 is the sample's *positive* caption, every other caption a *negative*.
@@ -35,17 +41,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 # configuration -> the labels it pools (``none`` samples appear in ``full`` only), the metric's
 # own table; ``balanced`` is not a set of labels but the samples whose ``balanced`` flag is set
 from .metric_core import BALANCED, LABEL_POOLS
-from .names import CONFIGURATIONS, SPLIT_LABELS, label_name
+from .names import BINDING_KINDS, CONFIGURATIONS, DEFAULT_BINDING_KIND, SPLIT_LABELS, label_name
 
 if TYPE_CHECKING:  # labelling needs only the attribute/object fields, not the parser
-    from .parsing import Binding
+    from .parsing import Binding, Relation
 
 __all__ = [
     "AnnotatedBinding",
+    "AnnotatedRelation",
     "BindingCounts",
+    "RelationCounts",
     "CompositionStats",
     "SampleAnnotation",
     "annotate_sample",
+    "check_binding_kind",
     "composition",
     "config_includes",
     "is_balanced",
@@ -69,6 +78,25 @@ class BindingCounts(Protocol):
     def count(self, binding: Binding) -> int: ...
 
 
+class RelationCounts(Protocol):
+    """What labelling by triples needs from a reference: a count per triple and ``min_count``
+    (:class:`~bindsplit_datasets.reference.ReferenceIndex` with triples is one)."""
+
+    min_count: int
+
+    def relation_count(self, triple: Relation) -> int: ...
+
+
+def check_binding_kind(kind: str) -> str:
+    """``kind`` if it is one of :data:`~bindsplit_datasets.names.BINDING_KINDS`, else a
+    ``ValueError`` naming them."""
+    if kind not in BINDING_KINDS:
+        raise ValueError(
+            f"unknown binding kind {kind!r}; choose one of {', '.join(BINDING_KINDS)} (--bindings)"
+        )
+    return kind
+
+
 @dataclass(frozen=True)
 class AnnotatedBinding:
     """One binding of one caption with its reference count and seen flag."""
@@ -81,6 +109,26 @@ class AnnotatedBinding:
     def to_dict(self) -> dict[str, Any]:
         return {
             "attribute": self.attribute,
+            "object": self.object,
+            "count": self.count,
+            "seen": self.seen,
+        }
+
+
+@dataclass(frozen=True)
+class AnnotatedRelation:
+    """One relation triple of one caption with its reference count and seen flag."""
+
+    subject: str
+    relation: str
+    object: str
+    count: int
+    seen: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "subject": self.subject,
+            "relation": self.relation,
             "object": self.object,
             "count": self.count,
             "seen": self.seen,
@@ -101,12 +149,24 @@ def is_balanced(familiarity: Sequence[float | Fraction | None]) -> bool:
 
 @dataclass(frozen=True)
 class SampleAnnotation:
-    """The annotation columns of one sample (see :mod:`bindsplit_datasets.builds.features`)."""
+    """The annotation columns of one sample (see :mod:`bindsplit_datasets.builds.features`).
 
-    caption_bindings: tuple[tuple[AnnotatedBinding, ...], ...]
+    ``caption_bindings`` is ``None`` in a ``relation`` build, ``caption_relations`` outside
+    ``relation`` and ``both`` builds; familiarity, ``asymmetric`` and the label are over the
+    units of ``binding_kind``.
+    """
+
+    caption_bindings: tuple[tuple[AnnotatedBinding, ...], ...] | None
     caption_familiarity: tuple[float | None, ...]
     asymmetric: bool
     label: str
+    caption_relations: tuple[tuple[AnnotatedRelation, ...], ...] | None = None
+    binding_kind: str = DEFAULT_BINDING_KIND
+
+    @property
+    def units(self) -> list[list[AnnotatedBinding | AnnotatedRelation]]:
+        """Per caption, the binding units the label is over (bindings, then triples)."""
+        return _caption_units(self.caption_bindings, self.caption_relations)
 
     @property
     def balanced(self) -> bool:
@@ -115,16 +175,36 @@ class SampleAnnotation:
         return is_balanced(self.caption_familiarity)
 
     def to_row(self) -> dict[str, Any]:
-        """The row dict with exactly the columns of ``features.ANNOTATION_FEATURES``."""
-        return {
-            "caption_bindings": [
+        """The row dict with exactly the columns of ``features.annotation_features(kind)``
+        (``features.ANNOTATION_FEATURES`` for the attribute kind)."""
+        row: dict[str, Any] = {}
+        if self.caption_bindings is not None:
+            row["caption_bindings"] = [
                 [b.to_dict() for b in caption] for caption in self.caption_bindings
-            ],
-            "caption_familiarity": list(self.caption_familiarity),
-            "asymmetric": self.asymmetric,
-            "balanced": self.balanced,
-            "bindsplit_label": self.label,
-        }
+            ]
+        if self.caption_relations is not None:
+            row["caption_relations"] = [
+                [r.to_dict() for r in caption] for caption in self.caption_relations
+            ]
+        row.update(
+            {
+                "caption_familiarity": list(self.caption_familiarity),
+                "asymmetric": self.asymmetric,
+                "balanced": self.balanced,
+                "bindsplit_label": self.label,
+            }
+        )
+        return row
+
+
+def _caption_units(
+    bindings: Sequence[Sequence[Any]] | None, relations: Sequence[Sequence[Any]] | None
+) -> list[list[Any]]:
+    """Per caption, its bindings then its triples (either may be absent)."""
+    columns = [column for column in (bindings, relations) if column is not None]
+    if not columns:
+        return []
+    return [[unit for caption in parts for unit in caption] for parts in zip(*columns, strict=True)]
 
 
 def split_label(seen_flags: Iterable[bool]) -> str:
@@ -168,33 +248,83 @@ def _is_asymmetric(familiarity: Sequence[Fraction | None]) -> bool:
 
 
 def annotate_sample(
-    caption_bindings: Sequence[Sequence[Binding]], index: BindingCounts
+    caption_bindings: Sequence[Sequence[Binding]] | None,
+    index: BindingCounts | RelationCounts,
+    *,
+    caption_relations: Sequence[Sequence[Relation]] | None = None,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> SampleAnnotation:
-    """Annotate one sample from the bindings of each of its captions (caption 0 = positive).
+    """Annotate one sample from the bindings (and/or triples) of each of its captions (caption
+    0 = positive), labelled by the units of ``binding_kind``.
 
-    Each binding gets ``count = index.count(b)`` and ``seen = count >= index.min_count``; the
-    sample gets each caption's familiarity, ``asymmetric`` and its label (module docstring).
+    Each binding gets ``count = index.count(b)``, each triple ``count = index.relation_count(t)``,
+    and ``seen = count >= index.min_count``; the sample gets each caption's familiarity,
+    ``asymmetric`` and its label over the units of its kind (module docstring). The ``attribute``
+    kind needs ``caption_bindings`` (and ignores ``caption_relations``), ``relation`` needs
+    ``caption_relations`` (and ignores ``caption_bindings``), ``both`` needs both, with as many
+    captions each.
     """
-    min_count = index.min_count
-    counts: dict[Binding, int] = {}
-    annotated: list[tuple[AnnotatedBinding, ...]] = []
-    familiarity: list[Fraction | None] = []
-    for bindings in caption_bindings:
-        caption: list[AnnotatedBinding] = []
-        for binding in dict.fromkeys(bindings):  # distinct, in order
-            if binding not in counts:
-                counts[binding] = int(index.count(binding))
-            count = counts[binding]
-            caption.append(
-                AnnotatedBinding(binding.attribute, binding.object, count, count >= min_count)
+    kind = check_binding_kind(binding_kind)
+    with_bindings = kind != "relation"
+    with_relations = kind != "attribute"
+    if (with_bindings and caption_bindings is None) or (
+        with_relations and caption_relations is None
+    ):
+        raise ValueError(
+            f"a {kind} annotation needs "
+            + {"attribute": "caption_bindings", "relation": "caption_relations"}.get(
+                kind, "caption_bindings and caption_relations"
             )
-        annotated.append(tuple(caption))
-        familiarity.append(_familiarity([b.seen for b in caption]))
+        )
+    min_count = index.min_count
+    counts: dict[Any, int] = {}
+
+    def count_of(unit: Any, lookup: Any) -> int:
+        if unit not in counts:
+            counts[unit] = int(lookup(unit))
+        return counts[unit]
+
+    annotated: list[tuple[AnnotatedBinding, ...]] = []
+    triples: list[tuple[AnnotatedRelation, ...]] = []
+    if with_bindings:
+        assert caption_bindings is not None
+        for bindings in caption_bindings:
+            caption: list[AnnotatedBinding] = []
+            for binding in dict.fromkeys(bindings):  # distinct, in order
+                count = count_of(binding, index.count)  # type: ignore[union-attr]
+                caption.append(
+                    AnnotatedBinding(binding.attribute, binding.object, count, count >= min_count)
+                )
+            annotated.append(tuple(caption))
+    if with_relations:
+        assert caption_relations is not None
+        lookup = index.relation_count  # type: ignore[union-attr]
+        for relations in caption_relations:
+            stated: list[AnnotatedRelation] = []
+            for triple in dict.fromkeys(relations):
+                count = count_of(triple, lookup)
+                stated.append(
+                    AnnotatedRelation(
+                        triple.subject, triple.relation, triple.object, count, count >= min_count
+                    )
+                )
+            triples.append(tuple(stated))
+    if with_bindings and with_relations and len(annotated) != len(triples):
+        raise ValueError(
+            f"caption_bindings has {len(annotated)} captions and caption_relations "
+            f"{len(triples)}: give both for every caption"
+        )
+    units = _caption_units(
+        annotated if with_bindings else None, triples if with_relations else None
+    )
+    familiarity = [_familiarity([u.seen for u in caption]) for caption in units]
     return SampleAnnotation(
-        caption_bindings=tuple(annotated),
+        caption_bindings=tuple(annotated) if with_bindings else None,
         caption_familiarity=tuple(None if f is None else float(f) for f in familiarity),
         asymmetric=_is_asymmetric(familiarity),
         label=split_label(count >= min_count for count in counts.values()),
+        caption_relations=tuple(triples) if with_relations else None,
+        binding_kind=kind,
     )
 
 
@@ -266,33 +396,39 @@ class CompositionStats:
 
 
 def _seen_flags(caption: Sequence[Any]) -> list[bool]:
-    return [bool(b.seen if isinstance(b, AnnotatedBinding) else b["seen"]) for b in caption]
+    return [
+        bool(b.seen if isinstance(b, AnnotatedBinding | AnnotatedRelation) else b["seen"])
+        for b in caption
+    ]
 
 
 def _fields(
     annotation: SampleAnnotation | Mapping[str, Any],
 ) -> tuple[str, bool, bool, Sequence[Sequence[Any]]]:
-    """Label, asymmetric, balanced and caption bindings of a sample; for a row ``balanced`` is
-    recomputed from the bindings' seen flags, so rows need no ``balanced`` column."""
+    """Label, asymmetric, balanced and caption binding units of a sample; for a row
+    ``balanced`` is recomputed from the units' seen flags, so rows need no ``balanced`` column.
+    A row's units are those of the binding columns it has (``caption_bindings`` and/or
+    ``caption_relations``: a build writes those of its binding kind)."""
     if isinstance(annotation, SampleAnnotation):
         return (
             annotation.label,
             annotation.asymmetric,
             annotation.balanced,
-            annotation.caption_bindings,
+            annotation.units,
         )
     try:
-        label, asymmetric, captions = (
-            label_name(annotation["bindsplit_label"]),
-            annotation["asymmetric"],
-            annotation["caption_bindings"],
-        )
+        label, asymmetric = (label_name(annotation["bindsplit_label"]), annotation["asymmetric"])
+        if "caption_bindings" not in annotation and "caption_relations" not in annotation:
+            raise KeyError("caption_bindings")
     except KeyError as error:
         raise ValueError(
             f"annotation row lacks the column {error.args[0]!r}; composition() needs the "
-            "columns 'bindsplit_label', 'asymmetric' and 'caption_bindings' "
-            "(SampleAnnotation.to_row())"
+            "columns 'bindsplit_label', 'asymmetric' and 'caption_bindings' or "
+            "'caption_relations' (SampleAnnotation.to_row())"
         ) from None
+    captions = _caption_units(
+        annotation.get("caption_bindings"), annotation.get("caption_relations")
+    )
     balanced = is_balanced([_familiarity(_seen_flags(caption)) for caption in captions])
     return label, bool(asymmetric), balanced, captions
 

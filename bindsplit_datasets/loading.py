@@ -20,6 +20,7 @@ import datasets
 from .builds.manifest import (
     SPLIT,
     BuildColumns,
+    binding_kind,
     build_columns,
     check_annotations,
     check_manifest,
@@ -53,11 +54,16 @@ class BindsplitData:
 
     def __post_init__(self) -> None:
         check_manifest(self.manifest, self.source)
-        check_annotations(self.dataset, self.source)
+        check_annotations(self.dataset, self.source, binding_kind(self.manifest))
 
     @property
     def benchmark(self) -> str:
         return str(self.manifest["benchmark"])
+
+    @property
+    def binding_kind(self) -> str:
+        """What the build labels by (``attribute`` for a build made before builds had a kind)."""
+        return binding_kind(self.manifest)
 
     @property
     def fingerprint(self) -> str | None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "BINDING_KINDS",
     "BUILD_FORMAT",
+    "DEFAULT_BINDING_KIND",
     "CHECKPOINT_FORMAT",
     "CONFIGURATIONS",
     "DEMO_FORMAT",
@@ -23,6 +25,7 @@ __all__ = [
     "MANIFEST_NAME",
     "PAPER_CITATION",
     "REFERENCE_FORMAT",
+    "REFERENCE_FORMAT_V2",
     "RESULTS_DATASET_NAME",
     "RESULTS_FORMAT",
     "RESULTS_TABLE_FORMAT",
@@ -66,6 +69,13 @@ METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
 #: captions are equally familiar, above zero (a superset of ``seen``, disjoint from ``unseen``).
 CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial", "balanced")
 
+#: What a build labels by (SPEC section 1b): (attribute, object) bindings (the paper's),
+#: (subject, relation, object) triples, or both together.
+BINDING_KINDS: tuple[str, ...] = ("attribute", "relation", "both")
+#: The binding kind of a build that names none, and of records and manifests written before
+#: builds had one.
+DEFAULT_BINDING_KIND = "attribute"
+
 #: Format tag of a built dataset folder's manifest.
 BUILD_FORMAT = "bindsplit-build/2"
 
@@ -86,8 +96,11 @@ SCORES_FORMAT = "bindsplit-scores/1"
 #: Format tag of the manifest of a ``bindsplit demo`` output folder.
 DEMO_FORMAT = "bindsplit-demo/1"
 
-#: Format tag of a saved reference index (key-value metadata of its Parquet file).
-REFERENCE_FORMAT = "bindsplit-reference/2"
+#: Format tag of a saved reference index (key-value metadata of its Parquet file); version 3
+#: adds the relation triples (SPEC section 1b) beside the bindings.
+REFERENCE_FORMAT = "bindsplit-reference/3"
+#: The previous tag, still read: an index of bindings only (refused for relation builds).
+REFERENCE_FORMAT_V2 = "bindsplit-reference/2"
 
 #: Format tag of the description of a synthetic world (``world.json``).
 WORLD_FORMAT = "bindsplit-synthetic-world/1"
@@ -113,6 +126,7 @@ HUB_ORG = "bindsplit"
 #: Benchmark (registry name) -> repository name of its canonical BindSplit dataset on the Hub.
 HUB_NAMES: dict[str, str] = {
     "aro_vga": "aro",
+    "aro_vgr": "aro-vgr",
     "bivlc": "bivlc",
     "vismin": "vismin",
     "sugarcrepe": "sugarcrepe",

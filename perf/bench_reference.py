@@ -23,6 +23,12 @@ The memory section runs the digest pipeline (partition, merge, write, lookup) on
 distinct generated captions in a child process and prints the peak memory of each stage.
 ``--quick`` runs everything on far fewer captions.
 
+Relation triples (SPEC section 1b) are counted in the same pass as the bindings; the triples
+section builds the same shards with the local engine and one process twice, with triples
+(``relations=True``, the default) and without (``relations=False``, an attribute-only index), and
+prints the ratio of the two build times side by side (target <= 1.5x), best of two alternated
+runs each, and the ratio of their CPU time (what a shared machine does not distort).
+
 The web-scale lines are a projection from the measured per-core rate (linear scaling assumed),
 not a measurement.
 """
@@ -54,6 +60,7 @@ CORES_WEB = (64, 512)
 TARGET_RATIO = 1.6
 TARGET_RAY = 1.7
 TARGET_SECONDS = 180.0
+TARGET_TRIPLES = 1.5
 OBJECTS = (
     "fence car bench sign pole building tree umbrella table chair cup bowl plate vase clock "
     "lamp boat truck bus kite bag bottle box door window wall shelf train bike horse dog cat "
@@ -130,8 +137,9 @@ def _bytes_per_binding(index) -> dict:
     return {"tally": tally_bytes / len(pairs), "index": index_bytes / len(pairs)}
 
 
-def _child(engine: str, workers: int, folder: str) -> dict:
-    """Build the index of ``folder`` with ``engine`` and ``workers``; measure it."""
+def _child(engine: str, workers: int, folder: str, relations: bool = True) -> dict:
+    """Build the index of ``folder`` with ``engine`` and ``workers`` (``relations``: with the
+    relation triples); measure it."""
     from bindsplit_datasets.parsing import parse_bindings
     from bindsplit_datasets.reference import ReferenceIndex
 
@@ -146,7 +154,9 @@ def _child(engine: str, workers: int, folder: str) -> dict:
     before_mb = _rss_mb("VmRSS:")
     _reset_peak()
     cpu_before, start = _cpu_seconds(), time.perf_counter()
-    index = ReferenceIndex.from_parquet(folder, engine=engine, num_proc=workers, progress=False)
+    index = ReferenceIndex.from_parquet(
+        folder, engine=engine, num_proc=workers, progress=False, relations=relations
+    )
     seconds = time.perf_counter() - start
     stages = index.build["seconds"]
     cpu = _cpu_seconds() - cpu_before
@@ -167,6 +177,7 @@ def _child(engine: str, workers: int, folder: str) -> dict:
         "driver_growth_mb": max(peak_mb - before_mb, 0.0),
         "n_captions": index.n_captions,
         "n_bindings": len(index),
+        "n_relations": index.n_relations,
         "fingerprint": index.fingerprint["digest"],
         "content": index.content_sha256(),
         "bytes_per_binding": _bytes_per_binding(index),
@@ -285,6 +296,13 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
         folder = Path(tmp) / "shards"
         write_shards(folder, captions)
         runs = {(e, n): _run_child("engine", e, str(n), str(folder)) for e, n in CONFIGURATIONS}
+        # alternated, best of two each: the two builds see the same machine load
+        measured = [
+            tuple(_run_child("engine", "local", "1", str(folder), flag) for flag in ("0", "1"))
+            for _ in range(2)
+        ]
+        bare = min((pair[0] for pair in measured), key=lambda run: run["seconds"])
+        with_triples = min((pair[1] for pair in measured), key=lambda run: run["seconds"])
     fingerprints = {run["fingerprint"] for run in runs.values()}
     contents = {run["content"] for run in runs.values()}
     assert len(fingerprints) == 1 and len(contents) == 1, "engines disagree"
@@ -344,6 +362,7 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
             "wall-time rates understate what free cores do; captions per CPU-second does not, "
             "and 'workers busy' shows how many workers the engine kept working"
         )
+    _triples(with_triples, bare)
     bpb = first["bytes_per_binding"]
     print(
         f"memory per distinct binding: {bpb['tally']:.0f} B in the driver's tally, "
@@ -352,7 +371,7 @@ def main(n_captions: int, n_format: int, n_memory: int) -> None:
     print()
     fmt = _format_check(n_format)
     print(
-        f"Index format bindsplit-reference/2 at {fmt['n']:,} distinct captions: Parquet footer "
+        f"Index format bindsplit-reference/3 at {fmt['n']:,} distinct captions: Parquet footer "
         f"{fmt['footer']:,} B (limit 1 MiB: {'ok' if fmt['footer'] < 2**20 else 'EXCEEDED'}); "
         f"planted benchmark caption found: {fmt['found']} ({fmt['lookup_ms']:.1f} ms lookup)"
     )
@@ -408,12 +427,36 @@ def _projection(runs, rate, per_core, n_captions, memory, bpb, n_bindings) -> No
     )
 
 
+def _triples(with_triples: dict, bare: dict) -> None:
+    """The cost of counting relation triples beside the bindings: local engine, 1 process."""
+    ratio = with_triples["seconds"] / bare["seconds"]
+    obtained = [run["cpu_seconds"] / run["seconds"] for run in (bare, with_triples)]
+    cpu = with_triples["cpu_seconds"] / bare["cpu_seconds"]
+    parse = with_triples["stages"]["parse"] / bare["stages"]["parse"]
+    print(
+        f"{'local x1':<40}{'attribute-only':>16}{'with triples':>16}{'ratio':>10}\n"
+        f"{'build time (s)':<40}{bare['seconds']:>16.1f}{with_triples['seconds']:>16.1f}"
+        f"{ratio:>9.2f}x\n"
+        f"{'CPU time, all processes (s)':<40}{bare['cpu_seconds']:>16.1f}"
+        f"{with_triples['cpu_seconds']:>16.1f}{cpu:>9.2f}x\n"
+        f"{'stage parse (s)':<40}{bare['stages']['parse']:>16.2f}"
+        f"{with_triples['stages']['parse']:>16.2f}{parse:>9.2f}x\n"
+        f"{'cores obtained (CPU time / wall time)':<40}{obtained[0]:>16.2f}{obtained[1]:>16.2f}\n"
+        f"{'distinct triples counted':<40}{bare['n_relations']:>16,}"
+        f"{with_triples['n_relations']:>16,}"
+    )
+    print(
+        f"counting triples / attribute-only: {ratio:.2f}x build time, {cpu:.2f}x CPU time "
+        f"(target <= {TARGET_TRIPLES}x; same pass, same index file)"
+    )
+
+
 def _child_main(argv: list[str]) -> None:
     if argv[0] == "memory":
         print(json.dumps(_memory_child(int(argv[1]))))
         return
-    engine, workers, folder = argv[1:]
-    print(json.dumps(_child(engine, int(workers), folder)))
+    engine, workers, folder, *relations = argv[1:]
+    print(json.dumps(_child(engine, int(workers), folder, relations != ["0"])))
 
 
 if __name__ == "__main__":

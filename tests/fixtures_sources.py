@@ -4,6 +4,10 @@
   ``visual_genome_attribution.json``
   (records with ``image_path``, ``bbox_x/y/w/h``, ``true_caption``, ``false_caption``,
   ``attributes``, ``obj1_name``, ``obj2_name``) plus real image files in ``images/``.
+* :func:`aro_vgr_record`: one record of ARO VG-Relation's ``visual_genome_relation.json`` (the
+  fields ARO's ``VG_Relation`` loader reads, ``image_path``, ``bbox_x/y/w/h``, ``relation_name``,
+  ``true_caption``, ``false_caption``, plus ``image_id``), written by :func:`make_aro_source`
+  with ``annotation_file="visual_genome_relation.json"``.
 * :func:`make_aro_mirror_source`: a Parquet file with the Hub mirror's columns (``image``,
   ``true_caption``, ``false_caption``), ``image`` an ``Image`` feature.
 * :func:`make_bivlc_source`: a Parquet file with BiVLC's Hub columns, ``image`` and
@@ -38,6 +42,7 @@ __all__ = [
     "UNREADABLE",
     "VISMIN_FEATURES",
     "aro_record",
+    "aro_vgr_record",
     "aro_records",
     "centre_colour",
     "close_colours",
@@ -118,6 +123,24 @@ def aro_record(position: int, attr1: str, obj1: str, attr2: str, obj2: str) -> d
     }
 
 
+def aro_vgr_record(position: int, subject: str, relation: str, obj: str) -> dict[str, Any]:
+    """One ARO VG-Relation record: ARO's captions ("the {subject} is {relation} the {object}",
+    the false one with subject and object exchanged), a bbox inside the image
+    ``{position}.jpg``."""
+    x, y = 2 + position % 5, 3 + position % 4
+    return {
+        "image_id": str(2_300_000 + position),
+        "relation_name": relation,
+        "bbox_x": x,
+        "bbox_y": y,
+        "bbox_w": 20 + position % 7,
+        "bbox_h": 16 + position % 5,
+        "true_caption": f"the {subject} is {relation} the {obj}",
+        "false_caption": f"the {obj} is {relation} the {subject}",
+        "image_path": f"{position}.jpg",
+    }
+
+
 def aro_records(n: int) -> list[dict[str, Any]]:
     """``n`` records in the original schema cycling :data:`ARO_ATTRIBUTES` and :data:`ARO_OBJECTS`
     (two distinct attributes on two distinct objects each)."""
@@ -144,6 +167,7 @@ def make_aro_source(
     unreadable_images: Collection[int] = (),
     image_format: str = "JPEG",
     image_bytes: bytes | None = None,
+    annotation_file: str = "visual_genome_attribution.json",
 ) -> Path:
     """Write the original ARO VG-Attribution layout into ``directory`` and return it.
 
@@ -172,7 +196,7 @@ def make_aro_source(
         image.paste(fixture_colour(position, 0), (x, y, x + w, y + h))
         # PNG keeps the colours exact; JPEG is what the real ARO images are
         image.save(path, format=image_format, **({"quality": 95} if image_format == "JPEG" else {}))
-    (directory / "visual_genome_attribution.json").write_text(json.dumps(list(records)))
+    (directory / annotation_file).write_text(json.dumps(list(records)))
     return directory
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bindsplit_datasets.parsing import Binding, parse_bindings
+from bindsplit_datasets.parsing import Binding, parse_bindings, parse_relations
 
 CAPTIONS = [
     "A red apple and a ceramic mug.",  # (red, apple), (ceramic, mug)
@@ -41,6 +41,15 @@ def naive_counts(captions: Sequence[str]) -> Counter:
     counts: Counter = Counter()
     for caption in captions:
         counts.update(parse_bindings(caption))
+    return counts
+
+
+def naive_relation_counts(captions: Sequence[Any]) -> Counter:
+    """The obvious implementation for triples: parse every usable caption, count every triple."""
+    counts: Counter = Counter()
+    for caption in captions:
+        if isinstance(caption, str) and caption.strip():
+            counts.update(parse_relations(caption))
     return counts
 
 

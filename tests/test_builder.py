@@ -74,6 +74,7 @@ MANIFEST_KEYS = {
     "configs",
     "composition",
     "source_report",
+    "binding_kind",
     "leakage",
     "fingerprint",
     "columns",
@@ -171,6 +172,7 @@ def test_build_writes_a_hub_ready_folder(bivlc_build, bivlc_source):
     assert manifest == bivlc_build.manifest
     assert set(manifest) == MANIFEST_KEYS
     assert manifest["format"] == "bindsplit-build/2" and manifest["benchmark"] == "bivlc"
+    assert manifest["binding_kind"] == "attribute"
     assert manifest["configs"] == {"full": 6, "seen": 1, "unseen": 2, "partial": 2, "balanced": 1}
     assert manifest["source"] == {
         "path": "bivlc.parquet",
@@ -650,7 +652,7 @@ def test_commands_report_bad_input_without_traceback(work, bivlc_source, referen
     )
     assert code == 2
     assert (
-        "unknown benchmark 'winoground'; known benchmarks: aro_vga (alias: aro), bivlc"
+        "unknown benchmark 'winoground'; known benchmarks: aro_vga (alias: aro), aro_vgr, bivlc"
         in capsys.readouterr().err
     )
     out = work / "cli_leak"

@@ -134,6 +134,7 @@ def test_record_equals_metric_of_naive_forward(build, rows):
     assert record["dataset"] == {
         "data": str(build),
         "benchmark": "_test_bivlc_like",
+        "binding_kind": "attribute",
         "config": "full",
         "fingerprint": rows_fingerprint(
             with_group_columns(rows, "_test_bivlc_like"), BivlcLikeAdapter.image_columns

@@ -49,6 +49,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "planted benchmark caption found: True",
         "Peak memory per stage of the caption digests, 100,000 distinct generated captions",
         "PROJECTION (not a measurement) for 2 billion distinct captions",
+        "counting triples / attribute-only:",
     ),
     "bench_scoring.py": (
         "Scorer throughput:",

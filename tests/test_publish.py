@@ -945,10 +945,11 @@ def test_the_results_repository_loads_as_a_dataset(results: Path, tmp_path: Path
         (repo / file.path_in_repo).write_bytes(file.read())
     loaded = datasets.load_dataset(str(repo), cache_dir=str(tmp_path / "cache"))
     assert list(loaded) == ["train"] and loaded["train"].num_rows == 3
-    assert loaded["train"].column_names[:5] == [
+    assert loaded["train"].column_names[:6] == [
         "model",
         "model_revision",
         "benchmark",
+        "binding_kind",
         "configuration",
         "metric",
     ]

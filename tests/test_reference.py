@@ -9,11 +9,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from reference_corpus import BAD, CAPTIONS, EXPECTED, naive_counts
+from reference_corpus import BAD, CAPTIONS, EXPECTED, naive_counts, naive_relation_counts
 
-from bindsplit_datasets.errors import EmptyCorpusError, ParserMismatchError, SchemaError
+from bindsplit_datasets.errors import (
+    EmptyCorpusError,
+    ParserMismatchError,
+    RelationsMissingError,
+    SchemaError,
+)
 from bindsplit_datasets.labels import annotate_sample
-from bindsplit_datasets.parsing import PARSER_VERSION, Binding, parse_bindings
+from bindsplit_datasets.parsing import PARSER_VERSION, Binding, Relation, parse_bindings
 from bindsplit_datasets.reference import (
     ReferenceIndex,
     caption_digest,
@@ -149,8 +154,10 @@ def test_fingerprint_records_what_seen_means(index):
         "min_count",
         "n_captions",
         "n_skipped",
+        "relations",
         "digest",
     }
+    assert fp["relations"] is True and fp["format"] == "bindsplit-reference/3"
     assert fp["parser_version"] == PARSER_VERSION
     assert (fp["min_count"], fp["n_captions"], fp["n_skipped"]) == (1, 5, 4)
     assert fp["corpus"]["kind"] == "captions" and len(fp["corpus"]["sha256"]) == 64
@@ -174,17 +181,31 @@ def test_parquet_round_trip(index, tmp_path):
     assert (loaded.min_count, loaded.n_captions, loaded.n_skipped) == (2, 5, 4)
     assert loaded.n_caption_digests == index.n_caption_digests == 4
     assert loaded.contains_caption("a large brown dog")
+    assert dict(loaded.relation_items()) == dict(naive_relation_counts(CAPTIONS))
     parquet = pq.ParquetFile(path)
-    assert parquet.schema_arrow.names == ["attribute", "object", "count", "digest"]
-    assert parquet.num_row_groups == 2  # the bindings, then the caption digests
+    assert parquet.schema_arrow.names == [
+        "attribute",
+        "object",
+        "count",
+        "digest",
+        "subject",
+        "relation",
+    ]
+    assert parquet.num_row_groups == 3  # the bindings, the triples, then the caption digests
     bindings = parquet.read_row_group(0)
     assert bindings.column("count").to_pylist() == [1, 1, 2, 1, 3]  # by attribute, object
-    assert bindings.column("digest").null_count == 5
-    digests = parquet.read_row_group(1).column("digest").to_pylist()
+    assert bindings.column("digest").null_count == 5 == bindings.column("subject").null_count
+    triples = parquet.read_row_group(1)
+    expected_triples = sorted(naive_relation_counts(CAPTIONS).items())
+    assert triples.column("subject").to_pylist() == [t.subject for t, _ in expected_triples]
+    assert triples.column("count").to_pylist() == [n for _, n in expected_triples]
+    assert triples.column("attribute").null_count == len(expected_triples)
+    digests = parquet.read_row_group(2).column("digest").to_pylist()
     assert digests == sorted({caption_digest(c) for c in CAPTIONS})
-    assert pq.read_metadata(path).metadata[b"bindsplit.format"] == b"bindsplit-reference/2"
+    assert pq.read_metadata(path).metadata[b"bindsplit.format"] == b"bindsplit-reference/3"
     again = ReferenceIndex.load(loaded.save(tmp_path / "again.parquet"))
     assert again.fingerprint == loaded.fingerprint and dict(again.items()) == EXPECTED
+    assert again.content_sha256() == index.content_sha256()
 
 
 def rewrite(source: Path, target: Path, change) -> Path:
@@ -221,8 +242,9 @@ def test_an_index_of_the_older_format_is_refused_in_one_line(index, tmp_path):
         ReferenceIndex.load(path)
     message = str(caught.value)
     assert "\n" not in message
-    assert "older format (bindsplit-reference/1; this version reads bindsplit-reference/2)" in (
-        message
+    assert (
+        "older format (bindsplit-reference/1; this version reads bindsplit-reference/3 and "
+        "bindsplit-reference/2)" in message
     )
     assert "bindsplit reference build SOURCE --out INDEX.parquet" in message
 
@@ -297,3 +319,85 @@ def test_caption_digests(index):
     ]
     assert index.caption_overlap(texts) == 3
     assert index.caption_overlap([]) == 0
+
+
+# ----------------------------------------------------------------------------- relation triples
+def test_triples_are_counted_in_the_same_pass(index):
+    expected = naive_relation_counts(CAPTIONS)
+    # "a red apple on the grass" states (apple, on, grass) under every reading of SPEC 1b
+    assert expected[Relation("apple", "on", "grass")] == 1
+    assert index.has_relations and dict(index.relation_items()) == dict(expected)
+    assert index.n_relations == len(expected)
+    assert index.relation_count(("apple", "on", "grass")) == 1
+    assert index.seen_relation(Relation("apple", "on", "grass"))
+    assert not index.seen_relation(("grass", "on", "apple"))
+    assert index.relation_count(("grass", "on", "apple")) == 0
+    assert not index.with_min_count(2).seen_relation(("apple", "on", "grass"))
+    assert index.most_common_relations(1) == [(Relation("apple", "on", "grass"), 1)]
+    with pytest.raises(TypeError, match=r"\(subject, relation, object\) tuple"):
+        index.relation_count(("apple", "grass"))
+
+
+def test_an_index_without_triples_serves_attributes_and_refuses_relations(index, tmp_path):
+    bare = ReferenceIndex.from_captions(CAPTIONS, relations=False, progress=False)
+    assert dict(bare.items()) == EXPECTED and not bare.has_relations and bare.n_relations == 0
+    assert "relations" not in bare.fingerprint
+    assert bare.fingerprint["digest"] != index.fingerprint["digest"]
+    loaded = ReferenceIndex.load(bare.save(tmp_path / "bare.parquet"))
+    assert not loaded.has_relations and loaded.fingerprint == bare.fingerprint
+    with pytest.raises(RelationsMissingError) as caught:
+        loaded.require_relations()
+    message = str(caught.value)
+    assert "\n" not in message and "bindsplit reference build SOURCE --out INDEX.parquet" in message
+    with pytest.raises(RelationsMissingError):
+        loaded.seen_relation(("apple", "on", "grass"))
+
+
+def test_an_index_of_format_2_is_read_without_triples(tmp_path):
+    """A file written before triples (bindsplit-reference/2: four columns) still loads for
+    attribute builds, its fingerprint unchanged, and refuses relation lookups in one line."""
+    old = ReferenceIndex(
+        dict(EXPECTED),
+        caption_digests=np.array([caption_digest(c) for c in CAPTIONS], dtype=np.uint64),
+        min_count=1,
+        n_captions=5,
+        n_skipped=0,
+        corpus={"kind": "captions"},
+        index_format="bindsplit-reference/2",
+    )
+    saved = pq.ParquetFile(old.save(tmp_path / "new.parquet"))
+    meta = dict(saved.metadata.metadata)
+    meta[b"bindsplit.format"] = b"bindsplit-reference/2"
+    layout = json.loads(meta[b"bindsplit.layout"])
+    for key in ("relations", "relation_row_groups", "n_relations", "relations_sha256"):
+        del layout[key]
+    meta[b"bindsplit.layout"] = json.dumps(layout).encode()
+    columns = ["attribute", "object", "count", "digest"]
+    path = tmp_path / "v2.parquet"
+    with pq.ParquetWriter(path, saved.schema_arrow.remove(5).remove(4), store_schema=False) as w:
+        for group in range(saved.num_row_groups):
+            w.write_table(saved.read_row_group(group, columns=columns))
+        w.add_key_value_metadata(meta)
+    loaded = ReferenceIndex.load(path)
+    assert dict(loaded.items()) == EXPECTED and loaded.fingerprint == old.fingerprint
+    assert loaded.fingerprint["format"] == "bindsplit-reference/2"
+    assert loaded.contains_caption("a large brown dog") and not loaded.has_relations
+    with pytest.raises(RelationsMissingError, match="bindsplit-reference/2"):
+        loaded.require_relations()
+
+
+def test_altered_triples_are_refused(index, tmp_path):
+    saved = index.save(tmp_path / "ref.parquet")
+    parquet = pq.ParquetFile(saved)
+    path = tmp_path / "altered.parquet"
+    with pq.ParquetWriter(path, parquet.schema_arrow, store_schema=False) as writer:
+        for group in range(parquet.num_row_groups):
+            table = parquet.read_row_group(group)
+            if group == 1:  # the triples: one count raised
+                counts = table.column("count").to_pylist()
+                counts[0] += 1
+                table = table.set_column(2, "count", pa.array(counts, pa.int64()))
+            writer.write_table(table)
+        writer.add_key_value_metadata(dict(parquet.metadata.metadata))
+    with pytest.raises(SchemaError, match="triples do not match their recorded SHA-256"):
+        ReferenceIndex.load(path)

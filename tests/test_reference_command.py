@@ -9,7 +9,7 @@ from pathlib import Path
 import datasets
 import pytest
 from fixtures_sources import label_names, make_bivlc_source
-from reference_corpus import CAPTIONS, EXPECTED, write_shards
+from reference_corpus import CAPTIONS, EXPECTED, naive_relation_counts, write_shards
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.reference import ReferenceIndex
@@ -47,7 +47,8 @@ def test_build_writes_the_index_of_the_shards(built, capsys):
     again = ReferenceIndex.load(out)
     assert again.fingerprint == index.with_min_count(2).fingerprint
     assert capsys.readouterr().out == (
-        f"wrote {out}: 5 distinct bindings from 5 captions (1 skipped), min_count 2, "
+        f"wrote {out}: 5 distinct bindings and {again.n_relations} distinct relation triples "
+        "from 5 captions (1 skipped), min_count 2, "
         f"fingerprint {again.fingerprint['digest']}\n"
     )
 
@@ -70,7 +71,15 @@ def test_info_prints_fingerprint_counts_and_most_common_bindings(built, capsys):
         "    3  red        apple",
         "    2  ceramic    mug",
         "    1  blue       sky",
+        *lines[end + 9 :],
     ]
+    (triple, count), *_ = naive_relation_counts(CAPTIONS).most_common()
+    assert lines[end + 9 : end + 12] == [
+        f"distinct relation triples: {index.n_relations}",
+        "most common relation triples (top 3):",
+        "count  subject  relation  object",
+    ]
+    assert lines[end + 12].split() == [str(count), triple.subject, triple.relation, triple.object]
 
 
 def test_lookup_prints_each_binding_with_count_and_status(built, capsys):

@@ -9,9 +9,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from reference_corpus import CAPTIONS, EXPECTED, naive_counts, write_shards
+from reference_corpus import (
+    CAPTIONS,
+    EXPECTED,
+    naive_counts,
+    naive_relation_counts,
+    write_shards,
+)
 
-from bindsplit_datasets.parsing import Binding
+from bindsplit_datasets.parsing import Binding, Relation
 from bindsplit_datasets.reference import Captions, ReferenceIndex, caption_digest
 from bindsplit_datasets.reference.counting import count_block
 from bindsplit_datasets.reference.digests import DigestPartitions
@@ -24,10 +30,19 @@ def as_bindings(table) -> dict[Binding, int]:
     return {Binding(a, o): n for a, o, n in zip(*columns, strict=True)}
 
 
+def as_relations(table) -> dict[Relation, int]:
+    """A block's triple table as ``{Relation: count}``."""
+    names = ("subject", "relation", "object", "count")
+    columns = (table.column(name).to_pylist() for name in names)
+    return {Relation(s, r, o): n for s, r, o, n in zip(*columns, strict=True)}
+
+
 # ----------------------------------------------------------------------------- counting code
 def test_count_block_checks_digests_and_counts():
     block = count_block([CAPTIONS[0], None, 3, " ", *CAPTIONS[1:]])
     assert as_bindings(block.counts) == EXPECTED
+    assert as_relations(block.relations) == dict(naive_relation_counts(CAPTIONS))
+    assert count_block(CAPTIONS, relations=False).relations is None
     assert (block.n_captions, block.n_skipped, block.n_values, block.problem) == (5, 3, 8, None)
     expected_digests = sorted({caption_digest(c) for c in CAPTIONS})
     assert block.digests.tolist() == expected_digests and len(expected_digests) == 4
@@ -42,6 +57,8 @@ def test_units_add_up_to_one_block_whatever_their_size(monkeypatch):
         monkeypatch.setattr("bindsplit_datasets.reference.engines.UNIT_ROWS", rows)
         result = count_corpus(Captions(captions), num_proc=1, progress=False)
         assert result.counts == as_bindings(whole.counts) == dict(naive_counts(captions))
+        assert result.relations == as_relations(whole.relations)
+        assert result.relations == dict(naive_relation_counts(captions))
         assert result.digests.array.tolist() == whole.digests.tolist()
         assert (result.n_captions, result.n_skipped) == (len(captions), 0)
 
@@ -93,6 +110,8 @@ def test_ray_and_local_engines_give_identical_indexes_on_parquet_shards(
     by_ray = ReferenceIndex.from_parquet(coco_shards, engine="ray", num_proc=2, progress=False)
     assert ray_instance.is_initialized()  # a running instance is used and left running
     assert dict(by_ray.items()) == dict(by_local.items())
+    assert by_local.has_relations and by_local.n_relations > 50
+    assert dict(by_ray.relation_items()) == dict(by_local.relation_items())
     assert (by_ray.n_captions, by_ray.n_skipped) == (by_local.n_captions, 3) == (400, 3)
     assert by_ray.fingerprint == by_local.fingerprint
     assert by_ray.content_sha256() == by_local.content_sha256()
@@ -122,6 +141,7 @@ def test_ray_engine_streams_what_only_the_driver_reads(ray_instance, monkeypatch
 
     by_ray, by_local = result_of("ray"), result_of("local")
     assert by_ray.counts == by_local.counts == {b: 6 * n for b, n in EXPECTED.items()}
+    assert by_ray.relations == by_local.relations == dict(naive_relation_counts(captions))
     assert by_ray.digests.array.tolist() == by_local.digests.array.tolist()
     assert (by_ray.n_captions, by_ray.n_skipped) == (30, 1)
     with pytest.raises(ValueError, match=r"captions: caption #25 is None"):

@@ -39,7 +39,8 @@ def test_digests_live_in_row_groups_and_the_planted_caption_is_found(small_group
     assert index.n_caption_digests == N_FILLER + 1
     path = index.save(tmp_path / "big.parquet")
     metadata = pq.read_metadata(path)
-    assert metadata.num_row_groups == 1 + 12  # bindings, then ceil(3001 / 256) digest groups
+    # bindings, the triple (apple, on, grass), then ceil(3001 / 256) digest groups
+    assert metadata.num_row_groups == 1 + 1 + 12
     loaded = ReferenceIndex.load(path)
     assert loaded.contains_caption("a red apple on the grass")
     assert not loaded.contains_caption("a red apple on the sofa")
@@ -62,12 +63,13 @@ def test_damaged_truncated_and_altered_indexes_are_refused_in_one_line(tmp_path,
     index = ReferenceIndex.from_captions(CAPTIONS, num_proc=1, progress=False)
     good = index.save(tmp_path / "good.parquet")
     metadata = pq.read_metadata(good)
-    digests, counts = metadata.row_group(1).column(3), metadata.row_group(0).column(2)
+    # row groups: the bindings, the triples, the caption digests
+    digests, counts = metadata.row_group(2).column(3), metadata.row_group(0).column(2)
     digest_end = digests.data_page_offset + digests.total_compressed_size
     counts_end = counts.data_page_offset + counts.total_compressed_size
     damaged_digests = _flip_byte(good, digest_end - 4, tmp_path / "d1.parquet")
     loaded = ReferenceIndex.load(damaged_digests)  # digests are read at lookup time
-    with pytest.raises(SchemaError, match="d1.parquet: digest row group 1"):
+    with pytest.raises(SchemaError, match="d1.parquet: digest row group 2"):
         loaded.contains_caption("a large brown dog")
     damaged_counts = _flip_byte(good, counts_end - 2, tmp_path / "d2.parquet")
     with pytest.raises(SchemaError, match="d2.parquet"):
@@ -116,9 +118,9 @@ def test_a_build_interrupted_after_two_shards_resumes_to_the_same_index(tmp_path
     counted: list[int] = []
     count_unit = local.count_unit
 
-    def recording(unit, strict=False):
+    def recording(unit, strict=False, relations=True):
         counted.append(unit.shard)
-        return count_unit(unit, strict)
+        return count_unit(unit, strict, relations)
 
     monkeypatch.setattr(local, "count_unit", recording)
     resumed = ReferenceIndex.from_parquet(
@@ -128,6 +130,7 @@ def test_a_build_interrupted_after_two_shards_resumes_to_the_same_index(tmp_path
     assert resumed.fingerprint == whole.fingerprint
     assert resumed.content_sha256() == whole.content_sha256()
     assert dict(resumed.items()) == dict(whole.items())
+    assert dict(resumed.relation_items()) == dict(whole.relation_items())
     assert not work.exists()  # removed once the build succeeded
 
 

@@ -63,6 +63,7 @@ def test_rows_are_exact_one_per_configuration_and_metric() -> None:
         "model": "alpha",
         "model_revision": "main",
         "benchmark": "aro_vga",
+        "binding_kind": "attribute",
         "configuration": "seen",
         "metric": "i2t",
         "value": 0.70,
@@ -258,3 +259,22 @@ def test_a_table_written_before_the_new_columns_reads_them_as_nulls() -> None:
     assert back.column_names == list(COLUMNS)
     assert set(back.column("small_n").to_pylist()) == {None}
     assert back.select(old.column_names).to_pylist() == old.to_pylist()
+
+
+def test_the_binding_kind_is_its_own_column_and_older_tables_read_as_attribute(
+    tmp_path: Path,
+) -> None:
+    relation = {**BETA, "dataset": {**BETA["dataset"], "binding_kind": "relation"}}
+    rows = table_rows([ALPHA, relation])
+    kinds = {(row["model"], row["binding_kind"]) for row in rows}
+    assert kinds == {("alpha", "attribute"), ("beta", "relation")}
+    back = table_records(results_table([ALPHA, relation]))
+    assert [record["dataset"]["binding_kind"] for record in back] == ["attribute", "relation"]
+    # a table written before the column existed
+    import pyarrow.parquet as pq
+
+    old = results_table([ALPHA]).drop_columns(["binding_kind"])
+    pq.write_table(old, tmp_path / "old.parquet")
+    read = read_results_table(tmp_path / "old.parquet")
+    assert read.column_names == list(COLUMNS)
+    assert set(read.column("binding_kind").to_pylist()) == {"attribute"}

@@ -137,6 +137,10 @@ class AROVGAttribution(BenchmarkAdapter):
     name: ClassVar[str] = "aro_vga"
     aliases: ClassVar[tuple[str, ...]] = ("aro",)
     pretty_name: ClassVar[str] = "ARO VG-Attribution"
+    #: The original layout's annotation file and the fields each of its records must have
+    #: (class variables, so that ARO VG-Relation reads its own file through the same code).
+    annotation_file: ClassVar[str] = ANNOTATION_FILE
+    record_fields: ClassVar[tuple[str, ...]] = ORIGINAL_FIELDS
     hub_id: ClassVar[str | None] = "gowitheflow/ARO-Visual-Attribution"
     hub_revision: ClassVar[str | None] = None
     hub_split: ClassVar[str] = "test"
@@ -178,18 +182,20 @@ class AROVGAttribution(BenchmarkAdapter):
             path = Path(source).expanduser()
             if path.is_file() and path.suffix == ".json":
                 return self._load_original(path, strict=strict, num_proc=num_proc)
-            if path.is_dir() and (path / ANNOTATION_FILE).is_file():
-                return self._load_original(path / ANNOTATION_FILE, strict=strict, num_proc=num_proc)
+            annotations = path / self.annotation_file
+            if path.is_dir() and annotations.is_file():
+                return self._load_original(annotations, strict=strict, num_proc=num_proc)
             if path.is_dir() and not any(path.rglob("*.parquet")):
                 raise BindsplitFileNotFoundError(
-                    f"{path} is not an ARO VG-Attribution source: it has neither "
-                    f"{ANNOTATION_FILE} (with {IMAGE_FOLDER}/ beside it) nor Parquet files"
+                    f"{path} is not an {self.pretty_name} source: it has neither "
+                    f"{self.annotation_file} (with {IMAGE_FOLDER}/ beside it) nor Parquet files"
                 )
             if path.is_file() and not _starts_with(path, _PARQUET_MAGIC):
                 raise SchemaError(
-                    f"{path} is not an ARO VG-Attribution source: it is neither the JSON "
-                    f"annotation file nor a Parquet file; pass the folder with {ANNOTATION_FILE} "
-                    f"and {IMAGE_FOLDER}/, that JSON file, or a Parquet copy of {self.hub_id}"
+                    f"{path} is not an {self.pretty_name} source: it is neither the JSON "
+                    f"annotation file nor a Parquet file; pass the folder with "
+                    f"{self.annotation_file} and {IMAGE_FOLDER}/, that JSON file, or a Parquet "
+                    f"copy of {self.hub_id}"
                 )
         loaded = self.read_table(source, strict=strict)
         loaded.identity["layout"] = "hub-mirror"
@@ -235,7 +241,7 @@ class AROVGAttribution(BenchmarkAdapter):
         if not image_dir.is_dir():
             raise BindsplitFileNotFoundError(
                 f"image folder {image_dir} not found; the original ARO layout has "
-                f"{IMAGE_FOLDER}/ beside {ANNOTATION_FILE}"
+                f"{IMAGE_FOLDER}/ beside {self.annotation_file}"
             )
         records = self._read_records(annotation_file)
         # record fields keep their JSON types (inferred over all records); the crop is added
@@ -268,15 +274,14 @@ class AROVGAttribution(BenchmarkAdapter):
         report.n_rows = len(dataset)
         identity = {
             "path": annotation_file.parent.resolve().name,
-            "files": [ANNOTATION_FILE],
+            "files": [self.annotation_file],
             "sha256": json_sha256,
             "layout": "original",
             "n_records": len(records),
         }
         return LoadedSource(dataset=dataset, report=report, identity=identity)
 
-    @staticmethod
-    def _read_records(annotation_file: Path) -> list[dict[str, Any]]:
+    def _read_records(self, annotation_file: Path) -> list[dict[str, Any]]:
         try:
             records = json.loads(annotation_file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -284,23 +289,28 @@ class AROVGAttribution(BenchmarkAdapter):
         if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
             raise SchemaError(
                 f"{annotation_file} must hold a JSON list of records (objects), as ARO's "
-                f"{ANNOTATION_FILE} does"
+                f"{self.annotation_file} does"
             )
         if not records:
             raise SchemaError(f"{annotation_file} holds no records")
         for position, record in enumerate(records):
-            missing = [f for f in ORIGINAL_FIELDS if f not in record]
+            missing = [f for f in self.record_fields if f not in record]
             if missing:
                 raise SchemaError(
                     f"{annotation_file}: record {position} lacks the field(s) {missing}; every "
-                    f"record needs {list(ORIGINAL_FIELDS)}"
+                    f"record needs {list(self.record_fields)}"
                 )
-            if not isinstance(record["attributes"], list) or len(record["attributes"]) != 2:
-                raise SchemaError(
-                    f"{annotation_file}: record {position} must have exactly two 'attributes', "
-                    f"got {record['attributes']!r}"
-                )
+            self._check_record(annotation_file, position, record)
         return records
+
+    @staticmethod
+    def _check_record(annotation_file: Path, position: int, record: Mapping[str, Any]) -> None:
+        """Raise :class:`SchemaError` for a record whose fields have the wrong shape."""
+        if not isinstance(record["attributes"], list) or len(record["attributes"]) != 2:
+            raise SchemaError(
+                f"{annotation_file}: record {position} must have exactly two 'attributes', "
+                f"got {record['attributes']!r}"
+            )
 
     # ------------------------------------------------------------------------------ bindings
     def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Binding]]:

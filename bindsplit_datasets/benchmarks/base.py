@@ -36,7 +36,14 @@ from ..errors import (
 )
 from ..names import is_hub_id
 from ..parquet_files import load_parquet_files
-from ..parsing import Binding, parse_bindings, parse_many
+from ..parsing import (
+    Binding,
+    Relation,
+    parse_bindings,
+    parse_many,
+    parse_relations,
+    parse_relations_many,
+)
 
 __all__ = [
     "BenchmarkAdapter",
@@ -159,6 +166,12 @@ class BenchmarkAdapter(abc.ABC):
     def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Binding]]:
         """Bindings of each caption of ``row``, in ``caption_columns`` order."""
 
+    def caption_relations(self, row: Mapping[str, Any]) -> list[list[Relation]]:
+        """Relation triples of each caption of ``row``, in ``caption_columns`` order (SPEC
+        section 1b). Default: the relation parser on each caption's text; a benchmark whose
+        records name the relation and its objects (ARO VG-Relation) overrides it."""
+        return [parse_relations(row[column] or "") for column in self.caption_columns]
+
     def category(self, row: Mapping[str, Any]) -> str | None:
         """Category of ``row`` for per-category breakdowns (``None``: no breakdown)."""
         if not self.category_columns:
@@ -251,6 +264,30 @@ class BenchmarkAdapter(abc.ABC):
                     bindings.append(self.caption_bindings(dict(zip(columns, values, strict=True))))
                 bar.update(len(batch[columns[0]]) if columns else 0)
         return bindings
+
+    def all_caption_relations(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> list[list[list[Relation]]]:
+        """:meth:`caption_relations` of every row of ``dataset``, in row order. The default
+        parses each distinct caption once (:func:`~bindsplit_datasets.parsing.
+        parse_relations_many`) unless the adapter overrides :meth:`caption_relations`, which
+        is then asked row by row without decoding any image."""
+        if type(self).caption_relations is not BenchmarkAdapter.caption_relations:
+            text = dataset.select_columns(
+                [c for c in dataset.column_names if c not in self.image_columns]
+            ).with_format(None)
+            rows: list[list[list[Relation]]] = []
+            for batch in text.iter(batch_size=_ROW_BATCH):
+                columns = list(batch)
+                for values in zip(*batch.values(), strict=True):
+                    rows.append(self.caption_relations(dict(zip(columns, values, strict=True))))
+            return rows
+        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
+        rows_text = zip(*(columns[c] for c in self.caption_columns), strict=True)
+        texts = [text or "" for row in rows_text for text in row]
+        parsed = parse_relations_many(texts, progress=progress)
+        width = self.n_captions
+        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
     def read_rows(self, source: str | Path | None) -> tuple[datasets.Dataset, dict[str, Any]]:
         """The raw rows and identity of the Hub source (``source=None``), another Hub id or a

@@ -43,10 +43,11 @@ from ..labels import (
     CompositionStats,
     SampleAnnotation,
     annotate_sample,
+    check_binding_kind,
     composition,
     config_includes,
 )
-from ..names import CONFIGURATIONS
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND
 from ..parsing import PARSER_VERSION
 from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
@@ -58,12 +59,13 @@ from .datasets_compat import (
 )
 from .features import (
     ANNOTATION_COLUMNS,
-    ANNOTATION_FEATURES,
+    BINDING_COLUMNS,
     CATEGORY_COLUMN,
     GROUP_COLUMNS,
     GROUP_FEATURE,
     LABEL_FEATURE,
     MACRO_GROUP_COLUMN,
+    annotation_features,
 )
 from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
 
@@ -97,10 +99,22 @@ def compute_annotations(
     index: ReferenceIndex,
     *,
     progress: bool = False,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> list[SampleAnnotation]:
-    """The annotation of every row of ``loaded``, in row order (bindings from the adapter)."""
-    bindings = adapter.all_caption_bindings(loaded.dataset, progress=progress)
-    return [annotate_sample(caption_bindings, index) for caption_bindings in bindings]
+    """The annotation of every row of ``loaded``, in row order, labelled by the units of
+    ``binding_kind`` (bindings and/or triples from the adapter)."""
+    check_binding_kind(binding_kind)
+    n = len(loaded.dataset)
+    bindings: list[Any] = [None] * n
+    relations: list[Any] = [None] * n
+    if binding_kind != "relation":
+        bindings = adapter.all_caption_bindings(loaded.dataset, progress=progress)
+    if binding_kind != "attribute":
+        relations = adapter.all_caption_relations(loaded.dataset, progress=progress)
+    return [
+        annotate_sample(b, index, caption_relations=r, binding_kind=binding_kind)
+        for b, r in zip(bindings, relations, strict=True)
+    ]
 
 
 def leakage_overlap(
@@ -147,6 +161,8 @@ class PreparedBenchmark:
     macro_groups: list[str | None] = field(default_factory=list)
     #: Folders of the local inputs, removed from every path the manifest would otherwise hold.
     local_folders: tuple[str, ...] = ()
+    #: What the samples are labelled by (``names.BINDING_KINDS``).
+    binding_kind: str = DEFAULT_BINDING_KIND
 
     @property
     def labels(self) -> list[str]:
@@ -156,6 +172,11 @@ class PreparedBenchmark:
         """Composition of all rows, broken down by category when the benchmark has them."""
         categories = self.categories if any(c is not None for c in self.categories) else None
         return composition(self.annotations, categories)
+
+    @property
+    def annotation_features(self) -> datasets.Features:
+        """The annotation columns of this build's binding kind (``features.py``)."""
+        return annotation_features(self.binding_kind)
 
     def config_indices(self, config: str) -> list[int]:
         """Row positions of configuration ``config`` (all rows for ``full``)."""
@@ -176,7 +197,7 @@ class PreparedBenchmark:
         return datasets.Features(
             {
                 **self.source.dataset.features,
-                **ANNOTATION_FEATURES,
+                **self.annotation_features,
                 **dict.fromkeys(self._groups(), GROUP_FEATURE),
             }
         )
@@ -195,7 +216,7 @@ class PreparedBenchmark:
     def annotated_dataset(self) -> datasets.Dataset:
         """The source rows with the annotation columns and the group columns appended."""
         added = datasets.Features(
-            {**ANNOTATION_FEATURES, **dict.fromkeys(self._groups(), GROUP_FEATURE)}
+            {**self.annotation_features, **dict.fromkeys(self._groups(), GROUP_FEATURE)}
         )
         rows = [annotation.to_row() for annotation in self.annotations]
         for row in rows:  # stored as the class index of the ClassLabel
@@ -228,10 +249,16 @@ def prepare_benchmark(
     max_leakage: float = DEFAULT_MAX_LEAKAGE,
     source_options: Mapping[str, Any] | None = None,
     progress: bool = False,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> PreparedBenchmark:
     """Read ``benchmark`` from ``source`` (``None``: its Hub source), label it against
     ``reference`` (``None``: the adapter's default, ``coco2017`` for the real benchmarks) and
     return everything a build needs. Writes nothing.
+
+    ``binding_kind`` (``names.BINDING_KINDS``, ``--bindings``) chooses what labels the samples:
+    the (attribute, object) bindings (default, the paper's), the (subject, relation, object)
+    triples (SPEC section 1b), or both; a relation kind needs a reference with triples
+    (:class:`~bindsplit_datasets.errors.RelationsMissingError` otherwise).
 
     Leakage guard: the share of the benchmark's positive captions found verbatim in the
     reference is measured and recorded; at ``max_leakage`` or above (and at least one caption)
@@ -243,6 +270,10 @@ def prepare_benchmark(
             ``max_leakage`` outside [0, 1].
         LeakageError: the guard refuses the reference (above).
     """
+    try:
+        check_binding_kind(binding_kind)
+    except ValueError as error:
+        raise BindsplitValueError(str(error)) from None
     if not 0.0 <= max_leakage <= 1.0:
         raise ValueError(
             f"max_leakage (--max-leakage) is a share between 0 and 1, got {max_leakage}; "
@@ -262,8 +293,11 @@ def prepare_benchmark(
     if reference is None:
         reference = adapter.default_reference(source)
     index = resolve_reference(reference, min_count=min_count)
+    if binding_kind != "attribute":
+        index.require_relations(f"a {binding_kind} build (--bindings {binding_kind})")
     loaded = adapter.load(source, strict=strict, **options)
-    clashes = [c for c in (*ANNOTATION_COLUMNS, *GROUP_COLUMNS) if c in loaded.dataset.column_names]
+    added = (*ANNOTATION_COLUMNS, *BINDING_COLUMNS, *GROUP_COLUMNS)
+    clashes = [c for c in dict.fromkeys(added) if c in loaded.dataset.column_names]
     if clashes:
         raise SchemaError(
             f"the source already has the annotation column(s) {clashes}: it looks like a built "
@@ -272,7 +306,9 @@ def prepare_benchmark(
     for note in loaded.report.notes:
         (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
     leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
-    annotations = compute_annotations(adapter, loaded, index, progress=progress)
+    annotations = compute_annotations(
+        adapter, loaded, index, progress=progress, binding_kind=binding_kind
+    )
     categories, macro_groups = row_groups(adapter, loaded.dataset)
     return PreparedBenchmark(
         adapter=adapter,
@@ -283,6 +319,7 @@ def prepare_benchmark(
         categories=categories,
         macro_groups=macro_groups,
         local_folders=_local_folders([source, reference, *options.values()]),
+        binding_kind=binding_kind,
     )
 
 
@@ -393,11 +430,13 @@ def build_benchmark(
     repo_id: str | None = None,
     max_shard_size: int | str = DEFAULT_MAX_SHARD_SIZE,
     progress: bool = False,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> BuildResult:
     """Annotate ``benchmark`` once and write the Hub-ready folder ``out`` (module docstring).
 
     ``reference=None`` uses the adapter's default reference (``coco2017`` for the real
-    benchmarks, the world's training corpus for the synthetic one).
+    benchmarks, the world's training corpus for the synthetic one). ``binding_kind``:
+    :func:`prepare_benchmark`'s (recorded in the manifest and its fingerprint, and on the card).
 
     ``out`` must not exist or be an empty folder; ``overwrite`` replaces a previous build (never
     anything else, :func:`~bindsplit_datasets.atomic.check_output`). It is written in a temporary
@@ -416,6 +455,7 @@ def build_benchmark(
         max_leakage=max_leakage,
         source_options=source_options,
         progress=progress,
+        binding_kind=binding_kind,
     )
     return write_build(
         prepared, out, overwrite=overwrite, repo_id=repo_id, max_shard_size=max_shard_size
@@ -456,7 +496,9 @@ def write_build(
             benchmark=prepared.adapter.name,
             pretty_name=prepared.adapter.pretty_name,
             configs=sizes,
-            fingerprint=rows_fingerprint(full, prepared.adapter.image_columns),
+            fingerprint=rows_fingerprint(
+                full, prepared.adapter.image_columns, prepared.binding_kind
+            ),
             columns=prepared.columns(),
             source=prepared.source.identity,
             reference=prepared.index.fingerprint,
@@ -465,6 +507,7 @@ def write_build(
             composition=stats.to_dict(),
             source_report=prepared.source.report.to_dict(),
             leakage=dict(prepared.leakage),
+            binding_kind=prepared.binding_kind,
         )
         manifest = _without_local_paths(recorded.to_dict(), prepared.local_folders)
         BuildManifest.from_dict(manifest, str(out)).write(tmp)

@@ -23,7 +23,13 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from ..benchmarks import BenchmarkAdapter, get_benchmark
 from ..metric_core import SMALL_N
-from ..names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from ..names import (
+    CONFIGURATIONS,
+    DEFAULT_BINDING_KIND,
+    PAPER_CITATION,
+    SPLIT_LABELS,
+    hub_dataset_id,
+)
 from ..tables import Align, render_table
 from .card_source import (
     format_share,
@@ -115,9 +121,42 @@ def size_category(n: int) -> str:
 
 def paper_comparable(manifest: Mapping[str, Any]) -> bool:
     """Whether the paper's figures apply to this build: it is labelled against the reference
-    they were measured against (COCO train2017 captions, ``min_count`` 1)."""
+    they were measured against (COCO train2017 captions, ``min_count`` 1) and by attribute
+    bindings, as the paper's are."""
     corpus = (manifest.get("reference") or {}).get("corpus") or {}
-    return (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
+    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
+    return kind == "attribute" and (
+        (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
+    )
+
+
+#: Binding kind -> what labels the samples and which row columns hold the units (the card).
+_KIND_STATEMENT = {
+    "attribute": (
+        "the (attribute, object) bindings their captions state (the paper's protocol)",
+        "`caption_bindings` (per caption, its bindings with reference `count` and `seen` flag)",
+    ),
+    "relation": (
+        'the (subject, relation, object) triples their captions state ("a dog sitting on a '
+        "couch\" states (dog, sit on, couch); BindSplit's extension of the protocol to relations)",
+        "`caption_relations` (per caption, its (subject, relation, object) triples with "
+        "reference `count` and `seen` flag)",
+    ),
+    "both": (
+        "their (attribute, object) bindings and (subject, relation, object) triples together",
+        "`caption_bindings` and `caption_relations` (per caption, its bindings and its "
+        "triples, each with reference `count` and `seen` flag)",
+    ),
+}
+
+
+def binding_kind_statement(manifest: Mapping[str, Any]) -> str:
+    """The card's sentence naming the build's binding kind (``bindsplit build --bindings``)."""
+    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
+    return (
+        f"**Binding kind: `{kind}`** (`bindsplit build --bindings {kind}`): samples are "
+        f'labelled by {_KIND_STATEMENT[kind][0]}; "binding" below means a unit of this kind.'
+    )
 
 
 def flat_composition(composition: Mapping[str, Any]) -> dict[str, float | int | None]:
@@ -336,6 +375,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
     repo = repo_id or hub_dataset_id(adapter.name)
     leakage = manifest["leakage"]
     report = manifest["source_report"]
+    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
     sections = [
         f"# BindSplit {adapter.pretty_name}",
         (
@@ -349,6 +389,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "memorisation, and the `seen` and `balanced` configurations remove the familiarity "
             "shortcut (the positive and negative captions are equally familiar)."
         ),
+        binding_kind_statement(manifest),
     ]
     if leakage["override"]:
         sections.append(
@@ -418,8 +459,8 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         source_identity(manifest["source"], adapter),
         (
             f"Licence of {adapter.pretty_name}: `{adapter.license}`. The rows keep every "
-            "column of the source and add `caption_bindings` (per caption, its bindings with "
-            "reference `count` and `seen` flag), `caption_familiarity` (per caption, the share of "
+            f"column of the source and add {_KIND_STATEMENT[kind][1]}, "
+            "`caption_familiarity` (per caption, the share of "
             "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
             "`balanced` configuration) and `bindsplit_label` (a `ClassLabel` with the names "
             f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). Image columns "
@@ -483,13 +524,19 @@ def _composition_table(manifest: Mapping[str, Any], adapter: Any) -> list[str]:
         return [_markdown_table(COMPOSITION_HEADER, rows)]
     corpus = (manifest.get("reference") or {}).get("corpus") or {}
     used = corpus.get("name") or corpus.get("kind") or "another corpus"
+    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
+    how = (
+        f"by `{kind}` bindings"
+        if kind != "attribute"
+        else f"against `{used}` with `min_count` {manifest.get('min_count')}"
+    )
     return [
         _markdown_table(COMPOSITION_HEADER[:-1], [row[:-1] for row in rows]),
         (
             f"> **Not comparable with the paper.** The paper's figures for "
-            f"{adapter.pretty_name} were measured against COCO train2017 captions "
-            f"(`coco2017`) with `min_count` 1; this build is labelled against `{used}` with "
-            f"`min_count` {manifest.get('min_count')}, so they are not shown beside its figures."
+            f"{adapter.pretty_name} were measured by attribute bindings against COCO train2017 "
+            f"captions (`coco2017`) with `min_count` 1; this build is labelled {how}, so they "
+            "are not shown beside its figures."
         ),
     ]
 

@@ -1,11 +1,19 @@
 """The annotation columns BindSplit adds to every benchmark row, declared once.
 
+Which binding columns a build writes follows its binding kind (``names.BINDING_KINDS``,
+:func:`annotation_features`): ``caption_bindings`` for ``attribute`` (the default; exactly
+:data:`ANNOTATION_FEATURES`), ``caption_relations`` for ``relation``, both for ``both``. The
+familiarity, ``asymmetric``, ``balanced`` and the label are over the units of those columns.
+
 ``caption_bindings``
     Per caption (in the benchmark's caption order), the list of its bindings, each with the
     reference-corpus ``count`` and the ``seen`` flag (``count >= min_count``).
+``caption_relations``
+    Per caption, the list of its (subject, relation, object) triples (SPEC section 1b), each with
+    its reference ``count`` and ``seen`` flag.
 ``caption_familiarity``
-    Per caption, the fraction of its bindings that are seen; ``None`` for a caption without
-    bindings.
+    Per caption, the fraction of its bindings (units of the build's kind) that are seen;
+    ``None`` for a caption without any.
 ``asymmetric``
     Whether the positive caption (caption 0) and the negatives differ in familiarity.
 ``balanced``
@@ -32,21 +40,33 @@ from __future__ import annotations
 
 import datasets
 
-from ..names import SPLIT_LABELS
+from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND, SPLIT_LABELS
 
 __all__ = [
     "ANNOTATION_COLUMNS",
     "ANNOTATION_FEATURES",
+    "BINDING_COLUMNS",
     "BINDING_FEATURE",
+    "RELATION_FEATURE",
     "CATEGORY_COLUMN",
     "GROUP_COLUMNS",
     "GROUP_FEATURE",
     "LABEL_FEATURE",
     "MACRO_GROUP_COLUMN",
+    "annotation_columns",
+    "annotation_features",
 ]
 
 BINDING_FEATURE = {
     "attribute": datasets.Value("string"),
+    "object": datasets.Value("string"),
+    "count": datasets.Value("int64"),
+    "seen": datasets.Value("bool"),
+}
+
+RELATION_FEATURE = {
+    "subject": datasets.Value("string"),
+    "relation": datasets.Value("string"),
     "object": datasets.Value("string"),
     "count": datasets.Value("int64"),
     "seen": datasets.Value("bool"),
@@ -66,6 +86,31 @@ ANNOTATION_FEATURES = datasets.Features(
 )
 
 ANNOTATION_COLUMNS: tuple[str, ...] = tuple(ANNOTATION_FEATURES)
+
+#: Every per-caption binding column a build may write (each binding kind writes its own).
+BINDING_COLUMNS: tuple[str, ...] = ("caption_bindings", "caption_relations")
+
+
+def annotation_features(binding_kind: str = DEFAULT_BINDING_KIND) -> datasets.Features:
+    """The annotation columns of a build of ``binding_kind`` (module docstring); the attribute
+    kind's are :data:`ANNOTATION_FEATURES`, unchanged."""
+    if binding_kind not in BINDING_KINDS:
+        raise ValueError(
+            f"unknown binding kind {binding_kind!r}; choose one of {', '.join(BINDING_KINDS)}"
+        )
+    features: dict[str, object] = {}
+    if binding_kind != "relation":
+        features["caption_bindings"] = ANNOTATION_FEATURES["caption_bindings"]
+    if binding_kind != "attribute":
+        features["caption_relations"] = datasets.List(datasets.List(RELATION_FEATURE))
+    features.update({k: v for k, v in ANNOTATION_FEATURES.items() if k != "caption_bindings"})
+    return datasets.Features(features)
+
+
+def annotation_columns(binding_kind: str = DEFAULT_BINDING_KIND) -> tuple[str, ...]:
+    """The names of :func:`annotation_features`, in order."""
+    return tuple(annotation_features(binding_kind))
+
 
 #: The category column a build writes for a benchmark with categories.
 CATEGORY_COLUMN = "bindsplit_category"

@@ -32,9 +32,17 @@ from ..errors import (
     SchemaError,
 )
 from ..labels import config_includes
-from ..names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id, label_name
+from ..names import (
+    BINDING_KINDS,
+    BUILD_FORMAT,
+    CONFIGURATIONS,
+    DEFAULT_BINDING_KIND,
+    MANIFEST_NAME,
+    is_hub_id,
+    label_name,
+)
 from ..parquet_files import load_parquet_files, parquet_row_count
-from .features import ANNOTATION_COLUMNS
+from .features import annotation_columns
 
 __all__ = [
     "BUILD_HINT",
@@ -46,6 +54,7 @@ __all__ = [
     "VERIFY_FIX",
     "BuildVerificationError",
     "build_columns",
+    "binding_kind",
     "check_annotations",
     "check_manifest",
     "config_files",
@@ -98,9 +107,25 @@ def check_manifest(manifest: Mapping[str, Any], where: str) -> None:
         )
 
 
-def check_annotations(dataset: datasets.Dataset, where: str) -> None:
-    """Raise :class:`SchemaError` unless ``dataset`` has every annotation column."""
-    missing = [column for column in ANNOTATION_COLUMNS if column not in dataset.column_names]
+def binding_kind(manifest: Mapping[str, Any]) -> str:
+    """The binding kind a build manifest records (``attribute`` for a manifest written before
+    builds had one); an unknown kind is a :class:`SchemaError`."""
+    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
+    if kind not in BINDING_KINDS:
+        raise SchemaError(
+            f"the {MANIFEST_NAME} records binding kind {kind!r}, expected one of "
+            f"{', '.join(BINDING_KINDS)}; rebuild it ({BUILD_HINT})."
+        )
+    return str(kind)
+
+
+def check_annotations(
+    dataset: datasets.Dataset, where: str, kind: str = DEFAULT_BINDING_KIND
+) -> None:
+    """Raise :class:`SchemaError` unless ``dataset`` has every annotation column of a build of
+    binding kind ``kind``."""
+    columns = annotation_columns(kind)
+    missing = [column for column in columns if column not in dataset.column_names]
     if missing:
         raise SchemaError(
             f"{where} is not a BindSplit build: missing annotation column(s) {missing} "
@@ -230,6 +255,8 @@ def verify_rows(
         BuildVerificationError: the first mismatch, naming the configuration and the fix.
     """
     image_columns = _image_columns(manifest, next(iter(rows.values()), None))
+    kind = binding_kind(manifest)
+    columns = list(annotation_columns(kind))
     configs = manifest["configs"]
     for config, dataset in rows.items():
         expected = configs.get(config)
@@ -238,11 +265,11 @@ def verify_rows(
                 f"{where}/{config} holds {len(dataset)} rows, its {MANIFEST_NAME} records "
                 f"{expected}"
             )
-        check_annotations(dataset, where)
+        check_annotations(dataset, where, kind)
     full = rows.get("full")
     if full is None:
         for config, dataset in rows.items():
-            members = dataset.select_columns(list(ANNOTATION_COLUMNS)).to_list()
+            members = dataset.select_columns(columns).to_list()
             wrong = sorted(
                 {label_name(row[_LABEL]) for row in members if not config_includes(config, row)}
             )
@@ -250,7 +277,7 @@ def verify_rows(
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
     recorded = manifest.get("fingerprint")
-    actual = rows_fingerprint(full, image_columns)
+    actual = rows_fingerprint(full, image_columns, kind)
     if actual != recorded:
         raise _failed(
             f"the rows of {where}/full do not match its {MANIFEST_NAME}: their fingerprint is "
@@ -267,7 +294,7 @@ def verify_rows(
                 f"the labels of {where}/full ({dict(sorted(found.items()))}) do not match the "
                 f"composition in its {MANIFEST_NAME} ({dict(sorted(counts.items()))})"
             )
-    annotations = full.select_columns(list(ANNOTATION_COLUMNS)).to_list()
+    annotations = full.select_columns(columns).to_list()
     for config, subset in rows.items():
         if config == "full":
             continue
@@ -422,6 +449,8 @@ class BuildManifest:
     source_report: dict[str, Any] = field(default_factory=dict)
     leakage: dict[str, Any] = field(default_factory=dict)
     bindsplit_version: str = __version__
+    #: What the samples are labelled by (``names.BINDING_KINDS``); part of the fingerprint.
+    binding_kind: str = DEFAULT_BINDING_KIND
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form, format tag first."""
@@ -430,6 +459,7 @@ class BuildManifest:
             "bindsplit_version": self.bindsplit_version,
             "benchmark": self.benchmark,
             **({"pretty_name": self.pretty_name} if self.pretty_name else {}),
+            "binding_kind": self.binding_kind,
             "source": self.source,
             "reference": self.reference,
             "min_count": self.min_count,
@@ -469,6 +499,7 @@ class BuildManifest:
             source_report=dict(data.get("source_report") or {}),
             leakage=dict(data.get("leakage") or {}),
             bindsplit_version=str(data.get("bindsplit_version", "")),
+            binding_kind=binding_kind(data),
         )
 
     def write(self, folder: str | Path) -> Path:
@@ -495,13 +526,20 @@ class BuildManifest:
 
 
 # ------------------------------------------------------------------------------- fingerprint
-def rows_fingerprint(dataset: datasets.Dataset, image_columns: Sequence[str]) -> str:
+def rows_fingerprint(
+    dataset: datasets.Dataset,
+    image_columns: Sequence[str],
+    binding_kind: str = DEFAULT_BINDING_KIND,
+) -> str:
     """SHA-256 of the rows of ``dataset`` in order: every column's values, with each image
     represented by the SHA-256 of its bytes (so the fingerprint is independent of Parquet
-    encoding details)."""
+    encoding details), and the build's binding kind (an attribute build's fingerprint is the
+    rows' alone, as before builds had a kind)."""
     digest = hashlib.sha256()
     columns = dataset.column_names
     digest.update(json.dumps(columns).encode())
+    if binding_kind != DEFAULT_BINDING_KIND:
+        digest.update(f"binding_kind={binding_kind}".encode())
     table = dataset.with_format("arrow")
     for start in range(0, len(dataset), _ROW_BATCH):
         batch = table[start : start + _ROW_BATCH]

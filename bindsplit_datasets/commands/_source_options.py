@@ -11,8 +11,9 @@ from ..argtypes import positive_int
 from ..benchmarks import benchmark_choices
 from ..benchmarks.vismin import PAIRINGS
 from ..builds.builder import DEFAULT_MAX_LEAKAGE
+from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
 
-__all__ = ["add_source_arguments", "print_leakage", "source_options"]
+__all__ = ["add_bindings_argument", "add_source_arguments", "print_leakage", "source_options"]
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +83,17 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         help="vismin only: 'solution' (default) stores every row so that text_i describes "
         "image_i, as the sim_solution.csv says; 'as-stored' keeps the rows unchecked (stated on "
         "the dataset card)",
+    )
+
+
+def add_bindings_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bindings attribute|relation|both``: what labels the samples (SPEC section 1b)."""
+    parser.add_argument(
+        "--bindings",
+        choices=BINDING_KINDS,
+        default=DEFAULT_BINDING_KIND,
+        help="what labels the samples: (attribute, object) bindings (default, the paper's), "
+        "(subject, relation, object) triples, or both; recorded in the manifest and the card",
     )
 
 

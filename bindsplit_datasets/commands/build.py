@@ -7,7 +7,12 @@ import argparse
 from ..benchmarks import get_benchmark
 from ..builds.builder import build_benchmark
 from ..builds.cards import composition_report
-from ._source_options import add_source_arguments, print_leakage, source_options
+from ._source_options import (
+    add_bindings_argument,
+    add_source_arguments,
+    print_leakage,
+    source_options,
+)
 
 NAME = "build"
 HELP = (
@@ -19,7 +24,7 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build bivlc --out builds/bivlc",
+    "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
     "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
 )
 
@@ -32,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
     )
+    add_bindings_argument(parser)
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",
@@ -53,12 +59,15 @@ def run(args: argparse.Namespace) -> int:
         source_options=source_options(args),
         repo_id=args.repo_id,
         progress=True,
+        binding_kind=args.bindings,
     )
     manifest = result.manifest
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = get_benchmark(manifest["benchmark"])
-    print(composition_report(manifest["composition"], adapter.name, adapter.paper_figures))
+    # the paper's figures are of attribute bindings
+    figures = adapter.paper_figures if manifest["binding_kind"] == "attribute" else {}
+    print(composition_report(manifest["composition"], adapter.name, figures))
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
     print_leakage(manifest["leakage"])

@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import astuple
 from pathlib import Path
 
 from ..argtypes import positive_int
@@ -208,7 +209,8 @@ def _build(args: argparse.Namespace) -> int:
     )
     index.save(out)
     print(
-        f"wrote {out}: {len(index):,} distinct bindings from {index.n_captions:,} captions "
+        f"wrote {out}: {len(index):,} distinct bindings and {index.n_relations:,} distinct "
+        f"relation triples from {index.n_captions:,} captions "
         f"({index.n_skipped:,} skipped), min_count {index.min_count}, fingerprint "
         f"{index.fingerprint['digest']}"
     )
@@ -234,6 +236,14 @@ def _info(args: argparse.Namespace) -> int:
     print(f"most common bindings (top {args.top}):")
     rows = [(f"{n:,}", b.attribute, b.object) for b, n in index.most_common(args.top)]
     print(render_table(("count", "attribute", "object"), rows, align=(">", "<", "<")))
+    if not index.has_relations:
+        print("relation triples: none counted (attribute builds only; rebuild for relations)")
+        return 0
+    print(f"distinct relation triples: {index.n_relations:,}")
+    print(f"most common relation triples (top {args.top}):")
+    triples = [(f"{n:,}", *astuple(t)) for t, n in index.most_common_relations(args.top)]
+    header = ("count", "subject", "relation", "object")
+    print(render_table(header, triples, align=(">", "<", "<", "<")))
     return 0
 
 

@@ -6,7 +6,12 @@ import argparse
 
 from ..builds.builder import prepare_benchmark
 from ..builds.cards import composition_report
-from ._source_options import add_source_arguments, print_leakage, source_options
+from ._source_options import (
+    add_bindings_argument,
+    add_source_arguments,
+    print_leakage,
+    source_options,
+)
 
 NAME = "stats"
 HELP = (
@@ -23,6 +28,7 @@ EXAMPLES = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
+    add_bindings_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,16 +42,19 @@ def run(args: argparse.Namespace) -> int:
         max_leakage=args.max_leakage,
         source_options=source_options(args),
         progress=True,
+        binding_kind=args.bindings,
     )
     adapter = prepared.adapter
     fingerprint = prepared.index.fingerprint
     print(
         f"{adapter.pretty_name}: {len(prepared.annotations):,} samples; reference "
         f"{fingerprint.get('digest')} ({fingerprint.get('n_captions', 0):,} captions), "
-        f"min_count {prepared.index.min_count}"
+        f"min_count {prepared.index.min_count}; labelled by {prepared.binding_kind} bindings"
     )
     composition = prepared.composition().to_dict()
-    print(composition_report(composition, adapter.name, adapter.paper_figures))
+    # the paper's figures are of attribute bindings
+    figures = adapter.paper_figures if prepared.binding_kind == "attribute" else {}
+    print(composition_report(composition, adapter.name, figures))
     for note in prepared.source.report.notes:
         print(f"note: {note}")
     print_leakage(prepared.leakage)

@@ -23,11 +23,13 @@ from typing import Any
 import numpy as np
 
 from ..parsing import parse_bindings
+from ..parsing.relations import parse_bindings_and_relations
 from .units import Unit
 
 __all__ = [
     "STAGES",
     "COUNT_COLUMNS",
+    "RELATION_COUNT_COLUMNS",
     "BlockCount",
     "add_counts",
     "bad_caption_error",
@@ -37,10 +39,13 @@ __all__ = [
     "count_unit",
     "counts_table",
     "normalise_caption",
+    "relation_counts_table",
 ]
 
 #: The columns of a table of binding counts.
 COUNT_COLUMNS = ("attribute", "object", "count")
+#: The columns of a table of relation-triple counts (SPEC section 1b).
+RELATION_COUNT_COLUMNS = ("subject", "relation", "object", "count")
 #: The stages a worker times (seconds in :attr:`BlockCount.seconds`), and its CPU time.
 STAGES = ("read", "parse", "count", "cpu")
 
@@ -102,6 +107,9 @@ class BlockCount:
     n_captions: int
     n_skipped: int
     problem: tuple[int, str] | None = None
+    #: ``subject``, ``relation``, ``object``, ``count`` columns, one row per distinct triple of
+    #: the block; ``None`` when the count leaves triples out (``relations=False``).
+    relations: Any = None
     #: Worker seconds by stage (:data:`STAGES`).
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -125,24 +133,42 @@ def counts_table(counts: Mapping[tuple[str, str], int]) -> Any:
     )
 
 
-def add_counts(tables: Sequence[Any]) -> Any:
-    """The tables of :data:`COUNT_COLUMNS` added up (one row per distinct binding), in Arrow."""
+def relation_counts_table(counts: Mapping[tuple[str, str, str], int]) -> Any:
+    """``{(subject, relation, object): count}`` as a table of :data:`RELATION_COUNT_COLUMNS`."""
     import pyarrow as pa
 
+    return pa.Table.from_arrays(
+        [
+            *(pa.array([key[i] for key in counts], pa.string()) for i in range(3)),
+            pa.array(list(counts.values()), pa.int64()),
+        ],
+        names=list(RELATION_COUNT_COLUMNS),
+    )
+
+
+def add_counts(tables: Sequence[Any]) -> Any:
+    """Count tables of one kind added up (one row per distinct key), in Arrow: tables of
+    :data:`COUNT_COLUMNS` or of :data:`RELATION_COUNT_COLUMNS` (the key is every column but
+    ``count``)."""
+    import pyarrow as pa
+
+    names = tables[0].column_names
+    keys = [name for name in names if name != "count"]
     # one thread: for tables of a few thousand rows, Arrow's thread pool costs 4x the work
-    grouped = pa.concat_tables(tables).group_by(["attribute", "object"], use_threads=False)
+    grouped = pa.concat_tables(tables).group_by(keys, use_threads=False)
     total = grouped.aggregate([("count", "sum")])
-    columns = [total.column("attribute"), total.column("object"), total.column("count_sum")]
-    return pa.Table.from_arrays(columns, names=list(COUNT_COLUMNS))
+    columns = [*(total.column(key) for key in keys), total.column("count_sum")]
+    return pa.Table.from_arrays(columns, names=names)
 
 
-def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
+def count_block(values: Sequence[Any], strict: bool = False, relations: bool = True) -> BlockCount:
     """Check, digest and count one block of raw caption values.
 
     Unusable values (:func:`caption_problem`) are skipped and counted, or, with ``strict``, the
     first one is reported in :attr:`BlockCount.problem` and nothing is counted. Each distinct
-    caption is parsed once and its bindings counted as often as it occurs. Bindings are plain
-    ``(attribute, object)`` tuples: they cross process boundaries several times cheaper than
+    caption is parsed once and its bindings (and, with ``relations``, its relation triples, in
+    the same pass) counted as often as it occurs. Bindings and triples are plain tuples: they
+    cross process boundaries several times cheaper than
     :class:`~bindsplit_datasets.parsing.Binding` instances.
     """
     clock = time.perf_counter()
@@ -154,29 +180,41 @@ def count_block(values: Sequence[Any], strict: bool = False) -> BlockCount:
             texts.append(value)
             continue
         if strict:
-            return BlockCount(counts_table({}), _EMPTY_DIGESTS, 0, 0, problem=(position, problem))
+            empty = relation_counts_table({}) if relations else None
+            return BlockCount(
+                counts_table({}), _EMPTY_DIGESTS, 0, 0, problem=(position, problem), relations=empty
+            )
         skipped += 1
     distinct = Counter(texts)
-    parsed = [(parse_bindings(text), times) for text, times in distinct.items()]
+    parsed = [
+        (*(parse_bindings_and_relations(text) if relations else (parse_bindings(text), ())), times)
+        for text, times in distinct.items()
+    ]
     parse_seconds = time.perf_counter() - clock
     clock = time.perf_counter()
     counts: Counter[tuple[str, str]] = Counter()
-    for bindings, times in parsed:
+    triples: Counter[tuple[str, str, str]] = Counter()
+    for bindings, stated, times in parsed:
         for binding in bindings:
             counts[(binding.attribute, binding.object)] += times
+        for triple in stated:
+            triples[(triple.subject, triple.relation, triple.object)] += times
     table = counts_table(counts)
+    relation_table = relation_counts_table(triples) if relations else None
     digests = np.unique(np.fromiter(map(caption_digest, texts), dtype=np.uint64, count=len(texts)))
     seconds = {"parse": parse_seconds, "count": time.perf_counter() - clock}
-    return BlockCount(table, digests, len(texts), skipped, seconds=seconds)
+    return BlockCount(
+        table, digests, len(texts), skipped, seconds=seconds, relations=relation_table
+    )
 
 
-def count_unit(unit: Unit, strict: bool = False) -> tuple[Unit, BlockCount]:
+def count_unit(unit: Unit, strict: bool = False, relations: bool = True) -> tuple[Unit, BlockCount]:
     """Read and count one unit; return it without its values (what the driver needs back to
     place the result) with its :class:`BlockCount`."""
     clock, cpu = time.perf_counter(), time.process_time()
     values = unit.read()
     read_seconds = time.perf_counter() - clock
-    block = count_block(values, strict)
+    block = count_block(values, strict, relations)
     block.seconds["read"] = read_seconds
     block.seconds["cpu"] = time.process_time() - cpu
     return dataclasses.replace(unit, values=None, source=None), block

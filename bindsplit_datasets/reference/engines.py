@@ -42,7 +42,8 @@ ENGINES: dict[str, str] = {
     "local": "worker processes on this machine",
     "ray": "Ray actors on a Ray cluster (or a local Ray instance); needs the distributed extra",
 }
-#: Engine name -> its runner: ``(units, strict=, num_proc=, ray_address=)`` -> the results.
+#: Engine name -> its runner: ``(units, strict=, num_proc=, ray_address=, relations=)`` -> the
+#: results.
 RUNNERS: dict[str, Callable[..., Generator[tuple[Unit, BlockCount], None, None]]] = {
     "local": local.run,
     "ray": ray_engine.run,
@@ -56,7 +57,8 @@ class CountOptions(TypedDict, total=False):
     """How a corpus is counted: the keyword arguments of :func:`count_corpus`, which every
     ``ReferenceIndex`` constructor passes on (defaults: ``engine="local"``, ``num_proc=None``
     meaning every CPU, ``strict=False``, ``progress=True``, ``ray_address=None``,
-    ``work_dir=None`` meaning a temporary folder, ``resume=False``)."""
+    ``work_dir=None`` meaning a temporary folder, ``resume=False``, ``relations=True``: count
+    the relation triples of SPEC section 1b next to the bindings, in the same pass)."""
 
     engine: str
     num_proc: int | None
@@ -65,6 +67,7 @@ class CountOptions(TypedDict, total=False):
     ray_address: str | None
     work_dir: str | os.PathLike[str] | None
     resume: bool
+    relations: bool
 
 
 def check_num_proc(num_proc: int | None) -> None:
@@ -87,13 +90,14 @@ def check_engine(engine: str, ray_address: str | None = None) -> None:
         )
 
 
-def _header(corpus: Corpus, strict: bool) -> dict[str, Any]:
+def _header(corpus: Corpus, strict: bool, relations: bool) -> dict[str, Any]:
     """What a work folder records of the build, so that ``resume`` continues only the same one."""
     return {
         "corpus": corpus.identity if corpus.resumable else corpus.name,
         "parser_version": PARSER_VERSION,
         "normalisation": json.loads(json.dumps(NORMALISATION)),
         "strict": strict,
+        "relations": relations,
     }
 
 
@@ -107,8 +111,10 @@ def count_corpus(
     ray_address: str | None = None,
     work_dir: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    relations: bool = True,
 ) -> TallyResult:
-    """Count ``corpus`` with ``engine`` and ``num_proc`` workers (``None``: every CPU).
+    """Count ``corpus`` with ``engine`` and ``num_proc`` workers (``None``: every CPU); with
+    ``relations`` the relation triples too, in the same pass (the result's ``relations``).
 
     ``ray_address`` (a Ray cluster to join) applies to the ``ray`` engine only. ``work_dir`` is
     where the build keeps its digests and checkpoints (default: a temporary folder); it is
@@ -123,7 +129,7 @@ def count_corpus(
     if owned and resume:
         raise BindsplitValueError("resume needs the work folder of the interrupted build")
     folder = Path(tempfile.mkdtemp(prefix="bindsplit-reference-") if work_dir is None else work_dir)
-    tally = Tally(folder, _header(corpus, strict), resume=resume)
+    tally = Tally(folder, _header(corpus, strict, relations), resume=resume, relations=relations)
     seconds = dict.fromkeys(STAGES, 0.0)
     finished = False
     try:
@@ -137,7 +143,13 @@ def count_corpus(
                 disable=not progress,
             ) as bar,
             contextlib.closing(  # the workers stop on any error
-                RUNNERS[engine](units, strict=strict, num_proc=num_proc, ray_address=ray_address)
+                RUNNERS[engine](
+                    units,
+                    strict=strict,
+                    num_proc=num_proc,
+                    ray_address=ray_address,
+                    relations=relations,
+                )
             ) as results,
         ):
             for unit, block in results:

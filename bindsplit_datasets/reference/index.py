@@ -6,6 +6,11 @@ A :class:`ReferenceIndex` stands for "what the model has seen". It counts every 
 COCO train2017 by default, a COCO-format caption JSON, a text file, a Hugging Face dataset column,
 Parquet shards) and calls a binding *seen* when its count reaches ``min_count``.
 
+It also counts every (subject, relation, object) triple (SPEC section 1b), in the same pass
+and the same file (:meth:`~ReferenceIndex.relation_count`, :meth:`~ReferenceIndex.seen_relation`);
+an index without triples (the older file format, or built with ``relations=False``) serves
+attribute builds only (:meth:`~ReferenceIndex.require_relations`).
+
 Every index carries a :attr:`~ReferenceIndex.fingerprint` recording the corpus identity (file
 names with content hashes, or dataset id + resolved revision), the parser version and
 normalisation options, ``min_count`` and the caption counts, plus a short ``digest`` of all of
@@ -19,8 +24,8 @@ Leakage guard: the index also keeps a 64-bit digest of every distinct normalised
 a build can check whether a benchmark's own captions occur verbatim in the reference
 (:meth:`~ReferenceIndex.caption_overlap`) without holding billions of digests.
 
-File format: :mod:`~bindsplit_datasets.reference.index_file` (``bindsplit-reference/2``: one
-Parquet file, bindings and digests in row groups, no size ceiling).
+File format: :mod:`~bindsplit_datasets.reference.index_file` (``bindsplit-reference/3``: one
+Parquet file, bindings, triples and digests in row groups, no size ceiling).
 """
 
 from __future__ import annotations
@@ -36,15 +41,27 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import BindsplitValueError, EmptyCorpusError, ParserMismatchError, SchemaError
+from ..errors import (
+    BindsplitValueError,
+    EmptyCorpusError,
+    ParserMismatchError,
+    RelationsMissingError,
+    SchemaError,
+)
 from ..names import REFERENCE_FORMAT
-from ..parsing import NORMALISATION, PARSER_VERSION, Binding
+from ..parsing import NORMALISATION, PARSER_VERSION, Binding, Relation
 from .coco import cached_index_path, coco2017_corpus
 from .corpora import Captions, CocoCaptions, Corpus, HubDataset, ParquetShards, TextFile
 from .counting import caption_digest
 from .digests import MemoryDigests, SortedDigests, digests_sha256
 from .engines import CountOptions, count_corpus
-from .index_file import BUILD_COMMAND, bindings_sha256, read_index, write_index
+from .index_file import (
+    BUILD_COMMAND,
+    bindings_sha256,
+    read_index,
+    relations_sha256,
+    write_index,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -81,6 +98,17 @@ def _as_binding(binding: object) -> Binding:
     )
 
 
+def _as_relation(triple: object) -> Relation:
+    """A :class:`Relation`, or a ``(subject, relation, object)`` tuple of strings made one."""
+    if isinstance(triple, Relation):
+        return triple
+    if isinstance(triple, tuple) and len(triple) == 3 and all(isinstance(p, str) for p in triple):
+        return Relation(*triple)
+    raise TypeError(
+        f"expected a Relation or a (subject, relation, object) tuple of strings, got {triple!r}"
+    )
+
+
 class ReferenceIndex:
     """Counts of the normalised bindings of a caption corpus, with ``seen := count >= min_count``.
 
@@ -88,7 +116,10 @@ class ReferenceIndex:
     with :meth:`save` and :meth:`load`. An index is immutable; :meth:`with_min_count` returns a
     re-thresholded copy that shares the counts. Queries take a
     :class:`~bindsplit_datasets.parsing.Binding` or a plain ``(attribute, object)`` tuple of
-    normalised words.
+    normalised words; relation queries a :class:`~bindsplit_datasets.parsing.Relation` or a
+    ``(subject, relation, object)`` tuple. ``relation_counts`` is ``None`` for an index without
+    triples (its fingerprint then has no ``relations`` entry); ``index_format`` is the file
+    format the fingerprint records (an index loaded from an older file keeps its tag).
     """
 
     def __init__(
@@ -103,8 +134,13 @@ class ReferenceIndex:
         parser_version: str = PARSER_VERSION,
         normalisation: Mapping[str, Any] | None = None,
         build: Mapping[str, Any] | None = None,
+        relation_counts: Mapping[Relation, int] | None = None,
+        index_format: str = REFERENCE_FORMAT,
     ) -> None:
         self._counts: dict[Binding, int] = dict(counts)
+        self._relations: dict[Relation, int] | None = (
+            None if relation_counts is None else dict(relation_counts)
+        )
         if not isinstance(caption_digests, SortedDigests):
             caption_digests = MemoryDigests(np.unique(np.asarray(caption_digests, np.uint64)))
         self._digests = caption_digests
@@ -114,7 +150,7 @@ class ReferenceIndex:
         #: How the index was built (engine, workers): not part of the fingerprint.
         self.build: dict[str, Any] = dict(build or {})
         core = {
-            "format": REFERENCE_FORMAT,
+            "format": index_format,
             "corpus": dict(corpus),
             "parser_version": parser_version,
             "normalisation": dict(NORMALISATION if normalisation is None else normalisation),
@@ -122,6 +158,8 @@ class ReferenceIndex:
             "n_captions": self.n_captions,
             "n_skipped": self.n_skipped,
         }
+        if self._relations is not None:
+            core["relations"] = True
         try:
             core = json.loads(json.dumps(core))
         except (TypeError, ValueError) as error:
@@ -136,6 +174,50 @@ class ReferenceIndex:
     def seen(self, binding: Binding | tuple[str, str]) -> bool:
         """Whether ``binding`` occurs in at least ``min_count`` captions."""
         return self._counts.get(_as_binding(binding), 0) >= self.min_count
+
+    @property
+    def has_relations(self) -> bool:
+        """Whether the index counted relation triples (SPEC section 1b)."""
+        return self._relations is not None
+
+    def require_relations(self, purpose: str = "a relation build") -> None:
+        """Raise :class:`~bindsplit_datasets.errors.RelationsMissingError` (one line saying how
+        to rebuild) unless the index counted relation triples."""
+        if self._relations is None:
+            raise RelationsMissingError(
+                f"{purpose} needs a reference index with relation triples, and this one "
+                f"({self.fingerprint['format']}, digest {self.fingerprint['digest']}) has none; "
+                f"rebuild it from its corpus with this version (`{BUILD_COMMAND}`) or build with "
+                "--bindings attribute"
+            )
+
+    def _triples(self) -> dict[Relation, int]:
+        self.require_relations("a relation lookup")
+        assert self._relations is not None
+        return self._relations
+
+    def relation_count(self, triple: Relation | tuple[str, str, str]) -> int:
+        """How many captions of the corpus state ``triple`` (0 if none)."""
+        return self._triples().get(_as_relation(triple), 0)
+
+    def seen_relation(self, triple: Relation | tuple[str, str, str]) -> bool:
+        """Whether ``triple`` occurs in at least ``min_count`` captions."""
+        return self.relation_count(triple) >= self.min_count
+
+    @property
+    def n_relations(self) -> int:
+        """Number of distinct relation triples in the corpus (0 without triples)."""
+        return len(self._relations or {})
+
+    def relation_items(self) -> Iterator[tuple[Relation, int]]:
+        """Every (triple, count) pair, in no particular order."""
+        return iter(self._triples().items())
+
+    def most_common_relations(self, n: int | None = None) -> list[tuple[Relation, int]]:
+        """The ``n`` most frequent triples (all if ``None``); ties broken by triple order."""
+        key = lambda item: (-item[1], item[0])  # noqa: E731
+        items = self._triples().items()
+        return sorted(items, key=key) if n is None else heapq.nsmallest(n, items, key=key)
 
     def __len__(self) -> int:
         """Number of distinct bindings in the corpus."""
@@ -181,6 +263,8 @@ class ReferenceIndex:
         """SHA-256 of what the index holds (bindings, counts, caption digests): equal for two
         indexes exactly when their contents are (reads every digest once)."""
         inner = f"{bindings_sha256(self._counts)}:{digests_sha256(self._digests)}"
+        if self._relations is not None:
+            inner += f":{relations_sha256(self._relations)}"
         return hashlib.sha256(inner.encode("ascii")).hexdigest()
 
     def with_min_count(self, min_count: int) -> ReferenceIndex:
@@ -215,6 +299,7 @@ class ReferenceIndex:
         ray_address: str | None = None,
         work_dir: str | os.PathLike[str] | None = None,
         resume: bool = False,
+        relations: bool = True,
     ) -> ReferenceIndex:
         """Index a :class:`~bindsplit_datasets.reference.corpora.Corpus` (read once, streamed).
 
@@ -226,7 +311,8 @@ class ReferenceIndex:
         :class:`EmptyCorpusError`. ``work_dir`` keeps the build's digests and checkpoints
         (default: a temporary folder); a build that fails leaves it for ``resume=True``, which
         skips the Parquet shards it finished (see
-        :func:`~bindsplit_datasets.reference.engines.count_corpus`).
+        :func:`~bindsplit_datasets.reference.engines.count_corpus`). ``relations`` counts the
+        relation triples in the same pass (``False``: an index for attribute builds only).
         """
         _check_min_count(min_count)
         tally = count_corpus(
@@ -238,6 +324,7 @@ class ReferenceIndex:
             ray_address=ray_address,
             work_dir=work_dir,
             resume=resume,
+            relations=relations,
         )
         if tally.n_captions == 0:
             raise EmptyCorpusError(
@@ -260,6 +347,7 @@ class ReferenceIndex:
             n_skipped=tally.n_skipped,
             corpus=corpus.identity,
             build={"engine": engine, "num_proc": num_proc, "seconds": tally.seconds},
+            relation_counts=tally.relations,
         )
 
     @classmethod
@@ -365,7 +453,10 @@ class ReferenceIndex:
         index_path = cached_index_path(corpus, REFERENCE_FORMAT)
         if index_path.is_file():
             try:
-                return cls.load(index_path).with_min_count(min_count)
+                cached = cls.load(index_path)
+                if cached.has_relations or not options.get("relations", True):
+                    return cached.with_min_count(min_count)
+                logger.info("cached index %s has no relation triples; rebuilding it", index_path)
             except (SchemaError, ParserMismatchError) as error:
                 logger.warning("cached index %s unusable (%s); rebuilding it", index_path, error)
         index = cls.from_corpus(corpus, **options)
@@ -375,7 +466,9 @@ class ReferenceIndex:
     # ------------------------------------------------------------ persistence
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the index to a Parquet file (temporary sibling, renamed when complete)."""
-        return write_index(path, self._counts, self._digests, self.fingerprint, self.build)
+        return write_index(
+            path, self._counts, self._digests, self.fingerprint, self.build, self._relations
+        )
 
     @classmethod
     def load(
@@ -403,6 +496,8 @@ class ReferenceIndex:
             parser_version=fingerprint["parser_version"],
             normalisation=fingerprint["normalisation"],
             build=contents.build,
+            relation_counts=contents.relations,
+            index_format=fingerprint["format"],
         )
         if index.fingerprint != fingerprint:
             raise SchemaError(

@@ -1,17 +1,23 @@
-"""The reference-index file format (``bindsplit-reference/2``): one Parquet file, no size ceiling.
+"""The reference-index file format (``bindsplit-reference/3``): one Parquet file, no size ceiling.
 
-Columns ``attribute`` (string), ``object`` (string), ``count`` (int64) and ``digest`` (uint64).
-The first row groups hold the bindings, one row per distinct binding sorted by attribute then
-object (``digest`` null); the row groups after them hold the leakage guard's caption digests,
-sorted and unique, at most 4 Mi a group (the other columns null). The footer holds only what
-does not grow with the corpus beyond a few bytes per row group: the key-value metadata
-``bindsplit.format`` (the tag), ``bindsplit.fingerprint`` (JSON), ``bindsplit.build`` (engine and
-workers, JSON), ``bindsplit.layout`` (JSON: ``binding_row_groups``, ``n_bindings``,
-``n_digests``, ``bindings_sha256``) and the digest column's min/max statistics, which lookups
+Columns ``attribute`` (string), ``object`` (string), ``count`` (int64), ``digest`` (uint64),
+``subject`` (string) and ``relation`` (string). The first row group holds the bindings, one row
+per distinct binding sorted by attribute then object (``attribute``, ``object``, ``count``; the
+rest null); the next one the relation triples (SPEC section 1b), one row per distinct triple
+sorted by subject, relation, object (``subject``, ``relation``, ``object``, ``count``; the rest
+null); the row groups after them hold the leakage guard's caption digests, sorted and unique, at
+most 4 Mi a group (the other columns null). The footer holds only what does not grow with the
+corpus beyond a few bytes per row group: the key-value metadata ``bindsplit.format`` (the tag),
+``bindsplit.fingerprint`` (JSON), ``bindsplit.build`` (engine and workers, JSON),
+``bindsplit.layout`` (JSON: ``binding_row_groups``, ``n_bindings``, ``bindings_sha256``,
+``relations`` (whether the build counted triples), ``relation_row_groups``, ``n_relations``,
+``relations_sha256``, ``n_digests``) and the digest column's min/max statistics, which lookups
 use to read only the row groups a digest can be in (:class:`~.digests.ParquetDigests`).
 
-Version 1 kept the digests in the footer (at most 2 GiB: about 268 million captions); such a
-file is refused with a one-line message to rebuild it. Data pages carry CRC checksums, verified
+Version 2 (no ``subject``/``relation`` columns) is still read as an index of bindings only:
+relation builds refuse it (:class:`~bindsplit_datasets.errors.RelationsMissingError`). Version 1
+kept the digests in the footer (at most 2 GiB: about 268 million captions); such a file is
+refused with a one-line message to rebuild it. Data pages carry CRC checksums, verified
 on read, and the bindings a SHA-256 in the layout, so a damaged or edited file is refused.
 """
 
@@ -27,8 +33,8 @@ from typing import Any
 
 from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, SchemaError
-from ..names import REFERENCE_FORMAT
-from ..parsing import Binding
+from ..names import REFERENCE_FORMAT, REFERENCE_FORMAT_V2
+from ..parsing import Binding, Relation
 from .digests import DIGEST_COLUMN, ParquetDigests, SortedDigests, write_digest_groups
 
 __all__ = [
@@ -39,6 +45,7 @@ __all__ = [
     "is_index_metadata",
     "is_readable_parquet",
     "read_index",
+    "relations_sha256",
     "write_index",
 ]
 
@@ -51,6 +58,9 @@ _META_BUILD = b"bindsplit.build"
 _META_LAYOUT = b"bindsplit.layout"
 _FORMAT_FAMILY = REFERENCE_FORMAT.rsplit("/", 1)[0] + "/"
 _BINDING_COLUMNS = ("attribute", "object", "count")
+_RELATION_COLUMNS = ("subject", "relation", "object", "count")
+#: Tags this version reads.
+_READABLE = (REFERENCE_FORMAT, REFERENCE_FORMAT_V2)
 _FINGERPRINT_KEYS = frozenset(
     {
         "format",
@@ -65,17 +75,18 @@ _FINGERPRINT_KEYS = frozenset(
 )
 
 
-def _schema() -> Any:
+def _schema(tag: str = REFERENCE_FORMAT) -> Any:
     import pyarrow as pa
 
-    return pa.schema(
-        [
-            pa.field("attribute", pa.string()),
-            pa.field("object", pa.string()),
-            pa.field("count", pa.int64()),
-            pa.field(DIGEST_COLUMN, pa.uint64()),
-        ]
-    )
+    fields = [
+        pa.field("attribute", pa.string()),
+        pa.field("object", pa.string()),
+        pa.field("count", pa.int64()),
+        pa.field(DIGEST_COLUMN, pa.uint64()),
+    ]
+    if tag != REFERENCE_FORMAT_V2:
+        fields += [pa.field("subject", pa.string()), pa.field("relation", pa.string())]
+    return pa.schema(fields)
 
 
 def bindings_sha256(counts: Mapping[Binding, int]) -> str:
@@ -86,14 +97,23 @@ def bindings_sha256(counts: Mapping[Binding, int]) -> str:
     return sha.hexdigest()
 
 
+def relations_sha256(counts: Mapping[Relation, int]) -> str:
+    """SHA-256 of the relation triples and their counts, sorted (a content key of the counts)."""
+    sha = hashlib.sha256()
+    for triple, count in sorted(counts.items()):
+        sha.update(f"{triple.subject}\0{triple.relation}\0{triple.object}\0{count}\n".encode())
+    return sha.hexdigest()
+
+
 @dataclass
 class IndexContents:
-    """What an index file holds."""
+    """What an index file holds (``relations``: ``None`` when it has no triples)."""
 
     counts: dict[Binding, int]
     digests: SortedDigests
     fingerprint: dict[str, Any]
     build: dict[str, Any]
+    relations: dict[Relation, int] | None = None
 
 
 def write_index(
@@ -102,20 +122,38 @@ def write_index(
     digests: SortedDigests,
     fingerprint: Mapping[str, Any],
     build: Mapping[str, Any],
+    relations: Mapping[Relation, int] | None = None,
 ) -> Path:
-    """Write an index file (temporary sibling, renamed when complete)."""
+    """Write an index file (temporary sibling, renamed when complete); ``relations``: the
+    triple counts, ``None`` for an index built without them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = Path(path)
     schema = _schema()
     ordered = sorted(counts.items())
+    n = len(ordered)
     bindings = pa.table(
         {
             "attribute": pa.array([b.attribute for b, _ in ordered], pa.string()),
             "object": pa.array([b.object for b, _ in ordered], pa.string()),
             "count": pa.array([c for _, c in ordered], pa.int64()),
-            DIGEST_COLUMN: pa.nulls(len(ordered), pa.uint64()),
+            DIGEST_COLUMN: pa.nulls(n, pa.uint64()),
+            "subject": pa.nulls(n, pa.string()),
+            "relation": pa.nulls(n, pa.string()),
+        },
+        schema=schema,
+    )
+    triples = sorted((relations or {}).items())
+    m = len(triples)
+    relation_rows = pa.table(
+        {
+            "attribute": pa.nulls(m, pa.string()),
+            "object": pa.array([t.object for t, _ in triples], pa.string()),
+            "count": pa.array([c for _, c in triples], pa.int64()),
+            DIGEST_COLUMN: pa.nulls(m, pa.uint64()),
+            "subject": pa.array([t.subject for t, _ in triples], pa.string()),
+            "relation": pa.array([t.relation for t, _ in triples], pa.string()),
         },
         schema=schema,
     )
@@ -130,19 +168,27 @@ def write_index(
                 "object": "snappy",
                 "count": "snappy",
                 DIGEST_COLUMN: "none",
+                "subject": "snappy",
+                "relation": "snappy",
             },
-            use_dictionary=["attribute", "object"],
+            use_dictionary=["attribute", "object", "subject", "relation"],
             write_statistics=[DIGEST_COLUMN],
             write_page_checksum=True,
         ) as writer:
             if ordered:
-                writer.write_table(bindings, row_group_size=max(len(ordered), 1))
+                writer.write_table(bindings, row_group_size=max(n, 1))
+            if triples:
+                writer.write_table(relation_rows, row_group_size=max(m, 1))
             n_digests = write_digest_groups(writer, digests.chunks(), schema)
             layout = {
                 "binding_row_groups": 1 if ordered else 0,
-                "n_bindings": len(ordered),
+                "n_bindings": n,
                 "n_digests": n_digests,
                 "bindings_sha256": bindings_sha256(counts),
+                "relations": relations is not None,
+                "relation_row_groups": 1 if triples else 0,
+                "n_relations": m,
+                "relations_sha256": None if relations is None else relations_sha256(relations),
             }
             writer.add_key_value_metadata(
                 {
@@ -225,12 +271,33 @@ def _read_counts(path: Path, parquet: Any, groups: int, layout: Mapping[str, Any
     return result
 
 
+def _read_relations(path: Path, parquet: Any, groups: list[int], layout: Mapping[str, Any]) -> dict:
+    import pyarrow as pa
+
+    try:
+        table = parquet.read_row_groups(groups, columns=list(_RELATION_COLUMNS))
+    except (pa.ArrowException, OSError) as error:
+        raise _rebuild(path, f"the relation triples are unreadable ({error})") from None
+    if any(table.column(name).null_count for name in _RELATION_COLUMNS):
+        raise _rebuild(path, "the index has missing values")
+    columns = [table.column(name).to_pylist() for name in _RELATION_COLUMNS]
+    result = {Relation(s, r, o): c for s, r, o, c in zip(*columns, strict=True)}
+    counts = columns[-1]
+    if len(result) != len(counts) or (counts and min(counts) < 1):
+        raise _rebuild(path, "duplicate triples or non-positive counts")
+    if len(result) != layout.get("n_relations") or relations_sha256(result) != layout.get(
+        "relations_sha256"
+    ):
+        raise _rebuild(path, "the triples do not match their recorded SHA-256 (file altered)")
+    return result
+
+
 def read_index(path: str | os.PathLike[str]) -> IndexContents:
     """Read an index file: the counts in memory, the digests left on disk (read per lookup).
 
     Raises ``FileNotFoundError`` for a missing file and :class:`SchemaError` (one line) for a
     file that is not Parquet, is truncated, damaged or altered, is not a BindSplit index, or is
-    an index of an older format.
+    an index of an older format than ``bindsplit-reference/2`` (read without triples).
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -247,18 +314,18 @@ def read_index(path: str | os.PathLike[str]) -> IndexContents:
             f"`{BUILD_COMMAND}`"
         ) from None
     found = _format_tag(metadata)
-    if found != REFERENCE_FORMAT:
+    if found not in _READABLE:
         if found.startswith(_FORMAT_FAMILY):
             raise SchemaError(
                 f"{path} is a reference index of an older format ({found}; this version reads "
-                f"{REFERENCE_FORMAT}); rebuild it from its corpus with `{BUILD_COMMAND}`"
+                f"{' and '.join(_READABLE)}); rebuild it from its corpus with `{BUILD_COMMAND}`"
             )
         raise SchemaError(
             f"{path} is not a BindSplit reference index (metadata {_META_FORMAT.decode()!r} "
             f"is {found!r}, expected {REFERENCE_FORMAT!r}); build one with `{BUILD_COMMAND}` or "
             "ReferenceIndex.save()"
         )
-    if parquet.schema_arrow != _schema():
+    if parquet.schema_arrow != _schema(found):
         raise _rebuild(path, f"columns {parquet.schema_arrow} differ from an index's")
     fingerprint = _json(path, metadata, _META_FINGERPRINT)
     missing = _FINGERPRINT_KEYS - set(fingerprint)
@@ -269,6 +336,13 @@ def read_index(path: str | os.PathLike[str]) -> IndexContents:
     if not isinstance(groups, int) or not 0 <= groups <= parquet.num_row_groups:
         raise _rebuild(path, "the layout names row groups the file does not have")
     counts = _read_counts(path, parquet, groups, layout)
+    relations = None
+    if found == REFERENCE_FORMAT and layout.get("relations"):
+        extra = layout.get("relation_row_groups")
+        if not isinstance(extra, int) or not 0 <= groups + extra <= parquet.num_row_groups:
+            raise _rebuild(path, "the layout names row groups the file does not have")
+        relations = _read_relations(path, parquet, list(range(groups, groups + extra)), layout)
+        groups += extra
     digests = ParquetDigests(
         path,
         list(range(groups, parquet.num_row_groups)),
@@ -280,4 +354,5 @@ def read_index(path: str | os.PathLike[str]) -> IndexContents:
         build = json.loads(metadata.get(_META_BUILD, b"{}"))
     except ValueError:
         build = {}
-    return IndexContents(counts, digests, fingerprint, build if isinstance(build, dict) else {})
+    build = build if isinstance(build, dict) else {}
+    return IndexContents(counts, digests, fingerprint, build, relations)

@@ -39,13 +39,15 @@ def run(
     strict: bool = False,
     num_proc: int | None = None,
     ray_address: str | None = None,
+    relations: bool = True,
 ) -> Generator[tuple[Unit, BlockCount], None, None]:
-    """Count ``units`` with ``num_proc`` processes (``None``: every CPU; 1: this process).
+    """Count ``units`` with ``num_proc`` processes (``None``: every CPU; 1: this process);
+    ``relations``: count relation triples too.
 
     ``ray_address`` is the Ray engine's; it must be ``None`` here.
     """
     assert ray_address is None
-    work = functools.partial(count_unit, strict=strict)
+    work = functools.partial(count_unit, strict=strict, relations=relations)
     slots = threading.Semaphore(IN_FLIGHT_PER_WORKER * (num_proc or os.cpu_count() or 1) + 2)
     results = map_caption_chunks(work, _throttled(units, slots), num_proc=num_proc)  # type: ignore[arg-type]
     with contextlib.closing(results):  # the pool stops when the driver stops taking results

@@ -53,15 +53,16 @@ class _CountingActor:
     """A Ray actor that counts units; the parser's models are loaded once, when it starts."""
 
     def __init__(self) -> None:
-        from ..parsing import parse_bindings
+        from ..parsing import parse_bindings, parse_relations
 
         parse_bindings("a red apple")
+        parse_relations("a dog sitting on a couch")
 
     def ready(self) -> bool:
         return True
 
-    def count(self, unit: Unit, strict: bool) -> tuple[Unit, BlockCount]:
-        return count_unit(unit, strict)
+    def count(self, unit: Unit, strict: bool, relations: bool) -> tuple[Unit, BlockCount]:
+        return count_unit(unit, strict, relations)
 
 
 def _start(ray: Any, address: str | None, num_proc: int | None) -> bool:
@@ -101,10 +102,11 @@ def run(
     strict: bool = False,
     num_proc: int | None = None,
     ray_address: str | None = None,
+    relations: bool = True,
     max_retries: int = DEFAULT_MAX_RETRIES,
 ) -> Generator[tuple[Unit, BlockCount], None, None]:
     """Count ``units`` on Ray with ``num_proc`` actors (``None``: one per CPU of the cluster),
-    yielding each result as it finishes."""
+    yielding each result as it finishes; ``relations``: count relation triples too."""
     (ray,) = require("distributed", "ray", purpose="the Ray engine", instead="use the local engine")
     started = _start(ray, ray_address, num_proc)
     actors: list[Any] = []
@@ -128,7 +130,7 @@ def run(
                     exhausted = True
                     break
                 actor = queued.index(min(queued))
-                pending[actors[actor].count.remote(unit, strict)] = actor
+                pending[actors[actor].count.remote(unit, strict, relations)] = actor
                 queued[actor] += 1
             if not pending:
                 break

@@ -6,7 +6,8 @@ of each shard in progress), never the captions or their digests:
 - each unit's caption digests are appended to ``partial/SHARD.u64`` as the unit comes back;
 - when a shard's last unit is in, the shard is *committed*: its digests move into the hash-prefix
   partitions (:class:`~bindsplit_datasets.reference.digests.DigestPartitions`, ``digests/``), its
-  binding counts are written to ``counts/SHARD.parquet``, and one line is appended to
+  binding counts are written to ``counts/SHARD.parquet`` (its relation-triple counts, when the
+  build counts them, to ``counts/SHARD.relations.parquet``), and one line is appended to
   ``journal.jsonl`` with the shard's caption counts and the partitions' lengths;
 - :meth:`Tally.finish` merges the partitions into one sorted digest set.
 
@@ -34,8 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OutputExistsError, ResumeMismatchError
-from ..parsing import Binding
-from .counting import COUNT_COLUMNS, BlockCount, add_counts, counts_table
+from ..parsing import Binding, Relation
+from .counting import (
+    COUNT_COLUMNS,
+    RELATION_COUNT_COLUMNS,
+    BlockCount,
+    add_counts,
+    counts_table,
+    relation_counts_table,
+)
 from .digests import DigestPartitions, SortedDigests
 from .units import Unit
 
@@ -57,6 +65,7 @@ class _Shard:
     """A shard in progress: its units' count tables so far and which of its units are in."""
 
     tables: list[Any] = field(default_factory=list)
+    relation_tables: list[Any] = field(default_factory=list)
     n_rows: int = 0
     n_captions: int = 0
     n_skipped: int = 0
@@ -72,6 +81,8 @@ class TallyResult:
     digests: SortedDigests
     n_captions: int
     n_skipped: int
+    #: Triple counts (SPEC section 1b); ``None`` when the build left triples out.
+    relations: dict[Relation, int] | None = None
     #: Seconds by stage: workers' ``read``, ``parse``, ``count``; the driver's ``combine``
     #: (adding results up, committing shards) and ``merge`` (the digests, at the end).
     seconds: dict[str, float] = field(default_factory=dict)
@@ -92,13 +103,23 @@ class Tally:
     ``header`` describes the build (JSON-serialisable); with ``resume``, a journal of the same
     header in ``folder`` is continued, one of another header refused
     (:class:`~bindsplit_datasets.errors.ResumeMismatchError`). Without it, a previous work folder
-    of a build is cleared; a folder holding anything else is refused.
+    of a build is cleared; a folder holding anything else is refused. ``relations``: the units
+    carry relation-triple counts, added up beside the binding counts.
     """
 
-    def __init__(self, folder: Path, header: Mapping[str, Any], *, resume: bool = False) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        header: Mapping[str, Any],
+        *,
+        resume: bool = False,
+        relations: bool = False,
+    ) -> None:
         self.folder = Path(folder)
         self.header = {"format": TALLY_FORMAT, **json.loads(json.dumps(dict(header)))}
+        self.relations = relations
         self._counts = counts_table({})  # every committed shard's counts, added up
+        self._relations = relation_counts_table({})  # the same for relation triples
         self.n_captions = self.n_skipped = 0
         #: Shards committed (by this run or, resumed, an earlier one).
         self.done: set[int] = set()
@@ -155,6 +176,9 @@ class Tally:
         for record in records:
             shard = pq.read_table(self._counts_file(record["shard"]))
             self._counts = add_counts([self._counts, shard])
+            if self.relations:
+                triples = pq.read_table(self._relations_file(record["shard"]))
+                self._relations = add_counts([self._relations, triples])
             self.n_captions += record["n_captions"]
             self.n_skipped += record["n_skipped"]
             self.done.add(record["shard"])
@@ -168,6 +192,9 @@ class Tally:
     # ---------------------------------------------------------------------------- adding up
     def _counts_file(self, shard: int) -> Path:
         return self.folder / "counts" / f"{shard:06d}.parquet"
+
+    def _relations_file(self, shard: int) -> Path:
+        return self.folder / "counts" / f"{shard:06d}.relations.parquet"
 
     def _partial_file(self, shard: int) -> Path:
         return self.folder / "partial" / f"{shard:06d}.u64"
@@ -184,9 +211,15 @@ class Tally:
         shard = self._shards.setdefault(unit.shard, _Shard())
         shard.tables.append(block.counts)
         shard.n_rows += block.counts.num_rows
+        if self.relations:
+            shard.relation_tables.append(block.relations)
+            shard.n_rows += block.relations.num_rows
         if shard.n_rows > _COMPACT_ROWS:  # a long shard in progress: add its tables up so far
             shard.tables = [add_counts(shard.tables)]
             shard.n_rows = shard.tables[0].num_rows
+            if self.relations:
+                shard.relation_tables = [add_counts(shard.relation_tables)]
+                shard.n_rows += shard.relation_tables[0].num_rows
         shard.n_captions += block.n_captions
         shard.n_skipped += block.n_skipped
         shard.parts.add(unit.part)
@@ -209,6 +242,12 @@ class Tally:
         target = self._counts_file(number)
         pq.write_table(table, target.with_suffix(".tmp"))
         os.replace(target.with_suffix(".tmp"), target)
+        if self.relations:
+            triples = add_counts([relation_counts_table({}), *shard.relation_tables])
+            target = self._relations_file(number)
+            pq.write_table(triples, target.with_suffix(".tmp"))
+            os.replace(target.with_suffix(".tmp"), target)
+            self._relations = add_counts([self._relations, triples])
         record = {
             "shard": number,
             "n_captions": shard.n_captions,
@@ -235,7 +274,11 @@ class Tally:
             self._counts.column(name).to_pylist() for name in COUNT_COLUMNS
         )
         counts = {Binding(a, o): n for a, o, n in zip(attributes, objects, numbers, strict=True)}
-        return TallyResult(counts, digests, self.n_captions, self.n_skipped)
+        relations = None
+        if self.relations:
+            columns = (self._relations.column(name).to_pylist() for name in RELATION_COUNT_COLUMNS)
+            relations = {Relation(s, r, o): n for s, r, o, n in zip(*columns, strict=True)}
+        return TallyResult(counts, digests, self.n_captions, self.n_skipped, relations)
 
     def remove(self) -> None:
         """Remove the work folder (the build is finished, or cannot be resumed)."""

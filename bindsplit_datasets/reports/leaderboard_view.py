@@ -11,7 +11,9 @@ for records without outcomes).
 :func:`board` ranks one benchmark's models on ``full`` beside ``seen``, ``unseen`` and
 ``balanced`` (:data:`BOARD_CONFIGS`) with :func:`~.leaderboards.leaderboard` and
 :func:`~.leaderboards.rank_changes`, after filtering by reference corpus and model family
-(:func:`model_family`). Its rows are ``compare``'s rows, cell for cell.
+(:func:`model_family`). Its rows are ``compare``'s rows, cell for cell; each model's binding kind
+(what its build labels by: ``attribute``, ``relation`` or ``both``) is in ``Board.kinds``, which
+:meth:`Board.wide` shows as its own column; :func:`board` can filter by kind.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
-from ..names import is_hub_id
+from ..names import DEFAULT_BINDING_KIND, is_hub_id
 from ..tables import percent
-from .grouping import group_by_benchmark
+from .grouping import group_by_benchmark, unique_labels
 from .leaderboards import leaderboard, rank_changes
-from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, metric_key
+from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, binding_kind, metric_key
 from .results_table import read_results_table, reference_name, table_records
 from .significance import DEFAULT_CONFIDENCE, METHOD_PAIRED
 
@@ -37,6 +39,7 @@ __all__ = [
     "Board",
     "Source",
     "benchmarks",
+    "binding_kinds",
     "board",
     "families",
     "load_source",
@@ -149,6 +152,13 @@ def references(records: Sequence[Mapping[str, Any]], benchmark: str) -> list[str
     return sorted(set(names), key=lambda name: (-names.count(name), name))
 
 
+def binding_kinds(records: Sequence[Mapping[str, Any]], benchmark: str) -> list[str]:
+    """The binding kinds of a benchmark's records (``attribute`` for records without one), the
+    most used first."""
+    kinds = [binding_kind(r) for r in records if r["dataset"]["benchmark"] == benchmark]
+    return sorted(set(kinds), key=lambda kind: (-kinds.count(kind), kind))
+
+
 def families(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """The model families of the records, sorted."""
     return sorted({model_family(str(record["model"]["id"])) for record in records})
@@ -159,9 +169,9 @@ class Board:
     """One benchmark's leaderboard as the Space shows it.
 
     ``rows[config]``: ``compare``'s rows of that configuration (rank, model, accuracy %, 95% CI,
-    n, move from ``full``) as text cells; ``models``: the models in ``full`` order;
-    ``records``: the ranked records (for the figure); ``note``: how moves were tested, or why
-    there is no board.
+    n, move from ``full``) as text cells; ``kinds``: each model's binding kind; ``models``: the
+    models in ``full`` order; ``records``: the ranked records (for the figure); ``note``: how
+    moves were tested, or why there is no board.
     """
 
     benchmark: str
@@ -169,15 +179,20 @@ class Board:
     rows: dict[str, list[dict[str, str]]]
     records: list[Mapping[str, Any]]
     note: str
+    kinds: dict[str, str] = field(default_factory=dict)
+
+    def headers(self) -> list[str]:
+        """The column names of :meth:`wide`."""
+        return ["model", "binding kind", *self.rows]
 
     def wide(self) -> list[list[str]]:
-        """One row per model: model, then per configuration its accuracy with interval, rank
-        and move (the Space's table)."""
+        """One row per model: model, its binding kind, then per configuration its accuracy with
+        interval, rank and move (the Space's table, :meth:`headers`)."""
         models = list(dict.fromkeys(row["model"] for rows in self.rows.values() for row in rows))
         cells = {(row["model"], config): row for config, rows in self.rows.items() for row in rows}
         table = []
         for model in models:
-            line = [model]
+            line = [model, self.kinds.get(model, DEFAULT_BINDING_KIND)]
             for config in self.rows:
                 row = cells.get((model, config))
                 line.append(
@@ -198,9 +213,11 @@ def board(
     family: Sequence[str] | None = None,
     configs: Sequence[str] = BOARD_CONFIGS,
     confidence: float = DEFAULT_CONFIDENCE,
+    kind: str | None = None,
 ) -> Board:
     """The leaderboard of ``benchmark`` on ``configs`` for the records of that ``reference``
-    corpus and those model ``family`` s (None: all), ranked as ``compare`` ranks them."""
+    corpus, those model ``family`` s and that binding ``kind`` (None: all), ranked as
+    ``compare`` ranks them."""
     if metric not in METRICS:
         raise SchemaError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
     chosen = [
@@ -209,6 +226,7 @@ def board(
         if record["dataset"]["benchmark"] == benchmark
         and (reference is None or (reference_name(record) or "unknown") == reference)
         and (family is None or model_family(str(record["model"]["id"])) in family)
+        and (kind is None or binding_kind(record) == kind)
     ]
     if not chosen:
         return Board(benchmark, metric, {}, [], "no results match the filters")
@@ -225,6 +243,7 @@ def board(
         return Board(benchmark, metric, {}, chosen, f"no result reports {metric} here")
     changes = rank_changes(chosen, metric, shown, confidence=confidence)
     markers = {change.model: change.markers for change in changes}
+    kinds = dict(zip(unique_labels(chosen), map(binding_kind, chosen), strict=True))
     rows = {
         config: [
             {
@@ -250,4 +269,4 @@ def board(
             else "non-overlapping 95% intervals; the table has no per-sample outcomes)"
         )
     )
-    return Board(benchmark, metric, rows, chosen, note)
+    return Board(benchmark, metric, rows, chosen, note, kinds)

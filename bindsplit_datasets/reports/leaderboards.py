@@ -28,6 +28,7 @@ from .results import (
     METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
+    binding_kind,
     count_key,
     interval_key,
     metric_key,
@@ -246,15 +247,26 @@ def _interval_header(records: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _format_board(
-    records: Sequence[Mapping[str, Any]], config: str, metric: str, markers: Mapping[str, str]
+    records: Sequence[Mapping[str, Any]],
+    config: str,
+    metric: str,
+    markers: Mapping[str, str],
+    kind_column: bool = False,
 ) -> list[str]:
     rows = leaderboard(records, config, metric)
     if not rows:
         return [f"  {config}: no result reports {METRIC_LABELS[metric]} on this configuration"]
     by_label = dict(zip(unique_labels(records), records, strict=True))
     change = f"vs {REFERENCE_CONFIG}" if config != REFERENCE_CONFIG else ""
-    header = ("rank", "model", f"{METRIC_LABELS[metric]} %", _interval_header(records), "n", change)
-    table = [
+    header: tuple[str, ...] = (
+        "rank",
+        "model",
+        f"{METRIC_LABELS[metric]} %",
+        _interval_header(records),
+        "n",
+        change,
+    )
+    table: list[tuple[str, ...]] = [
         (
             str(row.rank),
             row.model,
@@ -266,6 +278,11 @@ def _format_board(
         for row in rows
     ]
     aligns: tuple[Align, ...] = (">", "<", ">", "<", ">", "<")
+    if kind_column:  # the binding kind as its own column, after the model
+        kinds = dict(zip(unique_labels(records), map(binding_kind, records), strict=True))
+        header = (*header[:2], "bindings", *header[2:])
+        table = [(*line[:2], kinds[line[1]], *line[2:]) for line in table]
+        aligns = (*aligns[:2], "<", *aligns[2:])
     return [f"  {config}", render_table(header, table, align=aligns, indent="    ")]
 
 
@@ -323,6 +340,17 @@ def _notes(records: Sequence[Mapping[str, Any]]) -> str:
         return f"  {notes.pop()}"
     legend = interval_note({})
     return f"  intervals as each record made them (methods or levels differ); {legend}"
+
+
+def _by_binding_kind(
+    records: Sequence[Mapping[str, Any]],
+) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """``records`` split by binding kind (``attribute`` first): builds of different kinds are
+    different splits, ranked apart."""
+    kinds: dict[str, list[Mapping[str, Any]]] = {}
+    for record in records:
+        kinds.setdefault(binding_kind(record), []).append(record)
+    return sorted(kinds.items(), key=lambda item: item[0] != "attribute")
 
 
 def _summary(changes: Sequence[RankChange], config: str) -> str | None:
@@ -396,15 +424,24 @@ def format_comparison(
     partial, in points, with their intervals and n) and a line saying how the intervals were
     made. ``*`` flags a value resting on fewer than 30 samples or a degenerate count.
     ``configs`` default: those of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS`
-    (full, seen, partial, unseen, balanced) the records report.
+    (full, seen, partial, unseen, balanced) the records report. Records of builds of another
+    binding kind than ``attribute`` (``relation``, ``both``) are ranked in blocks of their own,
+    whose tables show the kind as a ``bindings`` column.
     """
     _check_metric(metric)
     configs = reported_configs(records, configs)
     blocks = []
-    groups = group_by_benchmark(records, allow_mixed_builds=allow_mixed_builds)
-    for benchmark, group in groups.items():
+    groups = [
+        (benchmark, kind, group)
+        for kind, of_kind in _by_binding_kind(records)
+        for benchmark, group in group_by_benchmark(
+            of_kind, allow_mixed_builds=allow_mixed_builds
+        ).items()
+    ]
+    for benchmark, kind, group in groups:
         label = METRIC_LABELS[metric]
-        lines = [f"{benchmark}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
+        title = benchmark if kind == "attribute" else f"{benchmark} ({kind} bindings)"
+        lines = [f"{title}: {label} accuracy, {len(group)} model{'s' * (len(group) != 1)}"]
         if not any(
             metric_key(config, metric) in record["metrics"]
             for record in group
@@ -420,7 +457,7 @@ def format_comparison(
         boards = []
         for config in configs:
             markers = {change.model: change.markers.get(config, "") for change in changes}
-            boards.extend(_format_board(group, config, metric, markers))
+            boards.extend(_format_board(group, config, metric, markers, kind != "attribute"))
             summary = _summary(changes, config) if config != REFERENCE_CONFIG else None
             if summary:
                 boards.append(f"    {summary}")

@@ -56,7 +56,7 @@ from ..metric_core import (
     SEED_KEY,
     SETTINGS_KEYS,
 )
-from ..names import CONFIGURATIONS, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -83,6 +83,7 @@ __all__ = [
     "record_digest",
     "record_file_name",
     "reported_configs",
+    "binding_kind",
     "scored_by",
     "seal_record",
     "validate_record",
@@ -525,6 +526,11 @@ class ResultsRecord:
         return str(self.data["dataset"]["benchmark"])
 
     @property
+    def binding_kind(self) -> str:
+        """What the build labels by (:func:`binding_kind`)."""
+        return binding_kind(self.data)
+
+    @property
     def fingerprint(self) -> str | None:
         fingerprint = self.data["dataset"].get("fingerprint")
         return None if fingerprint is None else str(fingerprint)
@@ -552,6 +558,14 @@ class ResultsRecord:
         """The samples of ``config``, or None where the record does not report it."""
         n = self.data["metrics"].get(count_key(config))
         return None if n is None else int(n)
+
+
+def binding_kind(record: Mapping[str, Any]) -> str:
+    """What the record's build labels by (``dataset.binding_kind``: ``attribute``, ``relation``
+    or ``both``); a record written before builds had a kind reads as ``attribute``."""
+    dataset = record.get("dataset")
+    kind = dataset.get("binding_kind") if isinstance(dataset, Mapping) else None
+    return str(kind) if kind else DEFAULT_BINDING_KIND
 
 
 def scored_by(record: Mapping[str, Any]) -> str:

@@ -4,10 +4,12 @@ One row per (model, model revision, benchmark, configuration, metric), with the 
 fraction (``value``), its interval (``ci_low``, ``ci_high``; null without one), the
 configuration's sample count ``n``, the build (``build_fingerprint``), the corpus the split is
 relative to (``reference``: the reference corpus's name, e.g. ``coco2017``) and what scored the
-samples (``scored_by``: ``encoder``, a pair scorer, imported scores). An empty configuration has
-no accuracy and no row. The gaps are rows too: configuration ``gap_seen_unseen`` (seen minus
-unseen) and ``gap_seen_partial`` (seen minus partial), ``value`` the difference with its
-interval, ``n`` the smaller of the two configurations' counts.
+samples (``scored_by``: ``encoder``, a pair scorer, imported scores). ``binding_kind`` says what
+the build labels by (``attribute``, ``relation`` or ``both``; a record or table written before
+builds had a kind reads as ``attribute``). An empty configuration has no accuracy and no row. The
+gaps are rows too: configuration ``gap_seen_unseen`` (seen minus unseen) and ``gap_seen_partial``
+(seen minus partial), ``value`` the difference with its interval, ``n`` the smaller of the two
+configurations' counts.
 
 Every row says how its numbers were made, so that it can be reproduced from itself:
 ``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
@@ -32,6 +34,8 @@ results dataset (``data/results.parquet``), and the leaderboard Space reads it.
 >>> row = table_rows([record])[0]
 >>> row["value"], row["ci_low"], row["n"], row["reference"], row["scored_by"], row["small_n"]
 (0.75, 0.5, 4, 'coco2017', 'encoder', True)
+>>> row["binding_kind"]
+'attribute'
 >>> sorted(table_records(results_table([record]))[0]["metrics"])  # no row, no seen/n
 ['confidence', 'full/i2t', 'full/i2t_ci', 'full/n', 'interval_method']
 """
@@ -46,9 +50,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
-from ..names import CONFIGURATIONS, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
-from .results import GAPS, METRICS, count_key, interval_key, metric_key, record_configs, scored_by
+from .results import (
+    GAPS,
+    METRICS,
+    binding_kind,
+    count_key,
+    interval_key,
+    metric_key,
+    record_configs,
+    scored_by,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -73,6 +86,7 @@ COLUMNS: tuple[str, ...] = (
     "model",
     "model_revision",
     "benchmark",
+    "binding_kind",
     "configuration",
     "metric",
     "value",
@@ -113,6 +127,7 @@ def _schema() -> pa.Schema:
             pa.field("model", pa.string(), nullable=False),
             pa.field("model_revision", pa.string()),
             pa.field("benchmark", pa.string(), nullable=False),
+            pa.field("binding_kind", pa.string(), nullable=False),
             pa.field("configuration", pa.string(), nullable=False),
             pa.field("metric", pa.string(), nullable=False),
             pa.field("value", pa.float64(), nullable=False),
@@ -194,6 +209,7 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "model": str(record["model"]["id"]),
             "model_revision": record["model"].get("revision"),
             "benchmark": str(record["dataset"]["benchmark"]),
+            "binding_kind": binding_kind(record),
             "build_fingerprint": record["dataset"].get("fingerprint"),
             "reference": reference_name(record),
             "scored_by": scored_by(record),
@@ -288,6 +304,9 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (OSError, pa.ArrowException) as error:
         raise SchemaError(f"{where} is not a readable Parquet file ({error})") from None
+    if "binding_kind" not in table.column_names:  # a table written before builds had a kind
+        kinds = pa.array([DEFAULT_BINDING_KIND] * table.num_rows, pa.string())
+        table = table.append_column("binding_kind", kinds)
     for column in _ADDED_COLUMNS:
         if column not in table.column_names:
             table = table.append_column(column, pa.nulls(len(table), _schema().field(column).type))
@@ -326,6 +345,7 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         if record is None:
             dataset: dict[str, Any] = {
                 "benchmark": row["benchmark"],
+                "binding_kind": row["binding_kind"],
                 "fingerprint": row["build_fingerprint"],
             }
             if row["reference"] is not None:

@@ -80,7 +80,7 @@ def view(
     result = board(
         SOURCE.records if SOURCE else [], benchmark, metric, reference=reference, family=family
     )
-    headers = ["model", *result.rows]
+    headers = result.headers()
     table = gr.Dataframe(value=result.wide() or None, headers=headers)
     figure = None
     if result.rows:
