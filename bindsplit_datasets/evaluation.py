@@ -25,7 +25,6 @@ hour of encoding.
 from __future__ import annotations
 
 import datetime as _datetime
-import json
 import logging
 import os
 import time
@@ -38,11 +37,8 @@ import datasets
 
 from ._version import __version__
 from .atomic import OutputKind, check_output
-from .builds.features import annotation_columns
-from .builds.manifest import binding_kind, read_manifest
-from .errors import BindsplitValueError, SchemaError, require
-from .labels import config_includes
-from .loading import BindsplitData, load_bindsplit
+from .errors import BindsplitValueError, require
+from .loading import BindsplitData, resolve_data
 from .metric_core import (
     DEFAULT_CONFIDENCE,
     DEFAULT_INTERVAL_METHOD,
@@ -53,7 +49,7 @@ from .metric_core import (
     compute_metrics,
     sample_outcome,
 )
-from .names import BUILD_FORMAT, CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
 from .reports.results import key_config
@@ -146,92 +142,6 @@ def _reported(selected: Sequence[str], config: str) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------------
 # data
-
-
-def _manifest_of(
-    dataset: datasets.Dataset, manifest: Mapping[str, Any] | str | Path | None
-) -> dict[str, Any]:
-    """The build manifest of a loaded dataset: ``manifest`` as given (a dict, a build folder or
-    its ``bindsplit.json``), else the JSON in ``dataset.info.description``."""
-    if isinstance(manifest, Mapping):
-        return dict(manifest)
-    if manifest is not None:
-        path = Path(manifest)
-        if path.is_dir():
-            return read_manifest(path)
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise SchemaError(
-                f"cannot read the manifest {path} ({error}); pass the build's bindsplit.json, "
-                "its folder, or the manifest as a dict."
-            ) from None
-    try:
-        found = json.loads(dataset.info.description or "")
-    except json.JSONDecodeError:
-        found = None
-    if not isinstance(found, dict) or found.get("format") != BUILD_FORMAT:
-        raise SchemaError(
-            "this datasets.Dataset carries no BindSplit manifest (its info.description is not "
-            "one); pass manifest= the build's bindsplit.json, its folder, or the dict, or pass "
-            "the build folder or Hub id as data."
-        )
-    return found
-
-
-def _dataset_config(dataset: datasets.Dataset, manifest: Mapping[str, Any]) -> str:
-    """The configuration of the build that ``dataset`` holds whole: the one ``datasets`` loaded
-    it as (``info.config_name``) or, for rows made otherwise, the one whose row count and labels
-    they have (``full`` for a manifest without row counts).
-
-    Raises:
-        SchemaError: the rows are no configuration of the build, or those of several.
-    """
-    sizes: Mapping[str, int] = manifest.get("configs") or {}
-    if not sizes:
-        return "full"
-    n = len(dataset)
-    named = dataset.info.config_name
-    candidates = [named] if named in sizes else [c for c in sizes if sizes[c] == n]
-    if "full" in candidates and sizes["full"] == n:
-        return "full"
-    rows = dataset.select_columns(list(annotation_columns(binding_kind(manifest))))
-    found = [
-        config
-        for config in candidates
-        if sizes[config] == n and all(config_includes(config, row) for row in rows)
-    ]
-    if len(found) == 1:
-        return found[0]
-    counts = ", ".join(f"{config} {count}" for config, count in sizes.items())
-    if not found:
-        raise SchemaError(
-            f"the dataset's {n} rows are no configuration of the build (rows per configuration: "
-            f"{counts}); pass one configuration whole, as datasets.load_dataset or "
-            "load_bindsplit loads it."
-        )
-    raise SchemaError(
-        f"the dataset's {n} rows are the build's {' and '.join(found)} configurations alike; "
-        "pass load_bindsplit(data, CONFIG) to say which."
-    )
-
-
-def _resolve_data(
-    data: str | Path | BindsplitData | datasets.Dataset,
-    manifest: Mapping[str, Any] | str | Path | None,
-    revision: str | None,
-    verify: bool,
-) -> BindsplitData:
-    """``data`` as rows with their manifest and configuration: a build folder or Hub id is
-    loaded whole (``full``); a loaded ``BindsplitData`` keeps its configuration; a
-    ``datasets.Dataset``'s is found by :func:`_dataset_config`."""
-    if isinstance(data, datasets.Dataset):
-        loaded = BindsplitData(data, _manifest_of(data, manifest))  # checks both
-        loaded.config = _dataset_config(data, loaded.manifest)
-        return loaded
-    if isinstance(data, BindsplitData):
-        return data
-    return load_bindsplit(data, "full", revision=revision, verify=verify)
 
 
 @dataclass
@@ -472,7 +382,7 @@ def evaluate_model(
     check_mixed_precision(mixed_precision)
     if save_scores is not None:
         save_scores = check_output_path(save_scores)
-    data = _resolve_data(data, manifest, data_revision, verify)
+    data = resolve_data(data, manifest, data_revision, verify)
     selected = _reported(selected, data.config)
     columns = data.columns
     from .models.loaders import LoadedModel, ModelCache, as_scoring_model
@@ -589,7 +499,7 @@ def evaluate_scores(
         path = Path(scores)
         by_id, where = read_imported_scores(path), str(path)
         source = {"name": path.name, "sha256": file_digest(path)}
-    data = _resolve_data(data, manifest, data_revision, verify)
+    data = resolve_data(data, manifest, data_revision, verify)
     if data.config != "full":
         raise BindsplitValueError(
             f"imported scores are matched against every sample of the build; got its "

@@ -10,13 +10,15 @@ adapter is asked: a build describes itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import datasets
 
+from .builds.features import annotation_columns
 from .builds.manifest import (
     SPLIT,
     BuildColumns,
@@ -30,14 +32,16 @@ from .builds.manifest import (
     verify_build,
     verify_rows,
 )
-from .errors import BindsplitValueError
-from .names import CONFIGURATIONS
+from .errors import BindsplitValueError, SchemaError
+from .labels import config_includes
+from .names import BUILD_FORMAT, CONFIGURATIONS
 from .parquet_files import empty_dataset
 
 __all__ = [
     "BindsplitData",
     "check_config",
     "load_bindsplit",
+    "resolve_data",
 ]
 
 
@@ -145,3 +149,90 @@ def load_bindsplit(
         if verify:
             verify_rows(manifest, {config: dataset}, str(data))
     return BindsplitData(dataset, manifest, config=config, source=str(data), revision=revision)
+
+
+def _manifest_of(
+    dataset: datasets.Dataset, manifest: Mapping[str, Any] | str | Path | None
+) -> dict[str, Any]:
+    """The build manifest of a loaded dataset: ``manifest`` as given (a dict, a build folder or
+    its ``bindsplit.json``), else the JSON in ``dataset.info.description``."""
+    if isinstance(manifest, Mapping):
+        return dict(manifest)
+    if manifest is not None:
+        path = Path(manifest)
+        if path.is_dir():
+            return read_manifest(path)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise SchemaError(
+                f"cannot read the manifest {path} ({error}); pass the build's bindsplit.json, "
+                "its folder, or the manifest as a dict."
+            ) from None
+    try:
+        found = json.loads(dataset.info.description or "")
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or found.get("format") != BUILD_FORMAT:
+        raise SchemaError(
+            "this datasets.Dataset carries no BindSplit manifest (its info.description is not "
+            "one); pass manifest= the build's bindsplit.json, its folder, or the dict, or pass "
+            "the build folder or Hub id as data."
+        )
+    return found
+
+
+def _dataset_config(dataset: datasets.Dataset, manifest: Mapping[str, Any]) -> str:
+    """The configuration of the build that ``dataset`` holds whole: the one ``datasets`` loaded
+    it as (``info.config_name``) or, for rows made otherwise, the one whose row count and labels
+    they have (``full`` for a manifest without row counts).
+
+    Raises:
+        SchemaError: the rows are no configuration of the build, or those of several.
+    """
+    sizes: Mapping[str, int] = manifest.get("configs") or {}
+    if not sizes:
+        return "full"
+    n = len(dataset)
+    named = dataset.info.config_name
+    candidates = [named] if named in sizes else [c for c in sizes if sizes[c] == n]
+    if "full" in candidates and sizes["full"] == n:
+        return "full"
+    rows = dataset.select_columns(list(annotation_columns(binding_kind(manifest))))
+    found = [
+        config
+        for config in candidates
+        if sizes[config] == n and all(config_includes(config, row) for row in rows)
+    ]
+    if len(found) == 1:
+        return found[0]
+    counts = ", ".join(f"{config} {count}" for config, count in sizes.items())
+    if not found:
+        raise SchemaError(
+            f"the dataset's {n} rows are no configuration of the build (rows per configuration: "
+            f"{counts}); pass one configuration whole, as datasets.load_dataset or "
+            "load_bindsplit loads it."
+        )
+    raise SchemaError(
+        f"the dataset's {n} rows are the build's {' and '.join(found)} configurations alike; "
+        "pass load_bindsplit(data, CONFIG) to say which."
+    )
+
+
+def resolve_data(
+    data: str | Path | BindsplitData | datasets.Dataset,
+    manifest: Mapping[str, Any] | str | Path | None,
+    revision: str | None,
+    verify: bool,
+) -> BindsplitData:
+    """``data`` as rows with their manifest and configuration: a build folder or Hub id is
+    loaded whole (``full``); a loaded ``BindsplitData`` keeps its configuration; a
+    ``datasets.Dataset``'s is found by :func:`_dataset_config`. What
+    :func:`~bindsplit_datasets.evaluation.evaluate_model` reads."""
+    if isinstance(data, datasets.Dataset):
+        loaded = BindsplitData(data, _manifest_of(data, manifest))  # checks both
+        loaded.config = _dataset_config(data, loaded.manifest)
+        return loaded
+    if isinstance(data, BindsplitData):
+        return data
+    return load_bindsplit(data, "full", revision=revision, verify=verify)

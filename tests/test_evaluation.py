@@ -29,7 +29,7 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
-from bindsplit_datasets import cli, evaluate_model, evaluation, provenance
+from bindsplit_datasets import cli, evaluate_model, loading, provenance
 from bindsplit_datasets.builds.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
     MissingExtraError,
@@ -520,7 +520,7 @@ def test_verify_reaches_loaders_that_take_it(build, monkeypatch):
         calls.append(verify)
         return load_bindsplit(data, config, revision=revision)
 
-    monkeypatch.setattr(evaluation, "load_bindsplit", loader)
+    monkeypatch.setattr(loading, "load_bindsplit", loader)
     model, processor = tiny_clip(seed=5)
     evaluate_model(model, build, processor=processor, n_bootstrap=0, verify=False)
     assert calls == [False]

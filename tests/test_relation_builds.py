@@ -282,7 +282,7 @@ def test_compare_and_the_leaderboard_show_the_binding_kind():
     assert all(
         line.split()[2] == "relation"
         for line in relation_block.splitlines()
-        if line.strip()[:1].isdigit()
+        if line.split()[:1] and line.split()[0].isdigit()  # a ranked row
     )
     assert binding_kinds(records + relation, "bivlc") == ["attribute", "relation"]
     view = board(records + relation, "bivlc", kind="relation")
