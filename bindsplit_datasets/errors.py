@@ -43,7 +43,9 @@ __all__ = [
     "UnknownModelPrefixError",
     "UnsupportedModelError",
     "WeightsMismatchError",
+    "WorkFolderBusyError",
     "corrupt_weights",
+    "describe_error",
     "is_corrupt_weights",
     "is_user_error",
     "require",
@@ -56,7 +58,7 @@ _DISTRIBUTION = "bindsplit-datasets"
 #: Operating-system errors about the user's machine (permissions, space), not a bug.
 _ENVIRONMENT_ERRNOS = frozenset(
     getattr(errno, name)
-    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS")
+    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "EFBIG")
     if hasattr(errno, name)
 )
 
@@ -103,13 +105,38 @@ class ResumeMismatchError(BindsplitValueError):
     options) than the one asked for; nothing was counted."""
 
 
+class WorkFolderBusyError(BindsplitError, BlockingIOError):
+    """Another run holds the work folder (a second build into the same ``--out``); nothing was
+    counted or written."""
+
+
+class Terminated(BaseException):  # noqa: N818 (a signal, like KeyboardInterrupt)
+    """SIGTERM, raised in the command line's main thread so that a command stops as on Ctrl-C:
+    ``with`` blocks and ``finally`` clauses run (worker pools stopped, temporaries removed)."""
+
+
 def is_user_error(error: BaseException) -> bool:
     """Whether ``error`` is the user's to fix, to be printed as one line: one of BindSplit's own
-    errors, a denied permission or a full disk. Anything else is a bug and keeps its
-    traceback."""
-    if isinstance(error, BindsplitError):
+    errors, a denied permission, a full disk or a file-size limit (``ulimit -f``), or memory
+    exhausted (``ulimit -v``). Anything else is a bug and keeps its traceback."""
+    if isinstance(error, (BindsplitError, MemoryError)):
         return True
+    if isinstance(error, OSError) and error.errno is None and error.args:
+        # pyarrow's file errors carry the errno in their message only
+        return any(f"[Errno {number}]" in str(error) for number in _ENVIRONMENT_ERRNOS)
     return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
+
+
+def describe_error(error: BaseException) -> str:
+    """``error`` as the one line the command line prints (an exhausted memory says so and what
+    to do, since a ``MemoryError`` often has no message)."""
+    if isinstance(error, MemoryError):
+        detail = " ".join(str(error).split())
+        return (
+            f"out of memory{f' ({detail})' if detail else ''}: raise the memory limit "
+            "(ulimit -v) or use fewer workers (--num-workers) or a smaller batch"
+        )
+    return " ".join(str(error).split())
 
 
 class ScoringOptionError(BindsplitError, ValueError):

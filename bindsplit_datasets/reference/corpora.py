@@ -67,6 +67,9 @@ class Corpus(ABC):
     total: int | None = None
     #: Whether the corpus has several shards that a resumed build can skip once finished.
     resumable: bool = False
+    #: Whether :attr:`identity` (the content's digest) is known before the corpus is read, so
+    #: that a resumed build can check the corpus is the one it began counting.
+    identity_up_front: bool = True
 
     @abstractmethod
     def chunks(self, size: int) -> Iterator[list[Any]]:
@@ -102,6 +105,7 @@ class Captions(Corpus):
             raise TypeError("expected an iterable of captions, not a single string")
         self._captions = captions
         self._identity = dict(identity) if identity is not None else None
+        self.identity_up_front = identity is not None
         self._sha256 = hashlib.sha256()
         self.name = str((identity or {}).get("file") or (identity or {}).get("id") or "captions")
         if total is None and hasattr(captions, "__len__"):
