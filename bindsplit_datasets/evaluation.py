@@ -297,7 +297,9 @@ def _environment(scorer: Scorer | None) -> dict[str, Any]:
     return environment
 
 
-def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
+def _save_scores(
+    path: Path, scores: Any, rows: _Rows, fingerprint: str | None = None
+) -> dict[str, Any]:
     """Write the per-sample scores; a failure is logged and reported, never raised, so that
     the results of a finished scoring run are not lost."""
     from .scoring.scores_file import write_scores
@@ -311,6 +313,7 @@ def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
             rows.macro_groups,
             ids=rows.ids,
             balanced=rows.balanced,
+            fingerprint=fingerprint,
         )
     except OSError as error:
         logger.warning(
@@ -473,7 +476,9 @@ def evaluate_model(
     }
     record["environment"] = _environment(scorer)
     if save_scores is not None and scorer.accelerator.is_main_process:
-        record["save_scores"] = _save_scores(save_scores, matrices.scores, _rows(data))
+        record["save_scores"] = _save_scores(
+            save_scores, matrices.scores, _rows(data), data.fingerprint
+        )
     return _finish(
         record,
         {
@@ -518,7 +523,7 @@ def evaluate_scores(
     its SHA-256.
     """
     from .downloads import file_digest
-    from .scoring.scores_file import align_scores, read_imported_scores
+    from .scoring.scores_file import align_scores, check_scores_fingerprint, read_imported_scores
 
     start = time.perf_counter()
     selected = parse_configs(configs)
@@ -538,6 +543,8 @@ def evaluate_scores(
             f"{data.config!r} configuration, pass the 'full' configuration (configs= chooses "
             "what the record reports)."
         )
+    if source is not None:
+        check_scores_fingerprint(scores, data.fingerprint)  # type: ignore[arg-type]
     ids = _rows(data).ids
     shape = (len(data.adapter.image_columns), len(data.adapter.caption_columns))
     matrices = align_scores(by_id, ids, shape, where)
