@@ -190,3 +190,155 @@ def test_ctrl_c_on_a_two_worker_build_ends_every_worker_and_exits_130(tmp_path):
     assert _group_is_gone(process.pid)
     assert not out.exists()
     assert json.loads((work / "journal.jsonl").read_text().splitlines()[0])["corpus"]["sha256"]
+
+
+# ------------------------------------------------------------------ records that contradict
+def _sealed_file(path: Path, value: dict) -> Path:
+    from bindsplit_datasets.reports.results import seal_record
+
+    path.write_text(json.dumps(seal_record({**value, "digest": None})), encoding="utf-8")
+    return path
+
+
+def _samples_record() -> dict:
+    from report_records import record_from_samples
+
+    labels = ["seen", "seen", "unseen", "unseen", "partial", "seen"]
+    return record_from_samples("alpha", labels, [1, 1, 0, 1, 0, 1], [1, 0, 0, 1, 1, 1])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda m: m.update({"full/i2t": 0.10, "full/i2t_ci": [0.9, 1.0]}),
+            "full/i2t = 0.1 lies outside its interval [0.9, 1.0]",
+        ),
+        (lambda m: m.update({"seen/t2i": 0.7}), "seen/t2i = 0.7 but its samples answer 2 of 3"),
+        (lambda m: m.update({"unseen/n": 7}), "unseen/n = 7 but its samples list 2 in unseen"),
+        (lambda m: m.update({"gap/i2t": 0.9}), "gap/i2t = 0.9 lies outside its interval"),
+    ],
+)
+def test_a_resealed_record_that_contradicts_itself_is_refused_everywhere(
+    tmp_path, capsys, change, message
+):
+    from report_records import ALPHA, BETA
+
+    value = _samples_record()
+    change(value["metrics"])
+    forged = _sealed_file(tmp_path / "forged.json", value)
+    other = _sealed_file(tmp_path / "beta.json", BETA)
+    _sealed_file(tmp_path / "alpha.json", ALPHA)
+    for argv in (
+        ["compare", str(forged), str(other)],
+        ["export", "eval-results", str(forged), "--out", str(tmp_path / "mdl")],
+        ["export", "results-table", str(forged), "--out", str(tmp_path / "t.parquet")],
+    ):
+        assert cli.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and "forged.json contradicts itself" in err
+    assert not (tmp_path / "mdl").exists() and not (tmp_path / "t.parquet").exists()
+
+
+def test_an_unchanged_record_with_samples_passes():
+    from bindsplit_datasets.reports.results import validate_record
+
+    assert validate_record(_samples_record())["metrics"]["full/i2t"] == 4 / 6
+
+
+@pytest.mark.parametrize("benchmark", ["../../../escaped", "a/b", "..", "/abs"])
+def test_a_benchmark_name_that_is_a_path_is_refused_before_writing(tmp_path, capsys, benchmark):
+    from report_records import record
+
+    value = record("alpha", {"full": {"i2t": 0.8}}, benchmark=benchmark)
+    path = _sealed_file(tmp_path / "r.json", value)
+    out = tmp_path / "deep" / "er" / "mdl"
+    assert cli.main(["export", "eval-results", str(path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"dataset.benchmark {benchmark!r} is not a plain name" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["r.json"]
+
+
+def test_a_record_is_checked_against_its_build_when_at_hand():
+    from report_records import record
+
+    from bindsplit_datasets.errors import SchemaError
+    from bindsplit_datasets.reports.consistency import check_against_build
+
+    value = record("alpha", {"full": {"i2t": 0.8}, "unseen": {"i2t": 0.5}})  # n 100 and 10
+    manifest = {"benchmark": "bivlc", "fingerprint": "f1", "configs": {"full": 100, "unseen": 10}}
+    check_against_build(value, manifest, "r.json")
+    with pytest.raises(SchemaError, match="unseen/n = 10 but the build's unseen .* 12 rows"):
+        check_against_build(value, {**manifest, "configs": {"full": 100, "unseen": 12}}, "r.json")
+    with pytest.raises(SchemaError, match="fingerprint f1, not of this bivlc build \\(f2\\)"):
+        check_against_build(value, {**manifest, "fingerprint": "f2"}, "r.json")
+
+
+# ------------------------------------------------------------------------- the leaderboard
+def _table(path: Path, rows: list[dict]) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def _row(model: str, value, n, **changes) -> dict:
+    row = {
+        "model": model,
+        "model_revision": None,
+        "benchmark": "bivlc",
+        "configuration": "full",
+        "metric": "i2t",
+        "value": value,
+        "ci_low": None,
+        "ci_high": None,
+        "n": n,
+        "build_fingerprint": "f1",
+        "reference": "coco2017",
+        "scored_by": "encoder",
+    }
+    return {**row, **changes}
+
+
+def test_the_leaderboard_leaves_out_nan_accuracies_and_negative_counts(tmp_path):
+    from bindsplit_datasets.reports.leaderboard_view import load_source
+
+    rows = [
+        _row("good", 0.7, 10),
+        _row("nan", float("nan"), 10),
+        _row("negative", 0.6, -3),
+        _row("above", 1.5, 10),
+        _row("outside", 0.2, 10, ci_low=0.5, ci_high=0.9),
+    ]
+    source = load_source(_table(tmp_path / "t.parquet", rows))
+    assert [r["model"]["id"] for r in source.records] == ["good"]
+    assert len(source.skipped) == 4
+    assert any("full/n = -3 is not a sample count" in line for line in source.skipped)
+    assert any("full/i2t = nan is not a fraction" in line for line in source.skipped)
+
+
+def test_a_results_folder_with_unreadable_files_still_loads_and_says_so(tmp_path):
+    from report_records import ALPHA
+
+    from bindsplit_datasets.reports.leaderboard_view import load_source
+
+    records = tmp_path / "records" / "bivlc"
+    records.mkdir(parents=True)
+    _sealed_file(records / "alpha.json", ALPHA)
+    (records / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    source = load_source(tmp_path)
+    assert [r["model"]["id"] for r in source.records] == ["alpha"]
+    assert len(source.skipped) == 1 and "nested too deeply" in source.skipped[0]
+    # no record at all: the table is read; one with strings where numbers go is skipped
+    (records / "alpha.json").unlink()
+    (records / "deep.json").unlink()
+    data = tmp_path / "data"
+    data.mkdir()
+    _table(data / "a.parquet", [_row("strings", "high", "ten")])
+    _table(data / "c.parquet", [_row("null", None, 10)])
+    _table(data / "b.parquet", [_row("good", 0.7, 10)])
+    source = load_source(tmp_path)
+    assert [r["model"]["id"] for r in source.records] == ["good"]
+    assert any("a.parquet" in line and "wrong type" in line for line in source.skipped)
+    assert any("c.parquet" in line for line in source.skipped) and len(source.skipped) == 2

@@ -33,7 +33,7 @@ import yaml
 
 from ..atomic import write_text
 from ..errors import OutputExistsError, SchemaError
-from ..names import HUB_NAMES, hub_dataset_id
+from ..names import HUB_NAMES, hub_dataset_id, is_path_name
 from ..tables import percent
 from .grouping import model_label
 from .model_index import SPLIT
@@ -113,7 +113,10 @@ def format_eval_config(manifest: Mapping[str, Any]) -> str:
 
 
 def _file_name(benchmark: str) -> str:
-    return f"{HUB_NAMES.get(benchmark, benchmark.replace('_', '-'))}.yaml"
+    name = HUB_NAMES.get(benchmark, benchmark.replace("_", "-"))
+    if not is_path_name(name):  # records are validated; this guards any other caller
+        raise SchemaError(f"benchmark {benchmark!r} is not a plain name; it cannot name a file")
+    return f"{name}.yaml"
 
 
 def eval_results(

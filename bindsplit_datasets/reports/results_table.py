@@ -247,7 +247,13 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
             f"{where} is not a BindSplit results table: it lacks {', '.join(missing)}; make one "
             "with `bindsplit export results-table`"
         )
-    return table.select(list(COLUMNS)).cast(_schema())
+    try:
+        return table.select(list(COLUMNS)).cast(_schema())
+    except (pa.ArrowException, ValueError) as error:  # a string where a number goes
+        raise SchemaError(
+            f"{where} is not a BindSplit results table: a column has the wrong type ({error}); "
+            "make one with `bindsplit export results-table`"
+        ) from None
 
 
 def merge_tables(existing: pa.Table | None, new: pa.Table) -> pa.Table:
