@@ -31,6 +31,7 @@ __all__ = [
     "ModelNotFoundError",
     "NotAFolderError",
     "NotAModelFolderError",
+    "NotARegularFileError",
     "OutputExistsError",
     "OutputPathError",
     "PackageDataError",
@@ -78,6 +79,11 @@ class BindsplitFileNotFoundError(BindsplitError, FileNotFoundError):
 
 class NotAFolderError(BindsplitError, NotADirectoryError):
     """An input that must be a folder is a file."""
+
+
+class NotARegularFileError(BindsplitError, OSError):
+    """An input file that is a FIFO, a device or a socket (reading it would block or never end);
+    raised by :func:`bindsplit_datasets.input_files.check_input_file` before it is opened."""
 
 
 class OutputPathError(BindsplitError, ValueError):

@@ -342,3 +342,67 @@ def test_a_results_folder_with_unreadable_files_still_loads_and_says_so(tmp_path
     assert [r["model"]["id"] for r in source.records] == ["good"]
     assert any("a.parquet" in line and "wrong type" in line for line in source.skipped)
     assert any("c.parquet" in line for line in source.skipped) and len(source.skipped) == 2
+
+
+# ------------------------------------------------------------------------------- FIFOs
+_READ_EVERY_KIND = """
+import sys
+from bindsplit_datasets.errors import NotARegularFileError
+from bindsplit_datasets.evaluation import evaluate_scores
+from bindsplit_datasets.reference import ReferenceIndex
+from bindsplit_datasets.reports.results import load_results
+from bindsplit_datasets.reports.results_table import read_results_table
+from bindsplit_datasets.scoring.scores_file import read_scores
+
+fifo = sys.argv[1]
+readers = {
+    "scores": lambda: evaluate_scores(fifo, "no_build", name="x"),
+    "saved scores": lambda: read_scores(fifo),
+    "records": lambda: load_results([fifo]),
+    "table": lambda: read_results_table(fifo),
+    "text corpus": lambda: ReferenceIndex.from_text_file(fifo, progress=False),
+    "index": lambda: ReferenceIndex.load(fifo),
+}
+for name, read in readers.items():
+    try:
+        read()
+    except NotARegularFileError as error:
+        print(name, "refused:", error)
+"""
+
+
+def test_a_fifo_is_refused_at_once_by_every_file_reader(tmp_path):
+    fifo = tmp_path / "scores.parquet"
+    os.mkfifo(fifo)
+    run = subprocess.run(
+        [sys.executable, "-c", _READ_EVERY_KIND, str(fifo)],
+        capture_output=True,
+        env=_python_env(),
+        text=True,
+        timeout=120,  # a reader that opens the FIFO blocks: the test fails here
+    )
+    lines = run.stdout.splitlines()
+    assert [line.split(" refused:")[0] for line in lines] == [
+        "scores",
+        "saved scores",
+        "records",
+        "table",
+        "text corpus",
+        "index",
+    ], run.stderr
+    assert all("is a named pipe (FIFO), not a regular file" in line for line in lines)
+
+
+def test_a_fifo_given_to_eval_scores_is_one_line_exit_2(tmp_path):
+    fifo = tmp_path / "s.parquet"
+    os.mkfifo(fifo)
+    run = subprocess.run(
+        [sys.executable, "-m", "bindsplit_datasets", "eval", "--scores", str(fifo)]
+        + ["--data", str(tmp_path / "build"), "--name", "x", "--out", str(tmp_path / "r.json")],
+        capture_output=True,
+        env=_python_env(),
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "is a named pipe (FIFO)" in run.stderr and not (tmp_path / "r.json").exists()

@@ -182,7 +182,10 @@ def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str,
         raise BindsplitFileNotFoundError(
             f"no dataset {data} on the Hub (or it is private: log in with `hf auth login`)."
         ) from None
-    return parse_manifest(Path(path).read_text(encoding="utf-8"), str(data))
+    from ..input_files import check_input_file
+
+    text = check_input_file(path, "build manifest").read_text(encoding="utf-8")
+    return parse_manifest(text, str(data))
 
 
 # ------------------------------------------------------------------------------ verification

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..downloads import IO_CHUNK, default_cache_dir, download, file_digest, is_url, url_file_name
 from ..errors import BindsplitFileNotFoundError, SchemaError
+from ..input_files import check_input_file
 from .counting import caption_problem
 from .units import Unit, parquet_units, stream_units
 
@@ -135,7 +136,7 @@ class TextFile(Corpus):
     """A UTF-8 text file with one caption per line (blank lines are skipped captions)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = check_input_file(path, "caption file")
         if not self.path.is_file():
             raise BindsplitFileNotFoundError(f"caption file {self.path} not found")
         n_lines, last = 0, b"\n"
@@ -194,7 +195,7 @@ class CocoCaptions(Corpus):
             if urllib.parse.urlparse(spec).scheme != "file":  # a file URL is a local path
                 default["url"] = spec
         else:
-            self.path = Path(spec)
+            self.path = check_input_file(spec, "COCO caption file")
             if not self.path.is_file():
                 raise BindsplitFileNotFoundError(f"COCO caption file {self.path} not found")
         self.name = self.path.name

@@ -459,7 +459,9 @@ class ResultsRecord:
         records (a collection, such as ``demo_output/results.json``), each validated and checked
         against its digest. Raises :class:`BindsplitFileNotFoundError` for a missing file and
         :class:`SchemaError` naming the file for anything else that is wrong."""
-        path = Path(path)
+        from ..input_files import check_input_file
+
+        path = check_input_file(path, "results file")
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"results file not found: {path}")
         try:

@@ -237,6 +237,10 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
     import pyarrow.parquet as pq
 
     where = "the results table" if isinstance(source, bytes) else str(source)
+    if not isinstance(source, bytes):
+        from ..input_files import check_input_file
+
+        check_input_file(source, "results table")
     try:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (OSError, pa.ArrowException) as error:

@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from ..atomic import atomic_file
 from ..errors import BindsplitValueError, ScoresFileError
+from ..input_files import check_input_file
 from ..names import SCORES_FORMAT
 
 __all__ = [
@@ -119,6 +120,7 @@ def write_scores(
 
 def is_scores_file(path: str | Path) -> bool:
     """Whether ``path`` is a scores file ``--save-scores`` wrote (so it may be replaced)."""
+    check_input_file(path, "scores file")
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException):
@@ -152,7 +154,7 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
 
     Raises :class:`ScoresFileError` for a file that is not Parquet, lacks a required column, or
     repeats an id (naming the first few)."""
-    path = Path(path)
+    path = check_input_file(path, "scores file")
     try:
         names = pq.read_schema(path).names
     except FileNotFoundError:
