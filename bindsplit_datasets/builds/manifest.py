@@ -35,7 +35,12 @@ from ..errors import (
 from ..labels import config_includes
 from ..names import BUILD_FORMAT, CONFIGURATIONS, MANIFEST_NAME, is_hub_id
 from ..parquet_files import load_parquet_files, parquet_row_count
-from .features import ANNOTATION_COLUMNS, label_name
+from .features import (
+    ANNOTATION_COLUMNS,
+    card_label_problem,
+    label_feature_problem,
+    label_name,
+)
 
 __all__ = [
     "BUILD_HINT",
@@ -242,6 +247,9 @@ def verify_rows(
                 f"{expected}"
             )
         check_annotations(dataset, where)
+        problem = label_feature_problem(dataset.features[_LABEL])
+        if problem is not None:
+            raise _failed(f"{where}/{config}: {problem}, so its rows would read as other labels")
     full = rows.get("full")
     if full is None:
         for config, dataset in rows.items():
@@ -305,6 +313,9 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     where = str(folder)
     if not (folder / CARD_NAME).is_file():
         raise _failed(f"{folder} has no {CARD_NAME} (its dataset card)")
+    problem = card_label_problem((folder / CARD_NAME).read_text(encoding="utf-8", errors="replace"))
+    if problem is not None:
+        raise _failed(f"{folder / CARD_NAME}: {problem}, so its rows would read as other labels")
     configs = manifest["configs"]
     if "full" not in configs:
         raise _failed(f"the {MANIFEST_NAME} of {folder} records no 'full' configuration")
