@@ -406,3 +406,50 @@ def test_a_fifo_given_to_eval_scores_is_one_line_exit_2(tmp_path):
     )
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert "is a named pipe (FIFO)" in run.stderr and not (tmp_path / "r.json").exists()
+
+
+# ---------------------------------------------------------------- nothing written elsewhere
+def test_build_stats_and_loading_write_nothing_into_the_users_caches(tmp_path):
+    from fixtures_sources import make_bivlc_source
+
+    rows = [
+        {"caption": "a red car", "negative_caption": "a white dog"},
+        {"caption": "a purple car", "negative_caption": "a golden dog"},
+    ]
+    source = make_bivlc_source(tmp_path / "bivlc.parquet", rows)
+    reference = tmp_path / "reference.txt"
+    reference.write_text("a red car on the road\na white dog on the grass\n", encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        key: value
+        for key, value in _python_env().items()
+        if not key.startswith(("HF_HOME", "XDG_", "HF_DATASETS_CACHE", "HF_MODULES_CACHE"))
+    }
+    env.update(
+        HOME=str(home),
+        HF_DATASETS_CACHE=str(home / ".cache" / "huggingface" / "datasets"),
+        BINDSPLIT_CACHE=str(tmp_path / "bindsplit_cache"),
+    )
+    out = tmp_path / "build"
+    common = ["--source", str(source), "--reference", str(reference)]
+    for argv in (
+        ["build", "bivlc", *common, "--out", str(out)],
+        ["stats", "bivlc", *common],
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "bindsplit_datasets", *argv],
+            capture_output=True,
+            env=env,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+    load = "import sys; from bindsplit_datasets import load_bindsplit; load_bindsplit(sys.argv[1])"
+    run = subprocess.run(
+        [sys.executable, "-c", load, str(out)], capture_output=True, env=env, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    written = [p.relative_to(home).as_posix() for p in home.rglob("*") if p.is_file()]
+    assert written == []
+    assert any((tmp_path / "bindsplit_cache" / "datasets").iterdir())  # where the copies went
