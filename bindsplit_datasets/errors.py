@@ -26,6 +26,7 @@ __all__ = [
     "EmptyCorpusError",
     "InvalidModelSpecError",
     "LeakageError",
+    "MetricInstallError",
     "MissingExtraError",
     "MissingProcessorError",
     "ModelNotFoundError",
@@ -204,6 +205,12 @@ def require(
                 f"pip install '{_DISTRIBUTION}[{extra}]'{alternative}."
             ) from None
     return imported
+
+
+class MetricInstallError(BindsplitError, OSError):
+    """``install-metric`` could not install the metric in evaluate's modules cache (a file where
+    a folder goes, a path that cannot be written), or ``evaluate.load("bindsplit")`` does not
+    load what it installed."""
 
 
 # ------------------------------------------------------------------------------------ reference

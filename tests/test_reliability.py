@@ -453,3 +453,33 @@ def test_build_stats_and_loading_write_nothing_into_the_users_caches(tmp_path):
     written = [p.relative_to(home).as_posix() for p in home.rglob("*") if p.is_file()]
     assert written == []
     assert any((tmp_path / "bindsplit_cache" / "datasets").iterdir())  # where the copies went
+
+
+# ----------------------------------------------------------------------------- install-metric
+def test_install_metric_verifies_that_evaluate_loads_it(tmp_path, capsys):
+    assert cli.main(["install-metric", "--modules-cache", str(tmp_path / "ok")]) == 0
+    assert "installed: evaluate.load('bindsplit') loads" in capsys.readouterr().out
+    broken = tmp_path / "broken"
+    package = broken / "evaluate_modules" / "metrics"
+    package.mkdir(parents=True)
+    (broken / "evaluate_modules" / "__init__.py").touch()
+    (package / "__init__.py").write_text("raise ImportError('a broken cache entry')\n")
+    assert cli.main(["install-metric", "--modules-cache", str(broken)]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("bindsplit")]
+    assert len(errors) == 1 and "evaluate.load('bindsplit') does not load it" in errors[0]
+
+
+@pytest.mark.parametrize("odd", ["file_as_cache", "file_as_modules", "below_a_file"])
+def test_an_odd_modules_cache_is_one_line_exit_2(tmp_path, capsys, odd):
+    cache = tmp_path / "cache"
+    if odd == "file_as_cache":
+        cache.write_text("not a folder")
+    elif odd == "file_as_modules":
+        cache.mkdir()
+        (cache / "evaluate_modules").write_text("not a folder")
+    else:
+        (tmp_path / "file").write_text("x")
+        cache = tmp_path / "file" / "cache"
+    assert cli.main(["install-metric", "--modules-cache", str(cache)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot install the bindsplit metric" in err
