@@ -483,3 +483,101 @@ def test_an_odd_modules_cache_is_one_line_exit_2(tmp_path, capsys, odd):
     assert cli.main(["install-metric", "--modules-cache", str(cache)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot install the bindsplit metric" in err
+
+
+# ------------------------------------------------------------------- one line, exit code 2
+@pytest.mark.parametrize("model", ["itm:/no/such/path", "/abs/missing", "itm:./nope/x"])
+def test_a_missing_model_path_is_a_bindsplit_error(model):
+    from bindsplit_datasets.errors import ModelNotFoundError
+    from bindsplit_datasets.models.source import model_source
+
+    with pytest.raises(ModelNotFoundError, match="neither a local folder nor a Hub model id"):
+        model_source(model)
+
+
+def test_a_closed_output_pipe_ends_quietly(tmp_path):
+    from report_records import ALPHA, BETA
+
+    files = [str(_sealed_file(tmp_path / f"{i}.json", r)) for i, r in enumerate((ALPHA, BETA))]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bindsplit_datasets", "compare", *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_python_env(),
+        text=True,
+    )
+    process.stdout.close()  # `| head` that has read enough: every write fails with EPIPE
+    rc = process.wait(timeout=120)
+    err = process.stderr.read()
+    assert rc == 141 and err == "", err
+
+
+def test_memory_exhausted_in_a_command_is_one_line_exit_2(monkeypatch, capsys):
+    import bindsplit_datasets.commands.stats as stats
+
+    def exhausted(args):
+        raise MemoryError
+
+    monkeypatch.setattr(stats, "run", exhausted)
+    assert cli.main(["stats", "bivlc"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bindsplit stats: error: out of memory" in err
+
+
+_INTERRUPT_IMPORT = """
+import runpy, sys
+
+TARGET = sys.argv[1]
+
+class Interrupting:
+    def find_spec(self, name, path=None, target=None):
+        if name == TARGET:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupting())
+sys.argv = ["bindsplit", "stats", "--help"]
+runpy.run_module("bindsplit_datasets", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("module", ["bindsplit_datasets.cli", "bindsplit_datasets.commands.stats"])
+def test_ctrl_c_while_modules_import_is_exit_130_without_traceback(module):
+    run = subprocess.run(
+        [sys.executable, "-c", _INTERRUPT_IMPORT, module],
+        capture_output=True,
+        env=_python_env(),
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 130 and run.stderr.strip().endswith("interrupted"), run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_file_size_limit_during_reference_build_is_one_line_and_writes_nothing(tmp_path):
+    import resource
+
+    text = tmp_path / "captions.txt"
+    text.write_text("\n".join(f"a red car number {i}" for i in range(20_000)) + "\n", "utf-8")
+    out = tmp_path / "index.parquet"
+    limit = 64 * 1024  # the caption digests alone are 160 kB
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    run = subprocess.run(
+        [sys.executable, "-m", "bindsplit_datasets", "reference", "build", str(text)]
+        + ["--out", str(out), "--num-workers", "1", "-q"],
+        capture_output=True,
+        env=_python_env(),
+        text=True,
+        timeout=300,
+        preexec_fn=limited,
+    )
+    lines = [line for line in run.stderr.splitlines() if line.startswith("bindsplit")]
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert len(lines) == 1 and "File too large" in lines[0]
+    assert not out.exists()
+    assert not [
+        p for p in tmp_path.iterdir() if p.name.startswith(".index.parquet.") and p.is_file()
+    ]

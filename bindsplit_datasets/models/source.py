@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import ModelNotFoundError
+from ..names import is_hub_id
 from .identity import json_digest
 
 __all__ = ["WEIGHT_PATTERNS", "model_source", "source_changes"]
@@ -77,6 +79,11 @@ def model_source(spec: str | os.PathLike[str], revision: str | None = None) -> d
     path = Path(rest).expanduser()
     if path.is_dir():
         return {"files": _weight_files(path)}
+    if not is_hub_id(rest, require_org=False):  # a local path that does not exist
+        raise ModelNotFoundError(
+            f"{rest} is neither a local folder nor a Hub model id (owner/name); check the path "
+            "or the id."
+        )
     return {"hub": rest, "commit": _hub_commit(rest, revision)}
 
 
