@@ -152,7 +152,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_ctrl_c_on_a_two_worker_build_ends_every_worker_and_exits_130(tmp_path):
+@pytest.mark.parametrize(
+    ("how", "code", "line"),
+    [("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")],
+)
+def test_ctrl_c_on_a_two_worker_build_ends_every_worker_and_exits_130(tmp_path, how, code, line):
+    """Ctrl-C reaches the whole process group; SIGTERM (``kill PID``) the driver only, whose
+    workers must not be left behind nor print a broken pipe."""
     text = tmp_path / "captions.txt"
     colours = ["red", "blue", "green", "small", "wooden", "large"]
     lines = [f"a {colours[i % 6]} car {i}" for i in range(120_000)]
@@ -174,15 +180,19 @@ def test_ctrl_c_on_a_two_worker_build_ends_every_worker_and_exits_130(tmp_path):
             if process.poll() is not None:
                 pytest.fail(f"the build ended before the interrupt: {process.stderr.read()}")
             time.sleep(0.1)
-        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole group
+        if how == "ctrl-c":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGTERM)
         rc = process.wait(timeout=60)  # a hang fails here
         err = process.stderr.read()
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    assert rc == 130, err
-    assert "Traceback" not in err and err.strip().splitlines()[-1].endswith("interrupted")
+    assert rc == code, err
+    assert "Traceback" not in err and "Error" not in err
+    assert err.strip().splitlines()[-1] == f"bindsplit reference: {line}"
     for _ in range(100):  # the workers are ended by the driver
         if _group_is_gone(process.pid):
             break
