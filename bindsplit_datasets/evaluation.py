@@ -327,6 +327,38 @@ def _save_scores(
     return {"path": str(path), "error": None}
 
 
+def count_ties(scores: Any) -> int:
+    """How many samples have a caption (or image) scored exactly as high as the right one: a
+    tie, which the metric counts as wrong (strict ``>``, SPEC section 5). Scores are compared in
+    the precision given (float64)."""
+    import numpy as np
+
+    tied = 0
+    for matrix in scores:
+        array = np.asarray(matrix, dtype=np.float64)
+        n_images = array.shape[0]
+        for i in range(n_images):
+            own = array[i, i]
+            rivals = np.delete(array[i], i)
+            column = np.delete(array[:, i], i) if n_images > 1 else np.empty(0)
+            if (rivals == own).any() or (column == own).any():
+                tied += 1
+                break
+    return tied
+
+
+def _report_ties(scores: Any) -> None:
+    """State ties as ties: a warning with their number (they are scored wrong, not guessed)."""
+    tied = count_ties(scores)
+    if tied:
+        logger.warning(
+            "%d of %d samples have a rival scored exactly as high as the right answer: these "
+            "ties count as wrong (strict >, SPEC section 5)",
+            tied,
+            len(scores),
+        )
+
+
 def _record(
     data: BindsplitData,
     scores: Any,
@@ -339,6 +371,7 @@ def _record(
     """The parts of a results record every source of scores shares: model (as given), dataset,
     metrics of ``selected``, the benchmark's own checks and the per-sample outcomes."""
     rows = _rows(data)
+    _report_ties(scores)
     stats = _statistics(scores, rows)
     metrics = _select_metrics(compute_metrics(stats, n_bootstrap=n_bootstrap, seed=seed), selected)
     samples = _samples(scores, rows)

@@ -591,3 +591,16 @@ def test_a_file_size_limit_during_reference_build_is_one_line_and_writes_nothing
     assert not [
         p for p in tmp_path.iterdir() if p.name.startswith(".index.parquet.") and p.is_file()
     ]
+
+
+def test_ties_are_counted_in_the_precision_given():
+    from bindsplit_datasets.evaluation import count_ties
+
+    scores = [
+        [[0.5, 0.5], [0.5, 0.5]],  # tied
+        [[0.9, 0.1], [0.2, 0.8]],
+        [[1 - 1e-9, 1 - 2e-9], [1 - 2e-9, 1 - 1e-9]],  # a tie in float32 only
+        [[0.9, 0.2], [0.9, 0.8]],  # caption 0 scores both images 0.9: a T2I tie
+        [[0.3, 0.3, 0.1]],  # one image, a caption tied
+    ]
+    assert count_ties(scores) == 3
