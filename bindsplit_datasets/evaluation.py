@@ -43,7 +43,7 @@ from .builds.manifest import read_manifest
 from .errors import BindsplitValueError, SchemaError, require
 from .labels import config_includes
 from .loading import BindsplitData, load_bindsplit
-from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, sample_outcome
+from .metric_core import CONFIGURATIONS, accumulate, compute_metrics, count_ties, sample_outcome
 from .names import BUILD_FORMAT, RESULTS_FORMAT, SCORES_FORMAT
 from .reports.results import GAP, key_config
 
@@ -325,26 +325,6 @@ def _save_scores(
         return {"path": str(path), "error": str(error)}
     logger.info("wrote the per-sample scores of %d samples to %s", len(rows.labels), path)
     return {"path": str(path), "error": None}
-
-
-def count_ties(scores: Any) -> int:
-    """How many samples have a caption (or image) scored exactly as high as the right one: a
-    tie, which the metric counts as wrong (strict ``>``, SPEC section 5). Scores are compared in
-    the precision given (float64)."""
-    import numpy as np
-
-    tied = 0
-    for matrix in scores:
-        array = np.asarray(matrix, dtype=np.float64)
-        n_images = array.shape[0]
-        for i in range(n_images):
-            own = array[i, i]
-            rivals = np.delete(array[i], i)
-            column = np.delete(array[:, i], i) if n_images > 1 else np.empty(0)
-            if (rivals == own).any() or (column == own).any():
-                tied += 1
-                break
-    return tied
 
 
 def _report_ties(scores: Any) -> None:

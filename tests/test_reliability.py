@@ -594,7 +594,7 @@ def test_a_file_size_limit_during_reference_build_is_one_line_and_writes_nothing
 
 
 def test_ties_are_counted_in_the_precision_given():
-    from bindsplit_datasets.evaluation import count_ties
+    from bindsplit_datasets.metric_core import count_ties
 
     scores = [
         [[0.5, 0.5], [0.5, 0.5]],  # tied
