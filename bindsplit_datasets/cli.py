@@ -6,7 +6,11 @@ Sub-commands live one per module in :mod:`bindsplit_datasets.commands`; each mod
 command means adding one module. ``python -m bindsplit_datasets`` is the same program.
 
 Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and a
-full disk or a denied permission); 130 interrupted (Ctrl-C); 1 a bug, which keeps its traceback.
+full disk, a file-size or memory limit, or a denied permission); 130 interrupted (Ctrl-C, also
+while the modules are still importing); 143 terminated (SIGTERM: the command stops as on Ctrl-C,
+its workers and temporaries cleaned up); 141 the reader of the output went away
+(``bindsplit compare ... | head``: the rest of the output is dropped quietly); 1 a bug, which
+keeps its traceback.
 ``-v/--verbose`` (debug logging, and the traceback of user errors too) and ``-q/--quiet`` (warnings
 and errors only, no progress bars) are accepted before or after the command's name.
 
@@ -21,7 +25,9 @@ import importlib
 import logging
 import os
 import pkgutil
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
@@ -29,9 +35,17 @@ from types import ModuleType
 from . import commands
 from ._version import __version__
 from .commands._help import HelpFormatter, examples_epilog, verbosity_options
-from .errors import is_user_error
+from .errors import Terminated, describe_error, is_user_error
 
-__all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_USER_ERROR", "build_parser", "main"]
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_BUG",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "EXIT_USER_ERROR",
+    "build_parser",
+    "main",
+]
 
 #: Exit code of a bug (an exception that is not a user error; its traceback is printed).
 EXIT_BUG = 1
@@ -40,6 +54,10 @@ EXIT_BUG = 1
 EXIT_USER_ERROR = 2
 #: Exit code of a run stopped with Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
+#: Exit code of a run stopped with SIGTERM (128 + SIGTERM).
+EXIT_TERMINATED = 143
+#: Exit code when the output's reader closed the pipe (128 + SIGPIPE, as shells report it).
+EXIT_BROKEN_PIPE = 141
 #: The package's logger, the only one the command line configures.
 PACKAGE_LOGGER = __name__.rpartition(".")[0]
 #: How log lines are printed.
@@ -108,27 +126,70 @@ def _package_logging(level: int, quiet: bool) -> Iterator[None]:
             os.environ["TQDM_DISABLE"] = saved[2]
 
 
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` for the duration of a command (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    # a file-size limit (ulimit -f) makes a write fail with EFBIG, a user error, instead of
+    # killing the process with SIGXFSZ halfway through a file
+    size_limit = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGXFSZ, size_limit)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bindsplit`` console script; returns the process exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    command = "bindsplit"
+    try:
+        with _sigterm_raises():
+            parser = build_parser()  # imports every command module: Ctrl-C may come here
+            args = parser.parse_args(argv)
+            command = f"bindsplit {args.command}"
+            return _run(args, command)
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"{command}: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    except BrokenPipeError:
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _run(args: argparse.Namespace, command: str) -> int:
     verbose, quiet = getattr(args, "verbose", False), getattr(args, "quiet", False)
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     with _package_logging(level, quiet):
         try:
             return int(args._run(args) or 0)
-        except KeyboardInterrupt:
-            print(f"bindsplit {args.command}: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
+        except (BrokenPipeError, KeyboardInterrupt, Terminated):
+            raise
         except Exception as error:
             if verbose or not is_user_error(error):
                 raise
-            print(f"bindsplit {args.command}: error: {_one_line(error)}", file=sys.stderr)
+            print(f"{command}: error: {describe_error(error)}", file=sys.stderr)
             return EXIT_USER_ERROR
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())
+def _drop_stdout() -> None:
+    """The reader of stdout went away: the rest of the output goes nowhere, also what Python
+    flushes at exit (the Python documentation's advice on SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file descriptor (captured)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -86,9 +86,11 @@ def file_digest(path: str | os.PathLike[str], algorithm: str = "sha256") -> str:
 def files_digest(paths: Iterable[str | os.PathLike[str]], algorithm: str = "sha256") -> str:
     """Hex digest (``hashlib`` ``algorithm``) of the bytes of ``paths`` one after the other, in
     the given order (the identity of a set of local files, such as a benchmark's sources)."""
+    from .input_files import check_input_file
+
     digest = hashlib.new(algorithm, usedforsecurity=False)
     for path in paths:
-        with open(path, "rb") as handle:
+        with open(check_input_file(path), "rb") as handle:
             while chunk := handle.read(IO_CHUNK):
                 digest.update(chunk)
     return digest.hexdigest()

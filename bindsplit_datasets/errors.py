@@ -26,11 +26,13 @@ __all__ = [
     "EmptyCorpusError",
     "InvalidModelSpecError",
     "LeakageError",
+    "MetricInstallError",
     "MissingExtraError",
     "MissingProcessorError",
     "ModelNotFoundError",
     "NotAFolderError",
     "NotAModelFolderError",
+    "NotARegularFileError",
     "OutputExistsError",
     "OutputPathError",
     "PackageDataError",
@@ -44,7 +46,9 @@ __all__ = [
     "UnknownModelPrefixError",
     "UnsupportedModelError",
     "WeightsMismatchError",
+    "WorkFolderBusyError",
     "corrupt_weights",
+    "describe_error",
     "is_corrupt_weights",
     "is_user_error",
     "require",
@@ -57,7 +61,7 @@ _DISTRIBUTION = "bindsplit-datasets"
 #: Operating-system errors about the user's machine (permissions, space), not a bug.
 _ENVIRONMENT_ERRNOS = frozenset(
     getattr(errno, name)
-    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS")
+    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "EFBIG")
     if hasattr(errno, name)
 )
 
@@ -77,6 +81,11 @@ class BindsplitFileNotFoundError(BindsplitError, FileNotFoundError):
 
 class NotAFolderError(BindsplitError, NotADirectoryError):
     """An input that must be a folder is a file."""
+
+
+class NotARegularFileError(BindsplitError, OSError):
+    """An input file that is a FIFO, a device or a socket (reading it would block or never end);
+    raised by :func:`bindsplit_datasets.input_files.check_input_file` before it is opened."""
 
 
 class OutputPathError(BindsplitError, ValueError):
@@ -104,13 +113,38 @@ class ResumeMismatchError(BindsplitValueError):
     options) than the one asked for; nothing was counted."""
 
 
+class WorkFolderBusyError(BindsplitError, BlockingIOError):
+    """Another run holds the work folder (a second build into the same ``--out``); nothing was
+    counted or written."""
+
+
+class Terminated(BaseException):  # noqa: N818 (a signal, like KeyboardInterrupt)
+    """SIGTERM, raised in the command line's main thread so that a command stops as on Ctrl-C:
+    ``with`` blocks and ``finally`` clauses run (worker pools stopped, temporaries removed)."""
+
+
 def is_user_error(error: BaseException) -> bool:
     """Whether ``error`` is the user's to fix, to be printed as one line: one of BindSplit's own
-    errors, a denied permission or a full disk. Anything else is a bug and keeps its
-    traceback."""
-    if isinstance(error, BindsplitError):
+    errors, a denied permission, a full disk or a file-size limit (``ulimit -f``), or memory
+    exhausted (``ulimit -v``). Anything else is a bug and keeps its traceback."""
+    if isinstance(error, (BindsplitError, MemoryError)):
         return True
+    if isinstance(error, OSError) and error.errno is None and error.args:
+        # pyarrow's file errors carry the errno in their message only
+        return any(f"[Errno {number}]" in str(error) for number in _ENVIRONMENT_ERRNOS)
     return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
+
+
+def describe_error(error: BaseException) -> str:
+    """``error`` as the one line the command line prints (an exhausted memory says so and what
+    to do, since a ``MemoryError`` often has no message)."""
+    if isinstance(error, MemoryError):
+        detail = " ".join(str(error).split())
+        return (
+            f"out of memory{f' ({detail})' if detail else ''}: raise the memory limit "
+            "(ulimit -v) or use fewer workers (--num-workers) or a smaller batch"
+        )
+    return " ".join(str(error).split())
 
 
 class ScoringOptionError(BindsplitError, ValueError):
@@ -172,6 +206,12 @@ def require(
                 f"pip install '{_DISTRIBUTION}[{extra}]'{alternative}."
             ) from None
     return imported
+
+
+class MetricInstallError(BindsplitError, OSError):
+    """``install-metric`` could not install the metric in evaluate's modules cache (a file where
+    a folder goes, a path that cannot be written), or ``evaluate.load("bindsplit")`` does not
+    load what it installed."""
 
 
 # ------------------------------------------------------------------------------------ reference

@@ -47,6 +47,7 @@ from .metric_core import (
     BindsplitStatistics,
     accumulate,
     compute_metrics,
+    count_ties,
     sample_outcome,
 )
 from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
@@ -223,7 +224,9 @@ def _environment(scorer: Scorer | None) -> dict[str, Any]:
     return environment
 
 
-def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
+def _save_scores(
+    path: Path, scores: Any, rows: _Rows, fingerprint: str | None = None
+) -> dict[str, Any]:
     """Write the per-sample scores; a failure is logged and reported, never raised, so that
     the results of a finished scoring run are not lost."""
     from .scoring.scores_file import write_scores
@@ -237,6 +240,7 @@ def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
             rows.macro_groups,
             ids=rows.ids,
             balanced=rows.balanced,
+            fingerprint=fingerprint,
         )
     except OSError as error:
         logger.warning(
@@ -250,6 +254,18 @@ def _save_scores(path: Path, scores: Any, rows: _Rows) -> dict[str, Any]:
     return {"path": str(path), "error": None}
 
 
+def _report_ties(scores: Any) -> None:
+    """State ties as ties: a warning with their number (they are scored wrong, not guessed)."""
+    tied = count_ties(scores)
+    if tied:
+        logger.warning(
+            "%d of %d samples have a rival scored exactly as high as the right answer: these "
+            "ties count as wrong (strict >, SPEC section 5)",
+            tied,
+            len(scores),
+        )
+
+
 def _record(
     data: BindsplitData,
     scores: Any,
@@ -261,6 +277,7 @@ def _record(
     metrics of ``selected`` (with ``interval_options``: ``n_bootstrap``, ``confidence``,
     ``seed``, ``interval_method``), the benchmark's own checks and the per-sample outcomes."""
     rows = _rows(data)
+    _report_ties(scores)
     stats = _statistics(scores, rows)
     metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)
@@ -431,7 +448,9 @@ def evaluate_model(
     }
     record["environment"] = _environment(scorer)
     if save_scores is not None and scorer.accelerator.is_main_process:
-        record["save_scores"] = _save_scores(save_scores, matrices.scores, _rows(data))
+        record["save_scores"] = _save_scores(
+            save_scores, matrices.scores, _rows(data), data.fingerprint
+        )
     return _finish(
         record,
         {
@@ -478,7 +497,7 @@ def evaluate_scores(
     its SHA-256.
     """
     from .downloads import file_digest
-    from .scoring.scores_file import align_scores, read_imported_scores
+    from .scoring.scores_file import align_scores, check_scores_fingerprint, read_imported_scores
 
     start = time.perf_counter()
     selected = parse_configs(configs)
@@ -506,6 +525,8 @@ def evaluate_scores(
             f"{data.config!r} configuration, pass the 'full' configuration (configs= chooses "
             "what the record reports)."
         )
+    if source is not None:
+        check_scores_fingerprint(scores, data.fingerprint)  # type: ignore[arg-type]
     ids = _rows(data).ids
     shape = (len(data.columns.image), len(data.columns.caption))
     matrices = align_scores(by_id, ids, shape, where)

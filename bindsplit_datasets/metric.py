@@ -25,12 +25,19 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import BindsplitFileNotFoundError
+from .errors import BindsplitFileNotFoundError, MetricInstallError
 
 if TYPE_CHECKING:  # pragma: no cover
     import evaluate
 
-__all__ = ["CACHED_NAME", "METRIC_DIR", "install_metric", "load_metric", "metric_hash"]
+__all__ = [
+    "CACHED_NAME",
+    "METRIC_DIR",
+    "install_metric",
+    "load_metric",
+    "metric_hash",
+    "verify_installed",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -115,9 +122,56 @@ def install_metric(modules_cache: str | os.PathLike[str] | None = None) -> Path:
     and renamed into place; an entry that already holds these files is kept (made the newest if
     an older install is newer); nothing else in the cache is changed but the package markers
     (``__init__.py``) evaluate itself creates when missing.
+
+    An odd modules cache (a file where a folder goes, a path that cannot be written) raises
+    :class:`~bindsplit_datasets.errors.MetricInstallError` (one line); :func:`verify_installed`
+    checks afterwards that ``evaluate.load("bindsplit")`` loads the entry.
     """
-    digest = metric_hash(METRIC_DIR)
     cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
+    try:
+        return _install(cache)
+    except OSError as error:
+        reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
+        raise MetricInstallError(
+            f"cannot install the bindsplit metric in evaluate's modules cache {cache} ({reason}); "
+            "point HF_MODULES_CACHE (or --modules-cache) at a folder you can write, or move "
+            "away what is in the way"
+        ) from None
+
+
+#: A tiny input and the I2T accuracy it must give: what :func:`verify_installed` computes.
+_CHECK = "import evaluate; m = evaluate.load('bindsplit'); print(m.compute(scores=[[[0.9, 0.1], [0.2, 0.8]]], split=['seen'])['full/i2t'])"  # noqa: E501
+
+
+def verify_installed(modules_cache: str | os.PathLike[str] | None = None) -> None:
+    """Check that ``evaluate.load("bindsplit")`` loads the installed metric and computes with it,
+    as a user's fresh process would (offline, ``modules_cache`` as evaluate's modules cache, in
+    an empty working folder so that nothing there shadows the name); raise
+    :class:`~bindsplit_datasets.errors.MetricInstallError` with evaluate's reason otherwise."""
+    import subprocess
+    import sys
+    import tempfile
+
+    cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
+    env = {**os.environ, "HF_MODULES_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
+    env["HF_EVALUATE_OFFLINE"] = "1"
+    with tempfile.TemporaryDirectory() as folder:
+        run = subprocess.run(
+            [sys.executable, "-c", _CHECK], cwd=folder, env=env, capture_output=True, text=True
+        )
+    if run.returncode != 0 or run.stdout.strip().splitlines()[-1:] != ["1.0"]:
+        lines = [line for line in run.stderr.strip().splitlines() if line.strip()]
+        reason = lines[-1] if lines else f"it printed {run.stdout.strip()!r}"
+        raise MetricInstallError(
+            f"the metric was installed in {cache}, but evaluate.load('bindsplit') does not load "
+            f"it ({reason}); remove {cache / _MODULES / 'metrics' / CACHED_NAME} and run "
+            "`bindsplit install-metric` again, or point HF_MODULES_CACHE at a clean folder"
+        )
+
+
+def _install(cache: Path) -> Path:
+    """The installation itself (:func:`install_metric`) into the modules cache ``cache``."""
+    digest = metric_hash(METRIC_DIR)
     parent = cache / _MODULES / "metrics" / CACHED_NAME
     for folder in (cache, cache / _MODULES, cache / _MODULES / "metrics", parent):
         _ensure_package(folder)

@@ -14,9 +14,15 @@ The labels, configurations and citation the metric restates are the library's ``
 
 ``accumulate(scores, splits, categories, macro_groups, *, balanced)`` -> ``BindsplitStatistics``
 (mergeable across batches and processes) -> ``compute_metrics(stats, ...)`` -> flat results dict.
+:func:`count_ties` (the package's own) counts the samples an exact tie decides, so that the
+evaluation can state them.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
 
 from ._metric.bindsplit.bindsplit_bootstrap import compute_metrics
 from ._metric.bindsplit.bindsplit_core import (
@@ -77,6 +83,7 @@ __all__ = [
     "BindsplitStatistics",
     "Result",
     "accumulate",
+    "count_ties",
     "compute_metrics",
     "interval_method_name",
     "is_small_sample",
@@ -85,3 +92,21 @@ __all__ = [
     "regularized_beta",
     "sample_outcome",
 ]
+
+
+def count_ties(scores: Any) -> int:
+    """How many samples have a caption (or image) scored exactly as high as the right one: a
+    tie, which the metric counts as wrong (strict ``>``, SPEC section 5). Scores are compared in
+    the precision given (float64)."""
+    tied = 0
+    for matrix in scores:
+        array = np.asarray(matrix, dtype=np.float64)
+        n_images = array.shape[0]
+        for i in range(n_images):
+            own = array[i, i]
+            rivals = np.delete(array[i], i)
+            column = np.delete(array[:, i], i) if n_images > 1 else np.empty(0)
+            if (rivals == own).any() or (column == own).any():
+                tied += 1
+                break
+    return tied

@@ -35,6 +35,7 @@ __all__ = [
     "TRAINSET_FORMAT",
     "hub_dataset_id",
     "is_hub_id",
+    "is_path_name",
     "label_name",
     "leaderboard_space_id",
     "metric_space_id",
@@ -160,6 +161,24 @@ def is_hub_id(text: str, *, require_org: bool = True) -> bool:
     """
     match = _HUB_ID.fullmatch(text)
     return match is not None and (match.group(1) is not None or not require_org)
+
+
+#: A name that becomes part of a path (a benchmark, a configuration): one path component of
+#: letters, digits, ``_``, ``.`` and ``-``, not starting with a dot.
+_PATH_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
+
+
+def is_path_name(text: object) -> bool:
+    """Whether ``text`` may become part of a file or folder name (a benchmark, a configuration):
+    a single path component, never ``..``, a separator or an absolute path. The one rule every
+    name read from a record, a table or a manifest is checked by before it names a file.
+
+    >>> is_path_name("aro_vga"), is_path_name("_test_bivlc_like"), is_path_name("full")
+    (True, True, True)
+    >>> is_path_name("../../../escaped"), is_path_name("a/b"), is_path_name(".."), is_path_name("")
+    (False, False, False, False)
+    """
+    return isinstance(text, str) and _PATH_NAME.fullmatch(text) is not None
 
 
 def hub_dataset_id(benchmark: str, org: str | None = None) -> str:

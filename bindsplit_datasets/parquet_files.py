@@ -73,7 +73,10 @@ def load_parquet_files(
     file and ends with ``fix``.
 
     ``datasets`` notices changed files by their modification time, so a rewritten file is read
-    again rather than served from its cache. ``where`` names the whole (a folder) in the message
+    again rather than served from its cache. That cache (the files' Arrow copy) is ``cache_dir``,
+    by default ``datasets/`` in BindSplit's cache (``$BINDSPLIT_CACHE``, else
+    ``~/.cache/bindsplit``): never ``datasets``' own cache in the user's home, where every build
+    and source read would otherwise be copied. ``where`` names the whole (a folder) in the message
     for files without any row. With ``allow_empty``, files without any row (a configuration
     without samples) give a 0-row dataset with their schema, which ``datasets.load_dataset``
     cannot give (it refuses an empty split).
@@ -83,12 +86,16 @@ def load_parquet_files(
         if allow_empty and paths:
             return empty_dataset(paths[0])
         raise error(f"{where} holds no rows; {fix}")
+    if cache_dir is None:
+        from .downloads import default_cache_dir
+
+        cache_dir = default_cache_dir() / "datasets"
     try:
         return datasets.load_dataset(
             "parquet",
             data_files={split: [str(p) for p in paths]},
             split=split,
-            cache_dir=str(cache_dir) if cache_dir is not None else None,
+            cache_dir=str(cache_dir),
         )
     except DatasetGenerationError as problem:
         found = _first_unreadable(paths)

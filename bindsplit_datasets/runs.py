@@ -53,6 +53,8 @@ class Build:
     benchmark: str
     fingerprint: str | None
     revision: str | None = None
+    #: Rows per configuration (the manifest's ``configs``): a record of this build has these n.
+    sizes: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,10 @@ def read_build(data: str | os.PathLike[str], revision: str | None = None) -> Bui
     from .builds.manifest import read_manifest
 
     manifest = read_manifest(str(data), revision=revision)
-    return Build(str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision)
+    sizes = manifest.get("configs")
+    return Build(
+        str(data), str(manifest["benchmark"]), manifest.get("fingerprint"), revision, sizes
+    )
 
 
 def check_output_file(path: str | os.PathLike[str], option: str = "--out") -> dict[str, Any] | None:
@@ -215,6 +220,8 @@ def plan_runs(
                 changes = run_differences(
                     existing, recorded_as, revision, build.fingerprint, source
                 )
+                if not changes:  # the record there must also agree with the build at hand
+                    changes = _build_contradictions(existing, build, path)
             done = existing is not None and not changes
             plan.append(
                 PlannedRun(
@@ -229,6 +236,19 @@ def plan_runs(
                 )
             )
     return plan
+
+
+def _build_contradictions(record: Mapping[str, Any], build: Build, path: Path) -> list[str]:
+    """Why ``record`` (of ``build``'s fingerprint) cannot be the build's result: a configuration
+    whose ``n`` is not the build's row count (an edited record); empty when none."""
+    from .reports.consistency import check_against_build
+
+    manifest = {"benchmark": build.benchmark, "fingerprint": build.fingerprint}
+    try:
+        check_against_build(record, {**manifest, "configs": build.sizes or {}}, str(path))
+    except BindsplitError as error:
+        return [f"it contradicts the build ({error})"]
+    return []
 
 
 def run_planned(

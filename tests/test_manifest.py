@@ -142,6 +142,36 @@ def test_a_label_rewritten_after_the_build_is_refused(build):
     assert label_names(unchecked.dataset) == ["seen", "seen", "partial", "unseen", "seen"]
 
 
+def _swap_metadata_names(shard: Path) -> None:
+    """Swap ``seen`` and ``unseen`` in the ClassLabel names of a shard's ``datasets`` metadata
+    (the stored indexes untouched): every ``seen`` row then reads as ``unseen``."""
+    table = pq.read_table(shard)
+    metadata = dict(table.schema.metadata)
+    info = json.loads(metadata[b"huggingface"])
+    names = info["info"]["features"]["bindsplit_label"]["names"]
+    assert names[:2] == ["seen", "unseen"]
+    names[:2] = ["unseen", "seen"]
+    metadata[b"huggingface"] = json.dumps(info).encode()
+    pq.write_table(table.replace_schema_metadata(metadata), shard)
+
+
+def test_swapped_label_names_in_the_parquet_metadata_are_refused(build):
+    _swap_metadata_names(shard(build, "full"))
+    with pytest.raises(BuildVerificationError, match="bindsplit_label's class names are"):
+        verify_build(build)
+
+
+def test_swapped_label_names_in_the_card_are_refused(build, capsys):
+    card = (build / "README.md").read_text(encoding="utf-8")
+    assert "'0': seen" in card and "'1': unseen" in card
+    swapped = card.replace("'0': seen", "'0': SWAP").replace("'1': unseen", "'1': seen")
+    (build / "README.md").write_text(swapped.replace("'0': SWAP", "'0': unseen"), "utf-8")
+    with pytest.raises(BuildVerificationError, match="the card names bindsplit_label's classes"):
+        verify_build(build)
+    assert cli.main(["push-dataset", str(build), "--repo", "org/x"]) == 2
+    assert "the card names bindsplit_label's classes" in capsys.readouterr().err
+
+
 @pytest.mark.slow  # imports the model stack
 def test_eval_refuses_a_tampered_build_before_loading_a_model(build, tmp_path, capsys):
     rewrite_column(shard(build, "full"), "bindsplit_label", 1, "seen")

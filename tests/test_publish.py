@@ -873,7 +873,11 @@ def results_record(
                 "fingerprint": fingerprint,
                 "reference": {"corpus": {"kind": "coco", "name": "coco2017"}},
             },
-            "metrics": {"full/n": 10, "full/i2t": i2t, "full/i2t_ci": [0.5, 0.9]},
+            "metrics": {
+                "full/n": 10,
+                "full/i2t": i2t,
+                "full/i2t_ci": [max(0.0, i2t - 0.2), min(1.0, i2t + 0.2)],
+            },
             "created": "2026-01-01T00:00:00+00:00",
         }
     )

@@ -122,3 +122,76 @@ def test_scores_options_are_checked(build, clip_run, tmp_path, capsys):
     assert cli.main([*other, "--name", "x", "--out", str(tmp_path / "r")]) == 2
     assert "is not a Parquet scores file" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def _write(path: Path, ids, matrices) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    scores = pa.array(matrices, type=pa.list_(pa.list_(pa.float64())))
+    pq.write_table(pa.table({"id": [str(i) for i in ids], "scores": scores}), path)
+    return path
+
+
+def test_scores_a_billionth_apart_are_compared_exactly(build, clip_run, tmp_path):
+    ids = pd.read_parquet(clip_run[1])["id"].tolist()
+    matrix = [[1 - 1e-9, 1 - 2e-9], [1 - 2e-9, 1 - 1e-9]]  # float32: four equal scores
+    path = _write(tmp_path / "close.parquet", ids, [matrix] * len(ids))
+    record = evaluate_scores(path, build, name="close", n_bootstrap=0)
+    assert record["metrics"]["full/i2t"] == 1.0 and record["metrics"]["full/t2i"] == 1.0
+    tie = _write(tmp_path / "tie.parquet", ids, [[[0.5, 0.5], [0.5, 0.5]]] * len(ids))
+    assert evaluate_scores(tie, build, name="tie", n_bootstrap=0)["metrics"]["full/i2t"] == 0.0
+
+
+def test_a_monotone_transform_of_clip_scores_keeps_every_outcome(build, clip_run, tmp_path):
+    import numpy as np
+
+    table = pd.read_parquet(clip_run[1])[["id", "scores"]]
+    original = [np.array([list(row) for row in m], dtype=np.float64) for m in table["scores"]]
+    squeezed = [(1 + 1e-10 * m).tolist() for m in original]  # all 1.0 in float32
+    original = [m.tolist() for m in original]
+    a = evaluate_scores(_write(tmp_path / "a.parquet", table["id"], original), build, name="m")
+    b = evaluate_scores(_write(tmp_path / "b.parquet", table["id"], squeezed), build, name="m")
+    assert b["samples"] == a["samples"] and b["metrics"] == a["metrics"]
+    assert 0 < a["metrics"]["full/i2t"]
+
+
+def test_a_pair_scorer_is_compared_in_the_precision_it_gives(build):
+    import numpy as np
+
+    from bindsplit_datasets.evaluation import evaluate_model
+    from bindsplit_datasets.models import CallablePairScorer
+
+    def plain(images, captions):
+        return [
+            float(np.asarray(image).mean() * sum(map(ord, caption)) % 7)
+            for image, caption in zip(images, captions, strict=True)
+        ]
+
+    def squeezed(images, captions):  # monotone in plain; every score rounds to 1.0 in float32
+        return [1 + 1e-12 * score for score in plain(images, captions)]
+
+    a = evaluate_model(CallablePairScorer(plain, name="p"), build, n_bootstrap=0)
+    b = evaluate_model(CallablePairScorer(squeezed, name="p"), build, n_bootstrap=0)
+    assert b["samples"] == a["samples"]
+    assert 0 < sum(a["samples"]["i2t"]) + sum(a["samples"]["t2i"])
+
+
+def test_scores_made_for_another_build_are_refused_naming_both(
+    build, clip_run, tmp_path_factory, capsys
+):
+    from bindsplit_datasets.loading import load_bindsplit
+
+    rows = tiny_bivlc_like(12, n_images=4)  # the same ids, other images
+    other = fake_build(tmp_path_factory.mktemp("other") / "bivlc_like", rows, "_test_bivlc_like")
+    mine, theirs = (load_bindsplit(str(b)).fingerprint for b in (build, other))
+    assert mine != theirs
+    out = tmp_path_factory.mktemp("out") / "r.json"
+    capsys.readouterr()
+    argv = ["eval", "--scores", str(clip_run[1]), "--data", str(other), "--name", "x"]
+    assert cli.main([*argv, "--out", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert mine in error and theirs in error and len(error.splitlines()) == 1
+    assert not out.exists()
+    with pytest.raises(ScoresFileError, match="made for the build with fingerprint"):
+        evaluate_scores(clip_run[1], other, name="x")

@@ -55,6 +55,8 @@ __all__ = [
     "MACRO_GROUP_COLUMN",
     "annotation_columns",
     "annotation_features",
+    "card_label_problem",
+    "label_feature_problem",
 ]
 
 BINDING_FEATURE = {
@@ -119,3 +121,50 @@ MACRO_GROUP_COLUMN = "bindsplit_macro_group"
 GROUP_COLUMNS: tuple[str, ...] = (CATEGORY_COLUMN, MACRO_GROUP_COLUMN)
 #: Feature of either group column (``None`` where a row has no group).
 GROUP_FEATURE = datasets.Value("string")
+
+
+def label_feature_problem(feature: object) -> str | None:
+    """Why ``feature`` (a loaded ``bindsplit_label`` feature) is not :data:`LABEL_FEATURE`: not
+    a ``ClassLabel``, or other class names or another order (every row would then read as
+    another label); ``None`` when it is."""
+    if not isinstance(feature, datasets.ClassLabel):
+        return f"bindsplit_label is {type(feature).__name__}, not a ClassLabel"
+    if list(feature.names) != list(SPLIT_LABELS):
+        return (
+            f"bindsplit_label's class names are {list(feature.names)}, the format's are "
+            f"{list(SPLIT_LABELS)} in this order"
+        )
+    return None
+
+
+def card_label_problem(card: str) -> str | None:
+    """Why the ``dataset_info`` of a dataset card (its ``README.md`` text) declares
+    ``bindsplit_label`` with other class names than :data:`LABEL_FEATURE` (the Hub's viewer and
+    ``datasets`` read the names from there); ``None`` when every declaration matches or the card
+    declares none."""
+    import yaml
+
+    parts = card.split("---", 2)
+    if not card.startswith("---") or len(parts) < 3:
+        return None
+    try:
+        header = yaml.safe_load(parts[1]) or {}
+    except yaml.YAMLError as error:
+        return f"the card's YAML header cannot be read ({str(error).splitlines()[0]})"
+    infos = header.get("dataset_info") if isinstance(header, dict) else None
+    for info in infos if isinstance(infos, list) else [infos]:
+        features = info.get("features") if isinstance(info, dict) else None
+        for feature in features if isinstance(features, list) else []:
+            if not isinstance(feature, dict) or feature.get("name") != "bindsplit_label":
+                continue
+            dtype = feature.get("dtype")
+            names = dtype.get("class_label", {}).get("names") if isinstance(dtype, dict) else None
+            if not isinstance(names, dict):
+                return "the card declares bindsplit_label without its class names"
+            ordered = [names.get(str(i), names.get(i)) for i in range(len(names))]
+            if ordered != list(SPLIT_LABELS):
+                return (
+                    f"the card names bindsplit_label's classes {ordered}, the format's are "
+                    f"{list(SPLIT_LABELS)} in this order"
+                )
+    return None

@@ -42,7 +42,7 @@ from ..names import (
     label_name,
 )
 from ..parquet_files import load_parquet_files, parquet_row_count
-from .features import annotation_columns
+from .features import annotation_columns, card_label_problem, label_feature_problem
 
 __all__ = [
     "BUILD_HINT",
@@ -207,7 +207,10 @@ def read_manifest(data: str | Path, *, revision: str | None = None) -> dict[str,
         raise BindsplitFileNotFoundError(
             f"no dataset {data} on the Hub (or it is private: log in with `hf auth login`)."
         ) from None
-    return parse_manifest(Path(path).read_text(encoding="utf-8"), str(data))
+    from ..input_files import check_input_file
+
+    text = check_input_file(path, "build manifest").read_text(encoding="utf-8")
+    return parse_manifest(text, str(data))
 
 
 # ------------------------------------------------------------------------------ verification
@@ -266,6 +269,9 @@ def verify_rows(
                 f"{expected}"
             )
         check_annotations(dataset, where, kind)
+        problem = label_feature_problem(dataset.features[_LABEL])
+        if problem is not None:
+            raise _failed(f"{where}/{config}: {problem}, so its rows would read as other labels")
     full = rows.get("full")
     if full is None:
         for config, dataset in rows.items():
@@ -329,6 +335,9 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     where = str(folder)
     if not (folder / CARD_NAME).is_file():
         raise _failed(f"{folder} has no {CARD_NAME} (its dataset card)")
+    problem = card_label_problem((folder / CARD_NAME).read_text(encoding="utf-8", errors="replace"))
+    if problem is not None:
+        raise _failed(f"{folder / CARD_NAME}: {problem}, so its rows would read as other labels")
     configs = manifest["configs"]
     if "full" not in configs:
         raise _failed(f"the {MANIFEST_NAME} of {folder} records no 'full' configuration")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..metric import install_metric
+from ..metric import install_metric, verify_installed
 
 NAME = "install-metric"
 HELP = (
@@ -29,5 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     entry = install_metric(args.modules_cache)
+    verify_installed(args.modules_cache)  # a fresh process loads it and computes with it
     print(f"installed: evaluate.load('bindsplit') loads {entry}")
     return 0

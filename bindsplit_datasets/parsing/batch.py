@@ -25,6 +25,17 @@ def _load_models() -> None:
     _inflect_engine()
 
 
+def _start_worker() -> None:
+    """A worker process's start: Ctrl-C and SIGTERM are the driver's to handle (it stops the
+    pool), so a worker ignores SIGINT and dies quietly on SIGTERM rather than printing a
+    traceback from wherever it was; then the models are loaded."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _load_models()
+
+
 def _parse_chunk(texts: list[str]) -> list[tuple[tuple[str, str], ...]]:
     """Bindings of each caption as plain tuples: they cross process boundaries several times
     cheaper than dataclass instances."""
@@ -37,7 +48,11 @@ def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
 
 
 def map_caption_chunks(
-    func: Callable[[list[str]], _R], chunks: Iterable[list[str]], *, num_proc: int | None = None
+    func: Callable[[list[str]], _R],
+    chunks: Iterable[list[str]],
+    *,
+    num_proc: int | None = None,
+    on_stop: Callable[[], None] | None = None,
 ) -> Generator[_R, None, None]:
     """``map(func, chunks)`` in chunk order, computed by ``num_proc`` processes (``None``: every
     CPU) that load the tagger and ``inflect`` once each.
@@ -46,6 +61,9 @@ def map_caption_chunks(
     with ``fork`` inherit them). With one worker, or fewer than two chunks, everything runs in
     this process: starting workers would cost more than it saves. ``chunks`` is consumed lazily,
     so a stream of any length is never held in memory; ``func`` must be picklable (module level).
+    ``on_stop`` is called when the workers are about to be stopped (finished, an error, Ctrl-C,
+    the caller closing the generator), before the pool's shutdown joins the thread that reads
+    ``chunks``: a ``chunks`` that may block must be released there.
     """
     chunks = iter(chunks)
     head = list(itertools.islice(chunks, 2))
@@ -57,8 +75,12 @@ def map_caption_chunks(
     import multiprocessing
 
     logger.debug("parsing caption chunks with %d processes", workers)
-    with multiprocessing.get_context().Pool(workers, initializer=_load_models) as pool:
-        yield from pool.imap(func, itertools.chain(head, chunks))
+    with multiprocessing.get_context().Pool(workers, initializer=_start_worker) as pool:
+        try:
+            yield from pool.imap(func, itertools.chain(head, chunks))
+        finally:
+            if on_stop is not None:
+                on_stop()
 
 
 def parse_many(

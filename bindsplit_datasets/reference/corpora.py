@@ -27,6 +27,7 @@ from typing import Any
 
 from ..downloads import IO_CHUNK, default_cache_dir, download, file_digest, is_url, url_file_name
 from ..errors import BindsplitFileNotFoundError, SchemaError
+from ..input_files import check_input_file
 from .counting import caption_problem
 from .units import Unit, parquet_units, stream_units
 
@@ -67,6 +68,9 @@ class Corpus(ABC):
     total: int | None = None
     #: Whether the corpus has several shards that a resumed build can skip once finished.
     resumable: bool = False
+    #: Whether :attr:`identity` (the content's digest) is known before the corpus is read, so
+    #: that a resumed build can check the corpus is the one it began counting.
+    identity_up_front: bool = True
 
     @abstractmethod
     def chunks(self, size: int) -> Iterator[list[Any]]:
@@ -102,6 +106,7 @@ class Captions(Corpus):
             raise TypeError("expected an iterable of captions, not a single string")
         self._captions = captions
         self._identity = dict(identity) if identity is not None else None
+        self.identity_up_front = identity is not None
         self._sha256 = hashlib.sha256()
         self.name = str((identity or {}).get("file") or (identity or {}).get("id") or "captions")
         if total is None and hasattr(captions, "__len__"):
@@ -131,7 +136,7 @@ class TextFile(Corpus):
     """A UTF-8 text file with one caption per line (blank lines are skipped captions)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = check_input_file(path, "caption file")
         if not self.path.is_file():
             raise BindsplitFileNotFoundError(f"caption file {self.path} not found")
         n_lines, last = 0, b"\n"
@@ -190,7 +195,7 @@ class CocoCaptions(Corpus):
             if urllib.parse.urlparse(spec).scheme != "file":  # a file URL is a local path
                 default["url"] = spec
         else:
-            self.path = Path(spec)
+            self.path = check_input_file(spec, "COCO caption file")
             if not self.path.is_file():
                 raise BindsplitFileNotFoundError(f"COCO caption file {self.path} not found")
         self.name = self.path.name

@@ -91,9 +91,11 @@ def check_engine(engine: str, ray_address: str | None = None) -> None:
 
 
 def _header(corpus: Corpus, strict: bool, relations: bool) -> dict[str, Any]:
-    """What a work folder records of the build, so that ``resume`` continues only the same one."""
+    """What a work folder records of the build, so that ``resume`` continues only the same one:
+    the corpus's identity (its content digest), so that a corpus changed since the interrupted
+    run is refused rather than counted with the old run's shards."""
     return {
-        "corpus": corpus.identity if corpus.resumable else corpus.name,
+        "corpus": corpus.identity if corpus.identity_up_front else corpus.name,
         "parser_version": PARSER_VERSION,
         "normalisation": json.loads(json.dumps(NORMALISATION)),
         "strict": strict,
@@ -128,6 +130,13 @@ def count_corpus(
     owned = work_dir is None
     if owned and resume:
         raise BindsplitValueError("resume needs the work folder of the interrupted build")
+    if resume and not corpus.identity_up_front:
+        logger.info(
+            "%s is known only once read, so an interrupted build of it cannot be checked: "
+            "counting it from the start",
+            corpus.name,
+        )
+        resume = False
     folder = Path(tempfile.mkdtemp(prefix="bindsplit-reference-") if work_dir is None else work_dir)
     tally = Tally(folder, _header(corpus, strict, relations), resume=resume, relations=relations)
     seconds = dict.fromkeys(STAGES, 0.0)
@@ -172,7 +181,9 @@ def count_corpus(
     finally:
         if owned or finished:
             tally.remove()
-        elif tally.done:
+        else:
+            tally.close()
+        if not (owned or finished) and tally.done:
             logger.warning(
                 "the build stopped after %d finished shard(s); they are kept in %s for a rerun "
                 "with --resume (resume=True)",

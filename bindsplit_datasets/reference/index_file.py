@@ -302,7 +302,9 @@ def read_index(path: str | os.PathLike[str]) -> IndexContents:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    path = Path(path)
+    from ..input_files import check_input_file
+
+    path = check_input_file(path, "reference index")
     if not path.is_file():
         raise BindsplitFileNotFoundError(f"reference index {path} not found")
     try:

@@ -20,10 +20,16 @@ from their count files and skipped, the partitions are cut back to the last comm
 uncommitted partial files are dropped. Units come back in any order and results are sums, so a
 resumed build equals an uninterrupted one. The journal's first line records what is being built
 (corpus identity, parser, options); a resume of anything else is refused.
+
+A work folder belongs to one run at a time: :class:`Tally` holds an exclusive ``flock`` on its
+``lock`` file until :meth:`Tally.close` (or the process ends), and a second run into the same
+folder is refused at once (:class:`~bindsplit_datasets.errors.WorkFolderBusyError`), so two
+builds never add their counts or digests into one folder.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -34,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import OutputExistsError, ResumeMismatchError
+from ..errors import OutputExistsError, ResumeMismatchError, WorkFolderBusyError
 from ..parsing import Binding, Relation
 from .counting import (
     COUNT_COLUMNS,
@@ -55,9 +61,11 @@ logger = logging.getLogger(__name__)
 TALLY_FORMAT = "bindsplit-reference-build/1"
 #: The journal's file name in the work folder.
 JOURNAL = "journal.jsonl"
+#: The lock file that makes a work folder one run's own.
+LOCK = "lock"
 #: Rows of count tables a shard in progress holds before they are added up.
 _COMPACT_ROWS = 1 << 20
-_OWN_ENTRIES = frozenset({JOURNAL, "counts", "digests", "partial"})
+_OWN_ENTRIES = frozenset({JOURNAL, LOCK, "counts", "digests", "partial"})
 
 
 @dataclass
@@ -86,6 +94,46 @@ class TallyResult:
     #: Seconds by stage: workers' ``read``, ``parse``, ``count``; the driver's ``combine``
     #: (adding results up, committing shards) and ``merge`` (the digests, at the end).
     seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _lock_folder(folder: Path) -> int:
+    """Hold an exclusive lock on ``folder/lock`` (created with the folder); the open descriptor.
+
+    Refused at once when another run holds it. The lock is taken again when the file was
+    replaced while this run waited for it (a finishing run removes its folder)."""
+    import fcntl
+
+    while True:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            raise WorkFolderBusyError(
+                f"another reference build is running in {folder} (the same --out); wait for "
+                "it to finish, or write to another --out"
+            ) from None
+        try:
+            same = os.stat(folder / LOCK).st_ino == os.fstat(descriptor).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return descriptor
+        os.close(descriptor)
+
+
+def _check_foreign(folder: Path) -> None:
+    """Refuse a folder holding anything a build did not write (before writing into it)."""
+    if folder.is_dir():
+        entries = {entry.name for entry in folder.iterdir()}
+        if not entries <= _OWN_ENTRIES:
+            raise OutputExistsError(
+                f"{folder} holds files that are not a reference build's work folder; "
+                "choose another work folder or move them away"
+            )
 
 
 def _is_tally_folder(folder: Path) -> bool:
@@ -126,24 +174,22 @@ class Tally:
         #: Driver seconds spent adding results up and committing shards.
         self.seconds = 0.0
         self._shards: dict[int, _Shard] = {}
-        if resume and _is_tally_folder(self.folder):
-            self._resume()
-        else:
-            self._start()
+        _check_foreign(self.folder)
+        self._lock: int | None = _lock_folder(self.folder)
+        try:
+            if resume and _is_tally_folder(self.folder):
+                self._resume()
+            else:
+                self._start()
+        except BaseException:
+            self.close()
+            raise
 
     # ---------------------------------------------------------------------------- set-up
     def _start(self) -> None:
-        if self.folder.exists():
-            entries = {entry.name for entry in self.folder.iterdir()}
-            if not entries <= _OWN_ENTRIES:
-                raise OutputExistsError(
-                    f"{self.folder} holds files that are not a reference build's work folder; "
-                    "choose another work folder or move them away"
-                )
-            for entry in entries:
-                target = self.folder / entry
-                shutil.rmtree(target) if target.is_dir() else target.unlink()
-        self.folder.mkdir(parents=True, exist_ok=True)
+        for entry in self.folder.iterdir():
+            if entry.name != LOCK:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         (self.folder / "counts").mkdir()
         (self.folder / "partial").mkdir()
         self.partitions = DigestPartitions(self.folder / "digests")
@@ -281,5 +327,12 @@ class Tally:
         return TallyResult(counts, digests, self.n_captions, self.n_skipped, relations)
 
     def remove(self) -> None:
-        """Remove the work folder (the build is finished, or cannot be resumed)."""
+        """Remove the work folder (the build is finished, or cannot be resumed) and release it."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        self.close()
+
+    def close(self) -> None:
+        """Release the work folder's lock (the folder is kept for a resume)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None

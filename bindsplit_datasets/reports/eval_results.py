@@ -42,7 +42,7 @@ from ..builds.eval_tasks import (
     task_id,
 )
 from ..errors import OutputExistsError, SchemaError
-from ..names import HUB_NAMES, hub_dataset_id
+from ..names import HUB_NAMES, hub_dataset_id, is_path_name
 from ..tables import percent
 from .grouping import model_label
 from .intervals import (
@@ -83,7 +83,10 @@ HEADER = "# BindSplit evaluation results: written by `bindsplit export eval-resu
 
 
 def _file_name(benchmark: str) -> str:
-    return f"{HUB_NAMES.get(benchmark, benchmark.replace('_', '-'))}.yaml"
+    name = HUB_NAMES.get(benchmark, benchmark.replace("_", "-"))
+    if not is_path_name(name):  # records are validated; this guards any other caller
+        raise SchemaError(f"benchmark {benchmark!r} is not a plain name; it cannot name a file")
+    return f"{name}.yaml"
 
 
 def _notes(metrics: Mapping[str, Any], config: str, metric: str, n: int, fingerprint: Any) -> str:

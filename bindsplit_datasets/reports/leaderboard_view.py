@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from ..names import DEFAULT_BINDING_KIND, is_hub_id
 from ..tables import percent
+from .consistency import check_table_record
 from .grouping import group_by_benchmark, unique_labels
 from .leaderboards import leaderboard, rank_changes
 from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, binding_kind, metric_key
@@ -44,6 +45,7 @@ __all__ = [
     "families",
     "load_source",
     "model_family",
+    "rankable_records",
     "references",
 ]
 
@@ -95,13 +97,40 @@ def model_family(model_id: str) -> str:
     return model_id.split("/", 1)[0] if "/" in model_id else model_id
 
 
+def rankable_records(
+    records: Sequence[dict[str, Any]], where: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records of a results table that a leaderboard can rank, and one line for each left
+    out (a NaN or null accuracy, a negative or missing n, a value outside its interval: a bad
+    table must neither be ranked nor stop the page)."""
+    kept, skipped = [], []
+    for record in records:
+        try:
+            check_table_record(record, where)
+        except BindsplitError as error:
+            logger.warning("left out a row of %s: %s", where, error)
+            skipped.append(str(error))
+        else:
+            kept.append(record)
+    return kept, skipped
+
+
+def _table_source(path: Path, name: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rankable records of one table file (none, and why, when the file is unusable)."""
+    try:
+        return rankable_records(table_records(read_results_table(path)), name)
+    except (BindsplitError, OSError, RecursionError) as error:
+        logger.warning("left out %s: %s", path, error)
+        return [], [f"{name}: {error}"]
+
+
 def _from_folder(folder: Path) -> Source:
     skipped: list[str] = []
     records: list[dict[str, Any]] = []
     for path in sorted(folder.glob(RECORDS_GLOB)):
         try:
             records.extend(record.data for record in ResultsRecord.read(path))
-        except BindsplitError as error:
+        except (BindsplitError, OSError, RecursionError) as error:
             logger.warning("left out %s: %s", path, error)
             skipped.append(f"{path.relative_to(folder)}: {error}")
     if records:
@@ -112,7 +141,11 @@ def _from_folder(folder: Path) -> Source:
             f"{folder} holds neither results records ({RECORDS_GLOB}) nor a results table "
             f"({TABLE_GLOB})"
         )
-    rows = [record for path in tables for record in table_records(read_results_table(path))]
+    rows = []
+    for path in tables:
+        found, left_out = _table_source(path, str(path.relative_to(folder)))
+        rows.extend(found)
+        skipped.extend(left_out)
     return Source(rows, str(folder), paired=False, skipped=skipped)
 
 
@@ -121,7 +154,8 @@ def load_source(source: str | os.PathLike[str]) -> Source:
     (module docstring)."""
     path = Path(source)
     if path.is_file():
-        return Source(table_records(read_results_table(path)), str(path), paired=False)
+        records, skipped = rankable_records(table_records(read_results_table(path)), str(path))
+        return Source(records, str(path), paired=False, skipped=skipped)
     if path.is_dir():
         return _from_folder(path)
     text = str(source)

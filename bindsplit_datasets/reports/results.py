@@ -352,13 +352,18 @@ def is_results_record(value: Any) -> bool:
     return isinstance(value, dict) and value.get("format") == RESULTS_FORMAT
 
 
-def validate_record(record: Any, source: str = "results record") -> dict[str, Any]:
+def validate_record(
+    record: Any, source: str = "results record", *, consistent: bool = True
+) -> dict[str, Any]:
     """Return ``record`` if it is a well-formed, complete results record, else raise
     :class:`SchemaError` (one line naming ``source``, e.g. the file it came from).
 
     Validates a record in memory (as :func:`~bindsplit_datasets.evaluation.evaluate_model`
     returns it); a record read from a file is also checked against its digest
-    (:meth:`ResultsRecord.read`).
+    (:meth:`ResultsRecord.read`). The record must agree with itself
+    (:mod:`~bindsplit_datasets.reports.consistency`: plain benchmark and configuration names,
+    values inside their intervals, counts that give the values); ``consistent=False`` leaves
+    that to the caller (a record read from a file: its digest is checked first).
     """
     if not is_results_record(record):
         found = record.get("format") if isinstance(record, dict) else type(record).__name__
@@ -382,6 +387,10 @@ def validate_record(record: Any, source: str = "results record") -> dict[str, An
     if "samples" in record:
         _check_samples(record["samples"], source)
     _check_complete(metrics, record.get("samples"), source)
+    if consistent:
+        from .consistency import check_consistency  # it reads the key helpers of this module
+
+        check_consistency(record, source)
     return record
 
 
@@ -471,9 +480,12 @@ class ResultsRecord:
     @classmethod
     def from_json(cls, data: Any, source: str) -> ResultsRecord:
         """A record as read from a file: validated, then checked against its digest."""
-        record = cls.from_dict(data, source)
-        _check_digest(record.data, source)
-        return record
+        from .consistency import check_consistency
+
+        record = validate_record(data, source, consistent=False)
+        _check_digest(record, source)
+        check_consistency(record, source)
+        return cls(record, source)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> list[ResultsRecord]:
@@ -481,7 +493,9 @@ class ResultsRecord:
         records (a collection, such as ``demo_output/results.json``), each validated and checked
         against its digest. Raises :class:`BindsplitFileNotFoundError` for a missing file and
         :class:`SchemaError` naming the file for anything else that is wrong."""
-        path = Path(path)
+        from ..input_files import check_input_file
+
+        path = check_input_file(path, "results file")
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"results file not found: {path}")
         try:
@@ -490,6 +504,11 @@ class ResultsRecord:
             raise SchemaError(
                 f"{path} is not a BindSplit results record: not JSON ({error}); pass the "
                 "RESULTS.json files written by `bindsplit eval`"
+            ) from None
+        except RecursionError:
+            raise SchemaError(
+                f"{path} is not a BindSplit results record: its JSON is nested too deeply to "
+                "read; pass the RESULTS.json files written by `bindsplit eval`"
             ) from None
         if not isinstance(value, list):
             return [cls.from_json(value, str(path))]

@@ -300,6 +300,10 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
     import pyarrow.parquet as pq
 
     where = "the results table" if isinstance(source, bytes) else str(source)
+    if not isinstance(source, bytes):
+        from ..input_files import check_input_file
+
+        check_input_file(source, "results table")
     try:
         table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (OSError, pa.ArrowException) as error:
@@ -316,7 +320,13 @@ def read_results_table(source: str | os.PathLike[str] | bytes) -> pa.Table:
             f"{where} is not a BindSplit results table: it lacks {', '.join(missing)}; make one "
             "with `bindsplit export results-table`"
         )
-    return table.select(list(COLUMNS)).cast(_schema())
+    try:
+        return table.select(list(COLUMNS)).cast(_schema())
+    except (pa.ArrowException, ValueError) as error:  # a string where a number goes
+        raise SchemaError(
+            f"{where} is not a BindSplit results table: a column has the wrong type ({error}); "
+            "make one with `bindsplit export results-table`"
+        ) from None
 
 
 def merge_tables(existing: pa.Table | None, new: pa.Table) -> pa.Table:

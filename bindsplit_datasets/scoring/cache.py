@@ -60,7 +60,9 @@ class EmbeddingCache:
             keys, embeddings = stored["keys"], stored["embeddings"]
         if keys.ndim != 1 or embeddings.ndim != 2 or len(keys) != len(embeddings):
             raise ValueError(f"{len(keys)} keys for embeddings of shape {embeddings.shape}")
-        return keys, embeddings.astype(np.float32, copy=False)
+        if embeddings.dtype.kind != "f":
+            raise ValueError(f"embeddings of type {embeddings.dtype}")
+        return keys, embeddings
 
     def load(
         self, kind: str, width: int | None = None, *, unit_norm: bool = True
@@ -110,6 +112,7 @@ class EmbeddingCache:
         self.directory.mkdir(parents=True, exist_ok=True)
         write_text(self.directory / "run_key.json", json.dumps(self.run_key, indent=2, default=str))
         keys = np.array(list(merged), dtype=str)
-        embeddings = np.stack([np.asarray(v, dtype=np.float32) for v in merged.values()])
+        precision = np.float32 if unit_norm else np.float64  # pair scores: as precise as given
+        embeddings = np.stack([np.asarray(v, dtype=precision) for v in merged.values()])
         with atomic_file(self._path(kind)) as temporary, open(temporary, "wb") as file:
             np.savez(file, keys=keys, embeddings=embeddings)

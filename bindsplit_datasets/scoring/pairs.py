@@ -74,7 +74,8 @@ def score_pairs(
     caption: Distinct,
     caption_index: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Every sample's matrix of pair scores (float32), and how many distinct pairs were needed.
+    """Every sample's matrix of pair scores (float64, as precise as the scorer gave them: two
+    scores 1e-9 apart are not a tie), and how many distinct pairs were needed.
 
     ``images``: the undecoded image columns; ``image`` and ``caption``: the distinct images and
     captions, which ``image_index`` and ``caption_index`` index per sample.
@@ -86,7 +87,9 @@ def score_pairs(
     def forward(inputs: Mapping[str, Any]) -> torch.Tensor:
         with scorer.autocast():
             scores = model.score_pairs(inputs)
-        return torch.as_tensor(scores, dtype=torch.float32).reshape(-1, 1)
+        on_mps = isinstance(scores, torch.Tensor) and scores.device.type == "mps"
+        precise = torch.float32 if on_mps else torch.float64  # MPS has no float64
+        return torch.as_tensor(scores, dtype=precise).reshape(-1, 1)  # floats: float64 too
 
     rows = scorer.cached(
         "pairs",
@@ -103,4 +106,4 @@ def score_pairs(
             f"the pair scorer returned {int((~np.isfinite(values)).sum())} scores that are not "
             "finite (NaN or infinite); fix the scoring function."
         )
-    return values[index].astype(np.float32), len(pairs.keys)
+    return values[index], len(pairs.keys)

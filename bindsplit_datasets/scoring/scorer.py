@@ -316,7 +316,7 @@ class Scorer:
             index = np.concatenate([part[0] for part in shards])
             local = np.concatenate([part[1] for part in shards])
         assert local is not None and len(index) == len(items)
-        result = np.empty((len(items), local.shape[1]), dtype=np.float32)
+        result = np.empty((len(items), local.shape[1]), dtype=local.dtype)
         result[index] = local
         return result
 
@@ -360,7 +360,8 @@ class Scorer:
                 cache.store(kind, entries, unit_norm=unit_norm)
             self.accelerator.wait_for_everyone()
         dim = fresh.shape[1] if fresh is not None else len(next(iter(cached.values())))
-        result = np.empty((len(distinct.keys), dim), dtype=np.float32)
+        # embeddings in float32; pair scores kept as precise as the scorer gave them
+        result = np.empty((len(distinct.keys), dim), dtype=np.float32 if unit_norm else np.float64)
         if fresh is not None:
             result[missing] = fresh
         for k, key in enumerate(distinct.keys):

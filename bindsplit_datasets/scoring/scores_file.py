@@ -17,7 +17,10 @@ A scores file is Parquet with one row per sample of a build's ``full`` configura
 --scores FILE`` needs only ``id`` and ``scores``: labels, categories, ``balanced`` and the
 pairing always come from the build. :func:`align_scores` checks an imported file against the
 build: every id of the build present exactly once, no unknown id, each matrix of the sample's
-shape, every value finite; each refusal is one line naming the sample.
+shape, every value finite; each refusal is one line naming the sample. ``--save-scores`` also
+records the build's fingerprint (metadata ``bindsplit_build_fingerprint``, optional in the
+format); :func:`check_scores_fingerprint` refuses a file made for another build. Scores are kept
+in float64 (as precise as given: two scores 1e-9 apart are not a tie).
 """
 
 from __future__ import annotations
@@ -33,11 +36,13 @@ import pyarrow.parquet as pq
 
 from ..atomic import atomic_file
 from ..errors import BindsplitValueError, ScoresFileError
+from ..input_files import check_input_file
 from ..names import SCORES_FORMAT
 
 __all__ = [
     "FORMAT_KEY",
     "align_scores",
+    "check_scores_fingerprint",
     "is_scores_file",
     "read_imported_scores",
     "read_scores",
@@ -46,6 +51,9 @@ __all__ = [
 
 #: Parquet key-value metadata key holding the format tag of a file ``--save-scores`` wrote.
 FORMAT_KEY = b"bindsplit_format"
+#: Parquet key-value metadata key holding the fingerprint of the build the scores were made for
+#: (optional: written by ``--save-scores``; an imported file that has it must match the build).
+FINGERPRINT_KEY = b"bindsplit_build_fingerprint"
 #: Ids named at most in one error line.
 _NAMED = 3
 
@@ -57,7 +65,7 @@ _SCORES_SCHEMA = pa.schema(
         ("category", pa.string()),
         ("macro_group", pa.string()),
         ("balanced", pa.bool_()),
-        ("scores", pa.list_(pa.list_(pa.float32()))),
+        ("scores", pa.list_(pa.list_(pa.float64()))),
     ],
     metadata={FORMAT_KEY: SCORES_FORMAT.encode()},
 )
@@ -74,15 +82,18 @@ def write_scores(
     *,
     ids: Sequence[str],
     balanced: Sequence[bool] | None = None,
+    fingerprint: str | None = None,
 ) -> Path:
     """Write per-sample matrices, ids and labels as a scores file (module docstring).
 
     ``ids``: each sample's stable id in the build (its source id, or its row in ``full``), so
     the scores can be joined back to the rows and imported again (``bindsplit eval --scores``).
+    ``fingerprint``: the build's fingerprint, kept in the file's metadata so that an import into
+    another build (same ids, other images or labels) is refused.
     """
     path = Path(path)
     n = len(splits)
-    matrices = [np.asarray(matrix, dtype=np.float32).tolist() for matrix in scores]
+    matrices = [np.asarray(matrix, dtype=np.float64).tolist() for matrix in scores]
     if len(matrices) != n or len(ids) != n:
         raise BindsplitValueError(
             f"{len(matrices)} score matrices and {len(ids)} ids for {n} split labels."
@@ -99,6 +110,9 @@ def write_scores(
         },
         schema=_SCORES_SCHEMA,
     )
+    if fingerprint is not None:
+        metadata = {**(table.schema.metadata or {}), FINGERPRINT_KEY: str(fingerprint).encode()}
+        table = table.replace_schema_metadata(metadata)
     with atomic_file(path) as temporary:
         pq.write_table(table, temporary)
     return path
@@ -106,6 +120,7 @@ def write_scores(
 
 def is_scores_file(path: str | Path) -> bool:
     """Whether ``path`` is a scores file ``--save-scores`` wrote (so it may be replaced)."""
+    check_input_file(path, "scores file")
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException):
@@ -139,7 +154,7 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
 
     Raises :class:`ScoresFileError` for a file that is not Parquet, lacks a required column, or
     repeats an id (naming the first few)."""
-    path = Path(path)
+    path = check_input_file(path, "scores file")
     try:
         names = pq.read_schema(path).names
     except FileNotFoundError:
@@ -174,6 +189,24 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
     return by_id
 
 
+def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> None:
+    """Refuse the scores file ``path`` when it records the fingerprint of another build than
+    ``fingerprint`` (the build it is imported into); a file without one is accepted."""
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException):
+        return  # read_imported_scores has refused it already
+    stored = metadata.get(FINGERPRINT_KEY)
+    if stored is None or fingerprint is None or stored.decode(errors="replace") == fingerprint:
+        return
+    raise ScoresFileError(
+        f"{path} holds scores made for the build with fingerprint "
+        f"{stored.decode(errors='replace')}, not for this build ({fingerprint}): the same ids "
+        "may name other images or labels; score this build, or import the scores into the "
+        "build they were made for."
+    )
+
+
 def _first(ids: Sequence[str]) -> str:
     named = ", ".join(repr(i) for i in list(ids)[:_NAMED])
     more = f" and {len(ids) - _NAMED} more" if len(ids) > _NAMED else ""
@@ -204,7 +237,7 @@ def align_scores(
             f"{source} holds sample id {_first(unknown)} that the build does not have "
             f"({len(unknown)} unknown); the ids must be the build's own (its id column)."
         )
-    result = np.empty((len(ids), *shape), dtype=np.float32)
+    result = np.empty((len(ids), *shape), dtype=np.float64)  # compared as given
     for n, sample in enumerate(ids):
         matrix = _matrix(scores[sample])
         if matrix is None or matrix.shape != shape:
