@@ -499,7 +499,7 @@ def test_an_odd_modules_cache_is_one_line_exit_2(tmp_path, capsys, odd):
 @pytest.mark.parametrize("model", ["itm:/no/such/path", "/abs/missing", "itm:./nope/x"])
 def test_a_missing_model_path_is_a_bindsplit_error(model):
     from bindsplit_datasets.errors import ModelNotFoundError
-    from bindsplit_datasets.models.source import model_source
+    from bindsplit_datasets.models.loaders import model_source
 
     with pytest.raises(ModelNotFoundError, match="neither a local folder nor a Hub model id"):
         model_source(model)

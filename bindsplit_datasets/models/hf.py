@@ -475,9 +475,9 @@ def resolved_commit(identifier: str, revision: str | None) -> str | None:
 def source(identifier: str, revision: str | None = None) -> dict[str, Any]:
     """What identifies the weights of a Hub id or local folder without loading them: a
     folder's weight files (their digest), a Hub id's resolved commit."""
-    path = Path(identifier).expanduser()
-    if path.is_dir():
-        return {"files": weight_files_digest(path)}
+    folder = check_source(identifier)
+    if folder is not None:
+        return {"files": weight_files_digest(folder)}
     return {"hub": identifier, "commit": resolved_commit(identifier, revision)}
 
 

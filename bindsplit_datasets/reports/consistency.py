@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import SchemaError
 from ..names import SPLIT_LABELS, is_path_name
-from .results import (
+from .keys import (
     GAP,
     METRICS,
     REFERENCE_CONFIG,

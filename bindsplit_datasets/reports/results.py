@@ -57,6 +57,17 @@ from ..metric_core import (
     SETTINGS_KEYS,
 )
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
+from .keys import (
+    GAP,
+    GAP_PARTIAL,
+    REFERENCE_CONFIG,
+    count_key,
+    gap_key,
+    interval_key,
+    key_config,
+    metric_key,
+    record_configs,
+)
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -91,68 +102,18 @@ __all__ = [
     "write_records",
 ]
 
-#: The configuration every other one is compared against when ranks move (``full``).
-REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
 #: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
-#: The prefixes of the metric's differences (not configurations): seen minus unseen
-#: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
-GAP, GAP_PARTIAL = GAPS
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
 #: pair scorer (cross-encoder, callable), or imported per-sample scores.
 SCORED_BY: tuple[str, ...] = ("encoder", "pair scorer", "imported")
 
-#: A configuration's sample count key: ``"{config}/n"`` with no further ``/`` (breakdown keys have).
-_COUNT_KEY = re.compile(r"^([^/]+)/n$")
 #: Per-sample outcome lists of ``samples``; ``t2i`` is absent for 1-image samples.
 _OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i")
 _DIGEST_PREFIX = "sha256:"
-
-
-# --- the key format ----------------------------------------------------------------------------
-
-
-def metric_key(config: str, metric: str) -> str:
-    """The key of an accuracy: ``metric_key("unseen", "i2t") == "unseen/i2t"``."""
-    return f"{config}/{metric}"
-
-
-def interval_key(config: str, metric: str) -> str:
-    """The key of an accuracy's interval: ``"unseen/i2t_ci"``."""
-    return f"{metric_key(config, metric)}_ci"
-
-
-def count_key(config: str) -> str:
-    """The key of a configuration's sample count: ``"unseen/n"``."""
-    return metric_key(config, "n")
-
-
-def gap_key(metric: str, gap: str = GAP) -> str:
-    """The key of a difference of ``metric``: seen minus unseen (``"gap/i2t"``), or with
-    ``gap=GAP_PARTIAL`` seen minus partial (``"gap_partial/i2t"``)."""
-    return metric_key(gap, metric)
-
-
-def key_config(key: str) -> str:
-    """The configuration (or ``gap``) a metrics key belongs to: ``key_config("seen/i2t_ci")``
-    and ``key_config("seen/category/swap/att/n")`` are ``"seen"``."""
-    return key.split("/", 1)[0]
-
-
-def record_configs(metrics: Mapping[str, Any]) -> list[str]:
-    """Configurations a record's metrics report (they have ``{config}/n``): the known ones in
-    :data:`~bindsplit_datasets.names.CONFIGURATIONS` order, then any others in record order.
-    ``gap`` (seen minus unseen) is not a configuration."""
-    found = [
-        match.group(1)
-        for key in metrics
-        if (match := _COUNT_KEY.match(key)) and match.group(1) not in GAPS
-    ]
-    known = [config for config in CONFIGURATIONS if config in found]
-    return known + [config for config in dict.fromkeys(found) if config not in CONFIGURATIONS]
 
 
 def reported_configs(
