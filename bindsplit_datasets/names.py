@@ -14,13 +14,17 @@ __all__ = [
     "BUILD_FORMAT",
     "CHECKPOINT_FORMAT",
     "CONFIGURATIONS",
+    "CONFIGURATION_MEANINGS",
     "DEMO_FORMAT",
     "HUB_ORG",
     "HUB_NAMES",
     "LEADERBOARD_SPACE_NAME",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
+    "INSTALL_COMMAND",
     "PAPER_CITATION",
+    "PAPER_URL",
+    "REPOSITORY_URL",
     "REFERENCE_FORMAT",
     "RESULTS_DATASET_NAME",
     "RESULTS_FORMAT",
@@ -43,6 +47,16 @@ SPLIT_LABELS: tuple[str, ...] = ("seen", "unseen", "partial", "none")
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose
 #: captions are equally familiar, above zero (a superset of ``seen``, disjoint from ``unseen``).
 CONFIGURATIONS: tuple[str, ...] = ("full", "seen", "unseen", "partial", "balanced")
+
+#: What each configuration holds, in words (dataset cards, the leaderboard's About tab).
+CONFIGURATION_MEANINGS: dict[str, str] = {
+    "full": "every sample of the benchmark (including `none`: no binding found)",
+    "seen": "every binding of every caption is seen in the reference: no familiarity shortcut",
+    "unseen": "no binding of any caption is seen in the reference: entirely novel bindings",
+    "partial": "some bindings seen, some unseen",
+    "balanced": "every caption with bindings is equally familiar, above zero: no familiarity "
+    "shortcut (holds all of `seen`, and `partial` samples whose captions are equally familiar)",
+}
 
 #: Format tag of a built dataset folder's manifest.
 BUILD_FORMAT = "bindsplit-build/2"
@@ -84,6 +98,16 @@ PAPER_CITATION = """@inproceedings{peng2026clip,
   booktitle = {ICML 2026 Workshop on Compositional Learning: Safety, Interpretability, and Agents},
   year      = {2026}
 }"""
+
+#: Where the paper is published (OpenReview).
+PAPER_URL = "https://openreview.net/forum?id=C8MlQkr4bw"
+
+#: The project's source repository (setup.cfg's ``url``).
+REPOSITORY_URL = "https://github.com/bindsplit/bindsplit"
+
+#: The install line cards and docs give: the package is not on the package index, so pip
+#: installs it from the repository (or from a wheel built with ``python -m build``).
+INSTALL_COMMAND = f'pip install "bindsplit-datasets @ git+{REPOSITORY_URL}"'
 
 #: The Hub namespace of the canonical datasets and metric Space (``--org`` replaces it).
 HUB_ORG = "bindsplit"

@@ -7,19 +7,13 @@ from __future__ import annotations
 
 import configparser
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
+from app_server import REQUEST_TIMEOUT_S, running_app
 from packaging.requirements import Requirement
 
 from bindsplit_datasets import cli
@@ -32,8 +26,6 @@ from bindsplit_datasets.reports import write_records
 REPO_ROOT = Path(__file__).resolve().parents[1]
 METRIC = REPO_ROOT / "metrics" / "bindsplit"
 LEADERBOARD = REPO_ROOT / "spaces" / "leaderboard"
-START_TIMEOUT_S = 120
-REQUEST_TIMEOUT_S = 60
 
 
 def front_matter(folder: Path) -> dict:
@@ -107,50 +99,6 @@ def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["push-space", "leaderboard", "--org", "lab"]) == 0  # a dry run
     out = capsys.readouterr().out
     assert "lab/leaderboard (Space" in out and "dry run: nothing was sent" in out
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def running_app(folder: Path, log: Path, **extra_env: str) -> Iterator[str]:
-    """``python app.py`` in ``folder`` (as a Space runs it) on a free local port; its URL."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "GRADIO_SERVER_NAME": "127.0.0.1",
-        "GRADIO_SERVER_PORT": str(port),
-        "GRADIO_ANALYTICS_ENABLED": "False",
-        "HF_HUB_OFFLINE": "1",
-        **extra_env,
-    }
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "app.py"], cwd=folder, env=env, stdout=output, stderr=output
-        )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"app.py exited with {process.returncode}:\n{log.read_text()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"no app after {START_TIMEOUT_S} s:\n{log.read_text()}")
-                    time.sleep(0.5)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 @pytest.mark.slow  # starts a gradio server (a few seconds)

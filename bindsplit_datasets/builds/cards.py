@@ -22,7 +22,13 @@ import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from ..benchmarks import get_benchmark
-from ..names import CONFIGURATIONS, PAPER_CITATION, SPLIT_LABELS, hub_dataset_id
+from ..names import (
+    CONFIGURATION_MEANINGS,
+    CONFIGURATIONS,
+    PAPER_CITATION,
+    SPLIT_LABELS,
+    hub_dataset_id,
+)
 from ..reports.eval_results import card_section
 from ..tables import Align, render_table
 from .card_source import (
@@ -51,14 +57,6 @@ __all__ = [
 ]
 
 
-_CONFIG_MEANING = {
-    "full": "every sample of the benchmark (including `none`: no binding found)",
-    "seen": "every binding of every caption is seen in the reference: no familiarity shortcut",
-    "unseen": "no binding of any caption is seen in the reference: entirely novel bindings",
-    "partial": "some bindings seen, some unseen",
-    "balanced": "every caption with bindings is equally familiar, above zero: no familiarity "
-    "shortcut (holds all of `seen`, and `partial` samples whose captions are equally familiar)",
-}
 # (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings
 _RATES = (
     ("positive_seen_rate", "positive-caption bindings seen", "positive_seen_rate"),
@@ -365,7 +363,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
                 (
                     f"`{config}`",
                     f"{(n := _config_size(composition, config)):,}",
-                    _CONFIG_MEANING[config]
+                    CONFIGURATION_MEANINGS[config]
                     + (" (0 rows: its shard holds only the schema)" if not n else ""),
                 )
                 for config in CONFIGURATIONS
