@@ -147,7 +147,7 @@ def test_leaderboard_space_shows_the_rows_of_compare(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gradio_client import Client
-    from leaderboard_records import compare_rows, leaderboard_records
+    from leaderboard_records import as_compare_text, compare_rows, leaderboard_records
 
     # the results dataset as push-results lays it out, and the Space as push-space uploads it
     records = leaderboard_records()
@@ -161,7 +161,7 @@ def test_leaderboard_space_shows_the_rows_of_compare(
     for file in plan_space("leaderboard", results=str(repo)).files:
         (space / file.path_in_repo).write_bytes(file.read())
 
-    configs = ["full", "seen", "unseen", "balanced"]
+    configs = ["full", "seen", "partial", "unseen", "balanced"]
     expected = {}
     for benchmark, reference in [("bivlc", "coco2017"), ("bivlc", "laion2b"), ("vismin", None)]:
         chosen = [
@@ -180,10 +180,21 @@ def test_leaderboard_space_shows_the_rows_of_compare(
         for (benchmark, reference, metric), rows in expected.items():
             job = client.submit(benchmark, metric, reference, None, api_name="/leaderboard")
             shown = job.result(timeout=REQUEST_TIMEOUT_S)
-            assert shown["rows"] == rows, (benchmark, reference, metric)
+            assert as_compare_text(shown["rows"]) == rows, (benchmark, reference, metric)
             assert "paired bootstrap" in shown["note"]
+            # numbers, not display strings; n, partial and the gap beside them
+            first = shown["rows"]["unseen"][0]
+            assert isinstance(first["accuracy"], float) and isinstance(first["n"], int)
+            assert {"partial", "gap", "gap_low", "gap_high", "gap_partial"} <= set(
+                shown["models"][0]
+            )
+            assert isinstance(shown["models"][0]["gap"], float)
         # the family filter ranks the chosen models only
         job = client.submit("bivlc", "i2t", "coco2017", ["clip"], api_name="/leaderboard")
         shown = job.result(timeout=REQUEST_TIMEOUT_S)
         assert [row["model"] for row in shown["rows"]["full"]] == ["org/clip-b"]
-        assert all(row["move"] == "" for rows in shown["rows"].values() for row in rows)
+        assert all(
+            not row["move"] and not row["within_noise"]
+            for rows in shown["rows"].values()
+            for row in rows
+        )
