@@ -54,7 +54,7 @@ def _check_folder(folder: Path) -> None:
         raise BindsplitFileNotFoundError(
             f"the BindSplit metric is missing from the installed package ({', '.join(missing)} "
             f"not in {folder}); reinstall bindsplit-datasets "
-            "(`pip install --force-reinstall bindsplit-datasets`)"
+            "(`pip install --force-reinstall` the wheel or the repository it came from)"
         )
 
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
+import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -73,32 +76,71 @@ def space_extra_of(extra: str) -> list[str]:
     return [Requirement(line).name for line in parser["options.extras_require"][extra].split()]
 
 
-def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture
+def fake_wheel(tmp_path: Path) -> Path:
+    """A file named as the project's wheel (the plan only names and uploads it)."""
+    path = tmp_path / "bindsplit_datasets-0.1.0-py3-none-any.whl"
+    path.write_bytes(b"PK not a real wheel")
+    return path
+
+
+def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str], fake_wheel: Path) -> None:
     front = front_matter(LEADERBOARD)
     assert front["sdk"] == "gradio" and front["app_file"] == "app.py"
     assert {"leaderboard", "bindsplit"} <= set(front["tags"])
     assert (LEADERBOARD / "results.txt").read_text(encoding="utf-8").strip() == (
         results_dataset_id()
     )
-    plan = plan_space("leaderboard")
+    plan = plan_space("leaderboard", wheel=fake_wheel)
     assert plan.repo_id == "bindsplit/leaderboard" and plan.repo_type == "space"
     assert [f.path_in_repo for f in plan.files] == [
         "README.md",
         "app.py",
         "requirements.txt",
         "results.txt",
+        "wheels/bindsplit_datasets-0.1.0-py3-none-any.whl",
         "bindsplit-publish.json",
     ]
     assert plan.files[3].local_path is not None  # the shipped results.txt, as it is
-    plan = plan_space("leaderboard", org="lab")
+    # the Space installs BindSplit from the wheel it holds, by a relative path, with the extra
+    assert plan.files[2].read() == b"./wheels/bindsplit_datasets-0.1.0-py3-none-any.whl[plot]\n"
+    assert plan.files[4].local_path == fake_wheel
+    plan = plan_space("leaderboard", org="lab", wheel=fake_wheel)
     assert plan.repo_id == "lab/leaderboard" and plan.files[3].read() == b"lab/bindsplit-results\n"
-    plan = plan_space("leaderboard", "me/board", results="me/my-results")
+    plan = plan_space("leaderboard", "me/board", results="me/my-results", wheel=fake_wheel)
     assert plan.repo_id == "me/board" and plan.files[3].read() == b"me/my-results\n"
     with pytest.raises(BindsplitValueError, match="unknown Space 'metric'"):
         plan_space("metric")
-    assert cli.main(["push-space", "leaderboard", "--org", "lab"]) == 0  # a dry run
+    with pytest.raises(BindsplitValueError, match="is not a BindSplit wheel"):
+        plan_space("leaderboard", wheel=LEADERBOARD / "app.py")
+    argv = ["push-space", "leaderboard", "--org", "lab", "--wheel", str(fake_wheel)]
+    assert cli.main(argv) == 0  # a dry run
     out = capsys.readouterr().out
     assert "lab/leaderboard (Space" in out and "dry run: nothing was sent" in out
+    assert "wheels/bindsplit_datasets-0.1.0-py3-none-any.whl, installed by requirements.txt" in out
+
+
+@pytest.mark.slow  # builds the wheel (seconds)
+def test_a_pushed_space_installs_bindsplit_from_its_own_files(tmp_path: Path) -> None:
+    """The dry-run plan's files, written out as the Space would hold them: pip resolves
+    BindSplit from the bundled wheel with the package index switched off."""
+    space = tmp_path / "space"
+    for file in plan_space("leaderboard").files:  # the wheel built from this checkout
+        (space / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
+        (space / file.path_in_repo).write_bytes(file.read())
+    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--no-deps"]
+    result = subprocess.run(
+        [*command, "--report", "-", "--quiet", "-r", "requirements.txt"],
+        cwd=space,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PIP_NO_INPUT": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    [installed] = json.loads(result.stdout)["install"]
+    assert installed["metadata"]["name"] == "bindsplit-datasets"
+    assert installed["download_info"]["url"].startswith("file://")
+    assert installed["download_info"]["url"].endswith(".whl")
 
 
 @pytest.mark.slow  # starts a gradio server (a few seconds)
@@ -158,7 +200,10 @@ def test_leaderboard_space_shows_the_rows_of_compare(
         (repo / file.path_in_repo).write_bytes(file.read())
     space = tmp_path / "space"
     space.mkdir()
-    for file in plan_space("leaderboard", results=str(repo)).files:
+    wheel = tmp_path / "bindsplit_datasets-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"not used by the app")
+    for file in plan_space("leaderboard", results=str(repo), wheel=wheel).files:
+        (space / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
         (space / file.path_in_repo).write_bytes(file.read())
 
     configs = ["full", "seen", "partial", "unseen", "balanced"]

@@ -35,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--folder", metavar="DIR", help="Space folder (default: the one shipped with BindSplit)"
     )
+    parser.add_argument(
+        "--wheel",
+        metavar="FILE",
+        help="BindSplit wheel bundled into the Space, which installs it from there (default: "
+        "built from this source checkout; `python -m build` makes one)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite a card edited on the Hub")
 
 
@@ -45,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         folder=args.folder,
         org=args.org,
         results=args.results,
+        wheel=args.wheel,
         **plan_options(args),
     )
     return run_plan(plan, yes=args.yes, force=args.force)

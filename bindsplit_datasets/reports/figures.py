@@ -3,7 +3,7 @@
 :func:`plot_results` draws, per benchmark, one panel per metric with one group of bars per
 configuration, each with its 95% interval and n, in the style of the paper's figures
 (``bindsplit plot``). Records of different benchmarks go into different rows of panels, never into
-one panel. Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+one panel. Needs matplotlib (the ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def plot_results(
     of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
     balanced) the records report. The format follows the suffix of ``out`` (png, pdf or svg); the
     file is written to a temporary sibling and renamed into place. Returns the path written.
-    Needs matplotlib (``pip install 'bindsplit-datasets[plot]'``).
+    Needs matplotlib (the ``plot`` extra).
     """
     out = Path(out)
     file_format = out.suffix.lower().lstrip(".")
