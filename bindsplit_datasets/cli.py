@@ -22,9 +22,10 @@ import logging
 import os
 import pkgutil
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 from . import commands
 from ._version import __version__
@@ -44,6 +45,35 @@ EXIT_INTERRUPTED = 130
 PACKAGE_LOGGER = __name__.rpartition(".")[0]
 #: How log lines are printed.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A sub-command's parser whose arguments are added when it is first used (parsing, help):
+    ``bindsplit --help`` and every other command then import nothing of a command they do not
+    run (``build``'s options need the benchmark registry, which imports ``datasets``)."""
+
+    def populate_with(self, add_arguments: Callable[[argparse.ArgumentParser], None]) -> None:
+        """Add the arguments with ``add_arguments(self)`` on first use."""
+        self._add_arguments: Callable[[argparse.ArgumentParser], None] | None = add_arguments
+
+    def populate(self) -> None:
+        """Add the arguments now (once)."""
+        add_arguments = getattr(self, "_add_arguments", None)
+        if add_arguments is not None:
+            self._add_arguments = None
+            add_arguments(self)
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        self.populate()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        self.populate()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.populate()
+        return super().format_help()
 
 
 def _command_modules() -> list[ModuleType]:
@@ -67,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[verbosity],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=CommandParser
+    )
     for module in _command_modules():
         # HELP is %-formatted by argparse in the command list, but not as a description.
         sub = subparsers.add_parser(
@@ -78,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
             parents=[verbosity],
         )
-        module.add_arguments(sub)
+        sub.populate_with(module.add_arguments)
         sub.set_defaults(_run=module.run)
     return parser
 

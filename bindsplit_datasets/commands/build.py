@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..benchmarks import get_benchmark
-from ..builds.builder import build_benchmark
-from ..builds.cards import composition_report
 from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "build"
@@ -40,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..benchmarks import get_benchmark
+    from ..builds.builder import build_benchmark
+    from ..builds.cards import composition_report, paper_comparable
+
     result = build_benchmark(
         args.benchmark,
         out=args.out,
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = get_benchmark(manifest["benchmark"])
-    print(composition_report(manifest["composition"], adapter.name, adapter.paper_figures))
+    # the paper's figures only beside the paper's reference (COCO train2017), as on the card
+    figures = adapter.paper_figures if paper_comparable(manifest) else {}
+    print(composition_report(manifest["composition"], adapter.name, figures))
     for note in manifest["source_report"]["notes"]:
         print(f"note: {note}")
     print_leakage(manifest["leakage"])

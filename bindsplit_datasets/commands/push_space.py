@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 
 from ..names import leaderboard_space_id, results_dataset_id
-from ..publish import plan_space
-from ..publish.space import SPACES
 from ._publish import add_publish_arguments, plan_options, run_plan
 
 NAME = "push-space"
@@ -22,6 +20,8 @@ EXAMPLES = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..publish.space import SPACES
+
     parser.add_argument("space", choices=tuple(SPACES), help="which Space")
     add_publish_arguments(parser, repository="Space", default_repo=leaderboard_space_id())
     parser.add_argument(
@@ -45,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..publish import plan_space
+
     plan = plan_space(
         args.space,
         args.repo,

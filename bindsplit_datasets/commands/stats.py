@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..builds.builder import prepare_benchmark
-from ..builds.cards import composition_report
 from ._source_options import add_source_arguments, print_leakage, source_options
 
 NAME = "stats"
@@ -26,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..builds.builder import prepare_benchmark
+    from ..builds.cards import composition_report, paper_comparable
+
     prepared = prepare_benchmark(
         args.benchmark,
         source=args.source,
@@ -45,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
         f"min_count {prepared.index.min_count}"
     )
     composition = prepared.composition().to_dict()
-    print(composition_report(composition, adapter.name, adapter.paper_figures))
+    # the paper's figures only beside the paper's reference (COCO train2017), as on the card
+    reference = {"reference": fingerprint, "min_count": prepared.index.min_count}
+    figures = adapter.paper_figures if paper_comparable(reference) else {}
+    print(composition_report(composition, adapter.name, figures))
     for note in prepared.source.report.notes:
         print(f"note: {note}")
     print_leakage(prepared.leakage)
