@@ -115,6 +115,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_library_bars() -> Callable[[], None]:
+    """Turn off the progress bars of huggingface_hub (downloads) and transformers (weight
+    loading), which ignore ``TQDM_DISABLE``; transformers imported later inherits the hub's
+    setting. Returns what turns them back on."""
+    from huggingface_hub import utils as hub_utils
+
+    undo: list[Callable[[], None]] = []
+    if not hub_utils.are_progress_bars_disabled():
+        hub_utils.disable_progress_bars()
+        undo.append(hub_utils.enable_progress_bars)
+
+    def restore() -> None:
+        transformers_logging = sys.modules.get("transformers.utils.logging")
+        if undo and transformers_logging is not None:
+            transformers_logging.enable_progress_bar()
+        for step in undo:
+            step()
+
+    transformers_logging = sys.modules.get("transformers.utils.logging")
+    if transformers_logging is not None:
+        transformers_logging.disable_progress_bar()
+    return restore
+
+
 @contextmanager
 def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     """Log the package's messages at ``level`` to stderr (and, ``quiet``, hide progress bars) for
@@ -126,11 +150,14 @@ def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     package.addHandler(handler)
     package.setLevel(level)
     package.propagate = False
+    restore_bars = _silence_library_bars() if quiet else None
     if quiet:
         os.environ["TQDM_DISABLE"] = "1"
     try:
         yield
     finally:
+        if restore_bars is not None:
+            restore_bars()
         package.removeHandler(handler)
         package.setLevel(saved[0])
         package.propagate = saved[1]

@@ -161,6 +161,18 @@ def test_a_binary_sim_solution_is_named_with_the_fix(files, capsys):
     assert "pass VisMin's sim_solution.csv (columns idx, Text, Image, category)" in line
 
 
+def test_each_note_of_a_source_is_printed_once(files, capsys):
+    argv = ["stats", "vismin", "--source", str(files["vismin"]), "--vismin-pairing", "as-stored"]
+    argv += ["--reference"]
+    assert cli.main([*argv, str(files["reference"])]) == 0
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    notes = [line.split("note: ", 1)[1] for line in text.splitlines() if "note: " in line]
+    assert notes, text  # the one-row VisMin source has notes (its pairing, its size)
+    for note in notes:
+        assert text.count(note) == 1, note
+
+
 # ------------------------------------------------------------------------------ help, logging
 def test_every_command_help_ends_with_two_or_three_examples(capsys):
     for module in cli._command_modules():
