@@ -537,3 +537,15 @@ def test_empty_model_string_is_an_error(build, tmp_path, capsys):
     args = ["eval", "--model", "", "--data", str(build), "--out", str(tmp_path / "r.json")]
     assert cli.main(args) == 2
     assert "the model string is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("model", ["./nope", "/abs/nope", "itm:/no/such/path"])
+def test_a_model_path_that_does_not_exist_is_one_line(build, tmp_path, capsys, model):
+    out = tmp_path / "r.json"
+    assert cli.main(["eval", "--model", model, "--data", str(build), "--out", str(out)]) == 2
+    err = capsys.readouterr().err  # after the progress bars of reading the build
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert "Traceback" not in err and len(errors) == 1
+    name = model.removeprefix("itm:")
+    assert errors[0].startswith(f"bindsplit eval: error: {name} is neither a local folder nor")
+    assert not out.exists()

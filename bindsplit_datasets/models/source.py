@@ -77,6 +77,9 @@ def model_source(spec: str | os.PathLike[str], revision: str | None = None) -> d
     path = Path(rest).expanduser()
     if path.is_dir():
         return {"files": _weight_files(path)}
+    from .hf import check_source
+
+    check_source(rest)  # a missing folder or a file: the loader's one-line error, not the Hub's
     return {"hub": rest, "commit": _hub_commit(rest, revision)}
 
 
