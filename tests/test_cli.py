@@ -220,6 +220,31 @@ def test_quiet_before_or_after_the_command_silences_info_and_progress(monkeypatc
     assert seen["tqdm"] == "1" and "TQDM_DISABLE" not in os.environ
 
 
+def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatch):
+    """transformers' bars (loading weights) and huggingface_hub's (downloads) ignore
+    TQDM_DISABLE; -q turns them off for the command and back on after it."""
+    import transformers.utils.logging as transformers_logging
+    from huggingface_hub import utils as hub_utils
+
+    import bindsplit_datasets.commands.synth as synth
+
+    seen = {}
+
+    def work(args):
+        seen["transformers"] = transformers_logging.is_progress_bar_enabled()
+        seen["hub"] = not hub_utils.are_progress_bars_disabled()
+        return 0
+
+    monkeypatch.setattr(synth, "run", work)
+    assert transformers_logging.is_progress_bar_enabled()
+    assert cli.main(["-q", "synth", "--out", "x"]) == 0
+    assert seen == {"transformers": False, "hub": False}
+    assert transformers_logging.is_progress_bar_enabled()
+    assert not hub_utils.are_progress_bars_disabled()
+    assert cli.main(["synth", "--out", "x"]) == 0  # without -q: left on
+    assert seen == {"transformers": True, "hub": True}
+
+
 def test_only_the_package_logger_is_configured(monkeypatch, capsys):
     import logging
 
