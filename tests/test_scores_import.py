@@ -122,3 +122,13 @@ def test_scores_options_are_checked(build, clip_run, tmp_path, capsys):
     assert cli.main([*other, "--name", "x", "--out", str(tmp_path / "r")]) == 2
     assert "is not a Parquet scores file" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_ids_of_a_source_without_an_id_column_are_row_positions(build, clip_run):
+    """BiVLC (like ARO and SugarCrepe) has no id column: a sample's id is its row position in
+    `full`, as a string (docs/protocol.md, section 8; README), so a scores file lists "0".."n-1"
+    in the build's row order."""
+    _, scores = clip_run
+    table = pd.read_parquet(scores)
+    assert list(table["id"]) == [str(i) for i in range(12)]
+    assert list(table["sample"]) == list(range(12))
