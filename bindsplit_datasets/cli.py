@@ -63,7 +63,7 @@ class CommandParser(argparse.ArgumentParser):
             self._add_arguments = None
             add_arguments(self)
 
-    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
         self.populate()
         return super().parse_known_args(*args, **kwargs)
 
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[verbosity],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    subparsers = parser.add_subparsers(
+    subparsers: Any = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=CommandParser
     )
     for module in _command_modules():

@@ -88,11 +88,12 @@ def row_problem(row: Mapping[str, Any]) -> str | None:
     low = -1.0 if row["configuration"] in GAP_CONFIGS else 0.0
     if not _finite(row["value"], low, 1.0):
         return f"value {row['value']!r} is not a fraction"
-    bounds = (row.get("ci_low"), row.get("ci_high"))
-    if bounds != (None, None) and not (
-        all(_finite(bound, low, 1.0) for bound in bounds) and bounds[0] <= bounds[1]
+    ci_low: Any = row.get("ci_low")
+    ci_high: Any = row.get("ci_high")
+    if (ci_low, ci_high) != (None, None) and not (
+        _finite(ci_low, low, 1.0) and _finite(ci_high, low, 1.0) and ci_low <= ci_high
     ):
-        return f"interval {list(bounds)!r} is not [low, high]"
+        return f"interval {[ci_low, ci_high]!r} is not [low, high]"
     n = row["n"]
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         return f"n {n!r} is not a sample count"
