@@ -238,9 +238,17 @@ def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> li
 def composition_report(
     composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
 ) -> str:
-    """The composition beside the paper's figures, the notes on those figures and the composition
-    by category (when the benchmark has categories), as plain text."""
-    lines = [format_composition(composition_rows(composition, paper_figures))]
+    """The composition beside the paper's figures (no paper column without them: another
+    reference than the paper's, or a benchmark the paper reports nothing for), the notes on
+    those figures and the composition by category (when the benchmark has categories), as plain
+    text."""
+    rows = composition_rows(composition, paper_figures)
+    if paper_figures:
+        lines = [format_composition(rows)]
+    else:
+        lines = [
+            render_table(("", "n", "share"), [row[:-1] for row in rows], align=("<", ">", ">"))
+        ]
     lines += [f"note: {note}" for note in paper_figure_notes(benchmark, paper_figures)]
     categories = category_rows(composition)
     if categories:
