@@ -27,6 +27,7 @@ from ..names import (
     PAPER_CITATION,
     PAPER_URL,
     REPOSITORY_URL,
+    results_dataset_id,
 )
 from .grouping import group_by_benchmark, unique_labels
 from .leaderboard_sources import Source, load_source
@@ -417,6 +418,7 @@ Peng et al., 2026, *CLIP Models Generalize Less Than Compositional Benchmarks Su
 1. Install BindSplit: `{INSTALL_COMMAND}`.
 2. Evaluate: `bindsplit eval --model ORG/MODEL --data bindsplit/bivlc --out-dir results/`
    (or `--scores FILE --name NAME` for scores computed elsewhere).
-3. Publish: `bindsplit push-results results/ --yes` adds the records to the results dataset
-   (or open a pull request on it with `--create-pr`).
+3. Publish: `bindsplit push-results results/ --repo {results_dataset_id()} --create-pr --yes`
+   opens a pull request adding the records to the results dataset this board reads (results of
+   the canonical builds only; other results go to your own `--repo ORG/NAME`).
 """
