@@ -14,14 +14,13 @@ from bindsplit_datasets.errors import BindsplitFileNotFoundError
 from bindsplit_datasets.names import PAPER_CITATION, PAPER_URL
 from bindsplit_datasets.publish import plan_results
 from bindsplit_datasets.reports import write_record, write_records
+from bindsplit_datasets.reports.leaderboard_text import about_markdown, escape_markdown
 from bindsplit_datasets.reports.leaderboard_view import (
     CONFIG_COLUMNS,
     SMALL_N,
-    about_markdown,
     benchmark_metrics,
     benchmarks,
     board,
-    escape_markdown,
     families,
     load_source,
     model_family,

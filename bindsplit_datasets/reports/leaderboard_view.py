@@ -14,26 +14,16 @@ minus unseen, seen minus partial, in points) with their intervals, and what scor
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SchemaError
-from ..names import (
-    CONFIGURATION_MEANINGS,
-    INSTALL_COMMAND,
-    PAPER_CITATION,
-    PAPER_URL,
-    REPOSITORY_URL,
-    results_dataset_id,
-)
 from .grouping import group_by_benchmark, unique_labels
 from .leaderboard_sources import Source, load_source
 from .leaderboards import WITHIN_NOISE, leaderboard, rank_changes
 from .results import (
-    METRIC_LABELS,
     METRICS,
     REFERENCE_CONFIG,
     count_key,
@@ -51,11 +41,9 @@ __all__ = [
     "SMALL_N",
     "Board",
     "Source",
-    "about_markdown",
     "benchmark_metrics",
     "benchmarks",
     "board",
-    "escape_markdown",
     "families",
     "load_source",
     "model_family",
@@ -99,18 +87,6 @@ FAMILIES: tuple[str, ...] = (
     "align",
 )
 _MOVE = re.compile(r"([↑↓])(\d+)")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>])")
-
-
-def escape_markdown(text: str) -> str:
-    """``text`` shown as it is inside Markdown: HTML and every Markdown marker escaped, one
-    line (error messages hold paths with ``_``, ``*`` in globs, ``<...>`` placeholders).
-
-    >>> escape_markdown("records/**/*.json: <benchmark>__<model>")
-    'records/\\\\*\\\\*/\\\\*\\\\.json: &lt;benchmark&gt;\\\\_\\\\_&lt;model&gt;'
-    """
-    escaped = html.escape(" ".join(text.split()), quote=False)
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", escaped)
 
 
 def model_family(model_id: str) -> str:
@@ -374,51 +350,3 @@ def board(
     if any(row["small_n"] for config_rows in rows.values() for row in config_rows):
         note += f"; small_n: fewer than {SMALL_N} samples, a wide interval"
     return Board(benchmark, metric, rows, _models(labelled, rows, metric), chosen, note)
-
-
-def about_markdown() -> str:
-    """The Space's About tab: the configurations, the columns, the paper, how to submit."""
-    configs = "\n".join(
-        f"- `{config}`: {meaning}." for config, meaning in CONFIGURATION_MEANINGS.items()
-    )
-    metrics = ", ".join(f"{label} (`{metric}`)" for metric, label in METRIC_LABELS.items())
-    return f"""## About
-
-BindSplit splits compositional vision-language benchmarks by whether the (attribute, object)
-bindings of each sample were seen in a reference caption corpus (COCO train2017 by default, as a
-proxy for what a model saw), so that generalisation is reported apart from memorisation.
-
-### Configurations
-
-{configs}
-
-### Columns
-
-- accuracy in percent ({metrics}; a benchmark of one image and two captions has I2T only),
-  with `ci_low`/`ci_high` its interval and `n` its number of samples; `small_n` flags
-  fewer than {SMALL_N} samples.
-- `gap`: seen minus unseen accuracy in points, with its interval (`gap_low`, `gap_high`);
-  `gap_partial`: seen minus partial. A large gap means the model relies on familiar bindings.
-- `rank` is the rank on `full`; `move` is how many places a model moved from its `full` rank
-  that a significance test backs (positive: up; 0: no move, or one within noise).
-- `scored_by`: empty for an encoder scored by BindSplit, `pair scorer` for an image-text
-  matching head, `imported` for scores computed elsewhere and imported with `--scores`.
-
-### Paper
-
-Peng et al., 2026, *CLIP Models Generalize Less Than Compositional Benchmarks Suggest*:
-{PAPER_URL}. Code: {REPOSITORY_URL}.
-
-```bibtex
-{PAPER_CITATION}
-```
-
-### How to submit
-
-1. Install BindSplit: `{INSTALL_COMMAND}`.
-2. Evaluate: `bindsplit eval --model ORG/MODEL --data bindsplit/bivlc --out-dir results/`
-   (or `--scores FILE --name NAME` for scores computed elsewhere).
-3. Publish: `bindsplit push-results results/ --repo {results_dataset_id()} --create-pr --yes`
-   opens a pull request adding the records to the results dataset this board reads (results of
-   the canonical builds only; other results go to your own `--repo ORG/NAME`).
-"""

@@ -32,16 +32,15 @@ import pandas as pd
 
 from bindsplit_datasets.errors import BindsplitError
 from bindsplit_datasets.reports.figures import results_figure
+from bindsplit_datasets.reports.leaderboard_text import about_markdown, escape_markdown
 from bindsplit_datasets.reports.leaderboard_view import (
     BOARD_CONFIGS,
     CONFIG_COLUMNS,
     Board,
     Source,
-    about_markdown,
     benchmark_metrics,
     benchmarks,
     board,
-    escape_markdown,
     families,
     load_source,
     references,
