@@ -111,6 +111,27 @@ def test_counts_below_their_minimum_are_refused_by_the_parser(argv, capsys):
     assert exit_.value.code == 2 and "must be at least" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", "--model", "m", "--data", "d", "--out", "o.json"],
+        ["compare", "a.json"],
+        ["plot", "a.json", "--out", "f.png"],
+    ],
+)
+def test_configs_are_comma_or_space_separated_in_every_command(command, capsys):
+    parser = cli.build_parser()
+    for given in (["full,seen,unseen"], ["full", "seen", "unseen"], ["full,seen", "unseen"]):
+        assert parser.parse_args([*command, "--configs", *given]).configs == [
+            "full",
+            "seen",
+            "unseen",
+        ]
+    with pytest.raises(SystemExit):
+        parser.parse_args([*command, "--configs", "full,sen"])
+    assert "--configs: unknown configuration 'sen'; choose from full," in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------------------ bad sources
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, Path]:

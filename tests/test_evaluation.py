@@ -280,8 +280,10 @@ def test_cli_errors_are_clear(build, tmp_path, capsys):
     assert (
         "CLIPVisionModel has no get_image_features or get_text_features" in capsys.readouterr().err
     )
-    assert cli.main([*base, "--model", str(vision_only), "--configs", "full,nope"]) == 2
-    assert "unknown configuration(s) ['nope']" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # by the parser, before any work
+        cli.main([*base, "--model", str(vision_only), "--configs", "full,nope"])
+    assert refused.value.code == 2
+    assert "--configs: unknown configuration 'nope'" in capsys.readouterr().err
     assert not (tmp_path / "r.json").exists()
     with pytest.raises(UnsupportedModelError):
         evaluate_model(str(vision_only), build)
