@@ -495,7 +495,9 @@ def test_verify_reaches_loaders_that_take_it(build, monkeypatch):
 
 def test_missing_scoring_extra_names_it(build, monkeypatch):
     monkeypatch.setitem(sys.modules, "accelerate", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\]'"):
+    with pytest.raises(
+        MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\] @ git\+https"
+    ):
         evaluate_model("openai/clip-vit-base-patch32", build)
 
 
