@@ -63,4 +63,4 @@ format: install
 	$(BIN)/python -m ruff check --fix bindsplit_datasets metrics spaces hub_scripts tests perf
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache build-artifacts
