@@ -73,4 +73,4 @@ format: install
 	$(BIN)/python -m ruff check --fix $(LINT_PATHS)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info demo_output reproduce_output .pytest_cache build-artifacts

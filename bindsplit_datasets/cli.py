@@ -28,9 +28,10 @@ import pkgutil
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 from . import commands
 from ._version import __version__
@@ -64,6 +65,35 @@ PACKAGE_LOGGER = __name__.rpartition(".")[0]
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A sub-command's parser whose arguments are added when it is first used (parsing, help):
+    ``bindsplit --help`` and every other command then import nothing of a command they do not
+    run (``build``'s options need the benchmark registry, which imports ``datasets``)."""
+
+    def populate_with(self, add_arguments: Callable[[argparse.ArgumentParser], None]) -> None:
+        """Add the arguments with ``add_arguments(self)`` on first use."""
+        self._add_arguments: Callable[[argparse.ArgumentParser], None] | None = add_arguments
+
+    def populate(self) -> None:
+        """Add the arguments now (once)."""
+        add_arguments = getattr(self, "_add_arguments", None)
+        if add_arguments is not None:
+            self._add_arguments = None
+            add_arguments(self)
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        self.populate()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        self.populate()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.populate()
+        return super().format_help()
+
+
 def _command_modules() -> list[ModuleType]:
     modules = [
         importlib.import_module(f"{commands.__name__}.{info.name}")
@@ -85,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[verbosity],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers: Any = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=CommandParser
+    )
     for module in _command_modules():
         # HELP is %-formatted by argparse in the command list, but not as a description.
         sub = subparsers.add_parser(
@@ -96,9 +128,33 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
             parents=[verbosity],
         )
-        module.add_arguments(sub)
+        sub.populate_with(module.add_arguments)
         sub.set_defaults(_run=module.run)
     return parser
+
+
+def _silence_library_bars() -> Callable[[], None]:
+    """Turn off the progress bars of huggingface_hub (downloads) and transformers (weight
+    loading), which ignore ``TQDM_DISABLE``; transformers imported later inherits the hub's
+    setting. Returns what turns them back on."""
+    from huggingface_hub import utils as hub_utils
+
+    undo: list[Callable[[], None]] = []
+    if not hub_utils.are_progress_bars_disabled():
+        hub_utils.disable_progress_bars()
+        undo.append(hub_utils.enable_progress_bars)
+
+    def restore() -> None:
+        transformers_logging = sys.modules.get("transformers.utils.logging")
+        if undo and transformers_logging is not None:
+            transformers_logging.enable_progress_bar()
+        for step in undo:
+            step()
+
+    transformers_logging = sys.modules.get("transformers.utils.logging")
+    if transformers_logging is not None:
+        transformers_logging.disable_progress_bar()
+    return restore
 
 
 @contextmanager
@@ -112,11 +168,14 @@ def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     package.addHandler(handler)
     package.setLevel(level)
     package.propagate = False
+    restore_bars = _silence_library_bars() if quiet else None
     if quiet:
         os.environ["TQDM_DISABLE"] = "1"
     try:
         yield
     finally:
+        if restore_bars is not None:
+            restore_bars()
         package.removeHandler(handler)
         package.setLevel(saved[0])
         package.propagate = saved[1]

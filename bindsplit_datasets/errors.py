@@ -16,6 +16,8 @@ import zipfile
 from collections.abc import Iterable
 from types import ModuleType
 
+from .names import REPOSITORY_URL
+
 __all__ = [
     "BindsplitError",
     "BindsplitFileNotFoundError",
@@ -192,7 +194,7 @@ def require(
     ...     for part in str(error).split("; "):
     ...         print(part)
     a figure needs no_such_module, which cannot be imported (No module named 'no_such_module')
-    it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'.
+    it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot] @ git+https://github.com/bindsplit/bindsplit'.
     """
     imported = []
     for name in modules:
@@ -203,7 +205,7 @@ def require(
             alternative = f", or {instead}" if instead else ""
             raise MissingExtraError(
                 f"{subject} cannot be imported ({error}); it comes with the {extra!r} extra: "
-                f"pip install '{_DISTRIBUTION}[{extra}]'{alternative}."
+                f"pip install '{_DISTRIBUTION}[{extra}] @ git+{REPOSITORY_URL}'{alternative}."
             ) from None
     return imported
 

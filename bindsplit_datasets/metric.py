@@ -36,6 +36,7 @@ __all__ = [
     "install_metric",
     "load_metric",
     "metric_hash",
+    "uninstall_metric",
     "verify_installed",
 ]
 
@@ -62,7 +63,7 @@ def _check_folder(folder: Path) -> None:
         raise BindsplitFileNotFoundError(
             f"the BindSplit metric is missing from the installed package ({', '.join(missing)} "
             f"not in {folder}); reinstall bindsplit-datasets "
-            "(`pip install --force-reinstall bindsplit-datasets`)"
+            "(`pip install --force-reinstall` the wheel or the repository it came from)"
         )
 
 
@@ -206,6 +207,48 @@ def _install(cache: Path) -> Path:
     _make_newest(entry)
     logger.info("installed the bindsplit metric in %s", entry)
     return entry
+
+
+def _is_our_entry(entry: Path) -> bool:
+    """Whether ``entry`` is what :func:`install_metric` writes: a 64-hex folder holding only
+    ``__init__.py``, the module files and the record naming the shipped script."""
+    names = {"__init__.py", *MODULE_FILES, f"{Path(_SCRIPT).stem}.json"}
+    if len(entry.name) != 64 or not entry.is_dir():
+        return False
+    found = {path.name for path in entry.iterdir() if path.name != "__pycache__"}
+    if not found <= names or not all(name in found for name in MODULE_FILES):
+        return False
+    try:
+        meta = json.loads((entry / f"{Path(_SCRIPT).stem}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return str(meta.get("original file path", "")).endswith(_SCRIPT)
+
+
+def uninstall_metric(modules_cache: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Remove what :func:`install_metric` wrote into evaluate's modules cache: its entries
+    ``<cache>/evaluate_modules/metrics/evaluate-metric--bindsplit/<hash>`` (only folders in the
+    form it writes) and that folder when nothing else is left in it. evaluate's own folders and
+    anything else in the cache stay. Returns the removed entries."""
+    cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
+    parent = cache / _MODULES / "metrics" / CACHED_NAME
+    if not parent.is_dir():
+        return []
+    removed = []
+    for entry in sorted(parent.iterdir()):
+        if _is_our_entry(entry):
+            shutil.rmtree(entry)
+            removed.append(entry)
+    left = {path.name for path in parent.iterdir()} - {"__init__.py", "__pycache__"}
+    if not left:
+        shutil.rmtree(parent)
+    logger.info(
+        "removed %d bindsplit metric entr%s from %s",
+        len(removed),
+        "y" if len(removed) == 1 else "ies",
+        parent,
+    )
+    return removed
 
 
 def load_metric(config_name: str | None = None, **kwargs: Any) -> evaluate.EvaluationModule:

@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_BINDING_KIND",
     "CHECKPOINT_FORMAT",
     "CONFIGURATIONS",
+    "CONFIGURATION_MEANINGS",
     "DEMO_FORMAT",
     "HUB_ORG",
     "HUB_NAMES",
@@ -23,7 +24,10 @@ __all__ = [
     "METRIC_LABELS",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
+    "INSTALL_COMMAND",
     "PAPER_CITATION",
+    "PAPER_URL",
+    "REPOSITORY_URL",
     "REFERENCE_FORMAT",
     "REFERENCE_FORMAT_V2",
     "RESULTS_DATASET_NAME",
@@ -76,6 +80,15 @@ BINDING_KINDS: tuple[str, ...] = ("attribute", "relation", "both")
 #: The binding kind of a build that names none, and of records and manifests written before
 #: builds had one.
 DEFAULT_BINDING_KIND = "attribute"
+#: What each configuration holds, in words (dataset cards, the leaderboard's About tab).
+CONFIGURATION_MEANINGS: dict[str, str] = {
+    "full": "every sample of the benchmark (including `none`: no binding found)",
+    "seen": "every binding of every caption is seen in the reference: no familiarity shortcut",
+    "unseen": "no binding of any caption is seen in the reference: entirely novel bindings",
+    "partial": "some bindings seen, some unseen",
+    "balanced": "every caption with bindings is equally familiar, above zero: no familiarity "
+    "shortcut (holds all of `seen`, and `partial` samples whose captions are equally familiar)",
+}
 
 #: Format tag of a built dataset folder's manifest.
 BUILD_FORMAT = "bindsplit-build/2"
@@ -120,6 +133,16 @@ PAPER_CITATION = """@inproceedings{peng2026clip,
   booktitle = {ICML 2026 Workshop on Compositional Learning: Safety, Interpretability, and Agents},
   year      = {2026}
 }"""
+
+#: Where the paper is published (OpenReview).
+PAPER_URL = "https://openreview.net/forum?id=C8MlQkr4bw"
+
+#: The project's source repository (setup.cfg's ``url``).
+REPOSITORY_URL = "https://github.com/bindsplit/bindsplit"
+
+#: The install line cards and docs give: the package is not on the package index, so pip
+#: installs it from the repository (or from a wheel built with ``python -m build``).
+INSTALL_COMMAND = f'pip install "bindsplit-datasets @ git+{REPOSITORY_URL}"'
 
 #: The Hub namespace of the canonical datasets and metric Space (``--org`` replaces it).
 HUB_ORG = "bindsplit"

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from report_records import record_from_samples
 
-__all__ = ["LABELS", "compare_rows", "leaderboard_records"]
+__all__ = ["LABELS", "as_compare_text", "compare_rows", "leaderboard_records"]
 
 LABELS = ["seen"] * 120 + ["unseen"] * 60 + ["partial"] * 60 + ["none"] * 20
 
@@ -70,3 +70,30 @@ def compare_rows(text: str) -> dict[str, list[dict[str, str]]]:
         elif config is not None and (match := _ROW.fullmatch(line)):
             rows[config].append({**match.groupdict(), "move": match["move"] or ""})
     return rows
+
+
+def _marker(row: dict[str, Any]) -> str:
+    move = row["move"]
+    if move:
+        return f"↑{move}" if move > 0 else f"↓{-move}"
+    return "=" if row["within_noise"] else ""
+
+
+def as_compare_text(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, str]]]:
+    """The leaderboard's typed rows (numbers) printed as `bindsplit compare` prints them."""
+    return {
+        config: [
+            {
+                "rank": str(row["rank"]),
+                "model": row["model"],
+                "accuracy": f"{row['accuracy']:.1f}",
+                "ci": "-"
+                if row["ci_low"] is None
+                else f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}]",
+                "n": "-" if row["n"] is None else f"{row['n']:,}",
+                "move": _marker(row),
+            }
+            for row in config_rows
+        ]
+        for config, config_rows in rows.items()
+    }

@@ -111,6 +111,27 @@ def test_counts_below_their_minimum_are_refused_by_the_parser(argv, capsys):
     assert exit_.value.code == 2 and "must be at least" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", "--model", "m", "--data", "d", "--out", "o.json"],
+        ["compare", "a.json"],
+        ["plot", "a.json", "--out", "f.png"],
+    ],
+)
+def test_configs_are_comma_or_space_separated_in_every_command(command, capsys):
+    parser = cli.build_parser()
+    for given in (["full,seen,unseen"], ["full", "seen", "unseen"], ["full,seen", "unseen"]):
+        assert parser.parse_args([*command, "--configs", *given]).configs == [
+            "full",
+            "seen",
+            "unseen",
+        ]
+    with pytest.raises(SystemExit):
+        parser.parse_args([*command, "--configs", "full,sen"])
+    assert "--configs: unknown configuration 'sen'; choose from full," in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------------------ bad sources
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, Path]:
@@ -161,6 +182,18 @@ def test_a_binary_sim_solution_is_named_with_the_fix(files, capsys):
     assert "pass VisMin's sim_solution.csv (columns idx, Text, Image, category)" in line
 
 
+def test_each_note_of_a_source_is_printed_once(files, capsys):
+    argv = ["stats", "vismin", "--source", str(files["vismin"]), "--vismin-pairing", "as-stored"]
+    argv += ["--reference"]
+    assert cli.main([*argv, str(files["reference"])]) == 0
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    notes = [line.split("note: ", 1)[1] for line in text.splitlines() if "note: " in line]
+    assert notes, text  # the one-row VisMin source has notes (its pairing, its size)
+    for note in notes:
+        assert text.count(note) == 1, note
+
+
 # ------------------------------------------------------------------------------ help, logging
 def test_every_command_help_ends_with_two_or_three_examples(capsys):
     for module in cli._command_modules():
@@ -207,6 +240,31 @@ def test_quiet_before_or_after_the_command_silences_info_and_progress(monkeypatc
     err = capsys.readouterr().err
     assert "a warning line" in err and "an info line" not in err
     assert seen["tqdm"] == "1" and "TQDM_DISABLE" not in os.environ
+
+
+def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatch):
+    """transformers' bars (loading weights) and huggingface_hub's (downloads) ignore
+    TQDM_DISABLE; -q turns them off for the command and back on after it."""
+    import transformers.utils.logging as transformers_logging
+    from huggingface_hub import utils as hub_utils
+
+    import bindsplit_datasets.commands.synth as synth
+
+    seen = {}
+
+    def work(args):
+        seen["transformers"] = transformers_logging.is_progress_bar_enabled()
+        seen["hub"] = not hub_utils.are_progress_bars_disabled()
+        return 0
+
+    monkeypatch.setattr(synth, "run", work)
+    assert transformers_logging.is_progress_bar_enabled()
+    assert cli.main(["-q", "synth", "--out", "x"]) == 0
+    assert seen == {"transformers": False, "hub": False}
+    assert transformers_logging.is_progress_bar_enabled()
+    assert not hub_utils.are_progress_bars_disabled()
+    assert cli.main(["synth", "--out", "x"]) == 0  # without -q: left on
+    assert seen == {"transformers": True, "hub": True}
 
 
 def test_only_the_package_logger_is_configured(monkeypatch, capsys):

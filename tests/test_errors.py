@@ -109,7 +109,8 @@ def test_require_names_the_purpose_the_extra_and_the_alternative(
     assert str(caught.value) == (
         "the Ray engine needs ray, which cannot be imported (import of ray halted; None in "
         "sys.modules); it comes with the 'distributed' extra: pip install "
-        "'bindsplit-datasets[distributed]', or use the local one."
+        "'bindsplit-datasets[distributed] @ git+https://github.com/bindsplit/bindsplit', or use "
+        "the local one."
     )
     assert isinstance(caught.value, ImportError)
 
@@ -126,5 +127,8 @@ def test_reference_build_on_ray_without_ray_is_one_line(
     assert "Traceback" not in err
     last = err.splitlines()[-1]  # after the progress bar
     assert last.startswith("bindsplit reference: error: the Ray engine needs ray, which cannot")
-    assert last.endswith("pip install 'bindsplit-datasets[distributed]', or use the local engine.")
+    assert last.endswith(
+        "pip install 'bindsplit-datasets[distributed] @ git+https://github.com/bindsplit/bindsplit',"
+        " or use the local engine."
+    )
     assert not out.exists()

@@ -315,8 +315,10 @@ def test_cli_errors_are_clear(build, tmp_path, capsys):
     assert (
         "CLIPVisionModel has no get_image_features or get_text_features" in capsys.readouterr().err
     )
-    assert cli.main([*base, "--model", str(vision_only), "--configs", "full,nope"]) == 2
-    assert "unknown configuration(s) ['nope']" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # by the parser, before any work
+        cli.main([*base, "--model", str(vision_only), "--configs", "full,nope"])
+    assert refused.value.code == 2
+    assert "--configs: unknown configuration 'nope'" in capsys.readouterr().err
     assert not (tmp_path / "r.json").exists()
     with pytest.raises(UnsupportedModelError):
         evaluate_model(str(vision_only), build)
@@ -528,7 +530,9 @@ def test_verify_reaches_loaders_that_take_it(build, monkeypatch):
 
 def test_missing_scoring_extra_names_it(build, monkeypatch):
     monkeypatch.setitem(sys.modules, "accelerate", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\]'"):
+    with pytest.raises(
+        MissingExtraError, match=r"pip install 'bindsplit-datasets\[scoring\] @ git\+https"
+    ):
         evaluate_model("openai/clip-vit-base-patch32", build)
 
 
@@ -593,3 +597,15 @@ def test_a_build_evaluates_and_verifies_without_its_adapter(build, rows, monkeyp
     assert verify_build(build)["benchmark"] == "_test_bivlc_like"
     after = evaluate_model(scorer, build, n_bootstrap=0)
     assert after["metrics"] == before["metrics"] and after["samples"] == before["samples"]
+
+
+@pytest.mark.parametrize("model", ["./nope", "/abs/nope", "itm:/no/such/path"])
+def test_a_model_path_that_does_not_exist_is_one_line(build, tmp_path, capsys, model):
+    out = tmp_path / "r.json"
+    assert cli.main(["eval", "--model", model, "--data", str(build), "--out", str(out)]) == 2
+    err = capsys.readouterr().err  # after the progress bars of reading the build
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert "Traceback" not in err and len(errors) == 1
+    name = model.removeprefix("itm:")
+    assert errors[0].startswith(f"bindsplit eval: error: {name} is neither a local folder nor")
+    assert not out.exists()

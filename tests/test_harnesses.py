@@ -11,6 +11,7 @@ and `image_caption_selection.evaluate`) with the tiny CLIP behind `encode_image`
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import re
@@ -237,3 +238,51 @@ def test_the_documented_columns_are_what_load_dataset_returns(work):
         assert features[column] == datasets.Value("string")
     doc = DOC.read_text(encoding="utf-8")
     assert "| `sugarcrepe` | `image` | `caption`, `negative_caption` |" in doc
+
+
+def bash_blocks() -> list[str]:
+    return re.findall(r"```bash\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_the_documented_loops_skip_an_empty_configuration(tmp_path, monkeypatch):
+    """Every binding seen: `unseen` and `partial` have 0 rows (schema-only shards). The MIEB
+    task leaves them out, the CLIP_benchmark export writes nothing for them, and the shell loop
+    runs the harness only on subset files that exist."""
+    import os
+    import stat
+    import subprocess
+
+    reference = tmp_path / "reference.txt"
+    everything = [f"a {a} {o}" for a in ATTRIBUTES for o in OBJECTS]
+    reference.write_text("\n".join(everything) + "\n", encoding="utf-8")
+    source = make_sugarcrepe_source(tmp_path / "sugar-crepe", sugarcrepe_samples())
+    built = build_benchmark(
+        "sugarcrepe",
+        out=tmp_path / BUILT_NAME,
+        source=source,
+        reference=reference,
+        source_options={"images": source / "val2017"},
+    )
+    empty = {config for config, n in built.manifest["configs"].items() if not n}
+    assert {"unseen", "partial"} <= empty
+    monkeypatch.chdir(tmp_path)
+    define, _, export = python_blocks()
+    if importlib.util.find_spec("mteb") is not None:
+        namespace: dict[str, Any] = {}
+        exec(define, namespace)  # noqa: S102 - the documented task definition, verbatim
+        task = namespace["bindsplit_task"](built.path)
+        assert set(task.metadata.eval_langs) == set(built.manifest["configs"]) - empty
+    exec(export, {})  # noqa: S102 - the documented export, verbatim
+    written = {path.name for path in (tmp_path / "clip_benchmark_data").iterdir()}
+    assert written == set(built.manifest["configs"]) - empty
+    (tmp_path / "clip_benchmark_data" / "nothing").mkdir()  # a root without subset files
+    # the documented shell loop, with a stand-in `clip_benchmark` that logs its --dataset
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "clip_benchmark"
+    fake.write_text('#!/bin/sh\necho "$3" >> calls.log\n', encoding="utf-8")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["bash", "-c", bash_blocks()[0]], env=env, check=True)
+    calls = (tmp_path / "calls.log").read_text(encoding="utf-8").split()
+    assert calls and all(call.startswith("sugar_crepe/") and "*" not in call for call in calls)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +30,7 @@ def _parsers(
 ) -> Iterator[tuple[str, argparse.ArgumentParser]]:
     """(snapshot name, parser) of ``parser`` and of every sub-command below it, depth first:
     ``bindsplit``, ``build``, ``reference.build``, ..."""
+    getattr(parser, "populate", lambda: None)()  # a command's arguments are added on first use
     yield name, parser
     for action in parser._actions:  # argparse has no public accessor for sub-parsers
         if isinstance(action, argparse._SubParsersAction):
@@ -90,3 +93,32 @@ def test_the_command_list_names_every_command() -> None:
     assert len(commands) >= 15
     for command in commands:
         assert f"    {command} " in top or f"    {command}\n" in top, command
+
+
+def test_help_answers_without_importing_the_heavy_libraries() -> None:
+    """``bindsplit --help`` and the help of the everyday commands import neither ``datasets``
+    nor torch (they cost seconds); measured in a fresh interpreter, as a user runs it."""
+    code = (
+        "import sys\n"
+        "from bindsplit_datasets import cli\n"
+        "for argv in (['--help'], ['eval', '--help'], ['compare', '--help'], ['plot', '--help'],"
+        " ['export', '--help']):\n"
+        "    try:\n"
+        "        cli.main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = ('datasets', 'torch', 'transformers', 'evaluate', 'pyarrow')\n"
+        "print('IMPORTED', sorted(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stderr.strip().splitlines()[-1] == "IMPORTED []"
+    assert "usage: bindsplit" in result.stdout
+
+
+def test_help_shows_the_defaults() -> None:
+    text = HELP_TEXTS["eval"]
+    assert "encoder batch size per process (default: 64)" in text
+    assert "bootstrap resamples (0: no intervals) (default: 1000)" in text
+    assert "(default: 0) (default: 0)" not in text  # a default the help states is not repeated

@@ -188,9 +188,10 @@ def test_eval_refuses_a_tampered_build_before_loading_a_model(build, tmp_path, c
 
 
 def test_the_push_dry_run_refuses_a_tampered_build(build, capsys):
-    argv = ["push-dataset", str(build)]
+    # a fixture build, not the canonical one: published in another namespace
+    argv = ["push-dataset", str(build), "--org", "my-lab"]
     assert cli.main(argv) == 0  # an untouched build plans (dry run: nothing is sent)
-    assert "bindsplit/bivlc" in capsys.readouterr().out
+    assert "my-lab/bivlc" in capsys.readouterr().out
     rewrite_column(shard(build, "full"), "bindsplit_label", 1, "seen")
     assert cli.main(argv) == 2
     (line,) = error_lines(capsys.readouterr().err)

@@ -1096,6 +1096,29 @@ def test_install_metric_command(tmp_path, capsys):
     assert (tmp_path / "evaluate_modules/metrics/evaluate-metric--bindsplit").is_dir()
 
 
+def test_uninstall_removes_only_what_install_wrote(tmp_path, capsys):
+    from bindsplit_datasets import cli
+
+    entry = bs_metric.install_metric(tmp_path)
+    metrics = tmp_path / "evaluate_modules" / "metrics"
+    other = metrics / "evaluate-metric--accuracy" / ("f" * 64)  # evaluate's own entry
+    other.mkdir(parents=True)
+    (other / "accuracy.py").write_text("# not ours\n", encoding="utf-8")
+    foreign = entry.parent / ("0" * 64)  # in our folder, but not in the form we write
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine\n", encoding="utf-8")
+    assert cli.main(["install-metric", "--uninstall", "--modules-cache", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"removed {entry}\n"
+    assert not entry.exists() and (foreign / "notes.txt").is_file()
+    assert (other / "accuracy.py").is_file() and (metrics / "__init__.py").is_file()
+    foreign.joinpath("notes.txt").unlink()
+    foreign.rmdir()
+    assert bs_metric.uninstall_metric(tmp_path) == []  # nothing of ours left: the folder goes
+    assert not entry.parent.exists() and (other / "accuracy.py").is_file()
+    assert cli.main(["install-metric", "--uninstall", "--modules-cache", str(tmp_path)]) == 0
+    assert "nothing to remove" in capsys.readouterr().out
+
+
 @pytest.mark.slow  # two subprocesses with a fresh HF_HOME
 def test_evaluate_load_bindsplit_offline_in_a_fresh_hf_home(tmp_path, repo_root):
     """The issue's check: in a fresh HF_HOME, offline, after `bindsplit install-metric`,

@@ -28,7 +28,7 @@ from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, Revi
 from bindsplit_datasets import publish
 from bindsplit_datasets.builds.features import LABEL_FEATURE
 from bindsplit_datasets.builds.manifest import read_manifest
-from bindsplit_datasets.errors import BindsplitError, SchemaError
+from bindsplit_datasets.errors import BindsplitError, BindsplitValueError, SchemaError
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (
     PUBLISH_RECORD,
@@ -78,6 +78,14 @@ def card_text(configs: dict[str, int] = SHARDS, default: str = "full") -> str:
     return "\n".join([*lines, "---", "", *body])
 
 
+#: What makes a BiVLC build the canonical one (publish/canonical.py).
+CANONICAL = {
+    "reference": {"corpus": {"kind": "coco", "name": "coco2017"}},
+    "min_count": 1,
+    "source": {"hub_id": "imirandam/BiVLC", "revision": "main", "sha": "1" * 40},
+}
+
+
 def write_build(folder: Path) -> Path:
     """A small folder in the exact layout `bindsplit build` writes."""
     folder.mkdir(parents=True)
@@ -105,6 +113,8 @@ def write_build(folder: Path) -> Path:
             "image": ["image", "negative_image"],
             "caption": ["caption", "negative_caption"],
         },
+        # the canonical build's reference and source: it may go to bindsplit/bivlc
+        **CANONICAL,
     }
     (folder / "bindsplit.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "README.md").write_text(card_text(), encoding="utf-8")
@@ -402,7 +412,12 @@ def test_default_repository_follows_the_benchmark(
     build: Path, benchmark: str, options: dict[str, str], expected: str
 ) -> None:
     manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
-    (build / "bindsplit.json").write_text(json.dumps({**manifest, "benchmark": benchmark}))
+    from bindsplit_datasets.benchmarks import get_benchmark
+
+    source = {**manifest["source"], "hub_id": get_benchmark(benchmark).hub_id}  # its canonical
+    (build / "bindsplit.json").write_text(
+        json.dumps({**manifest, "benchmark": benchmark, "source": source})
+    )
     assert plan_dataset(build, **options).repo_id == expected
 
 
@@ -1049,3 +1064,49 @@ def test_results_dry_run_and_plan_errors(
     with pytest.raises(SystemExit):  # --repo is required
         push_results.main([str(results)])
     assert "--repo" in capsys.readouterr().err
+
+
+# --- the publishing guard: canonical names for canonical builds only ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"reference": {"corpus": {"name": "captions.txt"}}}, "its reference is captions.txt"),
+        ({"min_count": 2}, "seen from 2 captions, not 1"),
+        ({"source": {"path": "bivlc_fixture.parquet", "sha256": "ab"}}, "bivlc_fixture.parquet"),
+    ],
+)
+def test_a_private_build_is_not_published_as_the_canonical_one(
+    build: Path, capsys: pytest.CaptureFixture[str], change: dict, problem: str
+) -> None:
+    manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
+    (build / "bindsplit.json").write_text(json.dumps({**manifest, **change}), encoding="utf-8")
+    with pytest.raises(BindsplitValueError, match="not the canonical bindsplit/bivlc") as caught:
+        plan_dataset(build)
+    assert problem in str(caught.value)
+    with pytest.raises(BindsplitValueError):
+        plan_dataset(build, org="bindsplit")  # the canonical namespace named: the same check
+    assert plan_dataset(build, org="my-lab").repo_id == "my-lab/bivlc"
+    assert plan_dataset(build, "bindsplit/bivlc").repo_id == "bindsplit/bivlc"  # explicit
+    assert push_dataset.main([str(build)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--org ORG" in err
+
+
+def test_push_results_into_the_canonical_namespace_needs_canonical_results(
+    tmp_path: Path,
+) -> None:
+    from report_records import record_from_samples
+
+    from bindsplit_datasets.reports import write_records
+
+    labels = ["seen", "unseen"] * 10
+    record = record_from_samples("org/clip", labels, [1, 0] * 10, [1, 1] * 10, benchmark="bivlc")
+    private = write_records([record], tmp_path / "private.json")
+    with pytest.raises(BindsplitValueError, match="are not of the canonical bindsplit/bivlc"):
+        plan_results([private], "bindsplit/bindsplit-results")
+    assert plan_results([private], "my-lab/bindsplit-results").repo_id == "my-lab/bindsplit-results"
+    record["dataset"]["data"] = "bindsplit/bivlc"  # evaluated on the published dataset
+    published = write_records([record], tmp_path / "published.json")
+    assert plan_results([published], "bindsplit/bindsplit-results").files

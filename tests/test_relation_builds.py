@@ -286,8 +286,8 @@ def test_compare_and_the_leaderboard_show_the_binding_kind():
     )
     assert binding_kinds(records + relation, "bivlc") == ["attribute", "relation"]
     view = board(records + relation, "bivlc", kind="relation")
-    assert view.headers()[:2] == ["model", "binding kind"]
-    assert view.wide() and {line[1] for line in view.wide()} == {"relation"}
+    assert view.overview_columns()[:3] == ["rank", "model", "binding_kind"]
+    assert view.overview() and {line[2] for line in view.overview()} == {"relation"}
     assert "different builds" in board(records + relation, "bivlc").note  # kinds never mixed
 
 

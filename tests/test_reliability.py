@@ -323,9 +323,10 @@ def test_the_leaderboard_leaves_out_nan_accuracies_and_negative_counts(tmp_path)
     ]
     source = load_source(_table(tmp_path / "t.parquet", rows))
     assert [r["model"]["id"] for r in source.records] == ["good"]
-    assert len(source.skipped) == 4
-    assert any("full/n = -3 is not a sample count" in line for line in source.skipped)
-    assert any("full/i2t = nan is not a fraction" in line for line in source.skipped)
+    assert len(source.skipped) == 1 and "left out 4 rows" in source.skipped[0]
+    assert "n -3 is not a sample count" in source.skipped[0]
+    assert "value nan is not a fraction" in source.skipped[0]
+    assert "value 0.2 lies outside its interval [0.5, 0.9]" in source.skipped[0]
 
 
 def test_a_results_folder_with_unreadable_files_still_loads_and_says_so(tmp_path):

@@ -122,7 +122,11 @@ def test_write_into_a_model_folder_never_replaces_a_foreign_file(tmp_path: Path)
 
 def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
-    assert cli.main(["export", "eval-results", *paths]) == 0
+    # results of local builds are not reported as the canonical bindsplit/<benchmark>
+    assert cli.main(["export", "eval-results", *paths]) == 2
+    err = capsys.readouterr().err
+    assert "are not of the canonical bindsplit/bivlc" in err and "--dataset-id" in err
+    assert cli.main(["export", "eval-results", *paths, "--org", "lab"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# .eval_results/bivlc.yaml\n" + HEADER) and "# .eval_results/aro" in out
     model = tmp_path / "model"
@@ -130,6 +134,13 @@ def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().out.count("wrote ") == 2
     aro = yaml.safe_load((model / EVAL_RESULTS_FOLDER / "aro.yaml").read_text(encoding="utf-8"))
     assert aro[0]["dataset"] == {"id": "lab/aro", "task_id": "full_i2t"}
+    argv = ["export", "eval-results", "--dataset-id", "me/bivlc-300", paths[0]]
+    assert cli.main(argv) == 0
+    assert yaml.safe_load(capsys.readouterr().out.split("\n", 1)[1])[0]["dataset"]["id"] == (
+        "me/bivlc-300"
+    )
+    assert cli.main([*argv, paths[1]]) == 2  # one dataset id for two benchmarks
+    assert "export each benchmark's results separately" in capsys.readouterr().err
 
 
 def test_eval_config_reads_the_build_not_the_adapter() -> None:

@@ -70,7 +70,10 @@ def test_plot_without_matplotlib_names_the_extra(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("bindsplit plot: error: a figure needs matplotlib, which cannot be")
-    assert "it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot]'" in err
+    assert (
+        "it comes with the 'plot' extra: pip install 'bindsplit-datasets[plot] @ git+https://github.com/bindsplit/bindsplit'"
+        in err
+    )
     assert not out.exists()
 
 

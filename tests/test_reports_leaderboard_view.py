@@ -7,13 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from leaderboard_records import compare_rows, leaderboard_records
+from leaderboard_records import as_compare_text, compare_rows, leaderboard_records
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import BindsplitFileNotFoundError
+from bindsplit_datasets.names import PAPER_CITATION, PAPER_URL
 from bindsplit_datasets.publish import plan_results
-from bindsplit_datasets.reports import write_records
+from bindsplit_datasets.reports import write_record, write_records
+from bindsplit_datasets.reports.leaderboard_text import about_markdown, escape_markdown
 from bindsplit_datasets.reports.leaderboard_view import (
+    CONFIG_COLUMNS,
+    SMALL_N,
+    benchmark_metrics,
     benchmarks,
     board,
     families,
@@ -21,9 +26,10 @@ from bindsplit_datasets.reports.leaderboard_view import (
     model_family,
     references,
 )
-from bindsplit_datasets.reports.results_table import write_results_table
+from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.reports.results_table import table_rows, write_results_table
 
-CONFIGS = ["full", "seen", "unseen", "balanced"]
+CONFIGS = ["full", "seen", "partial", "unseen", "balanced"]
 
 
 def results_dataset(tmp_path: Path, records: list[dict[str, Any]]) -> Path:
@@ -68,10 +74,11 @@ def test_rows_equal_compare_with_per_sample_outcomes(
     assert source.paired and len(source.records) == len(records) and not source.skipped
     coco = [r for r in records if r["dataset"]["benchmark"] == "bivlc"][:3]
     view = board(source.records, "bivlc", metric, reference="coco2017")
-    assert view.rows == compared(tmp_path, capsys, coco, metric)
+    assert as_compare_text(view.rows) == compared(tmp_path, capsys, coco, metric)
     assert "exact McNemar" in view.note
-    if metric == "i2t":  # a real move is marked, one within noise is "="
-        assert view.rows["seen"][0]["move"] == "↑2" and view.rows["unseen"][0]["move"] == "="
+    if metric == "i2t":  # a real move counts its places, one within noise counts 0
+        assert view.rows["seen"][0]["move"] == 2 and not view.rows["seen"][0]["within_noise"]
+        assert view.rows["unseen"][0]["move"] == 0 and view.rows["unseen"][0]["within_noise"]
 
 
 def test_rows_equal_compare_from_the_table_alone(
@@ -88,9 +95,9 @@ def test_rows_equal_compare_from_the_table_alone(
         for r in records
         if r["dataset"]["benchmark"] == "vismin"
     ]
-    assert vismin.rows == compared(tmp_path, capsys, bare, "t2i")
+    assert as_compare_text(vismin.rows) == compared(tmp_path, capsys, bare, "t2i")
     assert "non-overlapping 95% intervals" in vismin.note
-    assert [line[0] for line in vismin.wide()] == [row["model"] for row in vismin.rows["full"]]
+    assert [line[1] for line in vismin.overview()] == [row["model"] for row in vismin.rows["full"]]
 
 
 def test_a_folder_with_a_bad_record_shows_the_others(tmp_path: Path) -> None:
@@ -103,7 +110,165 @@ def test_a_folder_with_a_bad_record_shows_the_others(tmp_path: Path) -> None:
 
 
 def test_bad_sources(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
     with pytest.raises(BindsplitFileNotFoundError, match="neither results records"):
-        load_source(tmp_path)
+        load_source(tmp_path / "empty")
     with pytest.raises(BindsplitFileNotFoundError, match="neither a file, a folder nor"):
         load_source(tmp_path / "missing.parquet")
+
+
+def coco_bivlc() -> list[dict[str, Any]]:
+    return [
+        r
+        for r in leaderboard_records()
+        if r["dataset"]["benchmark"] == "bivlc"
+        and r["dataset"]["reference"]["corpus"]["name"] == "coco2017"
+    ]
+
+
+def test_cells_are_typed_numbers_with_partial_and_the_gap() -> None:
+    records = coco_bivlc()
+    view = board(records, "bivlc", "i2t")
+    assert list(view.rows) == CONFIGS
+    clip = next(r for r in records if r["model"]["id"] == "org/clip-b")["metrics"]
+    row = next(row for row in view.rows["unseen"] if row["model"] == "org/clip-b")
+    assert set(CONFIG_COLUMNS) <= set(row)
+    assert row["accuracy"] == pytest.approx(100 * clip["unseen/i2t"])
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+        [100 * b for b in clip["unseen/i2t_ci"]]
+    )
+    assert row["n"] == clip["unseen/n"] == 60 and row["small_n"] is False
+    assert isinstance(row["rank"], int) and isinstance(row["move"], int)
+    assert all(r["move"] is None for r in view.rows["full"])  # no move on full itself
+    entry = next(m for m in view.models if m["model"] == "org/clip-b")
+    assert entry["partial"] == pytest.approx(100 * clip["partial/i2t"])
+    assert entry["gap"] == pytest.approx(100 * clip["gap/i2t"])
+    assert [entry["gap_low"], entry["gap_high"]] == pytest.approx(
+        [100 * b for b in clip["gap/i2t_ci"]]
+    )
+    assert entry["gap_n"] == 60  # the smaller side
+    assert entry["gap_partial"] is None  # old records have no seen-minus-partial gap
+    # the overview sorts numerically: the best unseen model has the largest unseen number
+    columns = view.overview_columns()
+    unseen = columns.index("unseen")
+    best = max(view.overview(), key=lambda line: line[unseen])
+    assert best[1] == max(records, key=lambda r: r["metrics"]["unseen/i2t"])["model"]["id"]
+    assert all(isinstance(line[unseen], float) for line in view.overview())
+
+
+def test_gap_rows_and_new_columns_of_a_results_table(tmp_path: Path) -> None:
+    """A table with the gap rows and reproducibility columns (configuration gap_seen_unseen /
+    gap_seen_partial: value = difference) shows both gaps; an old table without them still
+    reads."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = coco_bivlc()
+    rows = table_rows(records)
+    extra = {"interval_method": "wilson", "confidence": 0.95, "n_bootstrap": 1000, "seed": 0}
+    gaps = []
+    for record in records:
+        identity = next(r for r in rows if r["model"] == record["model"]["id"])
+        for config, value in (("gap_seen_unseen", -0.25), ("gap_seen_partial", 0.125)):
+            gaps.append(
+                {
+                    **identity,
+                    "configuration": config,
+                    "metric": "i2t",
+                    "value": value,
+                    "ci_low": value - 0.1,
+                    "ci_high": value + 0.1,
+                    "n": 60,
+                }
+            )
+    table = [{**row, **extra, "small_n": row["n"] < SMALL_N} for row in rows + gaps]
+    pq.write_table(pa.Table.from_pylist(table), tmp_path / "new.parquet")
+    view = board(load_source(tmp_path / "new.parquet").records, "bivlc", "i2t")
+    entry = view.models[0]
+    assert entry["gap"] == pytest.approx(-25.0) and entry["gap_partial"] == pytest.approx(12.5)
+    assert [entry["gap_low"], entry["gap_high"]] == pytest.approx([-35.0, -15.0])
+    assert list(view.rows) == CONFIGS  # the gap rows are not configurations on the board
+
+
+def test_marker_of_imported_and_pair_scorer_rows() -> None:
+    records = coco_bivlc()
+    records[0]["model"]["scored_by"] = "imported"
+    records[1]["model"]["scored_by"] = "pair scorer"
+    view = board(records, "bivlc", "i2t")
+    marked = {row["model"]: row["scored_by"] for row in view.rows["full"]}
+    assert marked == {
+        "org/clip-b": "imported",
+        "org/negclip-b": "pair scorer",
+        "google/siglip-b": "",
+    }
+    assert {m["model"]: m["scored_by"] for m in view.models} == marked
+
+
+def test_only_the_metrics_a_benchmark_has() -> None:
+    records = coco_bivlc()
+    for record in records:  # one image, two captions: I2T only
+        record["dataset"]["benchmark"] = "aro_vga"
+        for key in [k for k in record["metrics"] if "/t2i" in k or "/group" in k]:
+            del record["metrics"][key]
+    assert benchmark_metrics(records, "aro_vga") == ["i2t"]
+    assert benchmark_metrics(leaderboard_records(), "bivlc") == ["i2t", "t2i", "group"]
+    assert board(records, "aro_vga", "t2i").rows == {}
+
+
+def test_the_flat_out_dir_folder_and_a_collection(tmp_path: Path) -> None:
+    records = coco_bivlc()
+    for record in records:
+        write_record(record, tmp_path / record_file_name(record["model"]["id"], "bivlc"))
+    write_records(records, tmp_path / "results.json")  # the same records again: shown once
+    source = load_source(tmp_path)
+    assert source.paired and not source.skipped
+    assert sorted(r["model"]["id"] for r in source.records) == sorted(
+        r["model"]["id"] for r in records
+    )
+
+
+def test_bad_files_and_rows_are_left_out_with_a_note(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = coco_bivlc()
+    write_record(records[0], tmp_path / "bivlc__org__clip-b.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    source = load_source(tmp_path)
+    assert [r["model"]["id"] for r in source.records] == ["org/clip-b"]
+    broken, deep = sorted(source.skipped)
+    assert broken.startswith("broken.json: ") and "not JSON" in broken
+    assert deep == "deep.json: nested too deeply"
+
+    rows = table_rows(records)
+    rows[0] = {**rows[0], "value": float("nan")}
+    rows[1] = {**rows[1], "n": -3}
+    rows[2] = {**rows[2], "value": None}
+    bad = pa.Table.from_pylist(rows[:3])
+    strings = [{**rows[3], "value": "0.5"}]
+    good = pa.Table.from_pylist(rows[4:])
+    tables = tmp_path / "tables"
+    (tables / "data").mkdir(parents=True)
+    pq.write_table(pa.concat_tables([bad.cast(good.schema), good]), tables / "data" / "a.parquet")
+    pq.write_table(pa.Table.from_pylist(strings), tables / "b.parquet")
+    source = load_source(tables)
+    assert not source.paired
+    assert len(source.records) == len(records)  # every model keeps its other rows
+    notes = "\n".join(source.skipped)
+    assert (
+        "data/a.parquet: left out 3 rows (row 0: value nan is not a fraction; row 1: n -3 " in notes
+    )
+    assert "row 2: no value" in notes and "b.parquet: left out 1 row (row 0: value '0.5'" in notes
+    view = board(source.records, "bivlc", "i2t")  # a board still comes out
+    assert view.rows and all(row["accuracy"] is not None for row in view.rows["seen"])
+
+
+def test_markdown_is_escaped_and_the_about_tab() -> None:
+    text = escape_markdown("no `results` in records/**/*.json <b>x</b> _under_\nline")
+    assert "*" not in text.replace("\\*", "") and "<b>" not in text and "\n" not in text
+    assert "\\_under\\_" in text and "&lt;b&gt;" in text
+    about = about_markdown()
+    assert PAPER_URL in about and PAPER_CITATION in about and "How to submit" in about
+    for config in CONFIGS:
+        assert f"- `{config}`:" in about

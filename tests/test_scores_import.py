@@ -195,3 +195,13 @@ def test_scores_made_for_another_build_are_refused_naming_both(
     assert not out.exists()
     with pytest.raises(ScoresFileError, match="made for the build with fingerprint"):
         evaluate_scores(clip_run[1], other, name="x")
+
+
+def test_ids_of_a_source_without_an_id_column_are_row_positions(build, clip_run):
+    """BiVLC (like ARO and SugarCrepe) has no id column: a sample's id is its row position in
+    `full`, as a string (docs/protocol.md, section 8; README), so a scores file lists "0".."n-1"
+    in the build's row order."""
+    _, scores = clip_run
+    table = pd.read_parquet(scores)
+    assert list(table["id"]) == [str(i) for i in range(12)]
+    assert list(table["sample"]) == list(range(12))

@@ -8,18 +8,15 @@ from __future__ import annotations
 import configparser
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
+from app_server import REQUEST_TIMEOUT_S, running_app
 from packaging.requirements import Requirement
 
 from bindsplit_datasets import cli
@@ -32,8 +29,6 @@ from bindsplit_datasets.reports import write_records
 REPO_ROOT = Path(__file__).resolve().parents[1]
 METRIC = REPO_ROOT / "metrics" / "bindsplit"
 LEADERBOARD = REPO_ROOT / "spaces" / "leaderboard"
-START_TIMEOUT_S = 120
-REQUEST_TIMEOUT_S = 60
 
 
 def front_matter(folder: Path) -> dict:
@@ -81,76 +76,71 @@ def space_extra_of(extra: str) -> list[str]:
     return [Requirement(line).name for line in parser["options.extras_require"][extra].split()]
 
 
-def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture
+def fake_wheel(tmp_path: Path) -> Path:
+    """A file named as the project's wheel (the plan only names and uploads it)."""
+    path = tmp_path / "bindsplit_datasets-0.1.0-py3-none-any.whl"
+    path.write_bytes(b"PK not a real wheel")
+    return path
+
+
+def test_leaderboard_space_plan(capsys: pytest.CaptureFixture[str], fake_wheel: Path) -> None:
     front = front_matter(LEADERBOARD)
     assert front["sdk"] == "gradio" and front["app_file"] == "app.py"
     assert {"leaderboard", "bindsplit"} <= set(front["tags"])
     assert (LEADERBOARD / "results.txt").read_text(encoding="utf-8").strip() == (
         results_dataset_id()
     )
-    plan = plan_space("leaderboard")
+    plan = plan_space("leaderboard", wheel=fake_wheel)
     assert plan.repo_id == "bindsplit/leaderboard" and plan.repo_type == "space"
     assert [f.path_in_repo for f in plan.files] == [
         "README.md",
         "app.py",
         "requirements.txt",
         "results.txt",
+        "wheels/bindsplit_datasets-0.1.0-py3-none-any.whl",
         "bindsplit-publish.json",
     ]
     assert plan.files[3].local_path is not None  # the shipped results.txt, as it is
-    plan = plan_space("leaderboard", org="lab")
+    # the Space installs BindSplit from the wheel it holds, by a relative path, with the extra
+    assert plan.files[2].read() == b"./wheels/bindsplit_datasets-0.1.0-py3-none-any.whl[plot]\n"
+    assert plan.files[4].local_path == fake_wheel
+    plan = plan_space("leaderboard", org="lab", wheel=fake_wheel)
     assert plan.repo_id == "lab/leaderboard" and plan.files[3].read() == b"lab/bindsplit-results\n"
-    plan = plan_space("leaderboard", "me/board", results="me/my-results")
+    plan = plan_space("leaderboard", "me/board", results="me/my-results", wheel=fake_wheel)
     assert plan.repo_id == "me/board" and plan.files[3].read() == b"me/my-results\n"
     with pytest.raises(BindsplitValueError, match="unknown Space 'metric'"):
         plan_space("metric")
-    assert cli.main(["push-space", "leaderboard", "--org", "lab"]) == 0  # a dry run
+    with pytest.raises(BindsplitValueError, match="is not a BindSplit wheel"):
+        plan_space("leaderboard", wheel=LEADERBOARD / "app.py")
+    argv = ["push-space", "leaderboard", "--org", "lab", "--wheel", str(fake_wheel)]
+    assert cli.main(argv) == 0  # a dry run
     out = capsys.readouterr().out
     assert "lab/leaderboard (Space" in out and "dry run: nothing was sent" in out
+    assert "wheels/bindsplit_datasets-0.1.0-py3-none-any.whl, installed by requirements.txt" in out
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def running_app(folder: Path, log: Path, **extra_env: str) -> Iterator[str]:
-    """``python app.py`` in ``folder`` (as a Space runs it) on a free local port; its URL."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "GRADIO_SERVER_NAME": "127.0.0.1",
-        "GRADIO_SERVER_PORT": str(port),
-        "GRADIO_ANALYTICS_ENABLED": "False",
-        "HF_HUB_OFFLINE": "1",
-        **extra_env,
-    }
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "app.py"], cwd=folder, env=env, stdout=output, stderr=output
-        )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"app.py exited with {process.returncode}:\n{log.read_text()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"no app after {START_TIMEOUT_S} s:\n{log.read_text()}")
-                    time.sleep(0.5)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+@pytest.mark.slow  # builds the wheel (seconds)
+def test_a_pushed_space_installs_bindsplit_from_its_own_files(tmp_path: Path) -> None:
+    """The dry-run plan's files, written out as the Space would hold them: pip resolves
+    BindSplit from the bundled wheel with the package index switched off."""
+    space = tmp_path / "space"
+    for file in plan_space("leaderboard").files:  # the wheel built from this checkout
+        (space / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
+        (space / file.path_in_repo).write_bytes(file.read())
+    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--no-deps"]
+    result = subprocess.run(
+        [*command, "--report", "-", "--quiet", "-r", "requirements.txt"],
+        cwd=space,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PIP_NO_INPUT": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    [installed] = json.loads(result.stdout)["install"]
+    assert installed["metadata"]["name"] == "bindsplit-datasets"
+    assert installed["download_info"]["url"].startswith("file://")
+    assert installed["download_info"]["url"].endswith(".whl")
 
 
 @pytest.mark.slow  # starts a gradio server (a few seconds)
@@ -199,7 +189,7 @@ def test_leaderboard_space_shows_the_rows_of_compare(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gradio_client import Client
-    from leaderboard_records import compare_rows, leaderboard_records
+    from leaderboard_records import as_compare_text, compare_rows, leaderboard_records
 
     # the results dataset as push-results lays it out, and the Space as push-space uploads it
     records = leaderboard_records()
@@ -210,10 +200,13 @@ def test_leaderboard_space_shows_the_rows_of_compare(
         (repo / file.path_in_repo).write_bytes(file.read())
     space = tmp_path / "space"
     space.mkdir()
-    for file in plan_space("leaderboard", results=str(repo)).files:
+    wheel = tmp_path / "bindsplit_datasets-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"not used by the app")
+    for file in plan_space("leaderboard", results=str(repo), wheel=wheel).files:
+        (space / file.path_in_repo).parent.mkdir(parents=True, exist_ok=True)
         (space / file.path_in_repo).write_bytes(file.read())
 
-    configs = ["full", "seen", "unseen", "balanced"]
+    configs = ["full", "seen", "partial", "unseen", "balanced"]
     expected = {}
     for benchmark, reference in [("bivlc", "coco2017"), ("bivlc", "laion2b"), ("vismin", None)]:
         chosen = [
@@ -232,10 +225,21 @@ def test_leaderboard_space_shows_the_rows_of_compare(
         for (benchmark, reference, metric), rows in expected.items():
             job = client.submit(benchmark, metric, reference, None, api_name="/leaderboard")
             shown = job.result(timeout=REQUEST_TIMEOUT_S)
-            assert shown["rows"] == rows, (benchmark, reference, metric)
+            assert as_compare_text(shown["rows"]) == rows, (benchmark, reference, metric)
             assert "exact McNemar" in shown["note"]
+            # numbers, not display strings; n, partial and the gap beside them
+            first = shown["rows"]["unseen"][0]
+            assert isinstance(first["accuracy"], float) and isinstance(first["n"], int)
+            assert {"partial", "gap", "gap_low", "gap_high", "gap_partial"} <= set(
+                shown["models"][0]
+            )
+            assert isinstance(shown["models"][0]["gap"], float)
         # the family filter ranks the chosen models only
         job = client.submit("bivlc", "i2t", "coco2017", ["clip"], api_name="/leaderboard")
         shown = job.result(timeout=REQUEST_TIMEOUT_S)
         assert [row["model"] for row in shown["rows"]["full"]] == ["org/clip-b"]
-        assert all(row["move"] == "" for rows in shown["rows"].values() for row in rows)
+        assert all(
+            not row["move"] and not row["within_noise"]
+            for rows in shown["rows"].values()
+            for row in rows
+        )

@@ -303,8 +303,8 @@ def prepare_benchmark(
             f"the source already has the annotation column(s) {clashes}: it looks like a built "
             "BindSplit dataset; build from the original benchmark instead"
         )
-    for note in loaded.report.notes:
-        (logger.warning if loaded.report.problems else logger.info)("%s: %s", benchmark, note)
+    for note in loaded.report.notes:  # the report holds them; `build` / `stats` print them once
+        logger.debug("%s: %s", benchmark, note)
     leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
     annotations = compute_annotations(
         adapter, loaded, index, progress=progress, binding_kind=binding_kind

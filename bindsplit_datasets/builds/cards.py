@@ -24,6 +24,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from ..benchmarks import BenchmarkAdapter, get_benchmark
 from ..metric_core import SMALL_N
 from ..names import (
+    CONFIGURATION_MEANINGS,
     CONFIGURATIONS,
     DEFAULT_BINDING_KIND,
     PAPER_CITATION,
@@ -59,14 +60,6 @@ __all__ = [
 ]
 
 
-_CONFIG_MEANING = {
-    "full": "every sample of the benchmark (including `none`: no binding found)",
-    "seen": "every binding of every caption is seen in the reference: no familiarity shortcut",
-    "unseen": "no binding of any caption is seen in the reference: entirely novel bindings",
-    "partial": "some bindings seen, some unseen",
-    "balanced": "every caption with bindings is equally familiar, above zero: no familiarity "
-    "shortcut (holds all of `seen`, and `partial` samples whose captions are equally familiar)",
-}
 # (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings
 _RATES = (
     ("positive_seen_rate", "positive-caption bindings seen", "positive_seen_rate"),
@@ -281,9 +274,17 @@ def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> li
 def composition_report(
     composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
 ) -> str:
-    """The composition beside the paper's figures, the notes on those figures and the composition
-    by category (when the benchmark has categories), as plain text."""
-    lines = [format_composition(composition_rows(composition, paper_figures))]
+    """The composition beside the paper's figures (no paper column without them: another
+    reference than the paper's, or a benchmark the paper reports nothing for), the notes on
+    those figures and the composition by category (when the benchmark has categories), as plain
+    text."""
+    rows = composition_rows(composition, paper_figures)
+    if paper_figures:
+        lines = [format_composition(rows)]
+    else:
+        lines = [
+            render_table(("", "n", "share"), [row[:-1] for row in rows], align=("<", ">", ">"))
+        ]
     lines += [f"note: {note}" for note in paper_figure_notes(benchmark, paper_figures)]
     categories = category_rows(composition)
     if categories:
@@ -414,7 +415,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
                 (
                     f"`{config}`",
                     f"{n:,}" + (SMALL_MARK if 0 < n < SMALL_N else ""),
-                    _CONFIG_MEANING[config]
+                    CONFIGURATION_MEANINGS[config]
                     + (" (0 rows: its shard holds only the schema)" if not n else ""),
                 )
                 for config, n in sizes.items()

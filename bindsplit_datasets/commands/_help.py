@@ -11,7 +11,25 @@ __all__ = ["HelpFormatter", "examples_epilog", "verbosity_options"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, except that an ``examples:`` epilog keeps its lines."""
+    """argparse's formatter, except that an ``examples:`` epilog keeps its lines and every
+    option with a default says it (where its help does not already)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+            or not action.option_strings
+            or action.nargs == 0  # a flag
+            or default in ("", [], ())
+        ):
+            return action.help
+        if isinstance(default, (list, tuple)):
+            default = ",".join(str(item) for item in default)
+        return f"{text} (default: {str(default).replace('%', '%%')})"
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.startswith("examples:"):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..publish import PublishPlan, publish
+if TYPE_CHECKING:
+    from ..publish import PublishPlan
 
 
 def add_publish_arguments(
@@ -56,6 +57,8 @@ def plan_options(args: argparse.Namespace) -> dict[str, Any]:
 def run_plan(plan: PublishPlan, *, yes: bool, force: bool = False) -> int:
     """Print the plan; with ``yes``, publish it and print what was sent. The dry run makes no
     call at all, not even read-only ones, and needs no token."""
+    from ..publish import publish
+
     print(plan.describe())
     if not yes:
         print("\ndry run: nothing was sent. Run again with --yes to publish.")

@@ -8,9 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..argtypes import positive_int
-from ..benchmarks import benchmark_choices
-from ..benchmarks.vismin import PAIRINGS
-from ..builds.builder import DEFAULT_MAX_LEAKAGE
 from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
 
 __all__ = ["add_bindings_argument", "add_source_arguments", "print_leakage", "source_options"]
@@ -18,6 +15,10 @@ __all__ = ["add_bindings_argument", "add_source_arguments", "print_leakage", "so
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments shared by ``build`` and ``stats``: what to read and what to label against."""
+    from ..benchmarks import benchmark_choices
+    from ..benchmarks.vismin import PAIRINGS
+    from ..builds.builder import DEFAULT_MAX_LEAKAGE
+
     parser.add_argument("benchmark", metavar="BENCHMARK", help=f"one of: {benchmark_choices()}")
     parser.add_argument(
         "--source",

@@ -28,7 +28,7 @@ from ..argtypes import non_negative_int, positive_int
 from ..errors import BindsplitValueError, SaveScoresError
 from ..metric_core import DEFAULT_INTERVAL_METHOD, INTERVAL_METHOD_OPTIONS
 from ..names import CONFIGURATIONS
-from ._report_options import add_confidence_argument
+from ._report_options import add_confidence_argument, add_configs_argument
 
 NAME = "eval"
 HELP = (
@@ -91,10 +91,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip checking each build's rows against its manifest (a changed build is refused)",
     )
-    parser.add_argument(
-        "--configs",
-        default=",".join(CONFIGURATIONS),
-        help=f"comma-separated configurations to report (default: {','.join(CONFIGURATIONS)})",
+    add_configs_argument(
+        parser, help="configurations to report (default: all)", default=list(CONFIGURATIONS)
     )
     parser.add_argument(
         "--batch-size", type=positive_int, default=64, help="encoder batch size per process"

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 
 from ..atomic import MODEL_CARD_OUTPUT, check_output
 from ..errors import BindsplitValueError
+from ..names import is_hub_id
 from ..reports import load_results
 
 NAME = "export"
@@ -46,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Hub namespace of the BindSplit datasets (default: the canonical one, bindsplit)",
     )
     parser.add_argument(
+        "--dataset-id",
+        metavar="ORG/NAME",
+        help="eval-results, model-index: the dataset the results are reported against (records "
+        "of one benchmark); required for a build that is not the canonical bindsplit/<benchmark> "
+        "(another reference or source) unless --org names your namespace",
+    )
+    parser.add_argument(
         "--source-url",
         metavar="URL",
         help="eval-results: where the results come from (e.g. the results dataset), shown on "
@@ -63,8 +72,30 @@ def _check_options(args: argparse.Namespace) -> None:
         raise BindsplitValueError(f"--source-url applies to eval-results, not to {args.format}")
     if args.format == "results-table" and args.out is None:
         raise BindsplitValueError("results-table needs --out FILE.parquet")
+    if args.dataset_id is not None and args.format == "results-table":
+        raise BindsplitValueError("--dataset-id applies to eval-results and model-index")
+    if args.dataset_id is not None and not is_hub_id(args.dataset_id):
+        raise BindsplitValueError(f"--dataset-id {args.dataset_id!r} is not a Hub id (ORG/NAME)")
     if args.readme is not None:
         check_output(args.readme, MODEL_CARD_OUTPUT, option="--readme")
+
+
+def _reported_records(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The records, checked to be reportable against the dataset they will name: the canonical
+    ``bindsplit/<benchmark>`` only for results of the canonical build (publish/canonical.py)."""
+    from ..publish.canonical import check_records
+
+    records = load_results(args.results)
+    if args.dataset_id is not None:
+        benchmarks = sorted({str(record["dataset"]["benchmark"]) for record in records})
+        if len(benchmarks) > 1:
+            raise BindsplitValueError(
+                f"--dataset-id names one dataset, but the results are of {', '.join(benchmarks)}; "
+                "export each benchmark's results separately"
+            )
+        return records
+    check_records(records, org=args.org, what=args.format, override="--dataset-id or --org")
+    return records
 
 
 def _results_table(args: argparse.Namespace) -> None:
@@ -79,8 +110,8 @@ def _results_table(args: argparse.Namespace) -> None:
 def _eval_results(args: argparse.Namespace) -> None:
     from ..reports.eval_results import format_eval_results, write_eval_results
 
-    records = load_results(args.results)
-    options = {"org": args.org, "source_url": args.source_url}
+    records = _reported_records(args)
+    options = {"org": args.org, "dataset_id": args.dataset_id, "source_url": args.source_url}
     if args.out is None:
         for name, text in format_eval_results(records, **options).items():
             print(f"# .eval_results/{name}\n{text}", end="")
@@ -92,11 +123,12 @@ def _eval_results(args: argparse.Namespace) -> None:
 def _model_index(args: argparse.Namespace) -> None:
     from ..reports.model_index import format_model_index, write_model_index
 
-    records = load_results(args.results)
+    records = _reported_records(args)
+    options = {"org": args.org, "dataset_id": args.dataset_id}
     if args.readme is None:
-        print(format_model_index(records, org=args.org), end="")
+        print(format_model_index(records, **options), end="")
         return
-    path = write_model_index(args.readme, records, org=args.org)
+    path = write_model_index(args.readme, records, **options)
     print(f"wrote the model-index of {len(records)} results record(s) into {path}")
 
 

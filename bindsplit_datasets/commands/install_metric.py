@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..metric import install_metric, verify_installed
+from ..metric import install_metric, uninstall_metric, verify_installed
 
 NAME = "install-metric"
 HELP = (
@@ -16,6 +16,7 @@ HELP = (
 EXAMPLES = (
     "bindsplit install-metric",
     "bindsplit install-metric --modules-cache ~/.cache/huggingface/modules",
+    "bindsplit install-metric --uninstall",
 )
 
 
@@ -25,9 +26,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="evaluate's modules cache (default: $HF_MODULES_CACHE or $HF_HOME/modules)",
     )
+    parser.add_argument(
+        "--uninstall",
+        action="store_true",
+        help="remove what install-metric wrote there (its evaluate-metric--bindsplit entries), "
+        "nothing else",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.uninstall:
+        removed = uninstall_metric(args.modules_cache)
+        for entry in removed:
+            print(f"removed {entry}")
+        if not removed:
+            print("nothing to remove: the metric is not installed there")
+        return 0
     entry = install_metric(args.modules_cache)
     verify_installed(args.modules_cache)  # a fresh process loads it and computes with it
     print(f"installed: evaluate.load('bindsplit') loads {entry}")

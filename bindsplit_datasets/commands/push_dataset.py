@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..publish import plan_dataset
 from ._publish import add_publish_arguments, plan_options, run_plan
 
 NAME = "push-dataset"
@@ -36,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..publish import plan_dataset
+
     plan = plan_dataset(
         args.folder, args.repo, org=args.org, verify=args.verify, **plan_options(args)
     )

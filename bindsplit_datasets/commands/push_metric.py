@@ -6,7 +6,6 @@ import argparse
 
 from ..metric import METRIC_DIR
 from ..names import metric_space_id
-from ..publish import plan_metric
 from ._publish import add_publish_arguments, plan_options, run_plan
 
 NAME = "push-metric"
@@ -33,5 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..publish import plan_metric
+
     plan = plan_metric(args.folder, args.repo, org=args.org, **plan_options(args))
     return run_plan(plan, yes=args.yes, force=args.force)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..publish import plan_results
 from ._publish import add_publish_arguments, plan_options, run_plan
 
 NAME = "push-results"
@@ -30,4 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..publish import plan_results
+
     return run_plan(plan_results(args.results, args.repo, **plan_options(args)), yes=args.yes)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..builds.builder import prepare_benchmark
-from ..builds.cards import composition_report
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
@@ -32,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..builds.builder import prepare_benchmark
+    from ..builds.cards import composition_report, paper_comparable
+
     prepared = prepare_benchmark(
         args.benchmark,
         source=args.source,
@@ -52,8 +53,11 @@ def run(args: argparse.Namespace) -> int:
         f"min_count {prepared.index.min_count}; labelled by {prepared.binding_kind} bindings"
     )
     composition = prepared.composition().to_dict()
-    # the paper's figures are of attribute bindings
-    figures = adapter.paper_figures if prepared.binding_kind == "attribute" else {}
+    # the paper's figures are of attribute bindings, beside the paper's reference (COCO
+    # train2017), as on the card
+    reference = {"reference": fingerprint, "min_count": prepared.index.min_count}
+    comparable = prepared.binding_kind == "attribute" and paper_comparable(reference)
+    figures = adapter.paper_figures if comparable else {}
     print(composition_report(composition, adapter.name, figures))
     for note in prepared.source.report.notes:
         print(f"note: {note}")

@@ -7,16 +7,6 @@ from pathlib import Path
 
 from ..argtypes import non_negative_int, positive_int
 from ..atomic import TRAINSET_OUTPUT, check_output
-from ..synthetic.corpus import DEFAULT_TRAIN_SEED
-from ..synthetic.trainset import DEFAULT_N_TRAIN, DEFAULT_SHARD_SIZE, write_training_set
-from ..synthetic.world import (
-    DEFAULT_COLOURS,
-    DEFAULT_HELD_OUT_FRACTION,
-    DEFAULT_IMAGE_SIZE,
-    DEFAULT_SEED,
-    DEFAULT_SHAPES,
-    make_world,
-)
 
 NAME = "synth"
 HELP = (
@@ -31,6 +21,16 @@ EXAMPLES = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..synthetic.corpus import DEFAULT_TRAIN_SEED
+    from ..synthetic.trainset import DEFAULT_N_TRAIN, DEFAULT_SHARD_SIZE
+    from ..synthetic.world import (
+        DEFAULT_COLOURS,
+        DEFAULT_HELD_OUT_FRACTION,
+        DEFAULT_IMAGE_SIZE,
+        DEFAULT_SEED,
+        DEFAULT_SHAPES,
+    )
+
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="folder to create (or empty folder)"
     )
@@ -94,6 +94,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..synthetic.trainset import write_training_set
+    from ..synthetic.world import make_world
+
     check_output(args.out, TRAINSET_OUTPUT, overwrite=args.overwrite)  # before any work
     world = make_world(
         args.shapes,

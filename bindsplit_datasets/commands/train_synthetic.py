@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..synthetic.recipes import add_arguments as _add_arguments
-from ..synthetic.recipes import check_options
-
 NAME = "train-synthetic"
 HELP = (
     "Train the synthetic world's tiny CLIP (plain contrastive loss) and NegCLIP (attribute-swap "
@@ -20,10 +17,14 @@ EXAMPLES = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_arguments(parser)
+    from ..synthetic.recipes import add_arguments as recipe_arguments
+
+    recipe_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..synthetic.recipes import check_options
+
     check_options(args)  # before torch is imported
     from ..synthetic.train import run as train_and_save  # imports torch
 

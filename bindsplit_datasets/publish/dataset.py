@@ -23,6 +23,7 @@ from ..builds.eval_tasks import EVAL_CONFIG_FILE, format_eval_config
 from ..builds.manifest import read_manifest, verify_build
 from ..errors import SchemaError
 from ..names import MANIFEST_NAME, hub_dataset_id
+from .canonical import check_build
 from .plan import (
     CARD,
     CommitOptions,
@@ -286,7 +287,10 @@ def plan_dataset(
     """
     build = inspect_build(folder, verify=verify)
     benchmark = str(build.manifest.get("benchmark", "?"))
+    chosen = repo_id is not None
     repo_id = dataset_repo_id(benchmark, org=org, repo_id=repo_id)
+    if not chosen:  # the canonical name only for the canonical build
+        check_build(build.manifest, repo_id)
     card_text = (build.path / CARD).read_text(encoding="utf-8")
     retargeted, previous = retarget_card(card_text, repo_id)
     card = (

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
-from ..names import RESULTS_FORMAT
+from ..names import HUB_ORG, RESULTS_FORMAT
 from ..reports.results import ResultsRecord, is_results_record
+from .canonical import check_records
 from .plan import (
     CARD,
     CommitOptions,
@@ -251,6 +252,13 @@ def plan_results(
                 else generated_file(target, json.dumps(record, indent=2) + "\n")
             )
             planned[target] = (file, record, source)
+    if repo_id.split("/", 1)[0] == HUB_ORG:  # the canonical namespace: canonical builds only
+        check_records(
+            [record for _, record, _ in planned.values()],
+            org=None,
+            what=f"push-results to {repo_id}",
+            override="--repo in your namespace (ORG/bindsplit-results)",
+        )
     if not planned:
         raise SchemaError(
             f"no results records found in {', '.join(map(str, paths)) or 'nothing'}: pass the "

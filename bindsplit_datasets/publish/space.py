@@ -26,6 +26,7 @@ from ..names import leaderboard_space_id, metric_space_id, results_dataset_id
 from .plan import (
     CARD,
     CommitOptions,
+    PlannedFile,
     PublishPlan,
     generated_file,
     left_out,
@@ -34,6 +35,7 @@ from .plan import (
     require_folder,
     validate_repo_name,
 )
+from .wheel import WHEEL_FOLDER, project_wheel, space_requirements
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -55,6 +57,8 @@ SPACES: dict[str, tuple[Any, tuple[str, ...]]] = {
 SPACE_FILES: tuple[str, ...] = ("README.md", "app.py", "requirements.txt", "results.txt")
 #: The file naming the results a shipped Space reads.
 RESULTS_FILE = "results.txt"
+#: The Space's requirements, rewritten to install BindSplit from the bundled wheel.
+REQUIREMENTS_FILE = "requirements.txt"
 
 
 def _check_front_matter(readme: Path, tags: tuple[str, ...] = METRIC_TAGS) -> dict[str, Any]:
@@ -168,6 +172,7 @@ def plan_space(
     folder: str | Path | None = None,
     org: str | None = None,
     results: str | None = None,
+    wheel: str | Path | None = None,
     commit_message: str | None = None,
     **options: Unpack[CommitOptions],
 ) -> PublishPlan:
@@ -177,8 +182,11 @@ def plan_space(
 
     Uploaded: README.md (front matter ``sdk: gradio``, ``app_file: app.py``, the Space's tags),
     app.py, requirements.txt, ``results.txt`` naming the results dataset it reads (``results``,
-    else ``bindsplit/bindsplit-results`` in namespace ``org``, else the folder's own file) and
-    the publish record. ``folder`` replaces the shipped folder (default ``spaces/<name>``).
+    else ``bindsplit/bindsplit-results`` in namespace ``org``, else the folder's own file),
+    BindSplit's wheel (``wheels/*.whl``: ``wheel``, else built from the source checkout; see
+    :func:`~.wheel.project_wheel`), which requirements.txt names by its relative path, since
+    the package is not on the package index, and the publish record. ``folder`` replaces the
+    shipped folder (default ``spaces/<name>``).
     ``options``: :class:`~.plan.CommitOptions`.
     """
     if name not in SPACES:
@@ -192,12 +200,25 @@ def plan_space(
         raise SchemaError(f"{folder} is missing {', '.join(missing)}, which the Space needs")
     metadata = _check_front_matter(folder / CARD, tags)
     source = results or (results_dataset_id(org) if org else None)
-    files = [local_file(folder, folder / file) for file in SPACE_FILES if file != RESULTS_FILE]
+    built = project_wheel(wheel)
+    requirements = space_requirements(
+        (folder / REQUIREMENTS_FILE).read_text(encoding="utf-8"), built.name
+    )
+    files = [
+        generated_file(REQUIREMENTS_FILE, requirements)
+        if file == REQUIREMENTS_FILE
+        else local_file(folder, folder / file)
+        for file in SPACE_FILES
+        if file != RESULTS_FILE
+    ]
     if source is None:
         files.append(local_file(folder, folder / RESULTS_FILE))
         source = (folder / RESULTS_FILE).read_text(encoding="utf-8").strip()
     else:
         files.append(generated_file(RESULTS_FILE, source + "\n"))
+    files.append(
+        PlannedFile(f"{WHEEL_FOLDER}/{built.name}", built.stat().st_size, local_path=built)
+    )
     files.append(publish_record(files[0].read()))
     summary = (
         (
@@ -206,6 +227,7 @@ def plan_space(
             f"{metadata.get('sdk_version', '(no sdk_version)')}",
         ),
         ("results", f"{source} ({RESULTS_FILE}; BINDSPLIT_RESULTS overrides it on the Space)"),
+        ("package", f"{WHEEL_FOLDER}/{built.name}, installed by {REQUIREMENTS_FILE}"),
     )
     return PublishPlan(
         repo_id=repo_id,

@@ -18,7 +18,6 @@ push-results, plot, the leaderboard) checks:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,7 +34,7 @@ from .keys import (
     record_configs,
 )
 
-__all__ = ["check_against_build", "check_consistency", "check_names", "check_table_record"]
+__all__ = ["check_against_build", "check_consistency", "check_names"]
 
 #: Rounding slack of a stored fraction (JSON keeps doubles exactly; other writers may not).
 _TOLERANCE = 1e-9
@@ -149,43 +148,3 @@ def check_against_build(
                 f"{count_key(config)} = {n} but the build's {config} configuration has "
                 f"{sizes[config]} rows",
             )
-
-
-def _is_fraction(value: Any) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0.0 <= value <= 1.0
-    )
-
-
-def check_table_record(record: Mapping[str, Any], source: str) -> None:
-    """Refuse a record rebuilt from a results table (``table_records``: no gap, no samples)
-    whose cells a leaderboard cannot rank: a model or benchmark that is not a name, an accuracy
-    that is not a fraction (NaN, null, a string), a count that is not a non-negative integer, an
-    interval that is not ordered fractions; then :func:`check_consistency`."""
-    model, dataset = record.get("model") or {}, record.get("dataset") or {}
-    if not isinstance(model.get("id"), str) or not model["id"]:
-        raise SchemaError(f"{source}: a row has no model id ({model.get('id')!r})")
-    metrics = record.get("metrics") or {}
-    where = f"{source} ({model['id']} on {dataset.get('benchmark')!r})"
-    for config in record_configs(metrics):
-        n = metrics[count_key(config)]
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise SchemaError(f"{where}: {count_key(config)} = {n!r} is not a sample count")
-        for metric in METRICS:
-            key = metric_key(config, metric)
-            if key in metrics and not _is_fraction(metrics[key]):
-                raise SchemaError(f"{where}: {key} = {metrics[key]!r} is not a fraction in [0, 1]")
-            interval = metrics.get(interval_key(config, metric))
-            if interval is not None and not (
-                isinstance(interval, (list, tuple))
-                and len(interval) == 2
-                and all(_is_fraction(bound) for bound in interval)
-                and interval[0] <= interval[1]
-            ):
-                raise SchemaError(
-                    f"{where}: {interval_key(config, metric)} = {interval!r} is not an interval"
-                )
-    check_consistency(record, where)

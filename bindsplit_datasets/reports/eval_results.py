@@ -118,15 +118,16 @@ def eval_results(
     records: Sequence[Mapping[str, Any]],
     *,
     org: str | None = None,
+    dataset_id: str | None = None,
     source_url: str | None = None,
     source_name: str | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """One model's results records as ``.eval_results`` files: file name -> result entries.
 
     One file per benchmark (``aro.yaml``), one entry per non-empty configuration and metric and
-    per gap and metric, against ``hub_dataset_id(benchmark, org)`` with task :func:`task_id`.
-    ``source_url`` (and ``source_name``) attribute the results, e.g. to the results dataset
-    holding the records.
+    per gap and metric, against ``hub_dataset_id(benchmark, org)`` (or ``dataset_id``, for
+    records of one benchmark) with task :func:`task_id`. ``source_url`` (and ``source_name``)
+    attribute the results, e.g. to the results dataset holding the records.
     Raises :class:`SchemaError` for records of several models or several of one benchmark.
     """
     models = list(dict.fromkeys(model_label(record) for record in records))
@@ -162,7 +163,7 @@ def eval_results(
         for config, metric, n in found:
             entry: dict[str, Any] = {
                 "dataset": {
-                    "id": hub_dataset_id(benchmark, org),
+                    "id": dataset_id or hub_dataset_id(benchmark, org),
                     "task_id": task_id(GAP_NAMES.get(config, config), metric),
                 },
                 "value": round(100 * float(metrics[metric_key(config, metric)]), 1),

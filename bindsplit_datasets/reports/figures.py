@@ -5,7 +5,7 @@ configuration, each with its interval and n, in the style of the paper's figures
 (``bindsplit plot``), and a last panel of the gaps (seen - unseen, seen - partial) of the first
 metric, in points with their intervals; a value resting on fewer than 30 samples or a degenerate
 count is labelled with ``*``. Records of different benchmarks go into different rows of panels,
-never into one panel. Needs matplotlib (``pip install bindsplit-datasets[plot]``).
+never into one panel. Needs matplotlib (the ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def plot_results(
     of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
     balanced) the records report. The format follows the suffix of ``out`` (png, pdf or svg); the
     file is written to a temporary sibling and renamed into place. Returns the path written.
-    Needs matplotlib (``pip install 'bindsplit-datasets[plot]'``).
+    Needs matplotlib (the ``plot`` extra).
     """
     out = Path(out)
     file_format = out.suffix.lower().lstrip(".")

@@ -1,58 +1,80 @@
-"""What the leaderboard Space shows: results from a table or a results dataset, filtered and
-ranked exactly as ``bindsplit compare`` ranks them.
+"""What the leaderboard Space shows: one benchmark's models ranked exactly as ``bindsplit
+compare`` ranks them, as typed numbers a table can sort.
 
-:func:`load_source` reads a results table (a local ``.parquet`` file), a folder laid out as a
-results dataset (``records/**/*.json`` and ``data/results.parquet``, as ``bindsplit push-results``
-writes it) or a Hub dataset id (downloaded, then read as that folder). Complete records are
-preferred: with their per-sample outcomes, a rank move is tested with the exact McNemar test, as
-``compare`` tests it; from the table alone, by non-overlapping intervals (``compare``'s own test
-for records without outcomes).
-
-:func:`board` ranks one benchmark's models on ``full`` beside ``seen``, ``unseen`` and
-``balanced`` (:data:`BOARD_CONFIGS`) with :func:`~.leaderboards.leaderboard` and
+:func:`board` ranks one benchmark's models on ``full`` beside ``seen``, ``partial``, ``unseen``
+and ``balanced`` (:data:`BOARD_CONFIGS`) with :func:`~.leaderboards.leaderboard` and
 :func:`~.leaderboards.rank_changes`, after filtering by reference corpus and model family
-(:func:`model_family`). Its rows are ``compare``'s rows, cell for cell; each model's binding kind
-(what its build labels by: ``attribute``, ``relation`` or ``both``) is in ``Board.kinds``, which
-:meth:`Board.wide` shows as its own column; :func:`board` can filter by kind.
+(:func:`model_family`). Every cell is a number or None: accuracy in percent, its interval
+(``ci_low``, ``ci_high``), ``n``, the rank and the rank move from ``full`` as a signed count of
+real places (``+2`` up, ``-1`` down, ``0`` none or within noise). Beside them the gaps (seen
+minus unseen, seen minus partial, in points) with their intervals, and what scored the model
+(``scored_by``: imported scores and pair scorers are marked). Where the results come from:
+:mod:`~.leaderboard_sources`.
 """
 
 from __future__ import annotations
 
-import logging
-import os
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
-from ..names import DEFAULT_BINDING_KIND, is_hub_id
-from ..tables import percent
-from .consistency import check_table_record
+from ..errors import SchemaError
+from ..metric_core import SMALL_N
 from .grouping import group_by_benchmark, unique_labels
-from .leaderboards import leaderboard, rank_changes
-from .results import METRICS, REFERENCE_CONFIG, ResultsRecord, binding_kind, metric_key
-from .results_table import read_results_table, reference_name, table_records
+from .leaderboard_sources import Source, load_source
+from .leaderboards import WITHIN_NOISE, leaderboard, rank_changes
+from .results import (
+    METRICS,
+    REFERENCE_CONFIG,
+    binding_kind,
+    count_key,
+    interval_key,
+    metric_key,
+    scored_by,
+)
+from .results_table import reference_name
 from .significance import DEFAULT_CONFIDENCE, METHOD_PAIRED
 
 __all__ = [
     "BOARD_CONFIGS",
+    "CONFIG_COLUMNS",
+    "GAPS",
+    "SMALL_N",
     "Board",
     "Source",
+    "benchmark_metrics",
     "benchmarks",
     "binding_kinds",
     "board",
     "families",
     "load_source",
     "model_family",
-    "rankable_records",
     "references",
 ]
 
-logger = logging.getLogger(__name__)
-
 #: The configurations the Space shows, ``full`` first.
-BOARD_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "unseen", "balanced")
+BOARD_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
+#: Column -> (keys of the difference in a record, then in a results table; the configuration
+#: it is taken against ``seen``).
+GAPS: dict[str, tuple[tuple[str, ...], str]] = {
+    "gap": (("gap", "gap_seen_unseen"), "unseen"),
+    "gap_partial": (("gap_partial", "gap_seen_partial"), "partial"),
+}
+#: The columns of one configuration's rows, in order.
+CONFIG_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "model",
+    "scored_by",
+    "accuracy",
+    "ci_low",
+    "ci_high",
+    "n",
+    "move",
+    "small_n",
+)
+#: What ``scored_by`` shows for each way of scoring (an encoder is the unmarked default).
+SCORED_BY_MARKERS: dict[str, str] = {"encoder": "", "pair scorer": "pair scorer"}
 #: Model families recognised in a model id, most specific first; otherwise the Hub namespace.
 FAMILIES: tuple[str, ...] = (
     "siglip2",
@@ -65,20 +87,7 @@ FAMILIES: tuple[str, ...] = (
     "flava",
     "align",
 )
-#: Where a results dataset keeps its records and its table.
-RECORDS_GLOB = "records/**/*.json"
-TABLE_GLOB = "data/*.parquet"
-
-
-@dataclass(frozen=True)
-class Source:
-    """Results as read: the records (complete ones, or rebuilt from the table), where they came
-    from, and the files that could not be used."""
-
-    records: list[dict[str, Any]]
-    where: str
-    paired: bool
-    skipped: list[str] = field(default_factory=list)
+_MOVE = re.compile(r"([↑↓])(\d+)")
 
 
 def model_family(model_id: str) -> str:
@@ -97,82 +106,25 @@ def model_family(model_id: str) -> str:
     return model_id.split("/", 1)[0] if "/" in model_id else model_id
 
 
-def rankable_records(
-    records: Sequence[dict[str, Any]], where: str
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """The records of a results table that a leaderboard can rank, and one line for each left
-    out (a NaN or null accuracy, a negative or missing n, a value outside its interval: a bad
-    table must neither be ranked nor stop the page)."""
-    kept, skipped = [], []
-    for record in records:
-        try:
-            check_table_record(record, where)
-        except BindsplitError as error:
-            logger.warning("left out a row of %s: %s", where, error)
-            skipped.append(str(error))
-        else:
-            kept.append(record)
-    return kept, skipped
-
-
-def _table_source(path: Path, name: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """The rankable records of one table file (none, and why, when the file is unusable)."""
-    try:
-        return rankable_records(table_records(read_results_table(path)), name)
-    except (BindsplitError, OSError, RecursionError) as error:
-        logger.warning("left out %s: %s", path, error)
-        return [], [f"{name}: {error}"]
-
-
-def _from_folder(folder: Path) -> Source:
-    skipped: list[str] = []
-    records: list[dict[str, Any]] = []
-    for path in sorted(folder.glob(RECORDS_GLOB)):
-        try:
-            records.extend(record.data for record in ResultsRecord.read(path))
-        except (BindsplitError, OSError, RecursionError) as error:
-            logger.warning("left out %s: %s", path, error)
-            skipped.append(f"{path.relative_to(folder)}: {error}")
-    if records:
-        return Source(records, str(folder), paired=True, skipped=skipped)
-    tables = sorted(folder.glob(TABLE_GLOB))
-    if not tables:
-        raise BindsplitFileNotFoundError(
-            f"{folder} holds neither results records ({RECORDS_GLOB}) nor a results table "
-            f"({TABLE_GLOB})"
-        )
-    rows = []
-    for path in tables:
-        found, left_out = _table_source(path, str(path.relative_to(folder)))
-        rows.extend(found)
-        skipped.extend(left_out)
-    return Source(rows, str(folder), paired=False, skipped=skipped)
-
-
-def load_source(source: str | os.PathLike[str]) -> Source:
-    """Results from a results table (``.parquet``), a results dataset folder or a Hub dataset id
-    (module docstring)."""
-    path = Path(source)
-    if path.is_file():
-        records, skipped = rankable_records(table_records(read_results_table(path)), str(path))
-        return Source(records, str(path), paired=False, skipped=skipped)
-    if path.is_dir():
-        return _from_folder(path)
-    text = str(source)
-    if not is_hub_id(text) or text.endswith(".parquet"):
-        raise BindsplitFileNotFoundError(
-            f"results source {text!r} is neither a file, a folder nor a Hub dataset id (ORG/NAME)"
-        )
-    from huggingface_hub import snapshot_download
-
-    folder = snapshot_download(text, repo_type="dataset", allow_patterns=[RECORDS_GLOB, TABLE_GLOB])
-    found = _from_folder(Path(folder))
-    return Source(found.records, text, found.paired, found.skipped)
-
-
 def benchmarks(records: Sequence[Mapping[str, Any]]) -> list[str]:
     """The benchmarks of the records, in order of first appearance."""
     return list(dict.fromkeys(str(record["dataset"]["benchmark"]) for record in records))
+
+
+def benchmark_metrics(records: Sequence[Mapping[str, Any]], benchmark: str) -> list[str]:
+    """The metrics a benchmark's records report, in :data:`METRICS` order: 1-image samples
+    (ARO, SugarCrepe) have I2T only."""
+    keys = {
+        key
+        for record in records
+        if record["dataset"]["benchmark"] == benchmark
+        for key in record["metrics"]
+    }
+    return [
+        metric
+        for metric in METRICS
+        if any(metric_key(config, metric) in keys for config in BOARD_CONFIGS)
+    ]
 
 
 def references(records: Sequence[Mapping[str, Any]], benchmark: str) -> list[str]:
@@ -198,44 +150,158 @@ def families(records: Sequence[Mapping[str, Any]]) -> list[str]:
     return sorted({model_family(str(record["model"]["id"])) for record in records})
 
 
+def _points(value: Any) -> float | None:
+    return None if value is None else 100.0 * float(value)
+
+
+def _move(marker: str) -> int:
+    """A rank marker as a signed count of real places: ``↑2`` -> 2, ``↓1`` -> -1, else 0."""
+    match = _MOVE.fullmatch(marker)
+    if match is None:
+        return 0
+    return int(match[2]) if match[1] == "↑" else -int(match[2])
+
+
+def _gap(record: Mapping[str, Any], column: str, metric: str) -> dict[str, Any]:
+    """One gap of a record in points with its interval and n (the smaller side), or Nones."""
+    metrics = record["metrics"]
+    names, other = GAPS[column]
+    for name in names:
+        value = metrics.get(metric_key(name, metric))
+        if value is None:
+            continue
+        interval = metrics.get(interval_key(name, metric)) or (None, None)
+        n = metrics.get(count_key(name))
+        if n is None:
+            sides = [metrics.get(count_key(config)) for config in ("seen", other)]
+            n = min(sides) if None not in sides else None
+        return {
+            column: _points(value),
+            f"{column}_low": _points(interval[0]),
+            f"{column}_high": _points(interval[1]),
+            f"{column}_n": n,
+        }
+    return {column: None, f"{column}_low": None, f"{column}_high": None, f"{column}_n": None}
+
+
 @dataclass(frozen=True)
 class Board:
-    """One benchmark's leaderboard as the Space shows it.
+    """One benchmark's leaderboard as the Space shows it, every cell typed.
 
-    ``rows[config]``: ``compare``'s rows of that configuration (rank, model, accuracy %, 95% CI,
-    n, move from ``full``) as text cells; ``kinds``: each model's binding kind; ``models``: the
-    models in ``full`` order; ``records``: the ranked records (for the figure); ``note``: how
-    moves were tested, or why there is no board.
+    ``rows[config]``: ``compare``'s rows of that configuration (:data:`CONFIG_COLUMNS`; accuracy
+    and interval in percent); ``models``: one entry per model in ``full`` order, with its
+    ``full`` rank, ``scored_by``, its accuracy on each configuration and the gaps with their
+    intervals and n; ``records``: the ranked records (for the figure); ``note``: how moves were
+    tested, or why there is no board.
     """
 
     benchmark: str
     metric: str
-    rows: dict[str, list[dict[str, str]]]
+    rows: dict[str, list[dict[str, Any]]]
+    models: list[dict[str, Any]]
     records: list[Mapping[str, Any]]
     note: str
-    kinds: dict[str, str] = field(default_factory=dict)
 
-    def headers(self) -> list[str]:
-        """The column names of :meth:`wide`."""
-        return ["model", "binding kind", *self.rows]
+    def overview_columns(self) -> list[str]:
+        """The columns of :meth:`overview`: rank, model, its binding kind, scored_by, one
+        accuracy per configuration, the gaps and the seen-unseen gap's interval."""
+        return [
+            "rank",
+            "model",
+            "binding_kind",
+            "scored_by",
+            *self.rows,
+            "gap",
+            "gap_low",
+            "gap_high",
+            "gap_partial",
+        ]
 
-    def wide(self) -> list[list[str]]:
-        """One row per model: model, its binding kind, then per configuration its accuracy with
-        interval, rank and move (the Space's table, :meth:`headers`)."""
-        models = list(dict.fromkeys(row["model"] for rows in self.rows.values() for row in rows))
-        cells = {(row["model"], config): row for config, rows in self.rows.items() for row in rows}
-        table = []
-        for model in models:
-            line = [model, self.kinds.get(model, DEFAULT_BINDING_KIND)]
-            for config in self.rows:
-                row = cells.get((model, config))
-                line.append(
-                    "-"
-                    if row is None
-                    else f"#{row['rank']} {row['accuracy']} {row['ci']} {row['move']}".rstrip()
-                )
-            table.append(line)
-        return table
+    def overview(self) -> list[list[Any]]:
+        """One row per model (:meth:`overview_columns`), numbers rounded to one decimal: the
+        Space's main table, sortable on any column."""
+        return [
+            [
+                _rounded(model[column]) if column not in _TEXT_COLUMNS else model[column]
+                for column in self.overview_columns()
+            ]
+            for model in self.models
+        ]
+
+    def table(self, config: str) -> list[list[Any]]:
+        """One configuration's rows as lists (:data:`CONFIG_COLUMNS`), rounded to one
+        decimal."""
+        return [
+            [_rounded(row[column]) for column in CONFIG_COLUMNS]
+            for row in self.rows.get(config, [])
+        ]
+
+
+#: The overview's columns that hold text, not numbers.
+_TEXT_COLUMNS = frozenset({"model", "binding_kind", "scored_by"})
+
+
+def _rounded(value: Any) -> Any:
+    return round(value, 1) if isinstance(value, float) else value
+
+
+def _config_rows(
+    labelled: Mapping[str, Mapping[str, Any]],
+    config: str,
+    metric: str,
+    markers: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    rows = []
+    for row in leaderboard(list(labelled.values()), config, metric):
+        marker = markers.get(row.model, "")
+        how = scored_by(labelled[row.model])
+        rows.append(
+            {
+                "rank": row.rank,
+                "model": row.model,
+                "scored_by": SCORED_BY_MARKERS.get(how, how),
+                "accuracy": _points(row.accuracy),
+                "ci_low": _points(row.ci[0]) if row.ci else None,
+                "ci_high": _points(row.ci[1]) if row.ci else None,
+                "n": row.n,
+                "move": None if config == REFERENCE_CONFIG else _move(marker),
+                "within_noise": marker == WITHIN_NOISE,
+                "small_n": row.n is not None and row.n < SMALL_N,
+            }
+        )
+    return rows
+
+
+def _models(
+    labelled: Mapping[str, Mapping[str, Any]],
+    rows: Mapping[str, list[dict[str, Any]]],
+    metric: str,
+) -> list[dict[str, Any]]:
+    """The overview entries: one per model, in ``full`` order (then the others in the order of
+    the configurations they appear on)."""
+    cells = {
+        (row["model"], config): row for config, config_rows in rows.items() for row in config_rows
+    }
+    models = []
+    for label in dict.fromkeys(
+        row["model"] for config_rows in rows.values() for row in config_rows
+    ):
+        how = scored_by(labelled[label])
+        full = cells.get((label, REFERENCE_CONFIG))
+        entry: dict[str, Any] = {
+            "rank": full["rank"] if full else None,
+            "model": label,
+            "binding_kind": binding_kind(labelled[label]),
+            "scored_by": SCORED_BY_MARKERS.get(how, how),
+        }
+        for config in rows:
+            cell = cells.get((label, config))
+            entry[config] = cell["accuracy"] if cell else None
+            entry[f"{config}_n"] = cell["n"] if cell else None
+        for column in GAPS:
+            entry.update(_gap(labelled[label], column, metric))
+        models.append(entry)
+    return models
 
 
 def board(
@@ -245,13 +311,14 @@ def board(
     *,
     reference: str | None = None,
     family: Sequence[str] | None = None,
+    kind: str | None = None,
     configs: Sequence[str] = BOARD_CONFIGS,
     confidence: float = DEFAULT_CONFIDENCE,
-    kind: str | None = None,
 ) -> Board:
     """The leaderboard of ``benchmark`` on ``configs`` for the records of that ``reference``
     corpus, those model ``family`` s and that binding ``kind`` (None: all), ranked as
-    ``compare`` ranks them."""
+    ``compare`` ranks them. Builds of different binding kinds are different splits: filter by
+    ``kind`` to rank one kind (the overview shows each model's kind)."""
     if metric not in METRICS:
         raise SchemaError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
     chosen = [
@@ -263,44 +330,41 @@ def board(
         and (kind is None or binding_kind(record) == kind)
     ]
     if not chosen:
-        return Board(benchmark, metric, {}, [], "no results match the filters")
+        return Board(benchmark, metric, {}, [], [], "no results match the filters")
     try:
         group_by_benchmark(chosen)
     except SchemaError as error:
-        return Board(benchmark, metric, {}, [], str(error))
+        return Board(benchmark, metric, {}, [], [], str(error))
     shown = [
         config
         for config in configs
         if any(metric_key(config, metric) in record["metrics"] for record in chosen)
     ]
     if not shown:
-        return Board(benchmark, metric, {}, chosen, f"no result reports {metric} here")
+        return Board(benchmark, metric, {}, [], chosen, f"no result reports {metric} here")
     changes = rank_changes(chosen, metric, shown, confidence=confidence)
     markers = {change.model: change.markers for change in changes}
-    kinds = dict(zip(unique_labels(chosen), map(binding_kind, chosen), strict=True))
+    labelled = dict(zip(unique_labels(chosen), chosen, strict=True))
     rows = {
-        config: [
-            {
-                "rank": str(row.rank),
-                "model": row.model,
-                "accuracy": percent(row.accuracy),
-                "ci": f"[{percent(row.ci[0])}, {percent(row.ci[1])}]" if row.ci else "-",
-                "n": f"{row.n:,}" if row.n is not None else "-",
-                "move": markers.get(row.model, {}).get(config, ""),
-            }
-            for row in leaderboard(chosen, config, metric)
-        ]
+        config: _config_rows(
+            labelled,
+            config,
+            metric,
+            {model: marks.get(config, "") for model, marks in markers.items()},
+        )
         for config in shown
     }
     paired = all("samples" in record for record in chosen)
     level = f"{100 * confidence:g}%"
     note = (
-        f"rank moves vs {REFERENCE_CONFIG}: ↑/↓ where the difference is real, = where it is "
-        "within noise (real: "
+        f"rank moves vs {REFERENCE_CONFIG} (move: places up, negative down) count only real "
+        "differences; 0 where a move is within noise (real: "
         + (
             f"the {METHOD_PAIRED} test over the shared samples separates the models at {level})"
             if paired
             else "non-overlapping 95% intervals; the table has no per-sample outcomes)"
         )
     )
-    return Board(benchmark, metric, rows, chosen, note, kinds)
+    if any(row["small_n"] for config_rows in rows.values() for row in config_rows):
+        note += f"; small_n: fewer than {SMALL_N} samples, a wide interval"
+    return Board(benchmark, metric, rows, _models(labelled, rows, metric), chosen, note)

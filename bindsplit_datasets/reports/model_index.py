@@ -99,11 +99,11 @@ def _details(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> st
 
 
 def eval_results(
-    records: Sequence[Mapping[str, Any]], *, org: str | None = None
+    records: Sequence[Mapping[str, Any]], *, org: str | None = None, dataset_id: str | None = None
 ) -> list[EvalResult]:
     """One :class:`~huggingface_hub.EvalResult` per benchmark, configuration and metric of one
     model's results records (module docstring); ``org`` replaces the Hub namespace of the
-    datasets."""
+    datasets, ``dataset_id`` the dataset itself (records of one benchmark)."""
     from huggingface_hub import EvalResult
 
     _single_model(records)
@@ -131,7 +131,7 @@ def eval_results(
                     EvalResult(
                         task_type=TASK_TYPE,
                         task_name=TASK_NAME,
-                        dataset_type=hub_dataset_id(benchmark, org),
+                        dataset_type=dataset_id or hub_dataset_id(benchmark, org),
                         dataset_name=f"{_pretty_name(benchmark)} (BindSplit {config})",
                         dataset_config=config,
                         dataset_split=SPLIT,
@@ -168,19 +168,21 @@ def eval_results(
 
 
 def model_index(
-    records: Sequence[Mapping[str, Any]], *, org: str | None = None
+    records: Sequence[Mapping[str, Any]], *, org: str | None = None, dataset_id: str | None = None
 ) -> list[dict[str, Any]]:
     """The ``model-index`` value (a one-entry list) of one model's results records."""
     from huggingface_hub.repocard_data import eval_results_to_model_index
 
-    return eval_results_to_model_index(_single_model(records), eval_results(records, org=org))
+    results = eval_results(records, org=org, dataset_id=dataset_id)
+    return eval_results_to_model_index(_single_model(records), results)
 
 
-def format_model_index(records: Sequence[Mapping[str, Any]], *, org: str | None = None) -> str:
+def format_model_index(
+    records: Sequence[Mapping[str, Any]], *, org: str | None = None, dataset_id: str | None = None
+) -> str:
     """``model-index: ...`` as YAML, ready for a model card's front matter."""
-    return yaml.safe_dump(
-        {KEY: model_index(records, org=org)}, sort_keys=False, allow_unicode=True, width=100
-    )
+    index = model_index(records, org=org, dataset_id=dataset_id)
+    return yaml.safe_dump({KEY: index}, sort_keys=False, allow_unicode=True, width=100)
 
 
 def _top_level_block(lines: Sequence[str], key: str) -> tuple[int, int] | None:
@@ -233,6 +235,7 @@ def write_model_index(
     records: Sequence[Mapping[str, Any]],
     *,
     org: str | None = None,
+    dataset_id: str | None = None,
 ) -> Path:
     """Replace (or add) the ``model-index`` of ``readme``'s YAML front matter with that of
     ``records``; every other line stays as it was. A missing README is created with the front
@@ -251,7 +254,9 @@ def write_model_index(
         raise SchemaError(f"the YAML front matter of {path} does not parse ({error})") from None
     if not isinstance(before, dict):
         raise SchemaError(f"the YAML front matter of {path} is not a mapping")
-    updated = _replace_model_index(text, format_model_index(records, org=org))
+    updated = _replace_model_index(
+        text, format_model_index(records, org=org, dataset_id=dataset_id)
+    )
     after = _front_matter(updated)
     others = {key: value for key, value in before.items() if key != KEY}
     if {key: value for key, value in after.items() if key != KEY} != others:
