@@ -60,6 +60,7 @@ from ._metric.bindsplit.bindsplit_intervals import (
 )
 
 __all__ = [
+    "GAP_NAMES",
     "BALANCED",
     "BOOTSTRAP",
     "CLOPPER_PEARSON",
@@ -92,6 +93,10 @@ __all__ = [
     "regularized_beta",
     "sample_outcome",
 ]
+
+#: How Hub tasks, the results table, model cards and figures name each gap of the metric
+#: (``gap`` -> ``gap_seen_unseen``, ``gap_partial`` -> ``gap_seen_partial``).
+GAP_NAMES: dict[str, str] = {gap: f"gap_{first}_{second}" for gap, (first, second) in GAPS.items()}
 
 
 def count_ties(scores: Any) -> int:

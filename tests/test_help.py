@@ -120,5 +120,5 @@ def test_help_answers_without_importing_the_heavy_libraries() -> None:
 def test_help_shows_the_defaults() -> None:
     text = HELP_TEXTS["eval"]
     assert "encoder batch size per process (default: 64)" in text
-    assert "bootstrap resamples (0: no intervals) (default: 1000)" in text
+    assert "(0: none; default: 1000)" in text
     assert "(default: 0) (default: 0)" not in text  # a default the help states is not repeated

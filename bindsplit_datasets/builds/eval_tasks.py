@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..metric_core import GAPS, METRICS
+from ..metric_core import GAP_NAMES, GAPS, METRICS
 from ..names import METRIC_LABELS, hub_dataset_id
 from .manifest import SPLIT
 
@@ -27,7 +27,6 @@ __all__ = [
     "EVALUATION_FRAMEWORK",
     "EVAL_CONFIG_FILE",
     "EVAL_RESULTS_FOLDER",
-    "GAP_NAMES",
     "build_metrics",
     "card_section",
     "eval_config",
@@ -42,9 +41,6 @@ EVALUATION_FRAMEWORK = "bindsplit"
 EVAL_CONFIG_FILE = "eval.yaml"
 #: The model repository's folder of result files.
 EVAL_RESULTS_FOLDER = ".eval_results"
-#: How Hub tasks, the results table, model cards and figures name each gap of the metric
-#: (``gap`` -> ``gap_seen_unseen``, ``gap_partial`` -> ``gap_seen_partial``).
-GAP_NAMES: dict[str, str] = {gap: f"gap_{first}_{second}" for gap, (first, second) in GAPS.items()}
 
 
 def task_id(config: str, metric: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..builds.eval_tasks import GAP_NAMES
 from ..metric_core import (
     BOOTSTRAP,
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
     DEFAULT_CONFIDENCE,
     GAP_INTERVAL_METHOD_KEY,
+    GAP_NAMES,
     INTERVAL_METHOD_KEY,
     N_BOOTSTRAP_KEY,
     NEWCOMBE,
