@@ -65,14 +65,16 @@ def record(
 
 
 def add_gaps(metrics: dict[str, Any], width: float | None) -> None:
-    """``gap/{metric}`` (seen minus unseen, with a +- ``2 * width`` interval) for every metric
-    that seen and unseen both report, as the metric reports it."""
+    """``gap/{metric}`` (seen minus unseen, with a +- ``2 * width`` interval, kept inside
+    [-1, 1] as a difference of fractions is) for every metric that seen and unseen both
+    report, as the metric reports it."""
     for metric in ("i2t", "t2i", "group"):
         if f"seen/{metric}" in metrics and f"unseen/{metric}" in metrics:
             gap = round(metrics[f"seen/{metric}"] - metrics[f"unseen/{metric}"], 4)
             metrics[f"gap/{metric}"] = gap
             if width is not None:
-                metrics[f"gap/{metric}_ci"] = [round(gap - 2 * width, 4), round(gap + 2 * width, 4)]
+                low, high = max(-1.0, gap - 2 * width), min(1.0, gap + 2 * width)
+                metrics[f"gap/{metric}_ci"] = [round(low, 4), round(high, 4)]
 
 
 def record_from_samples(

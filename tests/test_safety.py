@@ -102,9 +102,9 @@ def test_demo_keeps_user_files(tmp_path, capsys, monkeypatch):
 
 # ----------------------------------------------------------------------------------- synth
 def test_synth_keeps_user_files(tmp_path, capsys, monkeypatch):
-    import bindsplit_datasets.commands.synth as synth
+    import bindsplit_datasets.synthetic.world as world
 
-    monkeypatch.setattr(synth, "make_world", sentinel)
+    monkeypatch.setattr(world, "make_world", sentinel)
     check_command_guard(capsys, tmp_path, lambda out: ["synth", "--out", str(out)], TRAINSET_OUTPUT)
 
 

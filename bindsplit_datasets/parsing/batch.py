@@ -63,7 +63,9 @@ def map_caption_chunks(
     so a stream of any length is never held in memory; ``func`` must be picklable (module level).
     ``on_stop`` is called when the workers are about to be stopped (finished, an error, Ctrl-C,
     the caller closing the generator), before the pool's shutdown joins the thread that reads
-    ``chunks``: a ``chunks`` that may block must be released there.
+    ``chunks``: a ``chunks`` that may block must be released there. Workers that finished are
+    closed, not killed: a worker killed while it holds the task queue's lock can leave another
+    waiting on it for ever.
     """
     chunks = iter(chunks)
     head = list(itertools.islice(chunks, 2))
@@ -75,12 +77,19 @@ def map_caption_chunks(
     import multiprocessing
 
     logger.debug("parsing caption chunks with %d processes", workers)
-    with multiprocessing.get_context().Pool(workers, initializer=_start_worker) as pool:
-        try:
-            yield from pool.imap(func, itertools.chain(head, chunks))
-        finally:
-            if on_stop is not None:
-                on_stop()
+    pool = multiprocessing.get_context().Pool(workers, initializer=_start_worker)
+    finished = False
+    try:
+        yield from pool.imap(func, itertools.chain(head, chunks))
+        finished = True
+    finally:
+        if on_stop is not None:
+            on_stop()
+        if finished:  # every worker is idle: let each take its stop signal and exit by itself
+            pool.close()
+        else:  # an error, Ctrl-C or the caller stopping early: the workers are killed
+            pool.terminate()
+        pool.join()
 
 
 def parse_many(

@@ -152,7 +152,7 @@ def eval_results(
                     EvalResult(
                         task_type=TASK_TYPE,
                         task_name=TASK_NAME,
-                        dataset_type=hub_dataset_id(benchmark, org),
+                        dataset_type=dataset_id or hub_dataset_id(benchmark, org),
                         dataset_name=f"{_pretty_name(benchmark)} (BindSplit {REFERENCE_CONFIG})",
                         dataset_config=REFERENCE_CONFIG,
                         dataset_split=SPLIT,
