@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bindsplit_datasets.parsing import corrections, lexicon, parse_bindings, telegraphic
+from bindsplit_datasets.parsing import corrections, explain, lexicon, parse_bindings, telegraphic
 from bindsplit_datasets.parsing import telegraphic_words as tw
 from bindsplit_datasets.parsing.ruleset import RULES
 
@@ -279,3 +279,12 @@ def test_heldout_phrases_precision_and_recall():
         fn += len(expected - found)
     assert len(items) == 50
     assert tp / (tp + fp) >= 0.97 and tp / (tp + fn) >= 0.92, (tp, fp, fn)
+
+
+def test_an_explanation_names_the_units_of_rules_fired_before_a_merge():
+    fired = [(f.rule, f.unit, f.text) for f in explain("a flat-screen tv well-lit").fired]
+    assert fired == [
+        ("hyphenated-adverb-dropped", 2, "lit"),
+        ("hyphenated-lexicalised-compound", 1, "flat-screen tv"),
+        ("postnominal-adjective", 2, "lit"),
+    ]

@@ -310,7 +310,7 @@ def _clothing_colours(units: Units) -> None:
         ):
             continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
         if (
-            kind[j] == PART
+            units.kind_at(j) == PART
             and units.kind_at(j + 1) == NOUN
             and units.trace.fire("colour-before-participle-and-garment", i)
         ):

@@ -89,7 +89,14 @@ def lexicon_noun(units: Units, i: int) -> bool:
 
 
 def _merge(units: Units, start: int, end: int, kind: str) -> None:
-    """Units ``[start, end)`` as one unit of ``kind``."""
+    """Units ``[start, end)`` as one unit of ``kind``; rule firings already recorded after them
+    move with their units (so that an explanation names the right unit)."""
+    fired = units.trace.fired
+    if fired:
+        fired[:] = [
+            (name, i if i < end else i - (end - start - 1)) if i >= start else (name, i)
+            for name, i in fired
+        ]
     units.text[start:end] = [" ".join(units.text[start:end])]
     units.key[start:end] = [" ".join(units.key[start:end])]
     units.tag[start:end] = [units.tag[start]]
