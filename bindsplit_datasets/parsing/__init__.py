@@ -27,7 +27,13 @@ from .normalise import (
     singularise,
 )
 from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
-from .relations import Relation, parse_relations, parse_relations_many
+from .relations import (
+    Relation,
+    explain_relations,
+    parse_bindings_and_relations,
+    parse_relations,
+    parse_relations_many,
+)
 from .text import clean_text, tokenise
 
 __all__ = [
@@ -38,11 +44,13 @@ __all__ = [
     "Relation",
     "clean_text",
     "explain",
+    "explain_relations",
     "map_caption_chunks",
     "normalise_attribute",
     "normalise_binding",
     "normalise_object",
     "parse_bindings",
+    "parse_bindings_and_relations",
     "parse_many",
     "parse_relations",
     "parse_relations_many",
