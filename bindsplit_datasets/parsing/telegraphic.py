@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from . import corrections, tagger
 from . import lexicon as lx
+from . import relation_words as rw
 from . import telegraphic_words as tw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
 from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
-from .verb_slips import linking_verbs
+from .verb_slips import linking_verbs, verbs_in_noun_runs
 from .word_class_slips import word_classes
 
 __all__ = [
+    "article_less_subjects",
     "article_less_verbs",
     "infinitive_slips",
     "object_gerunds",
@@ -47,6 +49,8 @@ _PERFECT_AUXILIARIES: frozenset[str] = wl.words("perfect_auxiliaries")
 _PAST_ENDINGS: tuple[str, ...] = wl.endings("past_endings")
 #: Determiners that open a verb's object ("brushes their teeth", "sports several signs").
 _OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
+#: Words that open a clause: a noun phrase right after them is its subject ("as dog runs by").
+_CLAUSE_OPENERS: frozenset[str] = wl.words("clause_openers")
 #: Position words that are the head noun after an attribute ("leather back", "wooden top").
 _POSITION_HEADS: frozenset[str] = wl.words("position_heads")
 
@@ -265,8 +269,8 @@ def _head_word(units: Units, i: int) -> bool:
 
 def article_less_verbs(units: Units) -> None:
     """A plural-looking noun ending a run of nouns, after a singular one and before a
-    determiner, is the verb of a caption without articles: "caucasian child brushes their teeth"
-    -> (caucasian, child), not (caucasian, child brush)."""
+    determiner, is the verb of a caption without articles: "red barn houses some cows" -> (red,
+    barn), not (red, barn house)."""
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n - 1):
         word = key[i]
@@ -284,6 +288,35 @@ def article_less_verbs(units: Units) -> None:
             kind[i] = OTHER
 
 
+def article_less_subjects(units: Units) -> None:
+    """A plural-looking noun that ends a run after a person or an animal opening the caption or a
+    clause without an article, with more after it, is the subject's verb, as after an article
+    ("a female skier stops" is read so already): "female skier stops and poses" -> (female,
+    skier), not (female, skier stop). Only after a person or an animal: "bus stops line road",
+    "traffic lights on pole" stay compounds."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 1):
+        word = key[i]
+        if (
+            kind[i] != NOUN
+            or kind[i - 1] != NOUN
+            or kind[i + 1] == NOUN
+            or word == singularise(word)
+            or key[i - 1] not in rw.ANIMATE_NOUNS
+            or not wc.classes(singularise(word)) & wc.VERB
+        ):
+            continue
+        j = i - 1
+        while j >= 0 and kind[j] == NOUN:
+            j -= 1
+        while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
+            j -= 1
+        if (j < 0 or key[j] in _CLAUSE_OPENERS) and units.trace.fire(
+            "verb-after-article-less-subject", i
+        ):
+            kind[i] = COPULA if word in lx.COPULAS else OTHER
+
+
 def _place_passes() -> None:
     """The telegraphic passes in :data:`.corrections.PASSES`, in their order: the word-level ones
     that merge or drop part of a word before the word-class corrections, the phrase-final head
@@ -297,6 +330,7 @@ def _place_passes() -> None:
         tw.colour_word_compounds,
     ):
         corrections.add_pass(correction, before=word_classes)
+    corrections.add_pass(article_less_subjects, after=verbs_in_noun_runs)
     corrections.add_pass(telegraphic_heads, after=linking_verbs)
     for correction in (
         tw.light_shades,
