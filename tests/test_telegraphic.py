@@ -72,6 +72,10 @@ RULE_EXAMPLES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
         ("landing airplane", []),  # a noun in -ing: a compound, as after an article
         ("sitting child and several adults", [("sitting", "child")]),  # VBG after an article
         ("man has jumped ramp", []),  # the perfect
+        ("catcher waits as glowing ball approaches", [("glowing", "ball")]),  # a clause's subject
+        ("girl smiles while enjoying pumpkin pie at party", []),  # a verb with its object
+        ("boat is carrying sleeping passengers to island", [("sleeping", "passenger")]),
+        ("man is miming punching giant bear", [("giant", "bear")]),  # "miming" takes no object
     ],
     "article_less_subjects": [
         ("female skier stops and poses for picture", [("female", "skier")]),

@@ -89,16 +89,27 @@ def _participle_after_article(units: Units, i: int) -> bool:
     return tagger.get_tagger().tag([article, *words])[1] == "VBG"
 
 
+def _subject_of_verb(units: Units, i: int) -> bool:
+    """Whether the modifiers from unit ``i`` and their noun are followed by a verb (the noun
+    phrase is a clause's subject: "as glowing ball approaches/NNS")."""
+    k = units.following(i)
+    while k < units.n and units.kind[k] in (ATTR, WEAK, PART, NOUN):
+        k = units.following(k)
+    return k < units.n and units.kind[k] in (VERB, COPULA, OTHER) and units.key[k][0].isalpha()
+
+
 def phrase_initial_participles(units: Units) -> None:
     """A present participle that opens a phrase without an article modifies the noun after it:
     at the start of the caption, after a preposition, or after a verb ("yawning statue" ->
     (yawning, statue); "people sit around sparkling table" -> (sparkling, table); "wave carrying
-    kneeling surfer" -> (kneeling, surfer)), or after "and" that joins it to a noun ("children
-    and sitting adult" -> (sitting, adult)). Participles that usually take an object stay verbs
-    ("holding umbrella"); one that can be a noun is read as the tagger reads it after an article
-    ("sitting child" -> (sitting, child); "landing airplane": a compound). A past participle
-    after a finite verb modifies the noun after it too ("bathroom has broken wall" -> (broken,
-    wall))."""
+    kneeling surfer" -> (kneeling, surfer)), after "and" that joins it to a noun ("children
+    and sitting adult" -> (sitting, adult)), after a participle that takes an object ("is
+    carrying kneeling surfer"), or after a word opening a clause when a verb follows the noun
+    ("as glowing ball approaches" -> (glowing, ball)). Participles that usually take an object
+    stay verbs ("holding umbrella"); one that can be a noun is read as the tagger reads it after
+    an article ("sitting child" -> (sitting, child); "landing airplane": a compound). A past
+    participle after a finite verb modifies the noun after it too ("bathroom has broken wall" ->
+    (broken, wall))."""
     key, kind, fire = units.key, units.kind, units.trace.fire
     for i in range(units.n):
         if kind[i] in (PART, WEAK) and _modifiers_then_noun(units, i):
@@ -128,7 +139,10 @@ def phrase_initial_participles(units: Units) -> None:
         if (
             j < 0
             or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
+            or (key[j] in _CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing ball
+            # approaches"; not "while enjoying pumpkin pie at"
             or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
+            or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
             or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
         ) and fire("phrase-initial-participle", i):
             kind[i] = ATTR
