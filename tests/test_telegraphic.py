@@ -45,6 +45,10 @@ RULES_OF_PASS: dict[str, frozenset[str]] = {
     "gerund_compound_heads": frozenset({"gerund-inside-compound"}),
     "article_less_verbs": frozenset({"verb-tagged-as-plural-noun-before-object"}),
     "article_less_subjects": frozenset({"verb-after-article-less-subject"}),
+    "article_less_coordinated_subjects": frozenset(
+        {"verb-after-article-less-coordinated-subjects"}
+    ),
+    "article_less_garment_top": frozenset({"garment-top-after-preposition"}),
     "object_gerunds": frozenset({"object-gerund-as-verb"}),
     "adjectives_after_articles": frozenset({"adjective-tagged-as-noun-after-article"}),
     "phrase_initial_participles": frozenset(
@@ -82,6 +86,14 @@ RULE_EXAMPLES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
         ("as old dog runs by", [("old", "dog")]),
         ("bus stops line road", []),  # no person or animal: a compound
         ("red traffic lights on pole", [("red", "traffic light")]),
+    ],
+    "article_less_coordinated_subjects": [
+        ("horse and spotted dog stand in meadow", [("spotted", "dog")]),
+        ("cat and dog bowls on floor", []),  # a plural: no verb
+    ],
+    "article_less_garment_top": [
+        ("magician with black top hat.", [("black", "top hat")]),
+        ("man in black top hat", [("black", "top hat")]),
     ],
     "light_shades": [
         ("light scarf", [("light", "scarf")]),
@@ -251,9 +263,14 @@ def test_passes_run_in_the_telegraphic_order():
         "colour_word_compounds",
         "word_classes",
     ]
-    assert order[order.index("verbs_in_noun_runs") + 1] == "article_less_subjects"
-    assert order[order.index("linking_verbs") + 1 : order.index("linking_verbs") + 3] == [
+    runs = order.index("verbs_in_noun_runs")
+    assert order[runs + 1 : runs + 3] == [
+        "article_less_subjects",
+        "article_less_coordinated_subjects",
+    ]
+    assert order[order.index("linking_verbs") + 1 : order.index("linking_verbs") + 4] == [
         "telegraphic_heads",
+        "article_less_garment_top",
         "_clothing_colours",
     ]
     assert order[-10:] == [

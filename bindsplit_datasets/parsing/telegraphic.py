@@ -22,10 +22,12 @@ from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
 from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
-from .verb_slips import linking_verbs, verbs_in_noun_runs
+from .verb_slips import is_base_verb, linking_verbs, verbs_in_noun_runs
 from .word_class_slips import word_classes
 
 __all__ = [
+    "article_less_coordinated_subjects",
+    "article_less_garment_top",
     "article_less_subjects",
     "article_less_verbs",
     "infinitive_slips",
@@ -331,6 +333,53 @@ def article_less_subjects(units: Units) -> None:
             kind[i] = COPULA if word in lx.COPULAS else OTHER
 
 
+def article_less_coordinated_subjects(units: Units) -> None:
+    """A base-form verb the tagger glued to the last of nouns joined by "and" without articles is
+    their verb, as after articles ("a horse and a spotted dog stand" is read so already): "horse
+    and spotted dog stand in meadow" -> (spotted, dog), not (spotted, dog stand)."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(2, n - 1):
+        if (
+            kind[i] != NOUN
+            or kind[i - 1] != NOUN
+            or kind[i + 1] == NOUN
+            or key[i - 1] != singularise(key[i - 1])
+            or not is_base_verb(key[i])
+        ):
+            continue
+        j = i - 1
+        while j >= 0 and kind[j] == NOUN:
+            j -= 1
+        while j >= 0 and kind[j] in (ATTR, WEAK, PART, ADV):
+            j -= 1
+        if (
+            j > 0
+            and key[j] == "and"
+            and kind[j - 1] == NOUN
+            and units.trace.fire("verb-after-article-less-coordinated-subjects", i)
+        ):
+            kind[i] = COPULA if key[i] in lx.COPULAS else OTHER
+
+
+def article_less_garment_top(units: Units) -> None:
+    """The word "top" after an attribute that a preposition opens, before a noun, is the
+    garment (or the head of its compound), as after an article ("with a black top hat" is read
+    so already): "man with black top hat" -> (black, top hat), not (black, hat)."""
+    if "top" not in units.key:
+        return
+    key, kind = units.key, units.kind
+    for i in range(2, units.n - 1):
+        if (
+            key[i] == "top"
+            and kind[i] != NOUN
+            and kind[i - 1] == ATTR
+            and kind[i - 2] == PREP
+            and kind[i + 1] == NOUN
+            and units.trace.fire("garment-top-after-preposition", i)
+        ):
+            kind[i] = NOUN
+
+
 def _place_passes() -> None:
     """The telegraphic passes in :data:`.corrections.PASSES`, in their order: the word-level ones
     that merge or drop part of a word before the word-class corrections, the phrase-final head
@@ -345,7 +394,9 @@ def _place_passes() -> None:
     ):
         corrections.add_pass(correction, before=word_classes)
     corrections.add_pass(article_less_subjects, after=verbs_in_noun_runs)
+    corrections.add_pass(article_less_coordinated_subjects, after=article_less_subjects)
     corrections.add_pass(telegraphic_heads, after=linking_verbs)
+    corrections.add_pass(article_less_garment_top, after=telegraphic_heads)
     for correction in (
         tw.light_shades,
         prepositions_read_as_particles,
