@@ -4,7 +4,9 @@ One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisatio
 :mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
 :mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
 :mod:`.corrections` (the tagger's usual slips corrected; those the word-class table shows in
-:mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`), :mod:`.rules` (which pairs
+:mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`, those of telegraphic text
+without articles or verbs in :mod:`.telegraphic`, :mod:`.telegraphic_words` and
+:mod:`.telegraphic_subjects`), :mod:`.rules` (which pairs
 bind; its helpers in :mod:`.reader`, the predicative rules in :mod:`.predicates`),
 :mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
 attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed

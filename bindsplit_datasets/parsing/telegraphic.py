@@ -6,7 +6,8 @@ verb follows it. The tagger, trained on full sentences, then reads the first or 
 phrase differently ("yawning/VBG statue", "khaki/NNS hose/VBP", "around/RB table") and the rules
 that look for an article before a modifier find none. Each function below mends one such slip of
 a whole phrase, in place, firing the named rules of :data:`.ruleset.RULES` it holds; the slips of
-single words are in :mod:`.telegraphic_words`. Importing this module places every pass of both in
+single words are in :mod:`.telegraphic_words`, article-less subjects and their verbs in
+:mod:`.telegraphic_subjects`. Importing this module places every pass of both in
 :data:`.corrections.PASSES` (:func:`.corrections.add_pass`): the word-level ones that merge or
 drop part of a word first, the phrase-final head before the clothing colours ("in yellow top"),
 the rest last. Word tables: ``data/words/*.txt``.
@@ -16,20 +17,16 @@ from __future__ import annotations
 
 from . import corrections, tagger
 from . import lexicon as lx
-from . import relation_words as rw
+from . import telegraphic_subjects as ts
 from . import telegraphic_words as tw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
-from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
-from .verb_slips import is_base_verb, linking_verbs, verbs_in_noun_runs
+from .units import ADV, ATTR, CONJ, COPULA, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
+from .verb_slips import linking_verbs, verbs_in_noun_runs
 from .word_class_slips import word_classes
 
 __all__ = [
-    "article_less_coordinated_subjects",
-    "article_less_garment_top",
-    "article_less_subjects",
-    "article_less_verbs",
     "infinitive_slips",
     "object_gerunds",
     "phrase_initial_participles",
@@ -49,10 +46,6 @@ _PARTICLE_PREPOSITIONS: frozenset[str] = lx.PREPOSITIONS | wl.words("particle_pr
 _PERFECT_AUXILIARIES: frozenset[str] = wl.words("perfect_auxiliaries")
 #: Endings of past tenses and participles ("painted", "broken", "built", "brought").
 _PAST_ENDINGS: tuple[str, ...] = wl.endings("past_endings")
-#: Determiners that open a verb's object ("brushes their teeth", "sports several signs").
-_OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
-#: Words that open a clause: a noun phrase right after them is its subject ("as dog runs by").
-_CLAUSE_OPENERS: frozenset[str] = wl.words("clause_openers")
 #: Position words that are the head noun after an attribute ("leather back", "wooden top").
 _POSITION_HEADS: frozenset[str] = wl.words("position_heads")
 
@@ -141,7 +134,7 @@ def phrase_initial_participles(units: Units) -> None:
         if (
             j < 0
             or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
-            or (key[j] in _CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing ball
+            or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing ball
             # approaches"; not "while enjoying pumpkin pie at"
             or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
             or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
@@ -283,103 +276,6 @@ def _head_word(units: Units, i: int) -> bool:
     return bool(known & wc.NOUN) and not (kind == OTHER and not units.tag[i].startswith("VB"))
 
 
-def article_less_verbs(units: Units) -> None:
-    """A plural-looking noun ending a run of nouns, after a singular one and before a
-    determiner, is the verb of a caption without articles: "red barn houses some cows" -> (red,
-    barn), not (red, barn house)."""
-    key, kind, n = units.key, units.kind, units.n
-    for i in range(1, n - 1):
-        word = key[i]
-        if (
-            kind[i] == NOUN
-            and kind[i - 1] == NOUN
-            and kind[i + 1] == DET
-            and key[i + 1] in _OBJECT_DETERMINERS
-            and key[i - 1] not in lx.ATTRIBUTES
-            and word != singularise(word)
-            and singularise(key[i - 1]) == key[i - 1]
-            and wc.classes(singularise(word)) & wc.VERB
-            and units.trace.fire("verb-tagged-as-plural-noun-before-object", i)
-        ):
-            kind[i] = OTHER
-
-
-def article_less_subjects(units: Units) -> None:
-    """A plural-looking noun that ends a run after a person or an animal opening the caption or a
-    clause without an article, with more after it, is the subject's verb, as after an article
-    ("a female skier stops" is read so already): "female skier stops and poses" -> (female,
-    skier), not (female, skier stop). Only after a person or an animal: "bus stops line road",
-    "traffic lights on pole" stay compounds."""
-    key, kind, n = units.key, units.kind, units.n
-    for i in range(1, n - 1):
-        word = key[i]
-        if (
-            kind[i] != NOUN
-            or kind[i - 1] != NOUN
-            or kind[i + 1] == NOUN
-            or word == singularise(word)
-            or key[i - 1] not in rw.ANIMATE_NOUNS
-            or not wc.classes(singularise(word)) & wc.VERB
-        ):
-            continue
-        j = i - 1
-        while j >= 0 and kind[j] == NOUN:
-            j -= 1
-        while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
-            j -= 1
-        if (j < 0 or key[j] in _CLAUSE_OPENERS) and units.trace.fire(
-            "verb-after-article-less-subject", i
-        ):
-            kind[i] = COPULA if word in lx.COPULAS else OTHER
-
-
-def article_less_coordinated_subjects(units: Units) -> None:
-    """A base-form verb the tagger glued to the last of nouns joined by "and" without articles is
-    their verb, as after articles ("a horse and a spotted dog stand" is read so already): "horse
-    and spotted dog stand in meadow" -> (spotted, dog), not (spotted, dog stand)."""
-    key, kind, n = units.key, units.kind, units.n
-    for i in range(2, n - 1):
-        if (
-            kind[i] != NOUN
-            or kind[i - 1] != NOUN
-            or kind[i + 1] == NOUN
-            or key[i - 1] != singularise(key[i - 1])
-            or not is_base_verb(key[i])
-        ):
-            continue
-        j = i - 1
-        while j >= 0 and kind[j] == NOUN:
-            j -= 1
-        while j >= 0 and kind[j] in (ATTR, WEAK, PART, ADV):
-            j -= 1
-        if (
-            j > 0
-            and key[j] == "and"
-            and kind[j - 1] == NOUN
-            and units.trace.fire("verb-after-article-less-coordinated-subjects", i)
-        ):
-            kind[i] = COPULA if key[i] in lx.COPULAS else OTHER
-
-
-def article_less_garment_top(units: Units) -> None:
-    """The word "top" after an attribute that a preposition opens, before a noun, is the
-    garment (or the head of its compound), as after an article ("with a black top hat" is read
-    so already): "man with black top hat" -> (black, top hat), not (black, hat)."""
-    if "top" not in units.key:
-        return
-    key, kind = units.key, units.kind
-    for i in range(2, units.n - 1):
-        if (
-            key[i] == "top"
-            and kind[i] != NOUN
-            and kind[i - 1] == ATTR
-            and kind[i - 2] == PREP
-            and kind[i + 1] == NOUN
-            and units.trace.fire("garment-top-after-preposition", i)
-        ):
-            kind[i] = NOUN
-
-
 def _place_passes() -> None:
     """The telegraphic passes in :data:`.corrections.PASSES`, in their order: the word-level ones
     that merge or drop part of a word before the word-class corrections, the phrase-final head
@@ -393,17 +289,17 @@ def _place_passes() -> None:
         tw.colour_word_compounds,
     ):
         corrections.add_pass(correction, before=word_classes)
-    corrections.add_pass(article_less_subjects, after=verbs_in_noun_runs)
-    corrections.add_pass(article_less_coordinated_subjects, after=article_less_subjects)
+    corrections.add_pass(ts.article_less_subjects, after=verbs_in_noun_runs)
+    corrections.add_pass(ts.article_less_coordinated_subjects, after=ts.article_less_subjects)
     corrections.add_pass(telegraphic_heads, after=linking_verbs)
-    corrections.add_pass(article_less_garment_top, after=telegraphic_heads)
+    corrections.add_pass(tw.article_less_garment_top, after=telegraphic_heads)
     for correction in (
         tw.light_shades,
         prepositions_read_as_particles,
         infinitive_slips,
         tw.noun_participle_compounds,
         tw.gerund_compound_heads,
-        article_less_verbs,
+        ts.article_less_verbs,
         object_gerunds,
         tw.adjectives_after_articles,
         phrase_initial_participles,

@@ -39,6 +39,7 @@ from .units import (
 
 __all__ = [
     "PHRASE_BOUNDARY",
+    "article_less_garment_top",
     "adjectives_after_articles",
     "colour_word_compounds",
     "complement_clauses",
@@ -322,3 +323,22 @@ def complement_clauses(units: Units) -> None:
         clause = j + 1 < n and (kind[j + 1] in (VERB, COPULA) or units.tag[j + 1] == "VB")
         if clause and key[j] == "to" and units.trace.fire("adjective-with-complement-clause", i):
             kind[i] = OTHER
+
+
+def article_less_garment_top(units: Units) -> None:
+    """The word "top" after an attribute that a preposition opens, before a noun, is the
+    garment (or the head of its compound), as after an article ("with a black top hat" is read
+    so already): "man with black top hat" -> (black, top hat), not (black, hat)."""
+    if "top" not in units.key:
+        return
+    key, kind = units.key, units.kind
+    for i in range(2, units.n - 1):
+        if (
+            key[i] == "top"
+            and kind[i] != NOUN
+            and kind[i - 1] == ATTR
+            and kind[i - 2] == PREP
+            and kind[i + 1] == NOUN
+            and units.trace.fire("garment-top-after-preposition", i)
+        ):
+            kind[i] = NOUN
