@@ -106,6 +106,8 @@ def phrase_initial_participles(units: Units) -> None:
     participle after a finite verb modifies the noun after it too ("bathroom has broken wall" ->
     (broken, wall))."""
     key, kind, fire = units.key, units.kind, units.trace.fire
+    if PART not in kind and WEAK not in kind and GERUND not in kind:
+        return
     for i in range(units.n):
         if kind[i] in (PART, WEAK) and _modifiers_then_noun(units, i):
             j = units.previous(i)
@@ -149,6 +151,8 @@ def object_gerunds(units: Units) -> None:
     (baby, cupcake), (holding, cupcake)), "one holding cake", "man in uniform riding horse" ->
     nothing (not (uniform, horse))."""
     key, kind = units.key, units.kind
+    if GERUND not in kind:
+        return
     for i in range(1, units.n):
         if kind[i] != GERUND or key[i] not in _OBJECT_GERUNDS or not _modifiers_then_noun(units, i):
             continue
@@ -172,6 +176,8 @@ def prepositions_read_as_particles(units: Units) -> None:
     preposition when modifiers and a noun follow it with no article: "children are around
     beveled table" -> (beveled, table), "skiing down snow covered hill" -> (snow covered,
     hill)."""
+    if "RB" not in units.tag and "RP" not in units.tag:
+        return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if (

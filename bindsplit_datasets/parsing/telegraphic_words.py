@@ -108,6 +108,8 @@ def _merge(units: Units, start: int, end: int, kind: str) -> None:
 def hyphenated_adverbs(units: Units) -> None:
     """A hyphenated adverb + participle is the participle: the adverb is dropped as it is when
     written apart ("well-lit room" -> (lit, room), "brightly-colored kite" -> (colored, kite))."""
+    if not any("-" in text for text in units.text):
+        return
     for i in range(units.n):
         text = units.text[i]
         if "-" not in text or units.kind[i] not in (ATTR, WEAK, PART, GERUND, NOUN):
@@ -127,6 +129,8 @@ def hyphenated_compounds(units: Units) -> None:
     """A hyphenated word and the noun after it that together make a lexicalised compound are
     that compound, as when written apart: "a flat-screen tv" -> nothing, as "a flat screen tv"
     (protocol section 1)."""
+    if not any("-" in text for text in units.text):
+        return
     i = 0
     while i < units.n - 1:
         key = units.key
@@ -143,6 +147,8 @@ def hyphenated_compounds(units: Units) -> None:
 def participles_read_as_numbers(units: Units) -> None:
     """A participle in -ed the tagger calls a number ("colored/CD") is a participle: "a white
     colored wall" -> (white colored, wall)."""
+    if "CD" not in units.tag:
+        return
     for i in range(units.n):
         if (
             units.kind[i] == DET
@@ -244,6 +250,8 @@ def light_shades(units: Units) -> None:
 def noun_participle_compounds(units: Units) -> None:
     """A noun the tagger reads as an adverb before a participle that joins a noun to it is that
     noun: "down snow/RB covered hill" -> (snow covered, hill)."""
+    if "RB" not in units.tag:
+        return
     key, kind = units.key, units.kind
     for i in range(units.n - 2):
         if (
@@ -263,6 +271,8 @@ def gerund_compound_heads(units: Units) -> None:
     """A word in -ing the tagger calls a noun between two nouns is part of the compound: "a stone
     pizza cooking tray" -> (stone, pizza cooking tray), not a verb with "tray" as its object."""
     kind = units.kind
+    if GERUND not in kind:
+        return
     for i in range(1, units.n - 1):
         if (
             kind[i] == GERUND
