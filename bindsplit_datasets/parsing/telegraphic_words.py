@@ -108,7 +108,7 @@ def _merge(units: Units, start: int, end: int, kind: str) -> None:
 def hyphenated_adverbs(units: Units) -> None:
     """A hyphenated adverb + participle is the participle: the adverb is dropped as it is when
     written apart ("well-lit room" -> (lit, room), "brightly-colored kite" -> (colored, kite))."""
-    if not any("-" in text for text in units.text):
+    if "-" not in "".join(units.text):
         return
     for i in range(units.n):
         text = units.text[i]
@@ -129,7 +129,7 @@ def hyphenated_compounds(units: Units) -> None:
     """A hyphenated word and the noun after it that together make a lexicalised compound are
     that compound, as when written apart: "a flat-screen tv" -> nothing, as "a flat screen tv"
     (protocol section 1)."""
-    if not any("-" in text for text in units.text):
+    if "-" not in "".join(units.text):
         return
     i = 0
     while i < units.n - 1:
