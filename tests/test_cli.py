@@ -302,7 +302,8 @@ def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["caption"] for r in records] == ["the dog is white", "a tattooed woman"]
     assert records[0]["bindings"] == [["white", "dog"]]
-    assert [f["rule"] for f in records[0]["rules"]] == ["predicative"]
+    assert [f["rule"] for f in records[0]["rules"] if f["stage"] != "relation"] == ["predicative"]
+    assert {f["stage"] for f in records[0]["rules"]} == {"binding", "relation"}  # relation rules
     assert records[1]["kinds_before"] == ["determiner", "noun", "noun"]
     assert records[1]["kinds_after"] == ["determiner", "participle", "noun"]
     assert set(records[0]) >= {"tokens", "tags", "units", "relations"}

@@ -79,3 +79,18 @@ def test_a_trace_records_only_when_asked_and_skips_disabled_rules():
     assert trace.fire("attributive", 3) and not trace.fire("predicative", 4)
     assert trace.fired == [("attributive", 3)]
     assert rs.NO_TRACE.fire("attributive", 0) and rs.NO_TRACE.fired is None
+
+
+def test_relation_rules_are_in_the_registry_and_explained():
+    from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
+
+    assert rs.RULES.names("relation") == [rule.name for rule in RELATION_RULES]
+    explanation = explain("a kite flown by a boy")
+    assert "passive-agent" in explanation.relation_rules
+    assert "passive-agent" not in explanation.rules
+    assert [str(r) for r in explanation.relations] == ["boy fly kite"]
+    assert "  relation   passive-agent at 'by'" in explanation.lines()
+    # switched off, the next rule of the chunk's kind reads "by": a plain preposition
+    off = explain("a kite flown by a boy", disabled={"passive-agent"})
+    assert "passive-agent" not in off.relation_rules
+    assert [str(r) for r in off.relations] != ["boy fly kite"]

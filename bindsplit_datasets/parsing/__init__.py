@@ -4,7 +4,9 @@ One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisatio
 :mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
 :mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
 :mod:`.corrections` (the tagger's usual slips corrected; those the word-class table shows in
-:mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`), :mod:`.rules` (which pairs
+:mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`, those of telegraphic text
+without articles or verbs in :mod:`.telegraphic`, :mod:`.telegraphic_words` and
+:mod:`.telegraphic_subjects`), :mod:`.rules` (which pairs
 bind; its helpers in :mod:`.reader`, the predicative rules in :mod:`.predicates`),
 :mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
 attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed
@@ -27,7 +29,13 @@ from .normalise import (
     singularise,
 )
 from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
-from .relations import Relation, parse_relations, parse_relations_many
+from .relations import (
+    Relation,
+    explain_relations,
+    parse_bindings_and_relations,
+    parse_relations,
+    parse_relations_many,
+)
 from .text import clean_text, tokenise
 
 __all__ = [
@@ -38,11 +46,13 @@ __all__ = [
     "Relation",
     "clean_text",
     "explain",
+    "explain_relations",
     "map_caption_chunks",
     "normalise_attribute",
     "normalise_binding",
     "normalise_object",
     "parse_bindings",
+    "parse_bindings_and_relations",
     "parse_many",
     "parse_relations",
     "parse_relations_many",

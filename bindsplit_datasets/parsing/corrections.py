@@ -68,12 +68,25 @@ def correct(units: Units) -> None:
         correction(units)
 
 
-def add_pass(correction: Callable[[Units], None], *, after: Callable[[Units], None]) -> None:
+def add_pass(
+    correction: Callable[[Units], None],
+    *,
+    after: Callable[[Units], None] | None = None,
+    before: Callable[[Units], None] | None = None,
+) -> None:
     """Run ``correction`` (a pass of another module, firing rules it registered in
-    :data:`.ruleset.RULES`) right after the pass ``after``."""
+    :data:`.ruleset.RULES`) right after the pass ``after``, right before the pass ``before``, or
+    (given neither) last."""
     if correction in PASSES:
         raise ValueError(f"{correction.__name__} is already a correction pass")
-    PASSES.insert(PASSES.index(after) + 1, correction)
+    if after is not None and before is not None:
+        raise ValueError("add_pass takes after= or before=, not both")
+    if after is not None:
+        PASSES.insert(PASSES.index(after) + 1, correction)
+    elif before is not None:
+        PASSES.insert(PASSES.index(before), correction)
+    else:
+        PASSES.append(correction)
 
 
 #: The compound heads and their plurals ("tank tops"), so that no other word is singularised.
@@ -296,6 +309,12 @@ def _clothing_colours(units: Units) -> None:
             and not is_base_verb(key[j])
         ):
             continue  # "in black shirts"; not "wearing white rides/NNS", "in gray stand/NN"
+        if (
+            units.kind_at(j) == PART
+            and units.kind_at(j + 1) == NOUN
+            and units.trace.fire("colour-before-participle-and-garment", i)
+        ):
+            continue  # a participle then the garment: "in red checked shirt"
         if not units.trace.fire("colour-naming-clothes", i):
             continue
         for k in range(i, j):

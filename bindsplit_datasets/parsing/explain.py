@@ -3,9 +3,10 @@
 An :class:`Explanation` holds the caption's tokens and the tagger's tags, its units (tokens, or
 merged phrases such as "light brown") with their kind as the tags say and after the tag
 corrections, the named rules of :data:`.ruleset.RULES` that fired (a rule fires when it changes
-a unit's kind, chooses a subject or adds a binding), the bindings and the relation triples.
-Explaining records the firings; :func:`.parser.parse_bindings` does not, and gives the same
-bindings.
+a unit's kind, chooses a subject or adds a binding; a relation rule when it reads a chunk of the
+relation parser), the bindings and the relation triples, read from the same units (as
+:func:`.relations.parse_bindings_and_relations` does). Explaining records the firings;
+:func:`.parser.parse_bindings` does not, and gives the same bindings.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from . import tagger
 from . import units as un
 from .corrections import correct
 from .normalise import Binding
-from .relations import Relation, parse_relations
+from .relation_chunks import chunk_units
+from .relation_rules import read_relations
+from .relations import Relation
 from .rules import read_bindings
 from .ruleset import RULES, Trace
 from .text import tokenise
@@ -46,7 +49,8 @@ KIND_NAMES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Firing:
-    """One rule that fired: its name and stage, and the unit it fired at."""
+    """One rule that fired: its name and stage, and the unit it fired at (for a relation rule,
+    the index and text of the relation parser's chunk it read)."""
 
     rule: str
     stage: str
@@ -73,8 +77,14 @@ class Explanation:
 
     @property
     def rules(self) -> tuple[str, ...]:
-        """The names of the rules that fired, each once, in order of first firing."""
-        return tuple(dict.fromkeys(firing.rule for firing in self.fired))
+        """The names of the correction and binding rules that fired, each once, in order of
+        first firing."""
+        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage != "relation"))
+
+    @property
+    def relation_rules(self) -> tuple[str, ...]:
+        """The names of the relation rules that fired, each once, in order of first firing."""
+        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage == "relation"))
 
     def to_dict(self) -> dict[str, Any]:
         """The explanation as JSON-ready data (``bindsplit parse --json``)."""
@@ -126,10 +136,17 @@ def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
     correct(units)
     after = tuple(KIND_NAMES[kind] for kind in units.kind)
     bindings = read_bindings(units) if tokens else []
-    fired = tuple(
+    fired = [
         Firing(name, RULES[name].stage, position, units.text[position])
         for name, position in (trace.fired or ())
-    )
+    ]
+    relation_trace = Trace(frozenset(disabled), record=True)
+    chunks = chunk_units(units) if tokens else []  # after the bindings: it mends the units
+    triples = dict.fromkeys(read_relations(chunks, relation_trace))
+    fired += [
+        Firing(name, "relation", i, chunks[i].text or chunks[i].key)
+        for name, i in (relation_trace.fired or ())
+    ]
     return Explanation(
         caption=caption,
         tokens=tuple(tokens),
@@ -137,7 +154,7 @@ def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
         units=tuple(units.text),
         kinds_before=before,
         kinds_after=after,
-        fired=fired,
+        fired=tuple(fired),
         bindings=tuple(bindings),
-        relations=tuple(parse_relations(caption)),
+        relations=tuple(Relation(*triple) for triple in triples),
     )

@@ -126,6 +126,9 @@ COLOUR_SHADES: frozenset[str] = wl.words("colour_shades")
 
 _OTHER_COLOURS: frozenset[str] = wl.words("other_colours")
 
+#: Colour words besides the basic ones that take a shade ("dark teal", "pale turquoise").
+_SHADED_COLOURS: frozenset[str] = wl.words("shaded_colours")
+
 #: Colours that also name everyday things ("an orange", "a rainbow", "gold"): a colour word the
 #: tagger calls a noun is read as a colour where only an attribute fits ("a brown/NN and a white
 #: horse"), unless it is one of these.
@@ -136,6 +139,7 @@ COLOURS: frozenset[str] = (
     BASIC_COLOURS
     | _OTHER_COLOURS
     | frozenset(f"{shade} {colour}" for shade in COLOUR_SHADES for colour in BASIC_COLOURS)
+    | frozenset(f"{shade} {colour}" for shade in COLOUR_SHADES for colour in _SHADED_COLOURS)
 )
 
 # --- other attribute categories --------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from . import lexicon as lx
-from . import tagger
+from . import tagger, telegraphic  # noqa: F401  (telegraphic: its passes join corrections.PASSES)
 from .corrections import read_units
 from .normalise import Binding
 from .rules import read_bindings

@@ -3,7 +3,9 @@
 The chunks (:mod:`.relation_chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
 small named function with a description and example captions (the tests parse every example),
-so the table reads as the parser's specification and can be folded into a rule registry.
+so the table reads as the parser's specification; each rule is also registered in
+:data:`.ruleset.RULES` with stage ``"relation"`` (switched off and recorded through a
+:class:`.ruleset.Trace`, like the attribute parser's rules).
 
 Attachment follows one convention where SPEC 1b is silent: a preposition phrase relates the noun
 right before it (low attachment: "sign on pole next to road" -> (sign, on, pole), (pole, next to,
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from . import relation_words as rw
 from .normalise import singularise
 from .relation_chunks import Chunk
+from .ruleset import NO_TRACE, RULES, Example, Rule, Trace
 
 __all__ = ["RELATION_RULES", "RelationRule", "read_relations"]
 
@@ -366,18 +369,22 @@ RELATION_RULES: tuple[RelationRule, ...] = (
 _BY_CHUNK: dict[str, tuple[RelationRule, ...]] = {}
 for _r in RELATION_RULES:
     _BY_CHUNK[_r.chunk] = (*_BY_CHUNK.get(_r.chunk, ()), _r)
+    # one registry for every named rule of the parser (stage "relation"); the examples' triples
+    # are checked by tests/test_relations.py, so they carry no attribute bindings here
+    RULES.register(
+        Rule(_r.name, _r.stage, _r.description, tuple(Example(c, ()) for c in _r.examples))
+    )
 
 
-def read_relations(
-    chunks: list[Chunk], trace: list[tuple[int, str]] | None = None
-) -> list[tuple[str, str, str]]:
+def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[str, str, str]]:
     """The triples the chunks state, in order, with duplicates (the caller removes them).
-    ``trace``, when given, receives (chunk index, rule name) for every chunk read."""
+    A rule that ``trace`` switches off is skipped (the next rule of the chunk's kind is tried);
+    a recording ``trace`` receives (rule name, chunk index) for every chunk read."""
     state = _State(chunks)
+    disabled = trace.disabled
     for i, chunk in enumerate(chunks):
         for rule in _BY_CHUNK[chunk.kind]:
-            if rule.apply(state, i):
-                if trace is not None:
-                    trace.append((i, rule.name))
+            if rule.name not in disabled and rule.apply(state, i):
+                trace.fire(rule.name, i)
                 break
     return state.found

@@ -32,6 +32,7 @@ from .normalise import Binding
 from .relation_chunks import chunk_units
 from .relation_rules import RELATION_RULES, read_relations
 from .rules import read_bindings
+from .ruleset import Trace
 from .text import tokenise
 
 __all__ = [
@@ -80,12 +81,12 @@ def _check(text: object) -> str:
     return text
 
 
-def _triples(text: str, trace: list[tuple[int, str]] | None = None) -> list[tuple[str, str, str]]:
+def _triples(text: str) -> list[tuple[str, str, str]]:
     tokens = tokenise(text)
     if not tokens:
         return []
     chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
-    return list(dict.fromkeys(read_relations(chunks, trace)))
+    return list(dict.fromkeys(read_relations(chunks)))
 
 
 def parse_relations(text: str) -> list[Relation]:
@@ -103,11 +104,11 @@ def explain_relations(text: str) -> list[str]:
     if not tokens:
         return []
     chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
-    trace: list[tuple[int, str]] = []
+    trace = Trace(record=True)
     found = list(dict.fromkeys(read_relations(chunks, trace)))
     lines = [
         f"{chunks[i].kind:<5} {chunks[i].text or chunks[i].key or '-':<24} {name}"
-        for i, name in trace
+        for name, i in trace.fired or ()
     ]
     return lines + [f"-> ({s}, {r}, {o})" for s, r, o in found]
 

@@ -1,0 +1,109 @@
+"""Telegraphic text: article-less subjects and their verbs.
+
+Without articles the tagger glues a subject's verb to it as the last noun of a compound ("female
+skier stops/NNS", "horse and spotted dog stand/NN", "red barn houses/NNS some cows"); the
+corrections of :mod:`.verb_slips` that split them look for the article that opens the subject.
+Each function here reads such a subject as after an article and fires the named rule of
+:data:`.ruleset.RULES` it holds; :mod:`.telegraphic` places them in
+:data:`.corrections.PASSES`. Word tables: ``data/words/*.txt``.
+"""
+
+from __future__ import annotations
+
+from . import lexicon as lx
+from . import relation_words as rw
+from . import wordclasses as wc
+from . import wordlists as wl
+from .normalise import singularise
+from .units import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, WEAK, Units
+from .verb_slips import is_base_verb
+
+__all__ = [
+    "CLAUSE_OPENERS",
+    "article_less_coordinated_subjects",
+    "article_less_subjects",
+    "article_less_verbs",
+]
+
+#: Words that open a clause: a noun phrase right after them is its subject ("as dog runs by").
+CLAUSE_OPENERS: frozenset[str] = wl.words("clause_openers")
+#: Determiners that open a verb's object ("brushes their teeth", "sports several signs").
+_OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
+
+
+def article_less_subjects(units: Units) -> None:
+    """A plural-looking noun that ends a run after a person or an animal opening the caption or a
+    clause without an article, with more after it, is the subject's verb, as after an article
+    ("a female skier stops" is read so already): "female skier stops and poses" -> (female,
+    skier), not (female, skier stop). Only after a person or an animal: "bus stops line road",
+    "traffic lights on pole" stay compounds."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 1):
+        word = key[i]
+        if (
+            kind[i] != NOUN
+            or kind[i - 1] != NOUN
+            or kind[i + 1] == NOUN
+            or word == singularise(word)
+            or key[i - 1] not in rw.ANIMATE_NOUNS
+            or not wc.classes(singularise(word)) & wc.VERB
+        ):
+            continue
+        j = i - 1
+        while j >= 0 and kind[j] == NOUN:
+            j -= 1
+        while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
+            j -= 1
+        if (j < 0 or key[j] in CLAUSE_OPENERS) and units.trace.fire(
+            "verb-after-article-less-subject", i
+        ):
+            kind[i] = COPULA if word in lx.COPULAS else OTHER
+
+
+def article_less_coordinated_subjects(units: Units) -> None:
+    """A base-form verb the tagger glued to the last of nouns joined by "and" without articles is
+    their verb, as after articles ("a horse and a spotted dog stand" is read so already): "horse
+    and spotted dog stand in meadow" -> (spotted, dog), not (spotted, dog stand)."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(2, n - 1):
+        if (
+            kind[i] != NOUN
+            or kind[i - 1] != NOUN
+            or kind[i + 1] == NOUN
+            or key[i - 1] != singularise(key[i - 1])
+            or not is_base_verb(key[i])
+        ):
+            continue
+        j = i - 1
+        while j >= 0 and kind[j] == NOUN:
+            j -= 1
+        while j >= 0 and kind[j] in (ATTR, WEAK, PART, ADV):
+            j -= 1
+        if (
+            j > 0
+            and key[j] == "and"
+            and kind[j - 1] == NOUN
+            and units.trace.fire("verb-after-article-less-coordinated-subjects", i)
+        ):
+            kind[i] = COPULA if key[i] in lx.COPULAS else OTHER
+
+
+def article_less_verbs(units: Units) -> None:
+    """A plural-looking noun ending a run of nouns, after a singular one and before a
+    determiner, is the verb of a caption without articles: "red barn houses some cows" -> (red,
+    barn), not (red, barn house)."""
+    key, kind, n = units.key, units.kind, units.n
+    for i in range(1, n - 1):
+        word = key[i]
+        if (
+            kind[i] == NOUN
+            and kind[i - 1] == NOUN
+            and kind[i + 1] == DET
+            and key[i + 1] in _OBJECT_DETERMINERS
+            and key[i - 1] not in lx.ATTRIBUTES
+            and word != singularise(word)
+            and singularise(key[i - 1]) == key[i - 1]
+            and wc.classes(singularise(word)) & wc.VERB
+            and units.trace.fire("verb-tagged-as-plural-noun-before-object", i)
+        ):
+            kind[i] = OTHER
