@@ -92,6 +92,32 @@ def map_caption_chunks(
         pool.join()
 
 
+def checked_texts(
+    texts: Iterable[str], name: str, num_proc: int | None, chunksize: int
+) -> list[str]:
+    """The captions of a batch call ``name`` (``parse_many``, ``parse_relations_many``, ...) as
+    a list, after checking them and the worker options: one string instead of a list, a
+    non-string item, a ``num_proc`` or ``chunksize`` that is no positive int are refused."""
+    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
+        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
+    if num_proc is not None and num_proc < 1:
+        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"{name} expects a sequence of caption strings, got a single {type(texts).__name__}; "
+            f"pass a list ({name}([text]))"
+        )
+    items = list(texts)
+    for position, text in enumerate(items):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"{name} expects caption strings; item {position} is {type(text).__name__}"
+            )
+    return items
+
+
 def parse_many(
     texts: Iterable[str],
     *,
@@ -106,23 +132,7 @@ def parse_many(
     to the workers in chunks of ``chunksize`` (see :func:`map_caption_chunks`). Every returned
     list is a fresh list, also for repeated captions.
     """
-    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
-        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
-    if num_proc is not None and num_proc < 1:
-        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
-    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
-        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
-    if isinstance(texts, (str, bytes)):
-        raise TypeError(
-            f"parse_many expects a sequence of caption strings, got a single "
-            f"{type(texts).__name__}; pass a list (parse_many([text])) or call parse_bindings(text)"
-        )
-    items = list(texts)
-    for position, text in enumerate(items):
-        if not isinstance(text, str):
-            raise TypeError(
-                f"parse_many expects caption strings; item {position} is {type(text).__name__}"
-            )
+    items = checked_texts(texts, "parse_many", num_proc, chunksize)
     if not items:
         return []
     distinct = list(dict.fromkeys(items))

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from . import relation_chunks, tagger
 from . import relation_words as rw
-from .batch import _chunks, map_caption_chunks
+from .batch import _chunks, checked_texts, map_caption_chunks
 from .corrections import read_units
 from .normalise import Binding
 from .relation_chunks import chunk_units
@@ -144,30 +144,6 @@ def parse_bindings_and_relations(text: str) -> tuple[list[Binding], list[Relatio
     return [Binding(*pair) for pair in bindings], [Relation(*triple) for triple in triples]
 
 
-def _checked_texts(
-    texts: Iterable[str], name: str, num_proc: int | None, chunksize: int
-) -> list[str]:
-    """The captions as a list, after the checks :func:`.batch.parse_many` makes."""
-    if num_proc is not None and (isinstance(num_proc, bool) or not isinstance(num_proc, int)):
-        raise TypeError(f"num_proc must be an int or None, got {num_proc!r}")
-    if num_proc is not None and num_proc < 1:
-        raise ValueError(f"num_proc must be >= 1 (or None for every CPU), got {num_proc}")
-    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
-        raise ValueError(f"chunksize must be an int >= 1, got {chunksize!r}")
-    if isinstance(texts, (str, bytes)):
-        raise TypeError(
-            f"{name} expects a sequence of caption strings, got a single {type(texts).__name__}; "
-            f"pass a list ({name}([text]))"
-        )
-    items = list(texts)
-    for position, text in enumerate(items):
-        if not isinstance(text, str):
-            raise TypeError(
-                f"{name} expects caption strings; item {position} is {type(text).__name__}"
-            )
-    return items
-
-
 def _map_distinct(
     items: list[str], func: Callable[[list[str]], list[_T]], num_proc: int | None,
     chunksize: int, progress: bool,
@@ -198,7 +174,7 @@ def parse_relations_many(
     each distinct caption is parsed once and travels to the workers in chunks of ``chunksize``;
     every returned list is a fresh list, also for repeated captions.
     """
-    items = _checked_texts(texts, "parse_relations_many", num_proc, chunksize)
+    items = checked_texts(texts, "parse_relations_many", num_proc, chunksize)
     by_text = _map_distinct(items, _parse_chunk, num_proc, chunksize, progress)
     return [[Relation(*triple) for triple in by_text[text]] for text in items]
 
@@ -211,7 +187,7 @@ def parse_bindings_and_relations_many(
     chunksize: int = 512,
 ) -> list[tuple[list[Binding], list[Relation]]]:
     """``[parse_bindings_and_relations(t) for t in texts]``, as :func:`parse_relations_many`."""
-    items = _checked_texts(texts, "parse_bindings_and_relations_many", num_proc, chunksize)
+    items = checked_texts(texts, "parse_bindings_and_relations_many", num_proc, chunksize)
     by_text = _map_distinct(items, _parse_both_chunk, num_proc, chunksize, progress)
     return [
         ([Binding(*pair) for pair in by_text[text][0]], [Relation(*t) for t in by_text[text][1]])
