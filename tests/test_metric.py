@@ -1088,6 +1088,7 @@ def test_install_metric_refreshes_when_the_metric_changes(tmp_path, monkeypatch)
     assert newest == first
 
 
+@pytest.mark.slow  # imports evaluate and writes its modules cache
 def test_install_metric_command(tmp_path, capsys):
     from bindsplit_datasets import cli
 

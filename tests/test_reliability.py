@@ -152,6 +152,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow  # subprocesses
 @pytest.mark.parametrize(
     ("how", "code", "line"),
     [("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")],
@@ -423,6 +424,7 @@ def test_a_fifo_given_to_eval_scores_is_one_line_exit_2(tmp_path):
 
 
 # ---------------------------------------------------------------- nothing written elsewhere
+@pytest.mark.slow  # subprocesses
 def test_build_stats_and_loading_write_nothing_into_the_users_caches(tmp_path):
     from fixtures_sources import make_bivlc_source
 
@@ -470,6 +472,7 @@ def test_build_stats_and_loading_write_nothing_into_the_users_caches(tmp_path):
 
 
 # ----------------------------------------------------------------------------- install-metric
+@pytest.mark.slow  # subprocesses
 def test_install_metric_verifies_that_evaluate_loads_it(tmp_path, capsys):
     assert cli.main(["install-metric", "--modules-cache", str(tmp_path / "ok")]) == 0
     assert "installed: evaluate.load('bindsplit') loads" in capsys.readouterr().out
@@ -568,6 +571,7 @@ def test_ctrl_c_while_modules_import_is_exit_130_without_traceback(module):
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow  # subprocesses
 def test_a_file_size_limit_during_reference_build_is_one_line_and_writes_nothing(tmp_path):
     import resource
 
