@@ -44,6 +44,7 @@ import logging
 import sys
 import zipfile
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -232,9 +233,28 @@ class MatrixPerceptronTagger:
     def _scores(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> Any:
         """Token ``i``'s exact scores in thousandths: the sums of its features' rows, grouped by
         what they depend on (the word, the tags before, both, the words around), each group's
-        sum computed once."""
+        sum computed once; the word's and the tags' groups are also kept summed, by the word and
+        the two tags (one vector addition per token where both sums are known)."""
         vectors = self._vectors
         w = context[i + 2]
+        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
+        key: tuple[str, ...] = ("c", before, before2, after, after2)
+        around = vectors.get(key)
+        if around is None:
+            around = self._vector(
+                key,
+                ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
+                 "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
+            )  # fmt: skip
+        key = ("b", word, w, prev, prev2)
+        base = vectors.get(key)
+        if base is None:
+            base = vectors[key] = self._base(word, w, prev, prev2)
+        return base + around
+
+    def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
+        """The summed vectors of the word's, the tags' and the tag-and-word features."""
+        vectors = self._vectors
         key: tuple[str, ...] = ("w", word, w)
         own = vectors.get(key)
         if own is None:
@@ -253,19 +273,7 @@ class MatrixPerceptronTagger:
         pair = vectors.get(key)
         if pair is None:
             pair = self._vector(key, ("i-1 tag+i word " + prev + " " + w,))
-        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
-        key = ("c", before, before2, after, after2)
-        around = vectors.get(key)
-        if around is None:
-            around = self._vector(
-                key,
-                ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
-                 "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
-            )  # fmt: skip
-        scores = own + tags
-        scores += pair
-        scores += around
-        return scores
+        return own + tags + pair
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
@@ -276,7 +284,7 @@ class MatrixPerceptronTagger:
         A new token's scores are exact integer sums of cached partial sums; where two tags tie
         on them, NLTK's float sum in feature order (which breaks the tie as NLTK does) decides.
         """
-        context = [*self._START, *map(self._normalise, tokens), *self._END]
+        context = [*self._START, *map(_normal, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
         largest = self._largest
         if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
@@ -304,6 +312,9 @@ class MatrixPerceptronTagger:
             prev2, prev = prev, tag
         return out
 
+
+#: ``_normalise`` of each word, remembered (it runs on every token of every caption).
+_normal = lru_cache(maxsize=1 << 17)(MatrixPerceptronTagger._normalise)
 
 _TAGGER: MatrixPerceptronTagger | None = None
 

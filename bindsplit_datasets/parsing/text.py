@@ -67,7 +67,11 @@ def tokenise(text: str) -> list[str]:
     >>> tokenise("A man's red-and-white T-shirt, isn't it?")
     ['a', 'man', "'s", 'red', 'and', 'white', 't-shirt', ',', 'is', "n't", 'it', '?']
     """
+    cleaned = clean_text(text)
+    words = _TOKEN.findall(cleaned)
+    if "-" not in cleaned:
+        return words  # the usual caption: no hyphenated word to look at
     tokens: list[str] = []
-    for token in _TOKEN.findall(clean_text(text)):
+    for token in words:
         tokens.extend(_split_coordination(token) if "-" in token else (token,))
     return tokens
