@@ -211,6 +211,15 @@ def _kind(word: str, tag: str) -> str:
     return OTHER
 
 
+@lru_cache(maxsize=1 << 16)
+def _token_kind(token: str, tag: str) -> str:
+    """The kind of a single token as written (hyphens kept) with its tag: "park-like",
+    "dog-like" are adjectives whatever the tagger says; any other token goes by its key."""
+    if token.endswith("-like"):
+        return ATTR
+    return _kind(token.replace("-", " "), tag)
+
+
 def _phrase_matches(keys: Sequence[str], start: int, words: tuple[str, ...], kind: str) -> bool:
     last = len(words) - 1
     for offset, expected in enumerate(words):
@@ -238,29 +247,26 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
     keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
-    text: list[str] = []
-    key: list[str] = []
-    kind: list[str] = []
-    tag: list[str] = []
-    phrases = _PHRASES
-    i, n = 0, len(tokens)
-    while i < n:
-        for words, phrase_kind in phrases.get(keys[i], ()):
+    text, kind, tag = list(tokens), list(map(_token_kind, tokens, tags)), list(tags)
+    first_words = _PHRASES.keys() & keys
+    if not first_words:  # no phrase can start anywhere: one unit per token
+        return Units(text, keys, kind, tag, trace)
+    merged: list[tuple[int, int, str]] = []  # (start, end, kind) of each phrase, left to right
+    free = 0
+    for i, word in enumerate(keys):
+        if i < free or word not in first_words:
+            continue
+        for words, phrase_kind in _PHRASES[word]:
             end = i + len(words)
-            if end <= n and _phrase_matches(keys, i, words, phrase_kind):
+            if end <= len(tokens) and _phrase_matches(keys, i, words, phrase_kind):
                 if _verb_particle(keys, tags, i):
                     continue  # "letting off/RP white smoke": not "off white"
-                text.append(" ".join(tokens[i:end]))
-                key.append(" ".join(keys[i:end]))
-                kind.append(phrase_kind)
-                tag.append(tags[i])
-                i = end
+                merged.append((i, end, phrase_kind))
+                free = end
                 break
-        else:
-            text.append(tokens[i])
-            key.append(keys[i])
-            # "park-like", "dog-like": an adjective whatever the tagger says
-            kind.append(ATTR if tokens[i].endswith("-like") else _kind(keys[i], tags[i]))
-            tag.append(tags[i])
-            i += 1
-    return Units(text, key, kind, tag, trace)
+    for start, end, phrase_kind in reversed(merged):  # right to left: indices stay valid
+        text[start:end] = [" ".join(tokens[start:end])]
+        keys[start:end] = [" ".join(keys[start:end])]
+        kind[start:end] = [phrase_kind]
+        tag[start + 1 : end] = []
+    return Units(text, keys, kind, tag, trace)
