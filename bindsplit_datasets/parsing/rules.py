@@ -76,6 +76,8 @@ _DEGREE: frozenset[str] = wl.words("degree")
 _POSSESSIVES: frozenset[str] = wl.words("possessives")
 #: Words that stand for a noun mentioned before ("a gray one", "the white ones").
 _PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
+#: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
+_COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
 
 
 class _Reader(PredicateReader):
@@ -108,7 +110,7 @@ class _Reader(PredicateReader):
         "light/JJ filled") or, outside a coordination, an adjective of manner ("cream colored",
         "nice looking", "long haired")."""
         u = self.u
-        if i < 1 or u.kind[i] not in (PART, WEAK, ATTR, GERUND):
+        if i < 1 or u.kind[i] not in _COMPOUND_KINDS:
             return False
         if self.noun_like(i - 1) and u.key[i].endswith(("ed", "en", "lit", "made")):
             if u.key[i] in lx.COLOUR_PARTICIPLES and u.key_at(i + 1) in lx.COLOURS:
@@ -136,7 +138,7 @@ class _Reader(PredicateReader):
         about the tree)."""
         u = self.u
         kind, key, text = u.kind, u.key, u.text
-        if end < u.n and self.compound_attribute(end):
+        if end < u.n and kind[end] in _COMPOUND_KINDS and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
         head = self.object_start(start, end)
         # (position, attribute, rule) of each binding; the object is normalised only if any
@@ -144,7 +146,7 @@ class _Reader(PredicateReader):
         bound = 0
         i = start - 1
         while i >= 0:
-            if self.compound_attribute(i):
+            if kind[i] in _COMPOUND_KINDS and self.compound_attribute(i):
                 # "snow covered", "nice looking"
                 pending.append((i - 1, f"{text[i - 1]} {text[i]}", "compound-attribute"))
                 bound += 1
@@ -152,7 +154,7 @@ class _Reader(PredicateReader):
             elif kind[i] == ATTR:
                 pending.append((i, text[i], "attributive"))
                 bound += 1
-            elif self.lone_attribute_noun(i):
+            elif kind[i] == NOUN and self.lone_attribute_noun(i):
                 pending.append((i, text[i], "attribute-tagged-as-noun"))
                 bound += 1
             elif kind[i] == ADV:

@@ -127,21 +127,25 @@ def phrase_initial_participles(units: Units) -> None:
             kind[i] != GERUND
             or key[i] in _OBJECT_GERUNDS
             or key[i] in lx.ING_NOUNS
-            or (wc.classes(key[i]) & wc.NOUN and not _participle_after_article(units, i))
             or not _modifiers_then_noun(units, i)
         ):
             continue
         j = units.previous(i)
         subject = units.previous(j)
         if (
-            j < 0
-            or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
-            or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing ball
-            # approaches"; not "while enjoying pumpkin pie at"
-            or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
-            or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
-            or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
-        ) and fire("phrase-initial-participle", i):
+            (
+                j < 0
+                or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
+                or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing
+                # ball approaches"; not "while enjoying pumpkin pie at"
+                or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
+                or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
+                or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
+            )
+            # last, as it tags a window again (rare there): "sitting child", not "landing airplane"
+            and (not wc.classes(key[i]) & wc.NOUN or _participle_after_article(units, i))
+            and fire("phrase-initial-participle", i)
+        ):
             kind[i] = ATTR
 
 
