@@ -15,6 +15,8 @@ the rest last. Word tables: ``data/words/*.txt``.
 
 from __future__ import annotations
 
+import re
+
 from . import corrections, tagger
 from . import lexicon as lx
 from . import telegraphic_subjects as ts
@@ -106,7 +108,8 @@ def phrase_initial_participles(units: Units) -> None:
     participle after a finite verb modifies the noun after it too ("bathroom has broken wall" ->
     (broken, wall))."""
     key, kind, fire = units.key, units.kind, units.trace.fire
-    if PART not in kind and WEAK not in kind and GERUND not in kind:
+    kinds = units.kinds()
+    if PART not in kinds and WEAK not in kinds and GERUND not in kinds:
         return
     for i in range(units.n):
         if kind[i] in (PART, WEAK) and _modifiers_then_noun(units, i):
@@ -226,6 +229,11 @@ def _past_participle(word: str) -> bool:
     return any(stem and wc.classes(stem) & wc.VERB for stem in stems)
 
 
+#: What :func:`telegraphic_heads` looks for in :meth:`.units.Units.kinds`: a word it may read as
+#: a head right after an attribute or a noun (a lexicon word).
+_HEAD_AFTER_MODIFIER = re.compile(f"[{ATTR}{WEAK}{NOUN}][{ADV}{VERB}{GERUND}{OTHER}{PART}]")
+
+
 def telegraphic_heads(units: Units) -> None:
     """The last word of a phrase of attributes is its head noun when it can be a noun, whatever
     the tagger read there: "round belly" (belly/RB) -> (round, belly), "leather back" ->
@@ -233,6 +241,8 @@ def telegraphic_heads(units: Units) -> None:
     fitting), "blue lettering" -> (blue, lettering), "round kite/VBD next to red dog" ->
     (round, kite), (red, dog)."""
     key, kind, n = units.key, units.kind, units.n
+    if not _HEAD_AFTER_MODIFIER.search(units.kinds()):
+        return  # no adverb, verb or participle right after an attribute or a noun
     for i in range(1, n):
         if kind[i] not in (ADV, VERB, GERUND, OTHER, PART) or not key[i][0].isalpha():
             continue

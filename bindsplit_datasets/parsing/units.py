@@ -95,6 +95,11 @@ class Units:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
         self.trace = trace
 
+    def kinds(self) -> str:
+        """The units' kinds as one string (each kind is one character), for a pass to see at
+        once, with ``in`` or a regular expression, whether anything it acts on occurs."""
+        return "".join(self.kind)
+
     def is_verb(self, i: int) -> bool:
         """Whether unit ``i`` is a verb or copula (not a participle or gerund)."""
         return self.kind[i] == COPULA or (self.kind[i] == OTHER and self.tag[i] in _VERB_TAGS)
