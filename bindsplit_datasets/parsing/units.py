@@ -150,6 +150,15 @@ def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
 
 
 _PHRASES = _phrase_table()
+#: First word -> the second words of its phrases: a phrase can start only where one follows, as
+#: written or, ending a two-word compound noun, singularised (those in the second table).
+_SECOND_WORDS = {
+    first: frozenset(words[1] for words, _ in entries) for first, entries in _PHRASES.items()
+}
+_SINGULAR_SECOND_WORDS = {
+    first: frozenset(words[1] for words, kind in entries if len(words) == 2 and kind == NOUN)
+    for first, entries in _PHRASES.items()
+}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -259,8 +268,13 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO
     merged: list[tuple[int, int, str]] = []  # (start, end, kind) of each phrase, left to right
     free = 0
     for i, word in enumerate(keys):
-        if i < free or word not in first_words:
+        if i < free or word not in first_words or i + 1 == len(keys):
             continue
+        following = keys[i + 1]
+        if following not in _SECOND_WORDS[word] and not (
+            _SINGULAR_SECOND_WORDS[word] and singularise(following) in _SINGULAR_SECOND_WORDS[word]
+        ):
+            continue  # no phrase of this first word can match here
         for words, phrase_kind in _PHRASES[word]:
             end = i + len(words)
             if end <= len(tokens) and _phrase_matches(keys, i, words, phrase_kind):
