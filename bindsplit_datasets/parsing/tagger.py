@@ -230,27 +230,15 @@ class MatrixPerceptronTagger:
         self._vectors[key] = vector
         return vector
 
-    def _scores(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> Any:
-        """Token ``i``'s exact scores in thousandths: the sums of its features' rows, grouped by
-        what they depend on (the word, the tags before, both, the words around), each group's
-        sum computed once; the word's and the tags' groups are also kept summed, by the word and
-        the two tags (one vector addition per token where both sums are known)."""
-        vectors = self._vectors
-        w = context[i + 2]
-        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
-        key: tuple[str, ...] = ("c", before, before2, after, after2)
-        around = vectors.get(key)
-        if around is None:
-            around = self._vector(
-                key,
-                ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
-                 "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
-            )  # fmt: skip
-        key = ("b", word, w, prev, prev2)
-        base = vectors.get(key)
-        if base is None:
-            base = vectors[key] = self._base(word, w, prev, prev2)
-        return base + around
+    def _around(self, key: tuple[str, ...]) -> Any:
+        """The summed vector of the features of the words around a token, ``key`` being
+        ``("c", before, before2, after, after2)``."""
+        _, before, before2, after, after2 = key
+        return self._vector(
+            key,
+            ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
+             "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
+        )  # fmt: skip
 
     def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
         """The summed vectors of the word's, the tags' and the tag-and-word features."""
@@ -286,7 +274,7 @@ class MatrixPerceptronTagger:
         """
         context = [*self._START, *map(_normal, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
-        largest = self._largest
+        largest, vectors = self._largest, self._vectors
         if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
@@ -296,10 +284,22 @@ class MatrixPerceptronTagger:
         for i, word in enumerate(tokens):
             tag = tagdict.get(word)
             if tag is None:
-                key = (word, prev, prev2, *context[i : i + 2], *context[i + 3 : i + 5])
+                before2, before, w, after, after2 = context[i : i + 5]
+                key = (word, prev, prev2, before2, before, after, after2)
                 tag = seen.get(key)
                 if tag is None:
-                    scores = self._scores(word, prev, prev2, context, i)
+                    # exact scores in thousandths: the sums of the features' rows, grouped by
+                    # what they depend on (the word and the tags before; the words around), each
+                    # group's sum computed once
+                    group = ("c", before, before2, after, after2)
+                    around = vectors.get(group)
+                    if around is None:
+                        around = self._around(group)
+                    group = ("b", word, w, prev, prev2)
+                    base = vectors.get(group)
+                    if base is None:
+                        base = vectors[group] = self._base(word, w, prev, prev2)
+                    scores = base + around
                     best = int(scores.argmax())
                     top = scores[best]
                     scores[best] = _NO_SCORE
