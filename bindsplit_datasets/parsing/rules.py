@@ -78,6 +78,9 @@ _POSSESSIVES: frozenset[str] = wl.words("possessives")
 _PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 #: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
 _COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
+#: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
+#: an adverb or a conjunction between modifiers): before any other, nothing binds to the run.
+_BEFORE_MODIFIED = frozenset({ATTR, WEAK, PART, GERUND, ADV, CONJ})
 
 
 class _Reader(PredicateReader):
@@ -138,6 +141,10 @@ class _Reader(PredicateReader):
         about the tree)."""
         u = self.u
         kind, key, text = u.kind, u.key, u.text
+        if (start == 0 or kind[start - 1] not in _BEFORE_MODIFIED) and (
+            end - start == 1 or key[start] not in lx.ATTRIBUTES
+        ):
+            return  # nothing before the run can bind to it, and no lexicon word opens it
         if end < u.n and kind[end] in _COMPOUND_KINDS and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
         head = self.object_start(start, end)
@@ -263,6 +270,8 @@ class _Reader(PredicateReader):
         "with its mouth open"; in a "with" phrase a participle that ends it too ("with her eyes
         closed")."""
         u = self.u
+        if not self.has_with and (end == u.n or u.kind[end] not in (ATTR, ADV)):
+            return  # no adjective after the run, and no "with" phrase
         attributes: list[int] = []
         j = u.following(end - 1)
         while j < u.n and u.kind[j] == ATTR and u.key[j] not in _POSITIONAL:
