@@ -334,7 +334,10 @@ def read_bindings(units: Units) -> list[Binding]:
     reader.colour_participles()
     predicated = {i for i, _ in reader.found}
     for start, end in reader.runs:
-        if end - start == 1 and (start in predicated or reader.lone_attribute_noun(start)):
+        if end - start == 1 and (
+            start in predicated
+            or (units.key[start] in lx.ATTRIBUTES and reader.lone_attribute_noun(start))
+        ):
             continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
         reader.attributive(start, end)
         reader.postnominal(start, end)
