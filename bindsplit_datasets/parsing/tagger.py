@@ -79,8 +79,6 @@ _SCALE = 1000
 _SEEN_LIMIT = 500_000
 #: Partial score vectors kept before the memory is cleared (about half a kilobyte each).
 _VECTOR_LIMIT = 200_000
-#: Below every score: takes the best score out of a vector to look for a tie.
-_NO_SCORE = -(1 << 62)
 
 
 def _weights_path() -> Any:
@@ -164,8 +162,6 @@ class MatrixPerceptronTagger:
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
         #: Exact integer (thousandths) score vectors of the same feature groups, summed.
         self._vectors: dict[tuple[str, ...], Any] = {}
-        #: ``ndarray.max`` without its Python wrapper.
-        self._largest = np.maximum.reduce
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
         """The weight-matrix rows of token ``i``'s 14 features, in NLTK's order (so that their
@@ -274,7 +270,7 @@ class MatrixPerceptronTagger:
         """
         context = [*self._START, *map(_normal, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
-        largest, vectors = self._largest, self._vectors
+        last, vectors = len(tags) - 1, self._vectors
         if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
@@ -301,9 +297,9 @@ class MatrixPerceptronTagger:
                         base = vectors[group] = self._base(word, w, prev, prev2)
                     scores = base + around
                     best = int(scores.argmax())
-                    top = scores[best]
-                    scores[best] = _NO_SCORE
-                    if largest(scores) == top:  # a tie in thousandths: NLTK's float order decides
+                    # the first and the last best score differ only where two tie in
+                    # thousandths: there NLTK's float order decides
+                    if best + int(scores[::-1].argmax()) != last:
                         best = int(
                             matrix[self._rows(word, prev, prev2, context, i)].sum(0).argmax()
                         )
