@@ -241,8 +241,10 @@ def telegraphic_heads(units: Units) -> None:
     fitting), "blue lettering" -> (blue, lettering), "round kite/VBD next to red dog" ->
     (round, kite), (red, dog)."""
     key, kind, n = units.key, units.kind, units.n
-    if not _HEAD_AFTER_MODIFIER.search(units.kinds()):
-        return  # no adverb, verb or participle right after an attribute or a noun
+    if not any(
+        key[match.end() - 1][0].isalpha() for match in _HEAD_AFTER_MODIFIER.finditer(units.kinds())
+    ):
+        return  # no adverb, verb or participle word right after an attribute or a noun
     for i in range(1, n):
         if kind[i] not in (ADV, VERB, GERUND, OTHER, PART) or not key[i][0].isalpha():
             continue
