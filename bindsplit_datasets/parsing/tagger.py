@@ -276,10 +276,10 @@ class MatrixPerceptronTagger:
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
                 cache.clear()
         prev, prev2 = self._START
-        out = []
-        for i, word in enumerate(tokens):
-            tag = tagdict.get(word)
+        out: list[Any] = list(map(tagdict.get, tokens))  # tagged by look-up; None: the others
+        for i, tag in enumerate(out):
             if tag is None:
+                word = tokens[i]
                 before2, before, w, after, after2 = context[i : i + 5]
                 key = (word, prev, prev2, before2, before, after, after2)
                 tag = seen.get(key)
@@ -304,7 +304,7 @@ class MatrixPerceptronTagger:
                             matrix[self._rows(word, prev, prev2, context, i)].sum(0).argmax()
                         )
                     tag = seen[key] = tags[best]
-            out.append(tag)
+                out[i] = tag
             prev2, prev = prev, tag
         return out
 
