@@ -283,9 +283,18 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO
                 merged.append((i, end, phrase_kind))
                 free = end
                 break
-    for start, end, phrase_kind in reversed(merged):  # right to left: indices stay valid
-        text[start:end] = [" ".join(tokens[start:end])]
-        keys[start:end] = [" ".join(keys[start:end])]
-        kind[start:end] = [phrase_kind]
-        tag[start + 1 : end] = []
-    return Units(text, keys, kind, tag, trace)
+    if not merged:
+        return Units(text, keys, kind, tag, trace)
+    units: tuple[list[str], ...] = ([], [], [], [])  # text, key, kind, tag; one pass: linear
+    done = 0
+    for start, end, phrase_kind in merged:
+        for out, column in zip(units, (text, keys, kind, tag), strict=True):
+            out.extend(column[done:start])
+        units[0].append(" ".join(tokens[start:end]))
+        units[1].append(" ".join(keys[start:end]))
+        units[2].append(phrase_kind)
+        units[3].append(tags[start])
+        done = end
+    for out, column in zip(units, (text, keys, kind, tag), strict=True):
+        out.extend(column[done:])
+    return Units(units[0], units[1], units[2], units[3], trace)
