@@ -18,6 +18,7 @@ named rule of :data:`.ruleset.RULES`, fired through ``units.trace``):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from . import lexicon as lx
@@ -98,6 +99,8 @@ def _compound_heads(units: Units) -> None:
     top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of");
     "top" after an article and an attribute is the garment ("a white top")."""
     key, kind, fire = units.key, units.kind, units.trace.fire
+    if _COMPOUND_HEAD_FORMS.isdisjoint(key) and "top" not in key:
+        return
     for i in range(1, units.n):
         if (
             key[i] == "top"
@@ -125,6 +128,8 @@ def _nouns_tagged_as_prepositions(units: Units) -> None:
     """A "preposition" right after an attribute that can be a noun and neither an adjective
     nor an adverb is the noun the attribute describes: "a large stuffed bear/IN sitting"."""
     key, kind = units.key, units.kind
+    if ATTR + PREP not in units.kinds():
+        return
     for i in range(1, units.n):
         word = key[i]
         if kind[i] != PREP or kind[i - 1] != ATTR or word in _TRUE_PREPOSITIONS:
@@ -135,10 +140,17 @@ def _nouns_tagged_as_prepositions(units: Units) -> None:
                 kind[i] = NOUN
 
 
+#: Two nouns or more, a modifier and a noun, in :meth:`.units.Units.kinds`: what
+#: :func:`_attribute_runs` acts on.
+_NOUNS_BEFORE_MODIFIER = re.compile(f"{NOUN}{NOUN}[{ATTR}{WEAK}{PART}]{NOUN}")
+
+
 def _attribute_runs(units: Units) -> None:
     """Attribute words the tagger calls nouns, one after another before more modifiers, are all
     attributes: "a round/NN pink/NN flat shoe" (not a round "pink")."""
     key, kind, n = units.key, units.kind, units.n
+    if not _NOUNS_BEFORE_MODIFIER.search(units.kinds()):
+        return
     i = 0
     while i < n:
         if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES:
@@ -164,6 +176,8 @@ def _colour_lists(units: Units) -> None:
     crimson/NN, teal/NN and mauve/NN rug", as "a red, white and blue flag" (a list of colours
     names no thing; the noun after its last colour does)."""
     key, kind, n = units.key, units.kind, units.n
+    if CONJ not in units.kinds():
+        return  # no list
     i = 0
     while i < n:
         if key[i] not in lx.COLOURS or kind[i] not in (NOUN, ATTR):
@@ -196,6 +210,8 @@ def _adjectives_before_attributes(units: Units) -> None:
     next to the head noun, after the adjectives, so this slot holds an adjective (quantity
     nouns such as "dozen" or "couple" are no adjectives and keep their reading)."""
     key, kind, n = units.key, units.kind, units.n
+    if DET + NOUN + ATTR + NOUN not in units.kinds():
+        return
     for i in range(1, n - 2):
         if (
             kind[i] == NOUN

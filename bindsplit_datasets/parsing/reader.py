@@ -4,11 +4,16 @@ which each named rule adds a binding (or, switched off, none)."""
 
 from __future__ import annotations
 
+import re
+
 from . import lexicon as lx
 from .normalise import Binding, object_of
 from .units import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK, Units, is_adjective
 
 __all__ = ["Reader"]
+
+#: A maximal run of noun units in :meth:`.units.Units.kinds`.
+_NOUN_RUN = re.compile(f"{NOUN}+")
 
 
 class Reader:
@@ -80,14 +85,4 @@ class Reader:
 
 def _noun_runs(units: Units) -> list[tuple[int, int]]:
     """(start, end) of every maximal run of nouns, end exclusive."""
-    runs = []
-    i, kind = 0, units.kind
-    while i < units.n:
-        if kind[i] == NOUN:
-            start = i
-            while i < units.n and kind[i] == NOUN:
-                i += 1
-            runs.append((start, i))
-        else:
-            i += 1
-    return runs
+    return [match.span() for match in _NOUN_RUN.finditer(units.kinds())]

@@ -76,6 +76,11 @@ _DEGREE: frozenset[str] = wl.words("degree")
 _POSSESSIVES: frozenset[str] = wl.words("possessives")
 #: Words that stand for a noun mentioned before ("a gray one", "the white ones").
 _PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
+#: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
+_COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
+#: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
+#: an adverb or a conjunction between modifiers): before any other, nothing binds to the run.
+_BEFORE_MODIFIED = frozenset({ATTR, WEAK, PART, GERUND, ADV, CONJ})
 
 
 class _Reader(PredicateReader):
@@ -108,7 +113,7 @@ class _Reader(PredicateReader):
         "light/JJ filled") or, outside a coordination, an adjective of manner ("cream colored",
         "nice looking", "long haired")."""
         u = self.u
-        if i < 1 or u.kind[i] not in (PART, WEAK, ATTR, GERUND):
+        if i < 1 or u.kind[i] not in _COMPOUND_KINDS:
             return False
         if self.noun_like(i - 1) and u.key[i].endswith(("ed", "en", "lit", "made")):
             if u.key[i] in lx.COLOUR_PARTICIPLES and u.key_at(i + 1) in lx.COLOURS:
@@ -136,7 +141,11 @@ class _Reader(PredicateReader):
         about the tree)."""
         u = self.u
         kind, key, text = u.kind, u.key, u.text
-        if end < u.n and self.compound_attribute(end):
+        if (start == 0 or kind[start - 1] not in _BEFORE_MODIFIED) and (
+            end - start == 1 or key[start] not in lx.ATTRIBUTES
+        ):
+            return  # nothing before the run can bind to it, and no lexicon word opens it
+        if end < u.n and kind[end] in _COMPOUND_KINDS and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
         head = self.object_start(start, end)
         # (position, attribute, rule) of each binding; the object is normalised only if any
@@ -144,7 +153,7 @@ class _Reader(PredicateReader):
         bound = 0
         i = start - 1
         while i >= 0:
-            if self.compound_attribute(i):
+            if kind[i] in _COMPOUND_KINDS and self.compound_attribute(i):
                 # "snow covered", "nice looking"
                 pending.append((i - 1, f"{text[i - 1]} {text[i]}", "compound-attribute"))
                 bound += 1
@@ -152,7 +161,7 @@ class _Reader(PredicateReader):
             elif kind[i] == ATTR:
                 pending.append((i, text[i], "attributive"))
                 bound += 1
-            elif self.lone_attribute_noun(i):
+            elif kind[i] == NOUN and self.lone_attribute_noun(i):
                 pending.append((i, text[i], "attribute-tagged-as-noun"))
                 bound += 1
             elif kind[i] == ADV:
@@ -261,6 +270,8 @@ class _Reader(PredicateReader):
         "with its mouth open"; in a "with" phrase a participle that ends it too ("with her eyes
         closed")."""
         u = self.u
+        if not self.has_with and (end == u.n or u.kind[end] not in (ATTR, ADV)):
+            return  # no adjective after the run, and no "with" phrase
         attributes: list[int] = []
         j = u.following(end - 1)
         while j < u.n and u.kind[j] == ATTR and u.key[j] not in _POSITIONAL:
@@ -323,7 +334,10 @@ def read_bindings(units: Units) -> list[Binding]:
     reader.colour_participles()
     predicated = {i for i, _ in reader.found}
     for start, end in reader.runs:
-        if end - start == 1 and (start in predicated or reader.lone_attribute_noun(start)):
+        if end - start == 1 and (
+            start in predicated
+            or (units.key[start] in lx.ATTRIBUTES and reader.lone_attribute_noun(start))
+        ):
             continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
         reader.attributive(start, end)
         reader.postnominal(start, end)

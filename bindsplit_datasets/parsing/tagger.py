@@ -44,6 +44,7 @@ import logging
 import sys
 import zipfile
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -78,8 +79,6 @@ _SCALE = 1000
 _SEEN_LIMIT = 500_000
 #: Partial score vectors kept before the memory is cleared (about half a kilobyte each).
 _VECTOR_LIMIT = 200_000
-#: Below every score: takes the best score out of a vector to look for a tie.
-_NO_SCORE = -(1 << 62)
 
 
 def _weights_path() -> Any:
@@ -163,8 +162,6 @@ class MatrixPerceptronTagger:
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
         #: Exact integer (thousandths) score vectors of the same feature groups, summed.
         self._vectors: dict[tuple[str, ...], Any] = {}
-        #: ``ndarray.max`` without its Python wrapper.
-        self._largest = np.maximum.reduce
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
         """The weight-matrix rows of token ``i``'s 14 features, in NLTK's order (so that their
@@ -229,12 +226,19 @@ class MatrixPerceptronTagger:
         self._vectors[key] = vector
         return vector
 
-    def _scores(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> Any:
-        """Token ``i``'s exact scores in thousandths: the sums of its features' rows, grouped by
-        what they depend on (the word, the tags before, both, the words around), each group's
-        sum computed once."""
+    def _around(self, key: tuple[str, ...]) -> Any:
+        """The summed vector of the features of the words around a token, ``key`` being
+        ``("c", before, before2, after, after2)``."""
+        _, before, before2, after, after2 = key
+        return self._vector(
+            key,
+            ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
+             "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
+        )  # fmt: skip
+
+    def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
+        """The summed vectors of the word's, the tags' and the tag-and-word features."""
         vectors = self._vectors
-        w = context[i + 2]
         key: tuple[str, ...] = ("w", word, w)
         own = vectors.get(key)
         if own is None:
@@ -253,19 +257,7 @@ class MatrixPerceptronTagger:
         pair = vectors.get(key)
         if pair is None:
             pair = self._vector(key, ("i-1 tag+i word " + prev + " " + w,))
-        before, before2, after, after2 = context[i + 1], context[i], context[i + 3], context[i + 4]
-        key = ("c", before, before2, after, after2)
-        around = vectors.get(key)
-        if around is None:
-            around = self._vector(
-                key,
-                ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
-                 "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
-            )  # fmt: skip
-        scores = own + tags
-        scores += pair
-        scores += around
-        return scores
+        return own + tags + pair
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
@@ -276,34 +268,49 @@ class MatrixPerceptronTagger:
         A new token's scores are exact integer sums of cached partial sums; where two tags tie
         on them, NLTK's float sum in feature order (which breaks the tie as NLTK does) decides.
         """
-        context = [*self._START, *map(self._normalise, tokens), *self._END]
+        context = [*self._START, *map(_normal, tokens), *self._END]
         tagdict, matrix, tags, seen = self._tagdict, self._matrix, self._tags, self._seen
-        largest = self._largest
+        last, vectors = len(tags) - 1, self._vectors
         if len(seen) > _SEEN_LIMIT or len(self._vectors) > _VECTOR_LIMIT:
             seen.clear()
             for cache in (self._word_rows, self._tag_rows, self._context_rows, self._vectors):
                 cache.clear()
         prev, prev2 = self._START
-        out = []
-        for i, word in enumerate(tokens):
-            tag = tagdict.get(word)
+        out: list[Any] = list(map(tagdict.get, tokens))  # tagged by look-up; None: the others
+        for i, tag in enumerate(out):
             if tag is None:
-                key = (word, prev, prev2, *context[i : i + 2], *context[i + 3 : i + 5])
+                word = tokens[i]
+                before2, before, w, after, after2 = context[i : i + 5]
+                key = (word, prev, prev2, before2, before, after, after2)
                 tag = seen.get(key)
                 if tag is None:
-                    scores = self._scores(word, prev, prev2, context, i)
+                    # exact scores in thousandths: the sums of the features' rows, grouped by
+                    # what they depend on (the word and the tags before; the words around), each
+                    # group's sum computed once
+                    group = ("c", before, before2, after, after2)
+                    around = vectors.get(group)
+                    if around is None:
+                        around = self._around(group)
+                    group = ("b", word, w, prev, prev2)
+                    base = vectors.get(group)
+                    if base is None:
+                        base = vectors[group] = self._base(word, w, prev, prev2)
+                    scores = base + around
                     best = int(scores.argmax())
-                    top = scores[best]
-                    scores[best] = _NO_SCORE
-                    if largest(scores) == top:  # a tie in thousandths: NLTK's float order decides
+                    # the first and the last best score differ only where two tie in
+                    # thousandths: there NLTK's float order decides
+                    if best + int(scores[::-1].argmax()) != last:
                         best = int(
                             matrix[self._rows(word, prev, prev2, context, i)].sum(0).argmax()
                         )
                     tag = seen[key] = tags[best]
-            out.append(tag)
+                out[i] = tag
             prev2, prev = prev, tag
         return out
 
+
+#: ``_normalise`` of each word, remembered (it runs on every token of every caption).
+_normal = lru_cache(maxsize=1 << 17)(MatrixPerceptronTagger._normalise)
 
 _TAGGER: MatrixPerceptronTagger | None = None
 

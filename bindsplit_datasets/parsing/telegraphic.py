@@ -15,6 +15,8 @@ the rest last. Word tables: ``data/words/*.txt``.
 
 from __future__ import annotations
 
+import re
+
 from . import corrections, tagger
 from . import lexicon as lx
 from . import telegraphic_subjects as ts
@@ -106,7 +108,8 @@ def phrase_initial_participles(units: Units) -> None:
     participle after a finite verb modifies the noun after it too ("bathroom has broken wall" ->
     (broken, wall))."""
     key, kind, fire = units.key, units.kind, units.trace.fire
-    if PART not in kind and WEAK not in kind and GERUND not in kind:
+    kinds = units.kinds()
+    if PART not in kinds and WEAK not in kinds and GERUND not in kinds:
         return
     for i in range(units.n):
         if kind[i] in (PART, WEAK) and _modifiers_then_noun(units, i):
@@ -127,21 +130,25 @@ def phrase_initial_participles(units: Units) -> None:
             kind[i] != GERUND
             or key[i] in _OBJECT_GERUNDS
             or key[i] in lx.ING_NOUNS
-            or (wc.classes(key[i]) & wc.NOUN and not _participle_after_article(units, i))
             or not _modifiers_then_noun(units, i)
         ):
             continue
         j = units.previous(i)
         subject = units.previous(j)
         if (
-            j < 0
-            or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
-            or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing ball
-            # approaches"; not "while enjoying pumpkin pie at"
-            or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
-            or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
-            or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
-        ) and fire("phrase-initial-participle", i):
+            (
+                j < 0
+                or (kind[j] == PREP and key[j] in _PARTICIPLE_PREPOSITIONS)
+                or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing
+                # ball approaches"; not "while enjoying pumpkin pie at"
+                or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
+                or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
+                or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
+            )
+            # last, as it tags a window again (rare there): "sitting child", not "landing airplane"
+            and (not wc.classes(key[i]) & wc.NOUN or _participle_after_article(units, i))
+            and fire("phrase-initial-participle", i)
+        ):
             kind[i] = ATTR
 
 
@@ -222,6 +229,11 @@ def _past_participle(word: str) -> bool:
     return any(stem and wc.classes(stem) & wc.VERB for stem in stems)
 
 
+#: What :func:`telegraphic_heads` looks for in :meth:`.units.Units.kinds`: a word it may read as
+#: a head right after an attribute or a noun (a lexicon word).
+_HEAD_AFTER_MODIFIER = re.compile(f"[{ATTR}{WEAK}{NOUN}][{ADV}{VERB}{GERUND}{OTHER}{PART}]")
+
+
 def telegraphic_heads(units: Units) -> None:
     """The last word of a phrase of attributes is its head noun when it can be a noun, whatever
     the tagger read there: "round belly" (belly/RB) -> (round, belly), "leather back" ->
@@ -229,6 +241,10 @@ def telegraphic_heads(units: Units) -> None:
     fitting), "blue lettering" -> (blue, lettering), "round kite/VBD next to red dog" ->
     (round, kite), (red, dog)."""
     key, kind, n = units.key, units.kind, units.n
+    if not any(
+        key[match.end() - 1][0].isalpha() for match in _HEAD_AFTER_MODIFIER.finditer(units.kinds())
+    ):
+        return  # no adverb, verb or participle word right after an attribute or a noun
     for i in range(1, n):
         if kind[i] not in (ADV, VERB, GERUND, OTHER, PART) or not key[i][0].isalpha():
             continue

@@ -38,6 +38,8 @@ def article_less_subjects(units: Units) -> None:
     skier), not (female, skier stop). Only after a person or an animal: "bus stops line road",
     "traffic lights on pole" stay compounds."""
     key, kind, n = units.key, units.kind, units.n
+    if NOUN + NOUN not in units.kinds():
+        return  # no noun after a noun
     for i in range(1, n - 1):
         word = key[i]
         if (
@@ -65,6 +67,8 @@ def article_less_coordinated_subjects(units: Units) -> None:
     their verb, as after articles ("a horse and a spotted dog stand" is read so already): "horse
     and spotted dog stand in meadow" -> (spotted, dog), not (spotted, dog stand)."""
     key, kind, n = units.key, units.kind, units.n
+    if NOUN + NOUN not in units.kinds():
+        return  # no noun after a noun
     for i in range(2, n - 1):
         if (
             kind[i] != NOUN
@@ -93,6 +97,8 @@ def article_less_verbs(units: Units) -> None:
     determiner, is the verb of a caption without articles: "red barn houses some cows" -> (red,
     barn), not (red, barn house)."""
     key, kind, n = units.key, units.kind, units.n
+    if NOUN + NOUN + DET not in units.kinds():
+        return  # no determiner after two nouns
     for i in range(1, n - 1):
         word = key[i]
         if (

@@ -16,6 +16,8 @@ whole phrases without an article or a verb are in :mod:`.telegraphic`. Word tabl
 
 from __future__ import annotations
 
+import re
+
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
@@ -181,12 +183,19 @@ def nouns_read_as_determiners(units: Units) -> None:
             kind[i] = NOUN
 
 
+#: What :func:`nouns_read_as_prepositions` acts on, in :meth:`.units.Units.kinds`: a
+#: "preposition" after a modifier or a noun (a lexicon word).
+_PREPOSITION_AFTER_MODIFIER = re.compile(f"[{ATTR}{WEAK}{PART}{GERUND}{NOUN}]{PREP}")
+
+
 def nouns_read_as_prepositions(units: Units) -> None:
     """A noun the tagger calls a preposition for its ending ("pillow/IN", like "below") after a
     modifier (or a colour or material word it calls a noun), ending the phrase, is the head
     noun: "wooden pink pillow" after "next to" -> (wooden, pillow), (pink, pillow); "a blue
     parked pillow" -> (blue, pillow), (parked, pillow)."""
     key, kind = units.key, units.kind
+    if not _PREPOSITION_AFTER_MODIFIER.search(units.kinds()):
+        return
     for i in range(1, units.n):
         if (
             kind[i] == PREP
@@ -286,6 +295,10 @@ def gerund_compound_heads(units: Units) -> None:
             kind[i] = NOUN
 
 
+#: What :func:`adjectives_after_articles` acts on, in :meth:`.units.Units.kinds`.
+_NOUN_OR_ADVERB_BEFORE_NOUN = re.compile(f"[{NOUN}{ADV}]{NOUN}")
+
+
 def adjectives_after_articles(units: Units) -> None:
     """A word the tagger calls a noun or an adverb between an article (or a preposition, for
     text without articles: "past homeless man") and a noun is an adjective when the word-class
@@ -293,6 +306,8 @@ def adjectives_after_articles(units: Units) -> None:
     desktop/NN computer"): "man with a sly/RB look" -> (sly, look), "a homeless/NN man" ->
     (homeless, man)."""
     key, kind = units.key, units.kind
+    if not _NOUN_OR_ADVERB_BEFORE_NOUN.search(units.kinds(), 1):
+        return
     for i in range(1, units.n - 1):
         if (
             kind[i] in (NOUN, ADV)

@@ -26,6 +26,9 @@ _ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f^]")
 #: A word: letters and digits, with hyphens inside kept ("snow-covered", "t-shirt").
 _WORD = r"[^\W_]+(?:-[^\W_]+)*"
 _TOKEN = re.compile(rf"[^\W_]+(?=n't\b)|n't\b|'[^\W\d_]+|{_WORD}|[^\w\s]")
+#: :data:`_TOKEN` without its two "n't" alternatives, which match nothing in a text without
+#: "n't" (most captions): the same tokens there, without trying the look-ahead at every word.
+_TOKEN_WITHOUT_NT = re.compile(rf"'[^\W\d_]+|{_WORD}|[^\w\s]")
 #: Conjunctions inside a hyphenated word that coordinate two attributes ("red-and-white").
 _HYPHEN_CONJUNCTIONS = frozenset({"and", "or", "n", "&"})
 
@@ -67,7 +70,11 @@ def tokenise(text: str) -> list[str]:
     >>> tokenise("A man's red-and-white T-shirt, isn't it?")
     ['a', 'man', "'s", 'red', 'and', 'white', 't-shirt', ',', 'is', "n't", 'it', '?']
     """
+    cleaned = clean_text(text)
+    words = (_TOKEN if "n't" in cleaned else _TOKEN_WITHOUT_NT).findall(cleaned)
+    if "-" not in cleaned:
+        return words  # the usual caption: no hyphenated word to look at
     tokens: list[str] = []
-    for token in _TOKEN.findall(clean_text(text)):
+    for token in words:
         tokens.extend(_split_coordination(token) if "-" in token else (token,))
     return tokens

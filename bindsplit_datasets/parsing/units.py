@@ -95,6 +95,11 @@ class Units:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
         self.trace = trace
 
+    def kinds(self) -> str:
+        """The units' kinds as one string (each kind is one character), for a pass to see at
+        once, with ``in`` or a regular expression, whether anything it acts on occurs."""
+        return "".join(self.kind)
+
     def is_verb(self, i: int) -> bool:
         """Whether unit ``i`` is a verb or copula (not a participle or gerund)."""
         return self.kind[i] == COPULA or (self.kind[i] == OTHER and self.tag[i] in _VERB_TAGS)
@@ -145,6 +150,15 @@ def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
 
 
 _PHRASES = _phrase_table()
+#: First word -> the second words of its phrases: a phrase can start only where one follows, as
+#: written or, ending a two-word compound noun, singularised (those in the second table).
+_SECOND_WORDS = {
+    first: frozenset(words[1] for words, _ in entries) for first, entries in _PHRASES.items()
+}
+_SINGULAR_SECOND_WORDS = {
+    first: frozenset(words[1] for words, kind in entries if len(words) == 2 and kind == NOUN)
+    for first, entries in _PHRASES.items()
+}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -211,6 +225,15 @@ def _kind(word: str, tag: str) -> str:
     return OTHER
 
 
+@lru_cache(maxsize=1 << 16)
+def _token_kind(token: str, tag: str) -> str:
+    """The kind of a single token as written (hyphens kept) with its tag: "park-like",
+    "dog-like" are adjectives whatever the tagger says; any other token goes by its key."""
+    if token.endswith("-like"):
+        return ATTR
+    return _kind(token.replace("-", " "), tag)
+
+
 def _phrase_matches(keys: Sequence[str], start: int, words: tuple[str, ...], kind: str) -> bool:
     last = len(words) - 1
     for offset, expected in enumerate(words):
@@ -238,29 +261,40 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
     keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
-    text: list[str] = []
-    key: list[str] = []
-    kind: list[str] = []
-    tag: list[str] = []
-    phrases = _PHRASES
-    i, n = 0, len(tokens)
-    while i < n:
-        for words, phrase_kind in phrases.get(keys[i], ()):
+    text, kind, tag = list(tokens), list(map(_token_kind, tokens, tags)), list(tags)
+    first_words = _PHRASES.keys() & keys
+    if not first_words:  # no phrase can start anywhere: one unit per token
+        return Units(text, keys, kind, tag, trace)
+    merged: list[tuple[int, int, str]] = []  # (start, end, kind) of each phrase, left to right
+    free = 0
+    for i, word in enumerate(keys):
+        if i < free or word not in first_words or i + 1 == len(keys):
+            continue
+        following = keys[i + 1]
+        if following not in _SECOND_WORDS[word] and not (
+            _SINGULAR_SECOND_WORDS[word] and singularise(following) in _SINGULAR_SECOND_WORDS[word]
+        ):
+            continue  # no phrase of this first word can match here
+        for words, phrase_kind in _PHRASES[word]:
             end = i + len(words)
-            if end <= n and _phrase_matches(keys, i, words, phrase_kind):
+            if end <= len(tokens) and _phrase_matches(keys, i, words, phrase_kind):
                 if _verb_particle(keys, tags, i):
                     continue  # "letting off/RP white smoke": not "off white"
-                text.append(" ".join(tokens[i:end]))
-                key.append(" ".join(keys[i:end]))
-                kind.append(phrase_kind)
-                tag.append(tags[i])
-                i = end
+                merged.append((i, end, phrase_kind))
+                free = end
                 break
-        else:
-            text.append(tokens[i])
-            key.append(keys[i])
-            # "park-like", "dog-like": an adjective whatever the tagger says
-            kind.append(ATTR if tokens[i].endswith("-like") else _kind(keys[i], tags[i]))
-            tag.append(tags[i])
-            i += 1
-    return Units(text, key, kind, tag, trace)
+    if not merged:
+        return Units(text, keys, kind, tag, trace)
+    units: tuple[list[str], ...] = ([], [], [], [])  # text, key, kind, tag; one pass: linear
+    done = 0
+    for start, end, phrase_kind in merged:
+        for out, column in zip(units, (text, keys, kind, tag), strict=True):
+            out.extend(column[done:start])
+        units[0].append(" ".join(tokens[start:end]))
+        units[1].append(" ".join(keys[start:end]))
+        units[2].append(phrase_kind)
+        units[3].append(tags[start])
+        done = end
+    for out, column in zip(units, (text, keys, kind, tag), strict=True):
+        out.extend(column[done:])
+    return Units(units[0], units[1], units[2], units[3], trace)

@@ -99,7 +99,12 @@ def verbs_in_noun_runs(units: Units) -> None:
     """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
     verbs it read where a noun stands."""
     key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
+    kinds = units.kinds()
+    if VERB not in kinds and NOUN + NOUN not in kinds and PREP + ATTR + NOUN not in kinds:
+        return  # no verb, no noun after a noun, no noun after a preposition's attribute
     for i in range(1, n):
+        if kind[i] != NOUN and kind[i] != VERB:
+            continue
         if (
             kind[i] == NOUN
             and key[i] in lx.VERBS_3SG
