@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BindsplitError, BindsplitFileNotFoundError
+from ..metric_core import GAP_NAMES
 from ..names import is_hub_id
 from .results import METRICS, ResultsRecord
 from .results_table import COLUMNS, table_records
 
-__all__ = ["GAP_CONFIGS", "RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source"]
+__all__ = ["RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ RECORDS_GLOBS: tuple[str, ...] = ("records/**/*.json", "*.json")
 #: Where a folder keeps results tables: a results dataset's ``data/``, or beside the records.
 TABLE_GLOBS: tuple[str, ...] = ("data/*.parquet", "*.parquet")
 #: The results table's rows that are differences, not accuracies (their values may be < 0).
-GAP_CONFIGS: tuple[str, ...] = ("gap_seen_unseen", "gap_seen_partial")
+_GAP_ROWS = frozenset(GAP_NAMES.values())
 #: Skipped rows named per table before the rest are counted.
 _NAMED_ROWS = 3
 #: Columns a row needs to be read at all (old tables lack the newer ones).
@@ -90,7 +91,7 @@ def row_problem(row: Mapping[str, Any]) -> str | None:
             return f"{column} {row[column]!r} is not text"
     if row["metric"] not in METRICS:
         return f"unknown metric {row['metric']!r}"
-    low = -1.0 if row["configuration"] in GAP_CONFIGS else 0.0
+    low = -1.0 if row["configuration"] in _GAP_ROWS else 0.0
     if not _finite(row["value"], low, 1.0):
         return f"value {row['value']!r} is not a fraction"
     ci_low: Any = row.get("ci_low")

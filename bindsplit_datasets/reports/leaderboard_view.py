@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SchemaError
-from ..metric_core import SMALL_N
+from ..metric_core import GAP_NAMES, SMALL_N
+from ..metric_core import GAPS as METRIC_GAPS
 from .grouping import group_by_benchmark, unique_labels
+from .intervals import gap_count, is_small
 from .leaderboard_sources import Source, load_source
 from .leaderboards import WITHIN_NOISE, leaderboard, rank_changes
 from .results import (
@@ -55,12 +57,8 @@ __all__ = [
 
 #: The configurations the Space shows, ``full`` first.
 BOARD_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
-#: Column -> (keys of the difference in a record, then in a results table; the configuration
-#: it is taken against ``seen``).
-GAPS: dict[str, tuple[tuple[str, ...], str]] = {
-    "gap": (("gap", "gap_seen_unseen"), "unseen"),
-    "gap_partial": (("gap_partial", "gap_seen_partial"), "partial"),
-}
+#: Column -> the keys of the difference in a record, then in a results table.
+GAPS: dict[str, tuple[str, ...]] = {gap: (gap, GAP_NAMES[gap]) for gap in METRIC_GAPS}
 #: The columns of one configuration's rows, in order.
 CONFIG_COLUMNS: tuple[str, ...] = (
     "rank",
@@ -165,7 +163,7 @@ def _move(marker: str) -> int:
 def _gap(record: Mapping[str, Any], column: str, metric: str) -> dict[str, Any]:
     """One gap of a record in points with its interval and n (the smaller side), or Nones."""
     metrics = record["metrics"]
-    names, other = GAPS[column]
+    names = GAPS[column]
     for name in names:
         value = metrics.get(metric_key(name, metric))
         if value is None:
@@ -173,8 +171,7 @@ def _gap(record: Mapping[str, Any], column: str, metric: str) -> dict[str, Any]:
         interval = metrics.get(interval_key(name, metric)) or (None, None)
         n = metrics.get(count_key(name))
         if n is None:
-            sides = [metrics.get(count_key(config)) for config in ("seen", other)]
-            n = min(sides) if None not in sides else None
+            n = gap_count(metrics, column)
         return {
             column: _points(value),
             f"{column}_low": _points(interval[0]),
@@ -266,7 +263,7 @@ def _config_rows(
                 "n": row.n,
                 "move": None if config == REFERENCE_CONFIG else _move(marker),
                 "within_noise": marker == WITHIN_NOISE,
-                "small_n": row.n is not None and row.n < SMALL_N,
+                "small_n": is_small(labelled[row.model]["metrics"], config, metric),
             }
         )
     return rows
@@ -366,5 +363,5 @@ def board(
         )
     )
     if any(row["small_n"] for config_rows in rows.values() for row in config_rows):
-        note += f"; small_n: fewer than {SMALL_N} samples, a wide interval"
+        note += f"; small_n: fewer than {SMALL_N} samples or a degenerate count (0/n, n/n)"
     return Board(benchmark, metric, rows, _models(labelled, rows, metric), chosen, note)
