@@ -22,6 +22,7 @@ __all__ = [
     "COMPOUND_PARTICIPLES",
     "COPULAS",
     "EVENT_PARTICIPLES",
+    "DEGREE",
     "INTENSIFIERS",
     "LINKING_VERBS",
     "LOCATIVE_PREPOSITIONS",
@@ -61,6 +62,9 @@ COPULAS: frozenset[str] = wl.words("copulas")
 #: Verbs that link a subject to an adjective right after them like a copula, but only there
 #: ("a chair sits empty", "cars sit parked", "a dog looking happy"); elsewhere they are verbs.
 LINKING_VERBS: frozenset[str] = wl.words("linking_verbs")
+
+#: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
+DEGREE: frozenset[str] = wl.words("degree")
 
 #: Degree adverbs skipped between a determiner and an attribute ("a very large dog").
 INTENSIFIERS: frozenset[str] = wl.words("intensifiers")

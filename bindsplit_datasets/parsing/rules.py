@@ -70,8 +70,6 @@ _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 _GERUND_PREPOSITIONS: frozenset[str] = wl.words("gerund_prepositions")
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
 _POSITIONAL: frozenset[str] = wl.words("positional")
-#: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
-_DEGREE: frozenset[str] = wl.words("degree")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
 _POSSESSIVES: frozenset[str] = wl.words("possessives")
 #: Words that stand for a noun mentioned before ("a gray one", "the white ones").
@@ -123,7 +121,7 @@ class _Reader(PredicateReader):
             return u.kind_at(i + 1) == NOUN and u.kind[i] == PART  # "a wall mounted sink"
         if u.kind_at(i - 2) == CONJ and i >= 3 and self.is_modifier(u.previous(i - 2)):
             return False  # "a red and white striped shirt": each attribute on its own
-        if u.key[i - 1] in _DEGREE and u.kind[i] in (GERUND, PART):
+        if u.key[i - 1] in lx.DEGREE and u.kind[i] in (GERUND, PART):
             return True  # "a low flying airplane", "a high rise building"
         if u.kind[i - 1] == PART:  # "a shocked looking man"
             return u.key[i] == "looking"

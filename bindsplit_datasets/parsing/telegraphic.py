@@ -24,7 +24,7 @@ from . import telegraphic_words as tw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
-from .units import ADV, ATTR, CONJ, COPULA, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
+from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
 from .verb_slips import linking_verbs, verbs_in_noun_runs
 from .word_class_slips import word_classes
 
@@ -142,6 +142,7 @@ def phrase_initial_participles(units: Units) -> None:
                 or (key[j] in ts.CLAUSE_OPENERS and _subject_of_verb(units, i))  # "as glowing
                 # ball approaches"; not "while enjoying pumpkin pie at"
                 or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
+                or (kind[j] == OTHER and key[j] in lx.VERBS_3SG)  # "performs/NNS skating trick"
                 or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
                 or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
             )
@@ -166,6 +167,14 @@ def object_gerunds(units: Units) -> None:
         j = units.previous(i)
         if (
             (kind[j] == NOUN and key[j] in lx.ATTRIBUTES)  # "baby", "female": not "man"
+            or (  # "female/JJ holding", "holds baby/IN eating": not "a low flying"
+                kind[j] == ATTR
+                and wc.classes(key[j]) & wc.NOUN
+                and key[j] not in lx.DEGREE  # "low flying airplane"
+                and key[i] not in lx.LINKING_VERBS  # "modern looking clock"
+                and units.kind_at(units.previous(j)) not in (DET, ATTR, ADV, WEAK, PART)
+            )
+            or (kind[j] == DET and key[j] not in tw.CLOSED_DETERMINERS)  # "hat/DT holding"
             or key[j] == "one"
             or (
                 kind[j] == ATTR

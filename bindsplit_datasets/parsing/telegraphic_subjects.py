@@ -15,7 +15,7 @@ from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
-from .units import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, WEAK, Units
+from .units import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, WEAK, Units
 from .verb_slips import is_base_verb
 
 __all__ = [
@@ -29,6 +29,8 @@ __all__ = [
 CLAUSE_OPENERS: frozenset[str] = wl.words("clause_openers")
 #: Determiners that open a verb's object ("brushes their teeth", "sports several signs").
 _OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
+#: What follows a verb and no noun: a preposition, an object's determiner or modifier, an adverb.
+_AFTER_VERB: frozenset[str] = frozenset((PREP, DET, ATTR, WEAK, PART, ADV))
 
 
 def article_less_subjects(units: Units) -> None:
@@ -47,19 +49,51 @@ def article_less_subjects(units: Units) -> None:
             or kind[i - 1] != NOUN
             or kind[i + 1] == NOUN
             or word == singularise(word)
-            or key[i - 1] not in rw.ANIMATE_NOUNS
             or not wc.classes(singularise(word)) & wc.VERB
         ):
             continue
         j = i - 1
         while j >= 0 and kind[j] == NOUN:
             j -= 1
-        while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
-            j -= 1
-        if (j < 0 or key[j] in CLAUSE_OPENERS) and units.trace.fire(
-            "verb-after-article-less-subject", i
+        if key[i - 1] in rw.ANIMATE_NOUNS:
+            while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
+                j -= 1
+            if (j < 0 or key[j] in CLAUSE_OPENERS) and units.trace.fire(
+                "verb-after-article-less-subject", i
+            ):
+                kind[i] = COPULA if word in lx.COPULAS else OTHER
+        elif (
+            kind[i + 1] in _AFTER_VERB
+            and singularise(key[i - 1]) == key[i - 1]
+            and _subject_before_preposition(units, j)
+            and units.trace.fire("verb-after-article-less-subject-and-preposition", i)
         ):
             kind[i] = COPULA if word in lx.COPULAS else OTHER
+
+
+def _subject_before_preposition(units: Units, j: int) -> bool:
+    """Whether the noun phrase ending at unit ``j`` (its modifiers and the words before them) is
+    the object of prepositions that follow a person or an animal opening the caption or a clause
+    without an article and with no verb yet: "person in residential area", "boy in white
+    t-shirt", "dork with earring"."""
+    key, kind = units.key, units.kind
+    while True:
+        while j >= 0 and kind[j] in (ATTR, WEAK, ADV):
+            j -= 1
+        if j < 0 or kind[j] != PREP or key[j] == "of":
+            return False  # not "couple of white bathroom sinks sitting"
+        j -= 1  # the noun the prepositional phrase follows
+        if j < 0 or kind[j] != NOUN:
+            return False
+        head = j
+        while j >= 0 and kind[j] == NOUN:
+            j -= 1
+        if key[head] in rw.ANIMATE_NOUNS:
+            k = j
+            while k >= 0 and kind[k] in (ATTR, WEAK, ADV):
+                k -= 1
+            if k < 0 or key[k] in CLAUSE_OPENERS:
+                return True
 
 
 def article_less_coordinated_subjects(units: Units) -> None:

@@ -40,6 +40,7 @@ from .units import (
 )
 
 __all__ = [
+    "CLOSED_DETERMINERS",
     "PHRASE_BOUNDARY",
     "article_less_garment_top",
     "adjectives_after_articles",
@@ -61,7 +62,7 @@ _LIGHT_COMPOUND_HEADS: frozenset[str] = wl.words("telegraphic_light_heads")
 #: Endings that make a word both noun and adjective an adjective before a noun ("homeless").
 _ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("noun_adjective_endings")
 #: Determiners and pronouns the tagger tags DT/WP/WDT/PDT that are no nouns.
-_CLOSED_DETERMINERS: frozenset[str] = wl.words("closed_determiners")
+CLOSED_DETERMINERS: frozenset[str] = wl.words("closed_determiners")
 #: Prepositions and subordinating conjunctions (tagged IN) that are never head nouns.
 _CLOSED_PREPOSITIONS: frozenset[str] = (
     lx.PREPOSITIONS | lx.LOCATIVE_PREPOSITIONS | wl.words("closed_prepositions")
@@ -172,7 +173,7 @@ def nouns_read_as_determiners(units: Units) -> None:
         if (
             units.tag[i] in ("DT", "WP", "WDT", "PDT")
             and key[i].isalpha()
-            and key[i] not in _CLOSED_DETERMINERS
+            and key[i] not in CLOSED_DETERMINERS
             and key[i] not in lx.QUANTIFIERS
             and wc.classes(key[i]) & wc.NOUN
             and (

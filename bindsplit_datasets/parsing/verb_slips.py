@@ -22,6 +22,7 @@ from .units import (
     _ARTICLES,
     _PLURAL_COPULAS,
     _SINGULAR_DETERMINERS,
+    _VERB_TAGS,
     ADV,
     ATTR,
     CONJ,
@@ -95,12 +96,27 @@ def linking_verbs(units: Units) -> None:
                 kind[auxiliary] = ADV
 
 
+def _noun_like(word: str) -> bool:
+    """Whether a word can be a noun: the word-class table says so, or it is a hyphenated word
+    (keyed with a space) the table lacks whose last part is only a noun ("t-shirt")."""
+    if wc.classes(word) & wc.NOUN:
+        return True
+    return " " in word and not wc.classes(word) and wc.classes(word.rsplit(" ", 1)[1]) == wc.NOUN
+
+
+def _attributes_start(units: Units, i: int) -> int:
+    """The first of the attributes that run back from unit ``i`` ("white t-shirt")."""
+    while i > 0 and units.kind[i - 1] == ATTR:
+        i -= 1
+    return i
+
+
 def verbs_in_noun_runs(units: Units) -> None:
     """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
     verbs it read where a noun stands."""
     key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     kinds = units.kinds()
-    if VERB not in kinds and NOUN + NOUN not in kinds and PREP + ATTR + NOUN not in kinds:
+    if VERB not in kinds and NOUN + NOUN not in kinds and ATTR + NOUN not in kinds:
         return  # no verb, no noun after a noun, no noun after a preposition's attribute
     for i in range(1, n):
         if kind[i] != NOUN and kind[i] != VERB:
@@ -109,10 +125,10 @@ def verbs_in_noun_runs(units: Units) -> None:
             kind[i] == NOUN
             and key[i] in lx.VERBS_3SG
             and kind[i - 1] == ATTR
-            and units.kind_at(i - 2) == PREP
-            and wc.classes(key[i - 1]) & wc.NOUN
+            and _noun_like(key[i - 1])
+            and units.kind_at(_attributes_start(units, i - 1) - 1) == PREP
             and fire("verb-after-bare-noun-of-preposition", i)
-        ):  # "a man in uniform/JJ rides/NNS a horse": no article, so no attribute either
+        ):  # "a man in uniform/JJ rides/NNS a horse", "boy in white t-shirt/JJ performs trick"
             kind[i - 1], kind[i] = NOUN, OTHER
             continue
         if kind[i] == NOUN and kind[i - 1] == NOUN:
@@ -141,8 +157,12 @@ def verbs_in_noun_runs(units: Units) -> None:
             kind[i] == VERB
             and kind[i - 1] == NOUN
             and wc.classes(key[i]) & wc.NOUN
-            and _after_singular_determiner(units, i - 1)
+            and (
+                _after_singular_determiner(units, i - 1)
+                or (units.tag[i] == "VB" and _object_without_article(units, i - 1))
+            )
             and not _plural_subject(units, i - 1)
+            and not (units.tag[i] == "VBP" and _plural_subject_before_preposition(units, i - 1))
             and fire("noun-tagged-as-verb-after-singular-noun", i)
         ):
             kind[i] = NOUN  # a base form cannot follow "a <noun>": "a red water bottle/VB up"
@@ -184,6 +204,22 @@ def _after_singular_determiner(units: Units, last: int) -> bool:
     return j >= 0 and units.key[j] in _SINGULAR_DETERMINERS
 
 
+def _object_without_article(units: Units, last: int) -> bool:
+    """Whether the singular noun run ending at ``last`` has modifiers and a finite verb right
+    before them, with no article: the verb's object, after which a base form is no verb ("man
+    has red water bottle/VB up" reads as "has a red water bottle")."""
+    if singularise(units.key[last]) != units.key[last]:
+        return False
+    j = last
+    while j >= 0 and units.kind[j] == NOUN:
+        j -= 1
+    if j < 0 or units.kind[j] not in (ATTR, WEAK, PART):
+        return False
+    while j >= 0 and units.kind[j] in (ATTR, WEAK, PART, ADV):
+        j -= 1
+    return j >= 0 and units.tag[j] in _VERB_TAGS and units.kind[j] in (OTHER, VERB)
+
+
 def _plural_subject(units: Units, last: int) -> bool:
     """Whether the noun run ending at ``last`` is plural, or the last of coordinated noun phrases
     ("a dog and a white cat", "a black and a white dog")."""
@@ -198,6 +234,22 @@ def _plural_subject(units: Units, last: int) -> bool:
         return False
     k = units.previous(j)
     return k >= 0 and units.key[k] == "and"
+
+
+def _plural_subject_before_preposition(units: Units, last: int) -> bool:
+    """Whether the noun run ending at ``last`` is the object of prepositions that follow a plural
+    or coordinated subject: a present-tense verb after it agrees with that subject ("two giraffes
+    inside a fenced area stand/VBP together")."""
+    key, kind = units.key, units.kind
+    j = last
+    while True:
+        while j >= 0 and kind[j] in (NOUN, ATTR, WEAK, PART, ADV, DET):
+            j -= 1
+        if j < 1 or kind[j] != PREP or key[j] == "of" or kind[j - 1] != NOUN:
+            return False
+        j -= 1
+        if _plural_subject(units, j):
+            return True
 
 
 def relative_main_verbs(units: Units) -> None:
