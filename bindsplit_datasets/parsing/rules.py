@@ -165,6 +165,8 @@ class _Reader(PredicateReader):
             elif kind[i] == ADV:
                 pass
             elif kind[i] == CONJ:
+                if not pending:
+                    break  # "orange and pastry": a conjunct without a noun after it is a noun
                 j = u.previous(i)
                 if j >= 0 and u.serial_comma(j):
                     j = u.previous(j)  # "green, yellow, and red"
