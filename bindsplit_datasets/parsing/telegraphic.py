@@ -80,10 +80,11 @@ def _participle_after_article(units: Units, i: int) -> bool:
     it ("a sitting/VBG child"; "a landing/NN airplane" is a compound): a word in -ing that can
     be a noun is read as it would be with the article the phrase lacks ("a" before a singular
     noun, "the" before a plural)."""
+    before = " ".join(units.text[max(i - 2, 0) : i]).split()[-2:]
     words = " ".join(units.text[i : i + 3]).split()
     noun = units.key_at(units.following(i))
     article = "a" if noun and singularise(noun.split()[-1]) == noun.split()[-1] else "the"
-    return tagger.get_tagger().tag([article, *words])[1] == "VBG"
+    return tagger.get_tagger().tag([*before, article, *words])[len(before) + 1] in ("VBG", "JJ")
 
 
 def _subject_of_verb(units: Units, i: int) -> bool:
@@ -126,14 +127,26 @@ def phrase_initial_participles(units: Units) -> None:
             ):
                 kind[i] = ATTR  # "bathroom has broken wall", "skillet contains diced meat"
             continue
-        if (
-            kind[i] != GERUND
-            or key[i] in _OBJECT_GERUNDS
-            or key[i] in lx.ING_NOUNS
-            or not _modifiers_then_noun(units, i)
-        ):
+        if kind[i] != GERUND or key[i] in _OBJECT_GERUNDS or not _modifiers_then_noun(units, i):
             continue
         j = units.previous(i)
+        if (
+            kind[j] == PREP
+            and units.kind_at(units.following(i)) == NOUN
+            and (
+                key[i] in lx.ING_NOUNS
+                or (
+                    wc.classes(key[i]) & wc.NOUN
+                    and wc.classes(key[i]) & wc.VERB  # not "near incoming/VBG waves"
+                    and not _participle_after_article(units, i)
+                )
+            )
+            and fire("gerund-compound-after-preposition", i)
+        ):
+            kind[i] = NOUN  # "near flowering tree", "over railing blockade": as after "a"
+            continue
+        if key[i] in lx.ING_NOUNS:
+            continue
         subject = units.previous(j)
         if (
             (
