@@ -293,7 +293,7 @@ def _degree_words(units: Units) -> None:
 
 def _pronoun_phrases(units: Units) -> None:
     """The phrases "each other" and "one another" are pronouns: nothing after them is a modifier
-    ("standing next to each other making pizza")."""
+    ("kids facing one another playing games")."""
     if "other" not in units.key and "another" not in units.key:
         return
     key, kind = units.key, units.kind

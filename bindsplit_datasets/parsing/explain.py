@@ -15,7 +15,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from . import tagger
 from . import units as un
 from .corrections import correct
 from .normalise import Binding
@@ -25,6 +24,7 @@ from .relations import Relation
 from .rules import read_bindings
 from .ruleset import RULES, Trace
 from .text import tokenise
+from .virtual_articles import tag_caption
 
 __all__ = ["KIND_NAMES", "Explanation", "Firing", "explain"]
 
@@ -130,7 +130,7 @@ def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
         raise TypeError(f"explain expects a caption string, got {type(caption).__name__}")
     trace = Trace(frozenset(disabled), record=True)
     tokens = tokenise(caption)
-    tags = tagger.get_tagger().tag(tokens) if tokens else []
+    tags = tag_caption(tokens) if tokens else []
     units = un.classify_units(tokens, tags, trace)
     before = tuple(KIND_NAMES[kind] for kind in units.kind)
     correct(units)

@@ -28,6 +28,7 @@ __all__ = [
     "LOCATIVE_PREPOSITIONS",
     "NEGATIONS",
     "NEVER_NOUNS",
+    "OBJECT_GERUNDS",
     "NON_ATTRIBUTES",
     "NON_DESCRIPTIVE",
     "PREPOSITIONS",
@@ -65,6 +66,10 @@ LINKING_VERBS: frozenset[str] = wl.words("linking_verbs")
 
 #: Adjectives that with a participle after them say how it is done ("low flying", "high rising").
 DEGREE: frozenset[str] = wl.words("degree")
+
+#: Present participles that usually take an object ("holding umbrella"): at the start of a phrase
+#: they are verbs, not modifiers of the noun after them.
+OBJECT_GERUNDS: frozenset[str] = wl.words("telegraphic_object_gerunds")
 
 #: Degree adverbs skipped between a determiner and an attribute ("a very large dog").
 INTENSIFIERS: frozenset[str] = wl.words("intensifiers")

@@ -13,6 +13,7 @@ from .rules import read_bindings
 from .ruleset import NO_TRACE, Trace
 from .text import tokenise
 from .version import PARSER_VERSION
+from .virtual_articles import tag_caption
 
 __all__ = ["NORMALISATION", "PARSER_VERSION", "parse_bindings"]
 
@@ -22,7 +23,8 @@ NORMALISATION: dict[str, object] = {
     "text": "NFKC; control characters, symbols and emoji read as spaces",
     "tokeniser": "regex; hyphenated words kept whole (hyphenated attribute coordinations split); "
     "possessive 's split off",
-    "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped",
+    "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped; "
+    "article-less noun phrases tagged with their article restored",
     "word_classes": "lemminflect 0.2.3's lookup tables (SPECIALIST Lexicon), table shipped",
     "object": "head noun with its compound, as written; last word singularised with inflect",
     "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
@@ -48,4 +50,4 @@ def parse_bindings(text: str, *, disabled: Collection[str] = ()) -> list[Binding
     tokens = tokenise(text)
     if not tokens:
         return []
-    return read_bindings(read_units(tokens, tagger.get_tagger().tag(tokens), trace))
+    return read_bindings(read_units(tokens, tag_caption(tokens), trace))

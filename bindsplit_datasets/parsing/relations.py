@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from . import relation_chunks, tagger
+from . import relation_chunks
 from . import relation_words as rw
 from .batch import _chunks, checked_texts, map_caption_chunks
 from .corrections import read_units
@@ -34,6 +34,7 @@ from .relation_rules import RELATION_RULES, read_relations
 from .rules import read_bindings
 from .ruleset import Trace
 from .text import tokenise
+from .virtual_articles import tag_caption
 
 __all__ = [
     "RELATION_PARSER_VERSION",
@@ -85,7 +86,7 @@ def _triples(text: str) -> list[tuple[str, str, str]]:
     tokens = tokenise(text)
     if not tokens:
         return []
-    chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
+    chunks = chunk_units(read_units(tokens, tag_caption(tokens)))
     return list(dict.fromkeys(read_relations(chunks)))
 
 
@@ -103,7 +104,7 @@ def explain_relations(text: str) -> list[str]:
     tokens = tokenise(_check(text))
     if not tokens:
         return []
-    chunks = chunk_units(read_units(tokens, tagger.get_tagger().tag(tokens)))
+    chunks = chunk_units(read_units(tokens, tag_caption(tokens)))
     trace = Trace(record=True)
     found = list(dict.fromkeys(read_relations(chunks, trace)))
     lines = [
@@ -127,7 +128,7 @@ def _both(text: str) -> _Both:
     tokens = tokenise(text)
     if not tokens:
         return (), ()
-    units = read_units(tokens, tagger.get_tagger().tag(tokens))
+    units = read_units(tokens, tag_caption(tokens))
     bindings = tuple((b.attribute, b.object) for b in read_bindings(units))
     return bindings, tuple(dict.fromkeys(read_relations(chunk_units(units))))
 

@@ -36,9 +36,6 @@ __all__ = [
     "telegraphic_heads",
 ]
 
-#: Present participles that usually take an object ("holding umbrella"): at the start of a phrase
-#: they are verbs, not modifiers of the noun after them.
-_OBJECT_GERUNDS: frozenset[str] = wl.words("telegraphic_object_gerunds")
 #: Prepositions after which a present participle modifies the noun after it ("around sparkling
 #: table").
 _PARTICIPLE_PREPOSITIONS: frozenset[str] = wl.words("participle_prepositions")
@@ -80,11 +77,10 @@ def _participle_after_article(units: Units, i: int) -> bool:
     it ("a sitting/VBG child"; "a landing/NN airplane" is a compound): a word in -ing that can
     be a noun is read as it would be with the article the phrase lacks ("a" before a singular
     noun, "the" before a plural)."""
-    before = " ".join(units.text[max(i - 2, 0) : i]).split()[-2:]
     words = " ".join(units.text[i : i + 3]).split()
     noun = units.key_at(units.following(i))
     article = "a" if noun and singularise(noun.split()[-1]) == noun.split()[-1] else "the"
-    return tagger.get_tagger().tag([*before, article, *words])[len(before) + 1] in ("VBG", "JJ")
+    return tagger.get_tagger().tag([article, *words])[1] == "VBG"
 
 
 def _subject_of_verb(units: Units, i: int) -> bool:
@@ -119,33 +115,20 @@ def phrase_initial_participles(units: Units) -> None:
                 (
                     (_verbal(units, j) and units.tag[j] in ("VBZ", "VBP", "VBD", "VB"))
                     or (kind[j] == OTHER and key[j] in lx.VERBS_3SG)  # "contains/NNS"
-                    or key[j] in _OBJECT_GERUNDS  # "man holding sliced apple"
+                    or key[j] in lx.OBJECT_GERUNDS  # "man holding sliced apple"
                 )
                 # not the perfect "has jumped ramp", "to have won race"
                 and (key[j] not in _PERFECT_AUXILIARIES or key[i] in lx.ATTRIBUTES)
                 and fire("participle-after-finite-verb", i)
             ):
-                kind[i] = ATTR  # "bathroom has broken wall", "skillet contains diced meat"
+                kind[i] = ATTR  # "bathroom has broken wall", "girls wash rusted motorcycle"
             continue
-        if kind[i] != GERUND or key[i] in _OBJECT_GERUNDS or not _modifiers_then_noun(units, i):
+        if kind[i] != GERUND or key[i] in lx.OBJECT_GERUNDS or not _modifiers_then_noun(units, i):
             continue
         j = units.previous(i)
-        if (
-            kind[j] == PREP
-            and units.kind_at(units.following(i)) == NOUN
-            and (
-                key[i] in lx.ING_NOUNS
-                or (
-                    wc.classes(key[i]) & wc.NOUN
-                    and wc.classes(key[i]) & wc.VERB  # not "near incoming/VBG waves"
-                    and not _participle_after_article(units, i)
-                )
-            )
-            and fire("gerund-compound-after-preposition", i)
-        ):
-            kind[i] = NOUN  # "near flowering tree", "over railing blockade": as after "a"
-            continue
         if key[i] in lx.ING_NOUNS:
+            if kind[j] == PREP and fire("noun-in-ing-after-preposition", i):
+                kind[i] = NOUN  # "dork with earring/VBG stands": not (earring, stand)
             continue
         subject = units.previous(j)
         if (
@@ -156,7 +139,8 @@ def phrase_initial_participles(units: Units) -> None:
                 # ball approaches"; not "while enjoying pumpkin pie at"
                 or (_verbal(units, j) and (units.kind_at(subject) == NOUN or key[subject] == "to"))
                 or (kind[j] == OTHER and key[j] in lx.VERBS_3SG)  # "performs/NNS skating trick"
-                or key[j] in _OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
+                or key[j]
+                in lx.OBJECT_GERUNDS  # "is carrying kneeling surfer"; not "miming punching"
                 or (key[j] in ("and", ",") and units.kind_at(subject) == NOUN)
             )
             # last, as it tags a window again (rare there): "sitting child", not "landing airplane"
@@ -175,7 +159,11 @@ def object_gerunds(units: Units) -> None:
     if GERUND not in kind:
         return
     for i in range(1, units.n):
-        if kind[i] != GERUND or key[i] not in _OBJECT_GERUNDS or not _modifiers_then_noun(units, i):
+        if (
+            kind[i] != GERUND
+            or key[i] not in lx.OBJECT_GERUNDS
+            or not _modifiers_then_noun(units, i)
+        ):
             continue
         j = units.previous(i)
         if (

@@ -1,0 +1,69 @@
+"""Noun phrases without an article, tagged as if it were written.
+
+Captions without articles (region descriptions, alt text, telegraphic COCO captions) should give
+the bindings of their written-out form: "elephant standing near flowering tree" those of "an
+elephant standing near a flowering tree". The tagger was trained on full sentences, and without
+the article it reads the phrase's first word differently ("near flowering/VBG tree" against "near
+a flowering/NN tree"); every rule after it then sees another caption. So the caption is tagged
+with an article restored where one is usually left out: after a preposition or a third-person
+verb, before a noun phrase of at least two words that no determiner, possessive,
+pronoun, number or colour opens ("a" when the word after the first is singular, "the" when it is plural).
+The restored articles are dropped from the tags again; the parser never sees them as words.
+Word tables: ``data/words/article_sites.txt``, ``data/words/article_blockers.txt``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import lexicon as lx
+from . import tagger
+from . import wordlists as wl
+from .normalise import singularise
+
+__all__ = ["article_sites", "tag_caption"]
+
+#: Words after which an article is restored: prepositions and third-person verbs.
+_SITES: frozenset[str] = wl.words("article_sites") | lx.VERBS_3SG
+#: Words before which none is: what opens a noun phrase itself, prepositions, colours ("in
+#: black and white" names clothes; "on red" a light).
+_BLOCKERS: frozenset[str] = (
+    wl.words("article_blockers") | wl.words("article_sites") | lx.PREPOSITIONS | lx.COLOURS
+)
+
+
+def _opens_bare_phrase(first: str, second: str) -> bool:
+    """Whether a noun phrase of two or more words without an article starts at ``first``."""
+    return first.isalpha() and first not in _BLOCKERS and second[:1].isalpha()
+
+
+def article_sites(tokens: Sequence[str]) -> list[int]:
+    """The positions before which an article is restored (a position ``i`` means between token
+    ``i - 1`` and token ``i``)."""
+    lower = [token.lower() for token in tokens]
+    sites = []
+    for i in range(len(lower) - 2):
+        if lower[i] in _SITES and _opens_bare_phrase(lower[i + 1], lower[i + 2]):
+            sites.append(i + 1)
+    return sites
+
+
+def tag_caption(tokens: Sequence[str]) -> list[str]:
+    """Penn Treebank tags of ``tokens``, each article-less noun phrase tagged with its article
+    restored (see the module's docstring); one tag per token."""
+    sites = article_sites(tokens)
+    if not sites:
+        return tagger.get_tagger().tag(tokens)
+    words: list[str] = []
+    positions: list[int] = []
+    restored = iter(sites)
+    site = next(restored)
+    for i, token in enumerate(tokens):
+        if i == site:
+            second = tokens[i + 1].lower()
+            words.append("a" if singularise(second) == second else "the")
+            site = next(restored, -1)
+        positions.append(len(words))
+        words.append(token)
+    tags = tagger.get_tagger().tag(words)
+    return [tags[p] for p in positions]
