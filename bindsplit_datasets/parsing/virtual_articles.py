@@ -5,11 +5,12 @@ the bindings of their written-out form: "elephant standing near flowering tree" 
 elephant standing near a flowering tree". The tagger was trained on full sentences, and without
 the article it reads the phrase's first word differently ("near flowering/VBG tree" against "near
 a flowering/NN tree"); every rule after it then sees another caption. So the caption is tagged
-with an article restored where one is usually left out: after a preposition or a third-person
-verb, before a noun phrase of at least two words that no determiner, possessive,
-pronoun, number or colour opens ("a" when the word after the first is singular, "the" when it is plural).
-The restored articles are dropped from the tags again; the parser never sees them as words.
-Word tables: ``data/words/article_sites.txt``, ``data/words/article_blockers.txt``.
+with an article restored where one is usually left out: after a preposition, a third-person
+verb or a participle that takes an object, before a noun phrase of at least two words that no
+determiner, possessive, pronoun, number, particle or colour opens ("a" when the phrase's last
+word is singular, "the" when it is plural). The restored articles are dropped from the tags
+again; the parser never sees them as words. Word tables: ``data/words/article_sites.txt``,
+``data/words/article_blockers.txt``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from .normalise import singularise
 
 __all__ = ["article_sites", "tag_caption"]
 
-#: Words after which an article is restored: prepositions and third-person verbs.
-_SITES: frozenset[str] = wl.words("article_sites") | lx.VERBS_3SG
+#: Words after which an article is restored: prepositions, third-person verbs and participles
+#: that usually take an object ("holding umbrella").
+_SITES: frozenset[str] = wl.words("article_sites") | lx.VERBS_3SG | lx.OBJECT_GERUNDS
 #: Words before which none is: what opens a noun phrase itself, prepositions, colours ("in
 #: black and white" names clothes; "on red" a light).
 _BLOCKERS: frozenset[str] = (
@@ -35,6 +37,18 @@ _BLOCKERS: frozenset[str] = (
 def _opens_bare_phrase(first: str, second: str) -> bool:
     """Whether a noun phrase of two or more words without an article starts at ``first``."""
     return first.isalpha() and first not in _BLOCKERS and second[:1].isalpha()
+
+
+def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
+    """Whether the last word of the phrase from ``start`` (its words up to a blocker, a
+    conjunction or punctuation, four at most) is plural: its likely head noun."""
+    last = tokens[start].lower()
+    for token in tokens[start + 1 : start + 4]:
+        word = token.lower()
+        if not word.isalpha() or word in _BLOCKERS or word in _SITES or word in ("and", "or"):
+            break
+        last = word
+    return singularise(last) != last
 
 
 def article_sites(tokens: Sequence[str]) -> list[int]:
@@ -60,8 +74,7 @@ def tag_caption(tokens: Sequence[str]) -> list[str]:
     site = next(restored)
     for i, token in enumerate(tokens):
         if i == site:
-            second = tokens[i + 1].lower()
-            words.append("a" if singularise(second) == second else "the")
+            words.append("the" if _plural_phrase(tokens, i) else "a")
             site = next(restored, -1)
         positions.append(len(words))
         words.append(token)
