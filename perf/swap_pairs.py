@@ -146,6 +146,10 @@ def report(scores: dict[str, Scores], split: str) -> list[str]:
     return lines
 
 
+def _of_register(items: Sequence[dict[str, Any]], register: str) -> list[dict[str, Any]]:
+    return [item for item in items if item["register"] == register]
+
+
 def _show(failure: dict[str, Any]) -> list[str]:
     lines = []
     for side in "ab":
@@ -153,7 +157,9 @@ def _show(failure: dict[str, Any]) -> list[str]:
         found = failure[f"found_{side}"]
         if found != expected:
             lost, gained = sorted(expected - found), sorted(found - expected)
-            lines.append(f"  [{failure['register']}] {failure[side]!r}: lost {lost}; gained {gained}")
+            lines.append(
+                f"  [{failure['register']}] {failure[side]!r}: lost {lost}; gained {gained}"
+            )
     return lines
 
 
@@ -167,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
     items = load_items(split=args.split)
     if args.quick:
-        items = [i for r in REGISTERS for i in [i for i in items if i["register"] == r][:QUICK_PAIRS]]
+        items = [item for r in REGISTERS for item in _of_register(items, r)[:QUICK_PAIRS]]
     scores = measure(items, parse_bindings)
     print("\n".join(report(scores, args.split)))
     failures = [f for score in scores.values() for f in score.failures]
