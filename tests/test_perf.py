@@ -1,11 +1,14 @@
 """Every ``perf/bench_*.py`` runs to the end in its ``--quick`` mode and prints its tables, so an
-API change that breaks a benchmark fails ``make test`` (``make bench`` runs them in full)."""
+API change that breaks a benchmark fails ``make test`` (``make bench`` runs them in full); so does
+``perf/swap_pairs.py``, whose counting is checked on hand-made pairs."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+from collections import namedtuple
 from pathlib import Path
 
 import pytest
@@ -85,3 +88,76 @@ def test_the_benchmark_runs_in_quick_mode(script, request):
     assert done.returncode == 0, done.stderr[-3000:]
     missing = [line for line in EXPECTED[script] if line not in done.stdout]
     assert missing == [], done.stdout
+
+
+def _swap_pairs_module():
+    """``perf/swap_pairs.py`` imported as a module (``perf/`` is not a package)."""
+    if "perf_swap_pairs" not in sys.modules:
+        path = ROOT / "perf" / "swap_pairs.py"
+        spec = importlib.util.spec_from_file_location("perf_swap_pairs", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclass looks itself up there
+        spec.loader.exec_module(module)
+    return sys.modules["perf_swap_pairs"]
+
+
+@pytest.mark.slow
+def test_the_swap_pairs_script_runs_in_quick_mode():
+    done = subprocess.run(
+        [sys.executable, "perf/swap_pairs.py", "--quick", "--show", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = (
+        "split all, 95% Wilson intervals",
+        "colorswap: 12 pairs",
+        "region: 12 pairs",
+        "consistent (both sides exact): ",
+        "label-free consistent: ",
+        "failing dev pairs:",
+    )
+    assert [line for line in expected if line not in done.stdout] == [], done.stdout
+
+
+def test_swap_pairs_counts_hand_made_pairs():
+    """``measure`` on two pairs and a made-up parser: exact counts, one failure listed."""
+    swap_pairs = _swap_pairs_module()
+    Binding = namedtuple("Binding", "attribute object")
+    parses = {
+        "red cup, blue bowl": [Binding("red", "cup"), Binding("blue", "bowl")],
+        "blue cup, red bowl": [Binding("red", "cup"), Binding("blue", "bowl")],  # not swapped
+        "brown knob": [Binding("brown", "knob")],
+        "teal knob": [Binding("teal", "knob"), Binding("round", "knob")],  # one extra
+    }
+    items = [
+        {"register": "colorswap", "split": "dev", "kind": "swap", "change": ["red", "blue"],
+         "a": "red cup, blue bowl", "a_bindings": [["red", "cup"], ["blue", "bowl"]],
+         "b": "blue cup, red bowl", "b_bindings": [["blue", "cup"], ["red", "bowl"]]},
+        {"register": "region", "split": "heldout", "kind": "replace", "change": ["brown", "teal"],
+         "a": "brown knob", "a_bindings": [["brown", "knob"]],
+         "b": "teal knob", "b_bindings": [["teal", "knob"]]},
+    ]  # fmt: skip
+    scores = swap_pairs.measure(items, parses.__getitem__)
+    colorswap, region = scores["colorswap"], scores["region"]
+    assert (colorswap.pairs, colorswap.true_positives, colorswap.false_positives) == (1, 2, 2)
+    assert (colorswap.false_negatives, colorswap.consistent, colorswap.label_free) == (2, 0, 1)
+    assert [failure["a"] for failure in colorswap.failures] == ["red cup, blue bowl"]
+    assert (region.true_positives, region.false_positives, region.false_negatives) == (2, 1, 0)
+    assert (region.consistent, region.label_free, region.failures) == (0, 0, [])
+    assert (region.precision, region.recall) == (2 / 3, 1.0)
+
+
+def test_swap_pairs_label_free_check_reads_the_change():
+    label_free = _swap_pairs_module().label_free_consistent
+    replace = {"kind": "replace", "change": ["tan", "grey"]}
+    assert label_free(replace, {("tan colored", "wall")}, {("grey colored", "wall")})
+    assert not label_free(replace, {("tan colored", "wall")}, {("grey", "wall")})
+    assert not label_free(replace, set(), set())  # nothing to replace: not consistent
+    swap = {"kind": "swap", "change": None}
+    assert label_free(swap, {("red", "cup"), ("blue", "bowl")}, {("blue", "cup"), ("red", "bowl")})
+    assert not label_free(swap, {("red", "cup"), ("blue", "bowl")}, {("red", "cup")})
+    assert not label_free(swap, set(), set())
