@@ -58,7 +58,6 @@ RULES_OF_PASS: dict[str, frozenset[str]] = {
         {
             "participle-after-finite-verb",
             "phrase-initial-participle",
-            "noun-in-ing-after-preposition",
         }
     ),
     "complement_clauses": frozenset({"adjective-with-complement-clause"}),

@@ -51,7 +51,7 @@ from .verb_slips import (
     relative_main_verbs,
     verbs_in_noun_runs,
 )
-from .word_class_slips import word_classes
+from .word_class_slips import ing_nouns_read_as_gerunds, word_classes
 
 __all__ = ["PASSES", "add_pass", "correct", "read_units"]
 
@@ -342,6 +342,7 @@ def _clothing_colours(units: Units) -> None:
 #: :data:`.ruleset.RULES` it holds (in the rule table's order). :func:`add_pass` adds one.
 PASSES: list[Callable[[Units], None]] = [
     word_classes,
+    ing_nouns_read_as_gerunds,
     _nouns_tagged_as_prepositions,
     _compound_heads,
     _attribute_runs,

@@ -86,6 +86,14 @@ class PredicateReader(Reader):
         participles: list[int] = []
         coloured: list[int] = []
         i = copula + 1
+        if (
+            u.key_at(i) in ("a", "an")
+            and u.kind_at(i + 1) == ATTR
+            and lx.category_of(u.key[i + 1]) == "colour"
+            and u.ends_phrase(i + 1)
+            and u.trace.fire("predicative-colour-noun", i + 1)
+        ):
+            i += 1  # "the apple is a bright red": the colour, named as a noun
         while i < u.n:
             kind = u.kind[i]
             if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
@@ -108,7 +116,9 @@ class PredicateReader(Reader):
             elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
                 break
             i += 1
-        if (not attributes and not participles and not coloured) or (i < u.n and u.kind[i] == NOUN):
+        if (not attributes and not participles and not coloured) or (
+            i < u.n and u.kind[i] == NOUN and not self.opens_clause(i)
+        ):
             return i  # nothing predicated, or the adjectives modify the noun after them
         rules = dict.fromkeys(attributes, "predicative")
         rules.update(dict.fromkeys(coloured, "predicative-colour-participle"))
@@ -118,6 +128,18 @@ class PredicateReader(Reader):
             for a in sorted(rules):
                 self.bind(a, u.text[a], obj, rules[a])
         return i
+
+    def opens_clause(self, i: int) -> bool:
+        """Whether the noun run at ``i``, right after a conjunction, is the subject of a clause of
+        its own (a copula or verb follows it): "bananas are yellow and strawberries are red",
+        "carrots are orange, peas are green"."""
+        u = self.u
+        if u.kind_at(i - 1) != CONJ:
+            return False
+        j = i
+        while j < u.n and u.kind[j] == NOUN:
+            j += 1
+        return j < u.n and u.is_verb(j) and u.trace.fire("predicate-before-clause", i)
 
     def colours_after(self, participle: int) -> list[int]:
         """The colours right after a colour participle ("painted light blue and white", "painted

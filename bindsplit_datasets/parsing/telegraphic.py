@@ -127,8 +127,6 @@ def phrase_initial_participles(units: Units) -> None:
             continue
         j = units.previous(i)
         if key[i] in lx.ING_NOUNS:
-            if kind[j] == PREP and fire("noun-in-ing-after-preposition", i):
-                kind[i] = NOUN  # "dork with earring/VBG stands": not (earring, stand)
             continue
         subject = units.previous(j)
         if (

@@ -30,8 +30,10 @@ from .units import (
     is_adjective,
 )
 
-__all__ = ["word_classes"]
+__all__ = ["ing_nouns_read_as_gerunds", "word_classes"]
 
+#: Kinds that open a verb's object right after it ("building sandcastle", "building a fort").
+_OBJECT_OPENERS = frozenset((DET, ATTR, WEAK, PART, GERUND, NOUN))
 #: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
 _ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("adjective_endings")
 #: The endings that make a word the word-class table lacks an adjective ("shirtless"); short
@@ -141,6 +143,27 @@ def word_classes(units: Units) -> None:
             and fire("verb-form-opening-noun-phrase", i)
         ):
             kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+
+
+def ing_nouns_read_as_gerunds(units: Units) -> None:
+    """A noun in -ing (``data/words/ing_nouns.txt``) the tagger reads as a gerund is the noun
+    where no object follows it or where a preposition, an article or a modifier stands before
+    it: "building is tall", "dork with earring stands", "gold lettering on door"; not "man
+    building sandcastle", "children building a fort"."""
+    key, kind = units.key, units.kind
+    if GERUND not in kind:
+        return
+    for i in range(units.n):
+        if kind[i] != GERUND or key[i] not in lx.ING_NOUNS:
+            continue
+        j = units.previous(i)
+        before = units.kind_at(j)
+        if (
+            units.kind_at(units.following(i)) not in _OBJECT_OPENERS
+            or before in (PREP, DET, ATTR, WEAK)
+            or (before == NOUN and units.key[j] in lx.MATERIALS)  # "gold/NN lettering/VBG"
+        ) and units.trace.fire("noun-in-ing-tagged-as-gerund", i):
+            kind[i] = NOUN
 
 
 def _participle_form(word: str) -> bool:
