@@ -58,6 +58,10 @@ class Reader:
         if after == CONJ:  # "grey and red walls", "glass and metal table"; not "a glass and cups"
             j = u.following(i + 2 if u.serial_comma(i + 1) else i + 1)
             if j >= u.n or kind[j] in (ATTR, WEAK, PART):
+                if (  # "brown tile and bare pantry"; not "blue yellow/NN and red"
+                    j < u.n and i > 0 and kind[i - 1] == ATTR and key[i] not in lx.COLOURS
+                ):
+                    return not u.trace.fire("modified-noun-before-conjunction", i)
                 return j < u.n
             following = j + 1 < u.n and (
                 (kind[j + 1] == NOUN and key[j] in lx.ATTRIBUTES)  # "and metal table"
