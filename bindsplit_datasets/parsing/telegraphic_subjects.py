@@ -107,7 +107,10 @@ def article_less_coordinated_subjects(units: Units) -> None:
         if (
             kind[i] != NOUN
             or kind[i - 1] != NOUN
-            or (kind[i + 1] == NOUN and units.kind_at(i + 2) == NOUN)  # "watch train", not a run
+            or (  # "child watch train"; not a run of nouns, nor "wicker clean cats"
+                kind[i + 1] == NOUN and (units.kind_at(i + 2) == NOUN or key[i] in lx.ATTRIBUTES)
+            )
+            or key[i - 1] in lx.ATTRIBUTES
             or key[i - 1] != singularise(key[i - 1])
             or not is_base_verb(key[i])
         ):
