@@ -32,6 +32,7 @@ __all__ = [
     "NON_ATTRIBUTES",
     "NON_DESCRIPTIVE",
     "PREPOSITIONS",
+    "PRO_NOUNS",
     "QUANTIFIERS",
     "SPATIAL",
     "VERBS_3SG",
@@ -70,6 +71,9 @@ DEGREE: frozenset[str] = wl.words("degree")
 #: Present participles that usually take an object ("holding umbrella"): at the start of a phrase
 #: they are verbs, not modifiers of the noun after them.
 OBJECT_GERUNDS: frozenset[str] = wl.words("telegraphic_object_gerunds")
+
+#: Words that stand for a noun mentioned before ("a gray one", "the white ones").
+PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 
 #: Degree adverbs skipped between a determiner and an attribute ("a very large dog").
 INTENSIFIERS: frozenset[str] = wl.words("intensifiers")

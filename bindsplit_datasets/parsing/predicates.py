@@ -13,6 +13,8 @@ __all__ = ["PredicateReader"]
 
 #: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
 _EVENT_COPULAS: frozenset[str] = wl.words("event_copulas")
+#: Words before "one" that make it stand for a noun ("the other one"), not count ("one is").
+_PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("pro_noun_determiners")
 
 
 class PredicateReader(Reader):
@@ -37,13 +39,21 @@ class PredicateReader(Reader):
             return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
         if run is None:
-            return []
+            return self.pro_noun_subject(end)
         runs = [run]
         while True:
             j = run[0] - 1
             while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
                 j -= 1
             earlier = self.run_ending.get(j - 1)
+            if (
+                climb
+                and j >= 1
+                and earlier is None
+                and u.kind[j] == PREP
+                and u.key[j] in lx.LOCATIVE_PREPOSITIONS
+            ):
+                return self.pro_noun_subject(j - 1) or runs  # "the one on the right is white"
             if j < 1 or earlier is None:
                 break
             if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
@@ -60,6 +70,18 @@ class PredicateReader(Reader):
             runs = [earlier]
             run = earlier
         return runs
+
+    def pro_noun_subject(self, i: int) -> list[tuple[int, int]]:
+        """The noun run "one"/"ones" at unit ``i`` stands for, as a predicate's subject: "one cup
+        is green and the other one is yellow" -> cup (none when unit ``i`` is another word)."""
+        if not 0 < i < self.u.n or self.u.key[i] not in lx.PRO_NOUNS:
+            return []
+        if self.u.key[i - 1] not in _PRO_NOUN_DETERMINERS:
+            return []  # not "two children on the floor, one is a baby": a number
+        run = self.antecedent_run(i)
+        if run is None or not self.u.trace.fire("pro-noun-subject", i):
+            return []
+        return [run]
 
     def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
         """The subject of a clause whose second predicate starts after ``conjunction``: the noun

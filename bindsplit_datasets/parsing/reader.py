@@ -31,6 +31,17 @@ class Reader:
         if self.u.trace.fire(rule, position):
             self.found.append((position, Binding(attribute, obj)))
 
+    def antecedent_run(self, before: int) -> tuple[int, int] | None:
+        """The last noun run ending before unit ``before``: what "one" there stands for (not
+        "pink" in "a pink one, and a tan one")."""
+        for end in range(before - 1, -1, -1):
+            run = self.run_ending.get(end)
+            if run is None or self.u.key[end] in lx.SPATIAL:  # not "left" in "on the left"
+                continue
+            if not (run[1] - run[0] == 1 and self.u.key[end] in lx.ATTRIBUTES):
+                return run
+        return None
+
     def object_start(self, start: int, end: int) -> int:
         """Where the object of the noun run ``[start, end)`` starts: lexicon words at its left
         edge are attributes."""

@@ -72,8 +72,6 @@ _GERUND_PREPOSITIONS: frozenset[str] = wl.words("gerund_prepositions")
 _POSITIONAL: frozenset[str] = wl.words("positional")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
 _POSSESSIVES: frozenset[str] = wl.words("possessives")
-#: Words that stand for a noun mentioned before ("a gray one", "the white ones").
-_PRO_NOUNS: frozenset[str] = wl.words("pro_nouns")
 #: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
 _COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
 #: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
@@ -223,21 +221,18 @@ class _Reader(PredicateReader):
 
     def antecedent(self, before: int) -> str | None:
         """The object of the last noun run ending before unit ``before``."""
-        for end in range(before - 1, -1, -1):
-            run = self.run_ending.get(end)
-            if run is not None and not (run[1] - run[0] == 1 and self.u.key[end] in lx.ATTRIBUTES):
-                return self.object_at(*run)[1]  # not "pink" in "a pink one, and a tan one"
-        return None
+        run = self.antecedent_run(before)
+        return None if run is None else self.object_at(*run)[1]
 
     def pro_nouns(self) -> None:
         """Attributes of "one"/"ones" bind to the noun they stand for: "two cats, a gray one and
         an orange one", "an adult giraffe next to a young one", "two dogs, one black and one
         white"."""
         u = self.u
-        if _PRO_NOUNS.isdisjoint(u.key):
+        if lx.PRO_NOUNS.isdisjoint(u.key):
             return
         for i in range(u.n):
-            if u.key[i] not in _PRO_NOUNS:
+            if u.key[i] not in lx.PRO_NOUNS:
                 continue
             attributes: list[int] = []
             j = u.following(i)
