@@ -5,9 +5,10 @@ colours after a colour participle ("a wall painted blue") to the noun before it 
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import relation_words as rw
 from . import wordlists as wl
 from .reader import Reader
-from .units import ADV, ATTR, CONJ, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
+from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 
 __all__ = ["PredicateReader"]
 
@@ -57,6 +58,11 @@ class PredicateReader(Reader):
             if j < 1 or earlier is None:
                 break
             if u.kind[j] == CONJ and u.key[j] == "and" and len(runs) == 1:
+                k = earlier[0] - 1
+                while k >= 0 and u.kind[k] in (DET, ATTR, ADV, WEAK):
+                    k -= 1
+                if k >= 0 and u.kind[k] == COPULA:
+                    break  # "the sun is orange/NN and the sky is yellow": a predicate, no subject
                 if u.trace.fire("coordinated-subjects", j):
                     runs.append(earlier)  # "the cat and the dog are white"
                 break
@@ -180,6 +186,28 @@ class PredicateReader(Reader):
         if colours and u.kind_at(u.following(colours[-1])) == NOUN:
             return []  # "painted red flowers"; not "painted beige and furnishings"
         return colours
+
+    def colours_after_in(self, start: int, end: int) -> None:
+        """Colours after "in" right after a thing's noun run ``[start, end)``, ending the phrase,
+        are that thing's colours: "a shirt in yellow and pants in blue" -> (yellow, shirt),
+        (blue, pants); "a woman in black" names no garment and states nothing (protocol
+        section 1)."""
+        u = self.u
+        if u.key_at(end) != "in" or u.key_at(end - 1) in rw.ANIMATE_NOUNS:
+            return
+        colours = []
+        j = end + 1
+        while j < u.n and (u.key[j] in lx.COLOURS or (colours and u.key[j] in ("and", "or"))):
+            if u.key[j] in lx.COLOURS:
+                colours.append(j)
+            j += 1
+        if colours and colours[-1] + 1 < j:
+            j = colours[-1] + 1  # "in yellow and pants": the conjunction is not the colours'
+        if not colours or not (j == u.n or u.kind[j] in (CONJ, PREP) or not u.key[j][0].isalnum()):
+            return
+        obj = self.object_at(start, end)[1]
+        for c in colours:
+            self.bind(c, u.text[c], obj, "colour-after-in")
 
     def colour_participles(self) -> None:
         """Bindings of the colours after a colour participle right after a noun ("a wall

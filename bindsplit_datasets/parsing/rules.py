@@ -336,6 +336,7 @@ def read_bindings(units: Units) -> list[Binding]:
             continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
         reader.attributive(start, end)
         reader.postnominal(start, end)
+        reader.colours_after_in(start, end)
     reader.pro_nouns()
     reader.found.sort(key=lambda item: item[0])
     return list(dict.fromkeys(binding for _, binding in reader.found))
