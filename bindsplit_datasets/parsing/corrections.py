@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from . import lexicon as lx
+from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .ruleset import NO_TRACE, Trace
@@ -254,6 +255,7 @@ def _nouns_tagged_as_adjectives(units: Units) -> None:
         if (
             after in (NOUN, GERUND, PART)
             and key[i + 1] not in lx.COMPOUND_PARTICIPLES
+            and not _irregular_participle(key[i])
             and fire("false-adjective-before-noun", i)
         ) or (
             after not in _AFTER_ADJECTIVE
@@ -336,6 +338,12 @@ def _clothing_colours(units: Units) -> None:
         for k in range(i, j):
             if kind[k] != CONJ:
                 kind[k] = OTHER
+
+
+def _irregular_participle(word: str) -> bool:
+    """Whether a word is only a verb form other than its base ("torn", "spun", "hung"): a
+    participle before a noun, never the first noun of a compound."""
+    return wc.classes(word) == wc.VERB and rw.verb_lemma(word) != word
 
 
 #: The correction passes in the order they run; each fires the named rules of
