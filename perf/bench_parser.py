@@ -85,7 +85,7 @@ def _timed(work: Callable[[], object]) -> tuple[float, float]:
 def _nltk_tagger() -> Any | None:
     """NLTK's PerceptronTagger with its English JSON model, or None when NLTK or the data is
     absent."""
-    from bindsplit_datasets.parsing.tagger import SOURCE_RESOURCE
+    from bindsplit_datasets.parsing.tagger_weights import SOURCE_RESOURCE
 
     try:
         from nltk.tag.perceptron import PerceptronTagger

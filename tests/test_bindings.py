@@ -29,6 +29,7 @@ from bindsplit_datasets.parsing import (
     parse_many,
     singularise,
     tagger,
+    tagger_weights,
     tokenise,
 )
 
@@ -552,15 +553,15 @@ def test_parse_many_rejects_bad_arguments():
 
 # ----------------------------------------------------------------- damaged installation
 def test_altered_tagger_weights_are_refused_before_any_parse(monkeypatch, tmp_path):
-    shipped = (tagger._weights_path()).read_bytes()
-    altered = tmp_path / tagger.WEIGHTS_FILE
+    shipped = (tagger_weights._weights_path()).read_bytes()
+    altered = tmp_path / tagger_weights.WEIGHTS_FILE
     altered.write_bytes(shipped[:-1] + bytes([shipped[-1] ^ 1]))
-    monkeypatch.setattr(tagger, "_weights_path", lambda: altered)
+    monkeypatch.setattr(tagger_weights, "_weights_path", lambda: altered)
     monkeypatch.setattr(tagger, "_TAGGER", None)
     for call in (lambda: parse_bindings("a red car"), lambda: parse_many(["a red car"] * 3)):
         with pytest.raises(PackageDataError, match="reinstall bindsplit-datasets"):
             call()
-    monkeypatch.setattr(tagger, "_weights_path", lambda: tmp_path / "absent.npz")
+    monkeypatch.setattr(tagger_weights, "_weights_path", lambda: tmp_path / "absent.npz")
     with pytest.raises(PackageDataError, match="missing from the installed package"):
         parse_bindings("a red car")
 
