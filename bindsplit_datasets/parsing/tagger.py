@@ -65,7 +65,11 @@ class MatrixPerceptronTagger:
         self._word_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
         self._tag_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
-        #: Exact integer (thousandths) score vectors of the same feature groups, summed.
+        #: Exact integer (thousandths) score vectors of the same feature groups, summed: of the
+        #: words around a token, by (before, before2, after, after2); of the word and the tags
+        #: before it, by (word, normalised word, prev, prev2); and of their parts.
+        self._around_vectors: dict[tuple[str, str, str, str], Any] = {}
+        self._base_vectors: dict[tuple[str, str, str, str], Any] = {}
         self._vectors: dict[tuple[str, ...], Any] = {}
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
@@ -121,48 +125,47 @@ class MatrixPerceptronTagger:
             return "!DIGITS"
         return word.lower()
 
-    def _vector(self, key: tuple[str, ...], features: tuple[str, ...]) -> Any:
-        """The exact sum, in thousandths, of the weight rows of ``features``, cached by ``key``
-        (integer sums do not depend on their order)."""
+    def _vector(self, features: tuple[str, ...]) -> Any:
+        """The exact sum, in thousandths, of the weight rows of ``features`` (integer sums do
+        not depend on their order)."""
         import numpy as np
 
         rows = [r for r in map(self._row.get, features) if r is not None]
-        vector = np.rint(self._matrix[rows] * SCALE).astype(np.int64).sum(axis=0)
-        self._vectors[key] = vector
-        return vector
+        return np.rint(self._matrix[rows] * SCALE).astype(np.int64).sum(axis=0)
 
-    def _around(self, key: tuple[str, ...]) -> Any:
+    def _around(self, key: tuple[str, str, str, str]) -> Any:
         """The summed vector of the features of the words around a token, ``key`` being
-        ``("c", before, before2, after, after2)``."""
-        _, before, before2, after, after2 = key
-        return self._vector(
-            key,
+        ``(before, before2, after, after2)``; remembered."""
+        before, before2, after, after2 = key
+        vector = self._around_vectors[key] = self._vector(
             ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
              "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
         )  # fmt: skip
+        return vector
 
     def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
-        """The summed vectors of the word's, the tags' and the tag-and-word features."""
+        """The summed vectors of the word's, the tags' and the tag-and-word features;
+        remembered."""
         vectors = self._vectors
         key: tuple[str, ...] = ("w", word, w)
         own = vectors.get(key)
         if own is None:
-            own = self._vector(
-                key,
+            own = vectors[key] = self._vector(
                 ("bias", "i suffix " + word[-3:], "i pref1 " + (word[0] if word else ""),
                  "i word " + w),
             )  # fmt: skip
         key = ("t", prev, prev2)
         tags = vectors.get(key)
         if tags is None:
-            tags = self._vector(
-                key, ("i-1 tag " + prev, "i-2 tag " + prev2, "i tag+i-2 tag " + prev + " " + prev2)
+            tags = vectors[key] = self._vector(
+                ("i-1 tag " + prev, "i-2 tag " + prev2, "i tag+i-2 tag " + prev + " " + prev2)
             )
         key = ("p", prev, w)
         pair = vectors.get(key)
         if pair is None:
-            pair = self._vector(key, ("i-1 tag+i word " + prev + " " + w,))
-        return own + tags + pair
+            pair = vectors[key] = self._vector(("i-1 tag+i word " + prev + " " + w,))
+        vector = self._base_vectors[word, w, prev, prev2] = own + tags + pair
+        return vector
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
@@ -173,14 +176,24 @@ class MatrixPerceptronTagger:
         A new token's scores are exact integer sums of cached partial sums; where two tags tie
         on them, NLTK's float sum in feature order (which breaks the tie as NLTK does) decides.
         """
-        tagdict, seen, vectors = self._tagdict, self._seen, self._vectors
+        tagdict, seen = self._tagdict, self._seen
         out: list[Any] = list(map(tagdict.get, tokens))  # tagged by look-up; None: the others
         if None not in out:
             return out
-        if len(seen) > _SEEN_LIMIT or len(vectors) > _VECTOR_LIMIT:
+        around_vectors, base_vectors, vectors = (
+            self._around_vectors,
+            self._base_vectors,
+            self._vectors,
+        )
+        if (
+            len(seen) > _SEEN_LIMIT
+            or len(around_vectors) + len(base_vectors) + len(vectors) > _VECTOR_LIMIT
+        ):
             seen.clear()
-            for cache in (self._word_rows, self._tag_rows, self._context_rows, vectors):
+            for cache in (self._word_rows, self._tag_rows, self._context_rows):
                 cache.clear()
+            for vector_cache in (around_vectors, base_vectors, vectors):
+                vector_cache.clear()
         context = [*self._START, *map(_normal, tokens), *self._END]
         tags, last = self._tags, len(self._tags) - 1
         prev, prev2 = self._START
@@ -194,14 +207,12 @@ class MatrixPerceptronTagger:
                     # exact scores in thousandths: the sums of the features' rows, grouped by
                     # what they depend on (the word and the tags before; the words around), each
                     # group's sum computed once
-                    group = ("c", before, before2, after, after2)
-                    around = vectors.get(group)
+                    around = around_vectors.get((before, before2, after, after2))
                     if around is None:
-                        around = self._around(group)
-                    group = ("b", word, w, prev, prev2)
-                    base = vectors.get(group)
+                        around = self._around((before, before2, after, after2))
+                    base = base_vectors.get((word, w, prev, prev2))
                     if base is None:
-                        base = vectors[group] = self._base(word, w, prev, prev2)
+                        base = self._base(word, w, prev, prev2)
                     scores = base + around
                     best = scores.argmax()
                     # the first and the last best score differ only where two tie in
