@@ -53,6 +53,10 @@ class MatrixPerceptronTagger:
         rows = np.repeat(np.arange(len(features)), np.diff(indptr))
         matrix[rows, arrays["columns"]] = arrays["milli"] / SCALE
         self._matrix = matrix
+        #: The integer type of the summed vectors: 32 bits where no sum of 14 weights can
+        #: overflow it (the shipped weights: at most 34.39 in size), 64 bits otherwise.
+        largest = int(np.abs(arrays["milli"]).max(initial=0))
+        self._int = np.int32 if 14 * largest < 2**31 else np.int64
         self._tagdict: dict[str, str] = {
             word: self._tags[index]
             for word, index in zip(
@@ -66,8 +70,9 @@ class MatrixPerceptronTagger:
         self._tag_rows: dict[tuple[str, str], tuple[int | None, ...]] = {}
         self._context_rows: dict[tuple[str, ...], tuple[int | None, ...]] = {}
         #: Exact integer (thousandths) score vectors of the same feature groups, summed: of the
-        #: words around a token, by (before, before2, after, after2); of the word and the tags
-        #: before it, by (word, normalised word, prev, prev2); and of their parts.
+        #: words around a token, by (before, before2, after, after2), and of the word and the tags
+        #: before it, by (word, normalised word, prev, prev2), each as two rows (the scores in tag
+        #: order and reversed: see :meth:`tag`); and of their parts.
         self._around_vectors: dict[tuple[str, str, str, str], Any] = {}
         self._base_vectors: dict[tuple[str, str, str, str], Any] = {}
         self._vectors: dict[tuple[str, ...], Any] = {}
@@ -133,15 +138,22 @@ class MatrixPerceptronTagger:
         rows = [r for r in map(self._row.get, features) if r is not None]
         return np.rint(self._matrix[rows] * SCALE).astype(np.int64).sum(axis=0)
 
+    def _both_ways(self, vector: Any) -> Any:
+        """``vector`` as two rows: as it is and reversed."""
+        import numpy as np
+
+        return np.stack((vector, vector[::-1])).astype(self._int)
+
     def _around(self, key: tuple[str, str, str, str]) -> Any:
         """The summed vector of the features of the words around a token, ``key`` being
         ``(before, before2, after, after2)``; remembered."""
         before, before2, after, after2 = key
-        vector = self._around_vectors[key] = self._vector(
+        vector = self._vector(
             ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
              "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
         )  # fmt: skip
-        return vector
+        both = self._around_vectors[key] = self._both_ways(vector)
+        return both
 
     def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
         """The summed vectors of the word's, the tags' and the tag-and-word features;
@@ -164,8 +176,8 @@ class MatrixPerceptronTagger:
         pair = vectors.get(key)
         if pair is None:
             pair = vectors[key] = self._vector(("i-1 tag+i word " + prev + " " + w,))
-        vector = self._base_vectors[word, w, prev, prev2] = own + tags + pair
-        return vector
+        both = self._base_vectors[word, w, prev, prev2] = self._both_ways(own + tags + pair)
+        return both
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
@@ -213,11 +225,11 @@ class MatrixPerceptronTagger:
                     base = base_vectors.get((word, w, prev, prev2))
                     if base is None:
                         base = self._base(word, w, prev, prev2)
-                    scores = base + around
-                    best = scores.argmax()
+                    # the scores in tag order and reversed: the first best score, and the last
+                    best, best_reversed = (base + around).argmax(1).tolist()
                     # the first and the last best score differ only where two tie in
                     # thousandths: there NLTK's float order decides
-                    if best + scores[::-1].argmax() != last:
+                    if best + best_reversed != last:
                         rows = self._rows(word, prev, prev2, context, i)
                         best = self._matrix[rows].sum(0).argmax()
                     tag = seen[key] = tags[best]
