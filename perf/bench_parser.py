@@ -16,9 +16,11 @@ Throughput, measured side by side in one run on distinct real captions (SugarCre
 three rounds): NLTK's ``PerceptronTagger.tag`` on the captions already tokenised (when NLTK and its
 tagger data are at hand; the parser needs neither), ``parse_bindings`` with the tagger's memory of
 word windows emptied before each round ("cold": every caption tagged from scratch unless it
-repeats a window of an earlier caption of the same round) and after a full pass ("warm": the steady
-state of a long corpus), ``parse_many`` with one and two processes, and a small spaCy pipeline
-(``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each got.
+repeats a window of an earlier caption of the same round; the caches of pure functions, such as
+the tagger's partial score sums per word with the two tags before it and per two words on each
+side, a word's kind or singular, are kept, as in any long run) and after a full pass ("warm":
+the steady state of a long corpus), ``parse_many`` with one and two processes, and a small spaCy
+pipeline (``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each got.
 Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
 processes at least 1.6x one.
 
