@@ -20,8 +20,8 @@ repeats a window of an earlier caption of the same round; the caches of pure fun
 the tagger's partial score sums per word with the two tags before it and per two words on each
 side, a word's kind or singular, are kept, as in any long run) and after a full pass ("warm":
 the steady state of a long corpus), ``parse_many`` with one and two processes, and a small spaCy
-pipeline (``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each got.
-Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
+pipeline (``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each
+got. Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
 processes at least 1.6x one.
 
 Rules. For each named rule of ``parsing/data/rules.json``: the gold items whose parse changes
