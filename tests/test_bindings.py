@@ -9,6 +9,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import random
 import time
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ from bindsplit_datasets.parsing import (
     NORMALISATION,
     Binding,
     batch,
+    clean_text,
     lexicon,
     normalise_attribute,
     normalise_binding,
@@ -32,6 +34,7 @@ from bindsplit_datasets.parsing import (
     tagger_weights,
     tokenise,
 )
+from bindsplit_datasets.parsing import text as text_module
 
 #: The project's first gold set: precision and recall at least these (measured: 0.991 / 0.986).
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.97
@@ -440,6 +443,18 @@ def test_tokenise_splits_like_the_tagger_was_trained():
         "a", "salt-and-pepper", "beard", ",", "black", "/", "white",
     ]  # fmt: skip
     assert tokenise("Caf\u00e9 \u2019s  8:25") == ["caf\u00e9", "'s", "8", ":", "25"]
+
+
+def test_ascii_fast_paths_of_cleaning_and_tokenising_equal_the_general_ones():
+    """ASCII text skips NFKC, and a caption of words, spaces, full stops and commas skips the
+    token pattern: both must give exactly what the general path gives."""
+    rng = random.Random(0)
+    alphabet = "aZ9 .,.,  '-`^_\"!?/\x00\t\n\x7f"
+    texts = ["A red dog.", "two dogs, 3 cats.", "1.5 m", " . ,", "", "isn't", "red-and-white"]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(20_000)]
+    for text in texts:
+        assert clean_text(text) == text_module._clean_normalised(text), repr(text)
+        assert tokenise(text) == text_module._pattern_tokens(clean_text(text)), repr(text)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bindsplit_datasets.parsing import PARSER_VERSION, tagger, tagger_weights, tokenise
@@ -138,8 +139,15 @@ def test_export_of_nltks_json_gives_the_shipped_arrays(nltk_model_dir, tmp_path)
 
 
 # ------------------------------------------- random models: export + matrix == NLTK
-def _random_model(rng: random.Random, folder: Path) -> list[str]:
-    """A random JSON model in NLTK's layout over a small vocabulary; returns the vocabulary."""
+#: Few distinct weights, so that ties between tags happen.
+WEIGHTS = (-1.5, -0.25, 0.001, 0.5, 1.0, 2.75)
+
+
+def _random_model(
+    rng: random.Random, folder: Path, values: tuple[float, ...] = WEIGHTS
+) -> list[str]:
+    """A random JSON model in NLTK's layout over a small vocabulary, its weights drawn from
+    ``values``; returns the vocabulary."""
     tags = ["NN", "NNS", "JJ", "DT", "VB", "VBZ", "IN", "CC"]
     vocabulary = ["the", "a", "dog", "dogs", "red", "runs", "on", "and", "mat", "-x", "1990", "7"]
     words = [*vocabulary, "-START-", "-START2-", "-END-", "-END2-", "!YEAR", "!DIGITS", "!HYPHEN"]
@@ -152,8 +160,7 @@ def _random_model(rng: random.Random, folder: Path) -> list[str]:
     weights = {}
     for feature in dict.fromkeys(features):
         chosen = rng.sample(tags, rng.randint(0, 4))
-        # few distinct values, so that ties between tags happen
-        weights[feature] = {tag: rng.choice([-1.5, -0.25, 0.001, 0.5, 1.0, 2.75]) for tag in chosen}
+        weights[feature] = {tag: rng.choice(values) for tag in chosen}
     tagdict = {"the": "DT", "and": "CC"}
     for name, value in zip(SOURCE_FILES, (weights, tagdict, tags), strict=True):
         (folder / name).write_text(json.dumps(value), encoding="utf-8")
@@ -173,6 +180,23 @@ def test_export_and_matrix_tagger_equal_nltk_on_random_models(tmp_path):
         for _ in range(200):
             tokens = [rng.choice([*vocabulary, "unseen"]) for _ in range(rng.randint(0, 9))]
             assert ours.tag(tokens) == _tags(reference, tokens), tokens
+
+
+def test_matrix_tagger_equals_nltk_with_weights_too_large_for_32_bit_sums(tmp_path):
+    """Sums of two weights of 2,000,000 overflow 32 bits: the tagger sums in 64 bits then."""
+    rng = random.Random(7)
+    vocabulary = _random_model(
+        rng, tmp_path, values=(-2_000_000.5, 0.001, 1_500_000.25, 2_000_000.0)
+    )
+    tagger_weights.export_nltk_model(tmp_path, tmp_path / "model.npz")
+    ours = tagger.MatrixPerceptronTagger(
+        tagger_weights.load_arrays((tmp_path / "model.npz").read_bytes())
+    )
+    assert ours._int is np.int64
+    reference = _nltk_tagger(tmp_path)
+    for _ in range(300):
+        tokens = [rng.choice([*vocabulary, "unseen"]) for _ in range(rng.randint(0, 9))]
+        assert ours.tag(tokens) == _tags(reference, tokens), tokens
 
 
 def test_export_is_deterministic_and_refuses_inexact_weights(tmp_path):

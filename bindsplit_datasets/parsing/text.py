@@ -51,6 +51,11 @@ def clean_text(text: str) -> str:
         if "^" in text or not text.isprintable():
             text = _ASCII_CONTROL.sub(" ", text)
         return text.lower()
+    return _clean_normalised(text)
+
+
+def _clean_normalised(text: str) -> str:
+    """:func:`clean_text` of any text, by NFKC normalisation (its ASCII path is the same)."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
     if text.isascii():
         return _ASCII_CONTROL.sub(" ", text).lower()
@@ -81,6 +86,11 @@ def tokenise(text: str) -> list[str]:
         # the usual caption: ASCII letters, digits, spaces, full stops and commas only, where
         # the token pattern finds the words between spaces and each "." or "," on its own
         return cleaned.replace(".", " . ").replace(",", " , ").split()
+    return _pattern_tokens(cleaned)
+
+
+def _pattern_tokens(cleaned: str) -> list[str]:
+    """:func:`tokenise` of cleaned text, by the token pattern (its fast path gives the same)."""
     words = (_TOKEN if "n't" in cleaned else _TOKEN_WITHOUT_NT).findall(cleaned)
     if "-" not in cleaned:
         return words  # the usual caption: no hyphenated word to look at
