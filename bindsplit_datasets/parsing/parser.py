@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from . import lexicon as lx
-from . import tagger, tagger_weights, telegraphic  # noqa: F401  (telegraphic: its passes join corrections.PASSES)
+from . import tagger, telegraphic  # noqa: F401  (telegraphic: its passes join corrections.PASSES)
 from .corrections import read_units
 from .normalise import Binding
 from .rules import read_bindings
@@ -22,7 +22,7 @@ NORMALISATION: dict[str, object] = {
     "text": "NFKC; control characters, symbols and emoji read as spaces",
     "tokeniser": "regex; hyphenated words kept whole (hyphenated attribute coordinations split); "
     "possessive 's split off",
-    "tagger": f"NLTK's averaged perceptron ({tagger_weights.SOURCE_RESOURCE}), weights shipped",
+    "tagger": f"NLTK's averaged perceptron ({tagger.SOURCE_RESOURCE}), weights shipped",
     "word_classes": "lemminflect 0.2.3's lookup tables (SPECIALIST Lexicon), table shipped",
     "object": "head noun with its compound, as written; last word singularised with inflect",
     "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",

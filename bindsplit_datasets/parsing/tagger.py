@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .tagger_weights import SCALE, shipped_arrays, split_strings
+from .tagger_weights import SCALE, SOURCE_RESOURCE, shipped_arrays, split_strings
 
-__all__ = ["MatrixPerceptronTagger", "get_tagger"]
+# SOURCE_RESOURCE: the NLTK data package the weights come from (defined in .tagger_weights)
+__all__ = ["SOURCE_RESOURCE", "MatrixPerceptronTagger", "get_tagger"]
 
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
