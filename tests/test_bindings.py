@@ -9,6 +9,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import random
 import time
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ from bindsplit_datasets.parsing import (
     NORMALISATION,
     Binding,
     batch,
+    clean_text,
     lexicon,
     normalise_attribute,
     normalise_binding,
@@ -29,8 +31,10 @@ from bindsplit_datasets.parsing import (
     parse_many,
     singularise,
     tagger,
+    tagger_weights,
     tokenise,
 )
+from bindsplit_datasets.parsing import text as text_module
 
 #: The project's first gold set: precision and recall at least these (measured: 0.991 / 0.986).
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.97
@@ -441,6 +445,18 @@ def test_tokenise_splits_like_the_tagger_was_trained():
     assert tokenise("Caf\u00e9 \u2019s  8:25") == ["caf\u00e9", "'s", "8", ":", "25"]
 
 
+def test_ascii_fast_paths_of_cleaning_and_tokenising_equal_the_general_ones():
+    """ASCII text skips NFKC, and a caption of words, spaces, full stops and commas skips the
+    token pattern: both must give exactly what the general path gives."""
+    rng = random.Random(0)
+    alphabet = "aZ9 .,.,  '-`^_\"!?/\x00\t\n\x7f"
+    texts = ["A red dog.", "two dogs, 3 cats.", "1.5 m", " . ,", "", "isn't", "red-and-white"]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(20_000)]
+    for text in texts:
+        assert clean_text(text) == text_module._clean_normalised(text), repr(text)
+        assert tokenise(text) == text_module._pattern_tokens(clean_text(text)), repr(text)
+
+
 @pytest.mark.parametrize(
     ("word", "singular"),
     [
@@ -552,15 +568,15 @@ def test_parse_many_rejects_bad_arguments():
 
 # ----------------------------------------------------------------- damaged installation
 def test_altered_tagger_weights_are_refused_before_any_parse(monkeypatch, tmp_path):
-    shipped = (tagger._weights_path()).read_bytes()
-    altered = tmp_path / tagger.WEIGHTS_FILE
+    shipped = (tagger_weights._weights_path()).read_bytes()
+    altered = tmp_path / tagger_weights.WEIGHTS_FILE
     altered.write_bytes(shipped[:-1] + bytes([shipped[-1] ^ 1]))
-    monkeypatch.setattr(tagger, "_weights_path", lambda: altered)
+    monkeypatch.setattr(tagger_weights, "_weights_path", lambda: altered)
     monkeypatch.setattr(tagger, "_TAGGER", None)
     for call in (lambda: parse_bindings("a red car"), lambda: parse_many(["a red car"] * 3)):
         with pytest.raises(PackageDataError, match="reinstall bindsplit-datasets"):
             call()
-    monkeypatch.setattr(tagger, "_weights_path", lambda: tmp_path / "absent.npz")
+    monkeypatch.setattr(tagger_weights, "_weights_path", lambda: tmp_path / "absent.npz")
     with pytest.raises(PackageDataError, match="missing from the installed package"):
         parse_bindings("a red car")
 

@@ -12,13 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from bindsplit_datasets.parsing import PARSER_VERSION, tagger, tokenise
+from bindsplit_datasets.parsing import PARSER_VERSION, tagger, tagger_weights, tokenise
 from bindsplit_datasets.parsing.version import content_digest, digest_inputs
 
 SOURCE_FILES = [
-    f"{tagger.SOURCE_RESOURCE}.{part}.json" for part in ("weights", "tagdict", "classes")
+    f"{tagger_weights.SOURCE_RESOURCE}.{part}.json" for part in ("weights", "tagdict", "classes")
 ]
 
 
@@ -30,7 +31,7 @@ def _nltk_model_dir() -> Path | None:
     repo_root = Path(__file__).resolve().parents[1]
     roots.append((Path(shared) if shared else repo_root.parent / "shared") / "nltk_data")
     for root in roots:
-        folder = root / "taggers" / tagger.SOURCE_RESOURCE
+        folder = root / "taggers" / tagger_weights.SOURCE_RESOURCE
         if all((folder / name).is_file() for name in SOURCE_FILES):
             return folder
     return None
@@ -69,18 +70,18 @@ def _tags(reference, tokens: list[str]) -> list[str]:
 
 # ------------------------------------------------------------ the shipped file
 def test_shipped_file_is_the_recorded_one_with_its_notice():
-    data = tagger._weights_path().read_bytes()
-    assert hashlib.sha256(data).hexdigest() == tagger.WEIGHTS_SHA256
-    assert Path(str(tagger._weights_path())) in digest_inputs()  # part of PARSER_VERSION
+    data = tagger_weights._weights_path().read_bytes()
+    assert hashlib.sha256(data).hexdigest() == tagger_weights.WEIGHTS_SHA256
+    assert Path(str(tagger_weights._weights_path())) in digest_inputs()  # part of PARSER_VERSION
     assert PARSER_VERSION.endswith(content_digest())
     assert len(data) < 4_000_000
-    notice = (tagger._weights_path().parent / "NOTICE").read_text(encoding="utf-8")
+    notice = (tagger_weights._weights_path().parent / "NOTICE").read_text(encoding="utf-8")
     assert "MIT License" in notice and "Copyright 2013 Matthew Honnibal" in notice
-    assert tagger.SOURCE_RESOURCE in notice
+    assert tagger_weights.SOURCE_RESOURCE in notice
 
 
 def test_shipped_arrays_have_the_documented_layout():
-    arrays = tagger.load_arrays(tagger._weights_path().read_bytes())
+    arrays = tagger_weights.load_arrays(tagger_weights._weights_path().read_bytes())
     tags = arrays["tags"].tolist()
     assert len(tags) == 45 and tags == sorted(tags, reverse=True) and "NN" in tags
     n_features = len(bytes(arrays["features"]).decode().split("\n"))
@@ -129,17 +130,24 @@ def test_tagger_gives_exactly_nltks_tags_on_real_captions(nltk_reference, shared
 @pytest.mark.slow
 def test_export_of_nltks_json_gives_the_shipped_arrays(nltk_model_dir, tmp_path):
     out = tmp_path / "model.npz"
-    digest = tagger.export_nltk_model(nltk_model_dir, out)
+    digest = tagger_weights.export_nltk_model(nltk_model_dir, out)
     assert digest == hashlib.sha256(out.read_bytes()).hexdigest()
-    exported = tagger.load_arrays(out.read_bytes())
-    shipped = tagger.load_arrays(tagger._weights_path().read_bytes())
+    exported = tagger_weights.load_arrays(out.read_bytes())
+    shipped = tagger_weights.load_arrays(tagger_weights._weights_path().read_bytes())
     for name, array in shipped.items():
         assert array.dtype == exported[name].dtype and array.tolist() == exported[name].tolist()
 
 
 # ------------------------------------------- random models: export + matrix == NLTK
-def _random_model(rng: random.Random, folder: Path) -> list[str]:
-    """A random JSON model in NLTK's layout over a small vocabulary; returns the vocabulary."""
+#: Few distinct weights, so that ties between tags happen.
+WEIGHTS = (-1.5, -0.25, 0.001, 0.5, 1.0, 2.75)
+
+
+def _random_model(
+    rng: random.Random, folder: Path, values: tuple[float, ...] = WEIGHTS
+) -> list[str]:
+    """A random JSON model in NLTK's layout over a small vocabulary, its weights drawn from
+    ``values``; returns the vocabulary."""
     tags = ["NN", "NNS", "JJ", "DT", "VB", "VBZ", "IN", "CC"]
     vocabulary = ["the", "a", "dog", "dogs", "red", "runs", "on", "and", "mat", "-x", "1990", "7"]
     words = [*vocabulary, "-START-", "-START2-", "-END-", "-END2-", "!YEAR", "!DIGITS", "!HYPHEN"]
@@ -152,8 +160,7 @@ def _random_model(rng: random.Random, folder: Path) -> list[str]:
     weights = {}
     for feature in dict.fromkeys(features):
         chosen = rng.sample(tags, rng.randint(0, 4))
-        # few distinct values, so that ties between tags happen
-        weights[feature] = {tag: rng.choice([-1.5, -0.25, 0.001, 0.5, 1.0, 2.75]) for tag in chosen}
+        weights[feature] = {tag: rng.choice(values) for tag in chosen}
     tagdict = {"the": "DT", "and": "CC"}
     for name, value in zip(SOURCE_FILES, (weights, tagdict, tags), strict=True):
         (folder / name).write_text(json.dumps(value), encoding="utf-8")
@@ -166,8 +173,8 @@ def test_export_and_matrix_tagger_equal_nltk_on_random_models(tmp_path):
         folder = tmp_path / str(round_)
         folder.mkdir()
         vocabulary = _random_model(rng, folder)
-        tagger.export_nltk_model(folder, folder / "model.npz")
-        arrays = tagger.load_arrays((folder / "model.npz").read_bytes())
+        tagger_weights.export_nltk_model(folder, folder / "model.npz")
+        arrays = tagger_weights.load_arrays((folder / "model.npz").read_bytes())
         ours = tagger.MatrixPerceptronTagger(arrays)
         reference = _nltk_tagger(folder)
         for _ in range(200):
@@ -175,22 +182,39 @@ def test_export_and_matrix_tagger_equal_nltk_on_random_models(tmp_path):
             assert ours.tag(tokens) == _tags(reference, tokens), tokens
 
 
+def test_matrix_tagger_equals_nltk_with_weights_too_large_for_32_bit_sums(tmp_path):
+    """Sums of two weights of 2,000,000 overflow 32 bits: the tagger sums in 64 bits then."""
+    rng = random.Random(7)
+    vocabulary = _random_model(
+        rng, tmp_path, values=(-2_000_000.5, 0.001, 1_500_000.25, 2_000_000.0)
+    )
+    tagger_weights.export_nltk_model(tmp_path, tmp_path / "model.npz")
+    ours = tagger.MatrixPerceptronTagger(
+        tagger_weights.load_arrays((tmp_path / "model.npz").read_bytes())
+    )
+    assert ours._int is np.int64
+    reference = _nltk_tagger(tmp_path)
+    for _ in range(300):
+        tokens = [rng.choice([*vocabulary, "unseen"]) for _ in range(rng.randint(0, 9))]
+        assert ours.tag(tokens) == _tags(reference, tokens), tokens
+
+
 def test_export_is_deterministic_and_refuses_inexact_weights(tmp_path):
     _random_model(random.Random(1), tmp_path)
-    first = tagger.export_nltk_model(tmp_path, tmp_path / "a.npz")
-    assert tagger.export_nltk_model(tmp_path, tmp_path / "b.npz") == first
+    first = tagger_weights.export_nltk_model(tmp_path, tmp_path / "a.npz")
+    assert tagger_weights.export_nltk_model(tmp_path, tmp_path / "b.npz") == first
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     weights = json.loads((tmp_path / SOURCE_FILES[0]).read_text())
     weights["bias"] = {"NN": 0.0005}
     (tmp_path / SOURCE_FILES[0]).write_text(json.dumps(weights))
     with pytest.raises(ValueError, match="more than 3 decimals"):
-        tagger.export_nltk_model(tmp_path, tmp_path / "c.npz")
+        tagger_weights.export_nltk_model(tmp_path, tmp_path / "c.npz")
     assert not (tmp_path / "c.npz").exists()
 
 
 def test_export_command_line(tmp_path, capsys):
     _random_model(random.Random(2), tmp_path)
-    assert tagger._main(["--export", str(tmp_path), str(tmp_path / "m.npz")]) == 0
+    assert tagger_weights._main(["--export", str(tmp_path), str(tmp_path / "m.npz")]) == 0
     digest = hashlib.sha256((tmp_path / "m.npz").read_bytes()).hexdigest()
     out = capsys.readouterr().out
     assert f"sha256 {digest}" in out and "update it to ship this file" in out

@@ -23,7 +23,7 @@ import pytest
 
 from bindsplit_datasets.benchmarks.vismin import OFFICIAL_SOLUTION
 from bindsplit_datasets.metric import metric_hash
-from bindsplit_datasets.parsing.tagger import WEIGHTS_SHA256
+from bindsplit_datasets.parsing.tagger_weights import WEIGHTS_SHA256
 
 # builds a wheel (seconds), installs it and starts Python twice
 pytestmark = pytest.mark.slow

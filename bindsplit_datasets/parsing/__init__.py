@@ -1,7 +1,8 @@
 """Caption parsing: the (attribute, object) bindings a caption states (protocol section 1).
 
 One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisation),
-:mod:`.tagger` (NLTK's English perceptron tagger with its weights shipped in ``data/``),
+:mod:`.tagger` (NLTK's English perceptron tagger; its weights shipped in ``data/``, read by
+:mod:`.tagger_weights`),
 :mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
 :mod:`.corrections` (the tagger's usual slips corrected; those the word-class table shows in
 :mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`, those of telegraphic text

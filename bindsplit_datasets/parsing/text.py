@@ -45,6 +45,17 @@ def clean_text(text: str) -> str:
     >>> clean_text("A Red\\x00Dog 🐶 and a ‘blue’ cat")
     "a red dog   and a 'blue' cat"
     """
+    if text.isascii():  # NFKC leaves ASCII as it is; "`" is its only quote to make plain
+        if "`" in text:
+            text = text.replace("`", "'")
+        if "^" in text or not text.isprintable():
+            text = _ASCII_CONTROL.sub(" ", text)
+        return text.lower()
+    return _clean_normalised(text)
+
+
+def _clean_normalised(text: str) -> str:
+    """:func:`clean_text` of any text, by NFKC normalisation (its ASCII path is the same)."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
     if text.isascii():
         return _ASCII_CONTROL.sub(" ", text).lower()
@@ -71,6 +82,15 @@ def tokenise(text: str) -> list[str]:
     ['a', 'man', "'s", 'red', 'and', 'white', 't-shirt', ',', 'is', "n't", 'it', '?']
     """
     cleaned = clean_text(text)
+    if cleaned.isascii() and cleaned.replace(" ", "").replace(".", "").replace(",", "").isalnum():
+        # the usual caption: ASCII letters, digits, spaces, full stops and commas only, where
+        # the token pattern finds the words between spaces and each "." or "," on its own
+        return cleaned.replace(".", " . ").replace(",", " , ").split()
+    return _pattern_tokens(cleaned)
+
+
+def _pattern_tokens(cleaned: str) -> list[str]:
+    """:func:`tokenise` of cleaned text, by the token pattern (its fast path gives the same)."""
     words = (_TOKEN if "n't" in cleaned else _TOKEN_WITHOUT_NT).findall(cleaned)
     if "-" not in cleaned:
         return words  # the usual caption: no hyphenated word to look at

@@ -150,6 +150,8 @@ def _phrase_table() -> dict[str, list[tuple[tuple[str, ...], str]]]:
 
 
 _PHRASES = _phrase_table()
+#: The first words of the phrases.
+_FIRST_WORDS = frozenset(_PHRASES)
 #: First word -> the second words of its phrases: a phrase can start only where one follows, as
 #: written or, ending a two-word compound noun, singularised (those in the second table).
 _SECOND_WORDS = {
@@ -260,11 +262,12 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
 def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for :func:`.corrections.read_units` to correct."""
-    keys = [token.replace("-", " ") if "-" in token else token for token in tokens]
+    hyphens = "-" in "".join(tokens)
+    keys = [token.replace("-", " ") for token in tokens] if hyphens else list(tokens)
     text, kind, tag = list(tokens), list(map(_token_kind, tokens, tags)), list(tags)
-    first_words = _PHRASES.keys() & keys
-    if not first_words:  # no phrase can start anywhere: one unit per token
+    if _FIRST_WORDS.isdisjoint(keys):  # no phrase can start anywhere: one unit per token
         return Units(text, keys, kind, tag, trace)
+    first_words = _PHRASES.keys() & keys
     merged: list[tuple[int, int, str]] = []  # (start, end, kind) of each phrase, left to right
     free = 0
     for i, word in enumerate(keys):
