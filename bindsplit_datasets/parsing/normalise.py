@@ -13,6 +13,7 @@ from typing import Any
 
 from . import lexicon as lx
 from . import wordclasses as wc
+from . import wordlists as wl
 from .text import tokenise
 
 __all__ = [
@@ -44,6 +45,10 @@ def _inflect_engine() -> Any:
     return inflect.engine()
 
 
+#: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
+_PLURALS_WITHOUT_S: frozenset[str] = wl.words("plurals_without_s")
+
+
 @lru_cache(maxsize=1 << 16)
 def singularise(word: str) -> str:
     """The singular of a lower-case noun; words that are not plural come back unchanged.
@@ -60,6 +65,7 @@ def singularise(word: str) -> str:
         return f"{head}-{singularise(last)}" if last else word
     if (
         len(word) < 3
+        or (word[-1] != "s" and word not in _PLURALS_WITHOUT_S)  # singular: no need to ask inflect
         or word in lx.INVARIANT_NOUNS
         or word.endswith("ss")
         or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
