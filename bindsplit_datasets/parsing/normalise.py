@@ -17,6 +17,7 @@ from . import wordlists as wl
 from .text import tokenise
 
 __all__ = [
+    "PLURALS_WITHOUT_S",
     "Binding",
     "normalise_attribute",
     "normalise_binding",
@@ -46,7 +47,7 @@ def _inflect_engine() -> Any:
 
 
 #: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
-_PLURALS_WITHOUT_S: frozenset[str] = wl.words("plurals_without_s")
+PLURALS_WITHOUT_S: frozenset[str] = wl.words("plurals_without_s")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -65,7 +66,7 @@ def singularise(word: str) -> str:
         return f"{head}-{singularise(last)}" if last else word
     if (
         len(word) < 3
-        or (word[-1] != "s" and word not in _PLURALS_WITHOUT_S)  # singular: no need to ask inflect
+        or (word[-1] != "s" and word not in PLURALS_WITHOUT_S)  # singular: inflect not asked
         or word in lx.INVARIANT_NOUNS
         or word.endswith("ss")
         or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from . import lexicon as lx
 from . import tagger
 from . import wordlists as wl
-from .normalise import singularise
+from .normalise import PLURALS_WITHOUT_S
 
 __all__ = ["article_sites", "tag_caption"]
 
@@ -39,6 +39,10 @@ def _opens_bare_phrase(first: str, second: str) -> bool:
     return first.isalpha() and first not in _BLOCKERS and second[:1].isalpha()
 
 
+#: Endings of singular words in -s ("glass", "bus", "tennis").
+_SINGULAR_ENDINGS: tuple[str, ...] = wl.endings("singular_s_endings")
+
+
 def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
     """Whether the last word of the phrase from ``start`` (its words up to a blocker, a
     conjunction or punctuation, four at most) is plural: its likely head noun."""
@@ -48,7 +52,7 @@ def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
         if not word.isalpha() or word in _BLOCKERS or word in _SITES or word in ("and", "or"):
             break
         last = word
-    return singularise(last) != last
+    return (last[-1] == "s" and not last.endswith(_SINGULAR_ENDINGS)) or last in PLURALS_WITHOUT_S
 
 
 def article_sites(tokens: Sequence[str]) -> list[int]:
