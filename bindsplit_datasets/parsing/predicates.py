@@ -195,7 +195,7 @@ class PredicateReader(Reader):
         u = self.u
         if u.key_at(end) != "in" or u.key_at(end - 1) in rw.ANIMATE_NOUNS:
             return
-        colours = []
+        colours: list[int] = []
         j = end + 1
         while j < u.n and (u.key[j] in lx.COLOURS or (colours and u.key[j] in ("and", "or"))):
             if u.key[j] in lx.COLOURS:
