@@ -272,8 +272,9 @@ def _compound_head(units: Units, i: int, after: str, before: str) -> bool:
     word = units.key[i]
     return (
         before == NOUN
-        and units.kind_at(i - 2) in (DET, ATTR)
+        and (i < 2 or units.kind[i - 2] in (DET, ATTR, PREP))  # with its article or without
         and after in (GERUND, PART)
+        and units.key[i + 1] not in lx.ADJECTIVE_PARTICIPLES  # "commercial looking": one attribute
         and word not in lx.COLOURS
         and bool(wc.classes(word) & wc.NOUN)
     )

@@ -27,11 +27,9 @@ __all__ = ["article_sites", "tag_caption"]
 #: Words after which an article is restored: prepositions, third-person verbs and participles
 #: that usually take an object ("holding umbrella").
 _SITES: frozenset[str] = wl.words("article_sites") | lx.VERBS_3SG | lx.OBJECT_GERUNDS
-#: Words before which none is: what opens a noun phrase itself, prepositions, colours ("in
-#: black and white" names clothes; "on red" a light).
-_BLOCKERS: frozenset[str] = (
-    wl.words("article_blockers") | wl.words("article_sites") | lx.PREPOSITIONS | lx.COLOURS
-)
+#: Words before which none is: what opens a noun phrase itself, prepositions, verbs, colours
+#: ("in black and white" names clothes; "on red" a light).
+_BLOCKERS: frozenset[str] = wl.words("article_blockers") | _SITES | lx.PREPOSITIONS | lx.COLOURS
 
 
 def _opens_bare_phrase(first: str, second: str) -> bool:
@@ -49,7 +47,7 @@ def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
     last = tokens[start].lower()
     for token in tokens[start + 1 : start + 4]:
         word = token.lower()
-        if not word.isalpha() or word in _BLOCKERS or word in _SITES or word in ("and", "or"):
+        if not word.isalpha() or word in _BLOCKERS or word in ("and", "or"):
             break
         last = word
     return (last[-1] == "s" and not last.endswith(_SINGULAR_ENDINGS)) or last in PLURALS_WITHOUT_S
