@@ -16,6 +16,7 @@ the rest last. Word tables: ``data/words/*.txt``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from . import corrections, tagger
 from . import lexicon as lx
@@ -253,8 +254,13 @@ def telegraphic_heads(units: Units) -> None:
         key[match.end() - 1][0].isalpha() for match in _HEAD_AFTER_MODIFIER.finditer(units.kinds())
     ):
         return  # no adverb, verb or participle word right after an attribute or a noun
+    tag = units.tag
     for i in range(1, n):
-        if kind[i] not in (ADV, VERB, GERUND, OTHER, PART) or not key[i][0].isalpha():
+        if (
+            kind[i] not in (ADV, VERB, GERUND, OTHER, PART)
+            or not key[i][0].isalpha()
+            or not _head_word(key[i], kind[i], tag[i])
+        ):
             continue
         if kind[i] == PART and key[i].endswith(_PAST_ENDINGS):
             continue  # a participle indeed: "wooden painted"; not "round kite/VBD"
@@ -267,7 +273,7 @@ def telegraphic_heads(units: Units) -> None:
         ):
             continue  # the phrase goes on
         p = i - 1
-        if not (kind[p] in (ATTR, WEAK) or tw.lexicon_noun(units, p)) or not _head_word(units, i):
+        if not (kind[p] in (ATTR, WEAK) or tw.lexicon_noun(units, p)):
             continue
         j = p
         while j >= 0 and (kind[j] in (ATTR, WEAK, CONJ, ADV) or tw.lexicon_noun(units, j)):
@@ -292,18 +298,18 @@ def telegraphic_heads(units: Units) -> None:
                 kind[k] = ATTR
 
 
-def _head_word(units: Units, i: int) -> bool:
-    """Whether the word at ``i``, read as an adverb, verb, gerund or participle, can be the head
-    noun of a phrase."""
-    word, kind = units.key[i], units.kind[i]
+@lru_cache(maxsize=1 << 16)
+def _head_word(word: str, kind: str, tag: str) -> bool:
+    """Whether ``word``, read as an adverb, verb, gerund or participle (``kind``, from ``tag``),
+    can be the head noun of a phrase."""
     known = wc.classes(word)
     if word in _POSITION_HEADS:
         return True
     if kind == ADV:
         return bool(known & wc.NOUN) and not known & wc.ADVERB and word not in lx.ADVERB_NOUNS
     if kind == GERUND:
-        return word in lx.ING_NOUNS or bool(known & wc.NOUN and units.tag[i] == "NN")
-    return bool(known & wc.NOUN) and not (kind == OTHER and not units.tag[i].startswith("VB"))
+        return word in lx.ING_NOUNS or bool(known & wc.NOUN and tag == "NN")
+    return bool(known & wc.NOUN) and not (kind == OTHER and not tag.startswith("VB"))
 
 
 def _place_passes() -> None:

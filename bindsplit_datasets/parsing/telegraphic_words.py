@@ -195,8 +195,10 @@ def nouns_read_as_prepositions(units: Units) -> None:
     noun: "wooden pink pillow" after "next to" -> (wooden, pillow), (pink, pillow); "a blue
     parked pillow" -> (blue, pillow), (parked, pillow)."""
     key, kind = units.key, units.kind
-    if not _PREPOSITION_AFTER_MODIFIER.search(units.kinds()):
-        return
+    if _CLOSED_PREPOSITIONS.issuperset(
+        [k for k, kd in zip(key, kind, strict=True) if kd == PREP]
+    ) or not _PREPOSITION_AFTER_MODIFIER.search(units.kinds()):
+        return  # every "preposition" is one indeed, or none follows a modifier
     for i in range(1, units.n):
         if (
             kind[i] == PREP

@@ -116,8 +116,12 @@ def verbs_in_noun_runs(units: Units) -> None:
     verbs it read where a noun stands."""
     key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     kinds = units.kinds()
-    if VERB not in kinds and NOUN + NOUN not in kinds and ATTR + NOUN not in kinds:
-        return  # no verb, no noun after a noun, no noun after a preposition's attribute
+    if (
+        VERB not in kinds
+        and NOUN + NOUN not in kinds
+        and (ATTR + NOUN not in kinds or lx.VERBS_3SG.isdisjoint(key))
+    ):
+        return  # no verb, no noun after a noun, no third-person verb after an attribute
     for i in range(1, n):
         if kind[i] != NOUN and kind[i] != VERB:
             continue
