@@ -24,7 +24,11 @@ from bindsplit_datasets.parsing.virtual_articles import article_sites, tag_capti
         ("man with two dogs", []),
         ("woman in black and white", []),
         ("cat next to wooden pillow", []),  # "next" before "to": no article before "to"
-        # none: a one-word phrase, or the caption's first phrase
+        # after a verb a one-word phrase too; after a preposition none ("in front of")
+        ("horse pulling trolley behind it", [2]),
+        ("man in front of car", []),
+        ("people on top of hill", []),
+        # none: a one-word phrase after a preposition, or the caption's first phrase
         ("dog on bed.", []),
         ("yawning statue on plinth", []),
         ("", []),

@@ -6,11 +6,11 @@ elephant standing near a flowering tree". The tagger was trained on full sentenc
 the article it reads the phrase's first word differently ("near flowering/VBG tree" against "near
 a flowering/NN tree"); every rule after it then sees another caption. So the caption is tagged
 with an article restored where one is usually left out: after a preposition, a third-person
-verb or a participle that takes an object, before a noun phrase of at least two words that no
-determiner, possessive, pronoun, number, particle or colour opens ("a" when the phrase's last
-word is singular, "the" when it is plural). The restored articles are dropped from the tags
-again; the parser never sees them as words. Word tables: ``data/words/article_sites.txt``,
-``data/words/article_blockers.txt``.
+verb or a participle that takes an object, before a noun phrase (of at least two words after a
+preposition) that no determiner, possessive, pronoun, number, particle or colour opens ("a"
+when the phrase's last word is singular, "the" when it is plural). The restored articles are
+dropped from the tags again; the parser never sees them as words. Word tables:
+``data/words/article_sites.txt``, ``data/words/article_blockers.txt``.
 """
 
 from __future__ import annotations
@@ -24,21 +24,29 @@ from .normalise import PLURALS_WITHOUT_S
 
 __all__ = ["article_sites", "tag_caption"]
 
-#: Words after which an article is restored: prepositions, third-person verbs and participles
-#: that usually take an object ("holding umbrella").
-_SITES: frozenset[str] = wl.words("article_sites") | lx.VERBS_3SG | lx.OBJECT_GERUNDS
+#: Prepositions after which an article is restored before a phrase of two or more words.
+_PREPOSITION_SITES: frozenset[str] = wl.words("article_sites")
+#: Verbs after which one is restored before any noun phrase, one word long too: third-person
+#: verbs and participles that usually take an object ("pulling trolley behind it").
+_VERB_SITES: frozenset[str] = lx.VERBS_3SG | lx.OBJECT_GERUNDS
 #: Words before which none is: what opens a noun phrase itself, prepositions, verbs, colours
 #: ("in black and white" names clothes; "on red" a light).
-_BLOCKERS: frozenset[str] = wl.words("article_blockers") | _SITES | lx.PREPOSITIONS | lx.COLOURS
-
-
-def _opens_bare_phrase(first: str, second: str) -> bool:
-    """Whether a noun phrase of two or more words without an article starts at ``first``."""
-    return first.isalpha() and first not in _BLOCKERS and second[:1].isalpha()
-
-
+_BLOCKERS: frozenset[str] = (
+    wl.words("article_blockers") | _PREPOSITION_SITES | _VERB_SITES | lx.PREPOSITIONS | lx.COLOURS
+)
+#: Words that end a noun phrase: conjunctions and copulas.
+_PHRASE_ENDS: frozenset[str] = frozenset(("and", "or")) | lx.COPULAS
 #: Endings of singular words in -s ("glass", "bus", "tennis").
 _SINGULAR_ENDINGS: tuple[str, ...] = wl.endings("singular_s_endings")
+
+
+def _opens_phrase(first: str, second: str, *, one_word: bool) -> bool:
+    """Whether a noun phrase without an article starts at ``first`` (followed by ``second``):
+    of two or more words unless ``one_word`` ("in front of", "of people sitting" and "of food
+    and" open none)."""
+    if not first.isalpha() or first in _BLOCKERS or not second.isalpha():
+        return False
+    return one_word or (second not in _BLOCKERS and second not in _PHRASE_ENDS)
 
 
 def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
@@ -47,7 +55,7 @@ def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
     last = tokens[start].lower()
     for token in tokens[start + 1 : start + 4]:
         word = token.lower()
-        if not word.isalpha() or word in _BLOCKERS or word in ("and", "or"):
+        if not word.isalpha() or word in _BLOCKERS or word in _PHRASE_ENDS:
             break
         last = word
     return (last[-1] == "s" and not last.endswith(_SINGULAR_ENDINGS)) or last in PLURALS_WITHOUT_S
@@ -59,7 +67,13 @@ def article_sites(tokens: Sequence[str]) -> list[int]:
     lower = [token.lower() for token in tokens]
     sites = []
     for i in range(len(lower) - 2):
-        if lower[i] in _SITES and _opens_bare_phrase(lower[i + 1], lower[i + 2]):
+        word = lower[i]
+        if word in _VERB_SITES:
+            if _opens_phrase(lower[i + 1], lower[i + 2], one_word=True):
+                sites.append(i + 1)
+        elif word in _PREPOSITION_SITES and _opens_phrase(
+            lower[i + 1], lower[i + 2], one_word=False
+        ):
             sites.append(i + 1)
     return sites
 
