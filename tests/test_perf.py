@@ -77,8 +77,15 @@ def test_the_benchmark_runs_in_quick_mode(script, request):
         request.getfixturevalue("shared_data")  # skips without ../shared/data
     if script == "bench_reference.py":
         pytest.importorskip("ray")
+    stdout = _run_quick(script)
+    missing = [line for line in EXPECTED[script] if line not in stdout]
+    assert missing == [], stdout
+
+
+def _run_quick(script: str, *args: str) -> str:
+    """The standard output of ``perf/<script> --quick [args]``, which must exit with 0."""
     done = subprocess.run(
-        [sys.executable, f"perf/{script}", "--quick"],
+        [sys.executable, f"perf/{script}", "--quick", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -86,8 +93,7 @@ def test_the_benchmark_runs_in_quick_mode(script, request):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    missing = [line for line in EXPECTED[script] if line not in done.stdout]
-    assert missing == [], done.stdout
+    return done.stdout
 
 
 def _swap_pairs_module():
@@ -103,15 +109,7 @@ def _swap_pairs_module():
 
 @pytest.mark.slow
 def test_the_swap_pairs_script_runs_in_quick_mode():
-    done = subprocess.run(
-        [sys.executable, "perf/swap_pairs.py", "--quick", "--show", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    stdout = _run_quick("swap_pairs.py", "--show", "3")
     expected = (
         "split all, 95% Wilson intervals",
         "colorswap: 12 pairs",
@@ -120,7 +118,7 @@ def test_the_swap_pairs_script_runs_in_quick_mode():
         "label-free consistent: ",
         "failing dev pairs:",
     )
-    assert [line for line in expected if line not in done.stdout] == [], done.stdout
+    assert [line for line in expected if line not in stdout] == [], stdout
 
 
 def test_swap_pairs_counts_hand_made_pairs():

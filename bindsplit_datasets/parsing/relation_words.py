@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import PackageDataError
+from .shipped import read_shipped
 
 __all__ = [
     "ANIMATE_NOUNS",
@@ -63,15 +63,9 @@ def _data(name: str) -> Any:
     return resources.files(__package__) / "data" / name
 
 
-def _read(name: str) -> bytes:
-    path = _data(name)
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        raise PackageDataError(
-            f"the relation word table {name} is missing from the installed package (looked at "
-            f"{path}); reinstall bindsplit-datasets"
-        ) from None
+def _read(name: str, sha256: str | None = None) -> bytes:
+    what = "the verb lemma table" if name == LEMMA_FILE else "the relation word table"
+    return read_shipped(_data(name), f"{what} {name}", sha256)
 
 
 def _table(name: str) -> frozenset[str]:
@@ -118,13 +112,7 @@ PARTICLES = _table("particles")
 
 @lru_cache(maxsize=1)
 def _lemmas() -> dict[str, str]:
-    data = _read(LEMMA_FILE)
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != LEMMA_SHA256:
-        raise PackageDataError(
-            f"the verb lemma table {LEMMA_FILE} has SHA-256 {digest}, not {LEMMA_SHA256}: the "
-            "file was changed or damaged; reinstall bindsplit-datasets"
-        )
+    data = _read(LEMMA_FILE, LEMMA_SHA256)
     table = {}
     for line in gzip.decompress(data).decode("utf-8").splitlines():
         form, _, lemma = line.partition("\t")

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import PackageDataError
+from .shipped import read_shipped
 
 __all__ = [
     "SCALE",
@@ -97,21 +97,7 @@ def load_arrays(data: bytes) -> dict[str, Any]:
 
 
 def _read_shipped() -> bytes:
-    path = _weights_path()
-    try:
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        raise PackageDataError(
-            f"the tagger weights {WEIGHTS_FILE} are missing from the installed package "
-            f"(looked at {path}); reinstall bindsplit-datasets"
-        ) from None
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != WEIGHTS_SHA256:
-        raise PackageDataError(
-            f"the tagger weights at {path} have SHA-256 {digest}, not {WEIGHTS_SHA256}: the file "
-            "was changed or damaged; reinstall bindsplit-datasets"
-        )
-    return data
+    return read_shipped(_weights_path(), f"the tagger weights {WEIGHTS_FILE}", WEIGHTS_SHA256)
 
 
 def shipped_arrays() -> dict[str, Any]:

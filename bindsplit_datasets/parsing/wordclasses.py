@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from ..errors import PackageDataError
+from .shipped import read_shipped
 
 __all__ = [
     "ADJECTIVE",
@@ -63,21 +63,7 @@ def _table_path() -> Any:
 
 
 def _read_shipped() -> bytes:
-    path = _table_path()
-    try:
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        raise PackageDataError(
-            f"the word-class table {TABLE_FILE} is missing from the installed package (looked at "
-            f"{path}); reinstall bindsplit-datasets"
-        ) from None
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != TABLE_SHA256:
-        raise PackageDataError(
-            f"the word-class table at {path} has SHA-256 {digest}, not {TABLE_SHA256}: the file "
-            "was changed or damaged; reinstall bindsplit-datasets"
-        )
-    return data
+    return read_shipped(_table_path(), f"the word-class table {TABLE_FILE}", TABLE_SHA256)
 
 
 def _load() -> dict[str, int]:
