@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindsplit_datasets.parsing import parse_bindings, tagger
+from bindsplit_datasets.parsing import explain, parse_bindings, tagger
 from bindsplit_datasets.parsing.text import tokenise
 from bindsplit_datasets.parsing.virtual_articles import article_sites, tag_caption
 
@@ -74,3 +74,11 @@ def test_the_article_agrees_with_the_noun_after_the_first_word():
 )  # fmt: skip
 def test_article_less_captions_parse_as_written(bare, written):
     assert parse_bindings(bare) == parse_bindings(written)
+
+
+def test_an_explanation_names_the_tokens_an_article_was_restored_before():
+    explanation = explain("elephant standing near flowering tree")
+    assert explanation.articles_restored == (3,)
+    assert explanation.to_dict()["articles_restored"] == [3]
+    assert "tagged with an article restored before: 'flowering'" in explanation.lines()
+    assert explain("an elephant near a flowering tree").articles_restored == ()

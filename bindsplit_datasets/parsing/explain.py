@@ -1,6 +1,7 @@
 """:func:`explain`: how the parser read one caption, step by step (``bindsplit parse --explain``).
 
-An :class:`Explanation` holds the caption's tokens and the tagger's tags, its units (tokens, or
+An :class:`Explanation` holds the caption's tokens and the tagger's tags (with the tokens before
+which an article was restored for tagging, :mod:`.virtual_articles`), its units (tokens, or
 merged phrases such as "light brown") with their kind as the tags say and after the tag
 corrections, the named rules of :data:`.ruleset.RULES` that fired (a rule fires when it changes
 a unit's kind, chooses a subject or adds a binding; a relation rule when it reads a chunk of the
@@ -24,7 +25,7 @@ from .relations import Relation
 from .rules import read_bindings
 from .ruleset import RULES, Trace
 from .text import tokenise
-from .virtual_articles import tag_caption
+from .virtual_articles import article_sites, tag_caption
 
 __all__ = ["KIND_NAMES", "Explanation", "Firing", "explain"]
 
@@ -68,6 +69,8 @@ class Explanation:
     caption: str
     tokens: tuple[str, ...]
     tags: tuple[str, ...]
+    #: Tokens before which an article was restored for tagging (:mod:`.virtual_articles`).
+    articles_restored: tuple[int, ...]
     units: tuple[str, ...]
     kinds_before: tuple[str, ...]
     kinds_after: tuple[str, ...]
@@ -92,6 +95,7 @@ class Explanation:
             "caption": self.caption,
             "tokens": list(self.tokens),
             "tags": list(self.tags),
+            "articles_restored": list(self.articles_restored),
             "units": list(self.units),
             "kinds_before": list(self.kinds_before),
             "kinds_after": list(self.kinds_after),
@@ -106,6 +110,9 @@ class Explanation:
         lines.append(
             "tokens: " + " ".join(f"{t}/{g}" for t, g in zip(self.tokens, self.tags, strict=True))
         )
+        if self.articles_restored:
+            words = ", ".join(repr(self.tokens[i]) for i in self.articles_restored)
+            lines.append(f"tagged with an article restored before: {words}")
         units = []
         for text, before, after in zip(
             self.units, self.kinds_before, self.kinds_after, strict=True
@@ -151,6 +158,7 @@ def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
         caption=caption,
         tokens=tuple(tokens),
         tags=tuple(tags),
+        articles_restored=tuple(article_sites(tokens)),
         units=tuple(units.text),
         kinds_before=before,
         kinds_after=after,
