@@ -335,11 +335,8 @@ def read_bindings(units: Units) -> list[Binding]:
         ):
             continue  # "cloudy/NN blue sky", "looks clean and tidy/NN": an attribute, no object
         reader.attributive(start, end)
-        after = units.kind[end] if end < units.n else ""
-        if after in (ATTR, ADV) or reader.has_with:  # what follows may describe the run
-            reader.postnominal(start, end)
-        if after and units.key[end] == "in":  # "a shirt in yellow"
-            reader.colours_after_in(start, end)
+        reader.postnominal(start, end)
+        reader.colours_after_in(start, end)
     reader.pro_nouns()
     reader.found.sort(key=lambda item: item[0])
     return list(dict.fromkeys(binding for _, binding in reader.found))

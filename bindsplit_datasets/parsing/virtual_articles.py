@@ -67,12 +67,9 @@ def article_sites(tokens: Sequence[str]) -> list[int]:
     lower = [token.lower() for token in tokens]
     sites = []
     for i in range(len(lower) - 2):
-        word = lower[i]
-        if word in _VERB_SITES:
-            if _opens_phrase(lower[i + 1], lower[i + 2], one_word=True):
-                sites.append(i + 1)
-        elif word in _PREPOSITION_SITES and _opens_phrase(
-            lower[i + 1], lower[i + 2], one_word=False
+        after_verb = lower[i] in _VERB_SITES
+        if (after_verb or lower[i] in _PREPOSITION_SITES) and _opens_phrase(
+            lower[i + 1], lower[i + 2], one_word=after_verb
         ):
             sites.append(i + 1)
     return sites

@@ -7,8 +7,6 @@ woman" (a participle), "a cup/JJ full of coffee" (a noun), "a stove top oven/VBN
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
@@ -58,13 +56,17 @@ def word_classes(units: Units) -> None:
       building/VBG"); participles and gerunds keep their reading ("a parked car", "a sleeping
       cat") unless they are nouns in -ing ("building").
     """
-    key, kind, fire = units.key, units.kind, units.trace.fire
+    key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     table = wc.table()
-    # the units some rule below can apply to, whatever their context (a unit's own kind changes
-    # only when the loop reaches it)
-    for i in [i for i, may in enumerate(map(_may_change, key, kind)) if may]:
+    for i in range(n):
+        if kind[i] not in _OPEN_CLASS:
+            continue
         word = key[i]
         known = table.get(word, 0)
+        if kind[i] == NOUN and known & wc.NOUN:
+            continue  # a noun that can be one: no rule below applies
+        if " " in word or word in lx.NON_ATTRIBUTES:
+            continue
         if word in lx.ATTRIBUTES:
             if kind[i] == NOUN and not known & wc.NOUN and fire("lexicon-word-no-noun", i):
                 kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
@@ -141,30 +143,6 @@ def word_classes(units: Units) -> None:
             and fire("verb-form-opening-noun-phrase", i)
         ):
             kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
-
-
-@lru_cache(maxsize=1 << 16)
-def _may_change(word: str, kind: str) -> bool:
-    """Whether any rule of :func:`word_classes` can apply to ``word`` read as ``kind`` in some
-    context: the conditions of its rules that do not look at the words around, joined."""
-    if kind not in _OPEN_CLASS:
-        return False
-    known = wc.classes(word)
-    if kind == NOUN and known & wc.NOUN:
-        return False  # a noun that can be one
-    if " " in word or word in lx.NON_ATTRIBUTES:
-        return False
-    if word in lx.ATTRIBUTES:
-        return kind == NOUN
-    if kind == NOUN:
-        return True  # the noun rules: what the word is decides with its neighbours
-    if kind == ATTR:
-        return bool(known) and (bool(known & wc.VERB) or not is_adjective(word))
-    if kind in (VERB, PART) and known & wc.NOUN and not known & wc.VERB:
-        return True  # "a fed ex/VBD truck"
-    if kind == ADV:
-        return known == wc.NOUN
-    return kind in (VERB, PART, GERUND, OTHER) and bool(known & wc.NOUN or word in lx.ING_NOUNS)
 
 
 def ing_nouns_read_as_gerunds(units: Units) -> None:
