@@ -18,13 +18,13 @@ named rule of :data:`.ruleset.RULES`, fired through ``units.trace``):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from . import lexicon as lx
 from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
+from .passes import Dispatch, trigger, words
 from .ruleset import NO_TRACE, Trace
 from .units import (
     _AFTER_ADJECTIVE,
@@ -65,9 +65,11 @@ def read_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRA
 
 
 def correct(units: Units) -> None:
-    """Correct the tagger's usual slips, in place: every pass of :data:`PASSES` in order."""
-    for correction in PASSES:
-        correction(units)
+    """Correct the tagger's usual slips, in place: every pass of :data:`PASSES` in order, each
+    where its trigger holds (:mod:`.passes`)."""
+    if not _DISPATCH:
+        _DISPATCH.append(Dispatch(PASSES))
+    _DISPATCH[0].run(units)
 
 
 def add_pass(
@@ -83,6 +85,7 @@ def add_pass(
         raise ValueError(f"{correction.__name__} is already a correction pass")
     if after is not None and before is not None:
         raise ValueError("add_pass takes after= or before=, not both")
+    _DISPATCH.clear()
     if after is not None:
         PASSES.insert(PASSES.index(after) + 1, correction)
     elif before is not None:
@@ -95,13 +98,12 @@ def add_pass(
 _COMPOUND_HEAD_FORMS = _COMPOUND_HEADS | frozenset(f"{head}s" for head in _COMPOUND_HEADS)
 
 
+@trigger(unit=words(_COMPOUND_HEAD_FORMS, ("top",)))
 def _compound_heads(units: Units) -> None:
     """The words "top" and "side" right after a noun are the head of a compound ("lap top", "tank
     top", "stove top", "road side"), not position words, unless "of" follows ("the bus side of");
     "top" after an article and an attribute is the garment ("a white top")."""
     key, kind, fire = units.key, units.kind, units.trace.fire
-    if _COMPOUND_HEAD_FORMS.isdisjoint(key) and "top" not in key:
-        return
     for i in range(1, units.n):
         if (
             key[i] == "top"
@@ -125,12 +127,11 @@ def _compound_heads(units: Units) -> None:
 _TRUE_PREPOSITIONS: frozenset[str] = wl.words("true_prepositions")
 
 
+@trigger(kinds=ATTR + PREP)
 def _nouns_tagged_as_prepositions(units: Units) -> None:
     """A "preposition" right after an attribute that can be a noun and neither an adjective
     nor an adverb is the noun the attribute describes: "a large stuffed bear/IN sitting"."""
     key, kind = units.key, units.kind
-    if ATTR + PREP not in units.kinds():
-        return
     for i in range(1, units.n):
         word = key[i]
         if kind[i] != PREP or kind[i - 1] != ATTR or word in _TRUE_PREPOSITIONS:
@@ -141,17 +142,11 @@ def _nouns_tagged_as_prepositions(units: Units) -> None:
                 kind[i] = NOUN
 
 
-#: Two nouns or more, a modifier and a noun, in :meth:`.units.Units.kinds`: what
-#: :func:`_attribute_runs` acts on.
-_NOUNS_BEFORE_MODIFIER = re.compile(f"{NOUN}{NOUN}[{ATTR}{WEAK}{PART}]{NOUN}")
-
-
+@trigger(kinds=f"{NOUN}{NOUN}[{ATTR}{WEAK}{PART}]{NOUN}")  # two nouns or more, a modifier, a noun
 def _attribute_runs(units: Units) -> None:
     """Attribute words the tagger calls nouns, one after another before more modifiers, are all
     attributes: "a round/NN pink/NN flat shoe" (not a round "pink")."""
     key, kind, n = units.key, units.kind, units.n
-    if not _NOUNS_BEFORE_MODIFIER.search(units.kinds()):
-        return
     i = 0
     while i < n:
         if kind[i] != NOUN or key[i] not in lx.ATTRIBUTES:
@@ -172,13 +167,12 @@ def _attribute_runs(units: Units) -> None:
         i = j
 
 
+@trigger(kinds=CONJ)  # a list
 def _colour_lists(units: Units) -> None:
     """Colour words the tagger calls nouns in a list before a noun are attributes of it: "a
     crimson/NN, teal/NN and mauve/NN rug", as "a red, white and blue flag" (a list of colours
     names no thing; the noun after its last colour does)."""
     key, kind, n = units.key, units.kind, units.n
-    if CONJ not in units.kinds():
-        return  # no list
     i = 0
     while i < n:
         if key[i] not in lx.COLOURS or kind[i] not in (NOUN, ATTR):
@@ -205,14 +199,13 @@ def _colour_lists(units: Units) -> None:
         i = j
 
 
+@trigger(kinds=DET + NOUN + ATTR + NOUN)
 def _adjectives_before_attributes(units: Units) -> None:
     """A "noun" between an article and an attribute of a noun is an adjective when it can be
     one: "a blank/NN red sign", "a makeshift/NN wooden shelter". English puts noun modifiers
     next to the head noun, after the adjectives, so this slot holds an adjective (quantity
     nouns such as "dozen" or "couple" are no adjectives and keep their reading)."""
     key, kind, n = units.key, units.kind, units.n
-    if DET + NOUN + ATTR + NOUN not in units.kinds():
-        return
     for i in range(1, n - 2):
         if (
             kind[i] == NOUN
@@ -228,6 +221,7 @@ def _adjectives_before_attributes(units: Units) -> None:
             kind[i] = ATTR
 
 
+@trigger(kinds=ATTR)
 def _nouns_tagged_as_adjectives(units: Units) -> None:
     """A word the tagger calls an adjective that is neither in the lexicon nor has an adjective
     ending is a noun before another noun ("kitchen/JJ scene"), before a participle ("a lamp/JJ
@@ -280,10 +274,9 @@ def _compound_head(units: Units, i: int, after: str, before: str) -> bool:
     )
 
 
+@trigger(unit=words(("wide",)))
 def _degree_words(units: Units) -> None:
     """The word "wide" before "open"/"awake" says how much, not what: "a wide open view" -> open."""
-    if "wide" not in units.key:
-        return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if (
@@ -294,11 +287,10 @@ def _degree_words(units: Units) -> None:
             kind[i] = ADV
 
 
+@trigger(unit=words(("other", "another")))
 def _pronoun_phrases(units: Units) -> None:
     """The phrases "each other" and "one another" are pronouns: nothing after them is a modifier
     ("kids facing one another playing games")."""
-    if "other" not in units.key and "another" not in units.key:
-        return
     key, kind = units.key, units.kind
     for i in range(1, units.n):
         if (
@@ -309,11 +301,10 @@ def _pronoun_phrases(units: Units) -> None:
             kind[i - 1] = kind[i] = OTHER
 
 
+@trigger(unit=words(_CLOTHING_CONTEXT))
 def _clothing_colours(units: Units) -> None:
     """A colour right after "wearing"/"in"/"dressed in" with no noun after it names clothes, not
     a property of anything: "a woman in black sits", "a lady wearing red playing tennis"."""
-    if _CLOTHING_CONTEXT.isdisjoint(units.key):
-        return
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n):
         if key[i] not in lx.COLOURS or key[i - 1] not in _CLOTHING_CONTEXT:
@@ -348,7 +339,8 @@ def _irregular_participle(word: str) -> bool:
 
 
 #: The correction passes in the order they run; each fires the named rules of
-#: :data:`.ruleset.RULES` it holds (in the rule table's order). :func:`add_pass` adds one.
+#: :data:`.ruleset.RULES` it holds (in the rule table's order). :func:`add_pass` adds one (the
+#: one way to change the list: it renews the dispatch).
 PASSES: list[Callable[[Units], None]] = [
     word_classes,
     ing_nouns_read_as_gerunds,
@@ -366,3 +358,6 @@ PASSES: list[Callable[[Units], None]] = [
     _degree_words,
     _pronoun_phrases,
 ]
+
+#: The dispatch of :data:`PASSES`, made on first use and renewed by :func:`add_pass`.
+_DISPATCH: list[Dispatch] = []

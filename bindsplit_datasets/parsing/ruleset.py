@@ -166,20 +166,24 @@ class Trace:
         disabled: names of the rules switched off.
         fired: ``(rule name, unit index)`` of every firing in order, or ``None`` when not
             recording.
+        firings: how many times a rule fired: a caption changes only when one does, so the
+            correction passes' dispatch (:mod:`.passes`) knows when to look at it again.
     """
 
-    __slots__ = ("disabled", "fired")
+    __slots__ = ("disabled", "fired", "firings")
 
     def __init__(self, disabled: frozenset[str] = frozenset(), *, record: bool = False) -> None:
         for name in disabled:
             RULES.check(name)
         self.disabled = disabled
         self.fired: list[tuple[str, int]] | None = [] if record else None
+        self.firings = 0
 
     def fire(self, name: str, position: int) -> bool:
         """Whether rule ``name`` may act at unit ``position``; recorded when it may."""
         if name in self.disabled:
             return False
+        self.firings += 1
         if self.fired is not None:
             self.fired.append((name, position))
         return True

@@ -15,8 +15,7 @@ the rest last. Word tables: ``data/words/*.txt``.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from itertools import compress, islice
 
 from . import corrections, tagger
 from . import lexicon as lx
@@ -24,7 +23,9 @@ from . import telegraphic_subjects as ts
 from . import telegraphic_words as tw
 from . import wordclasses as wc
 from . import wordlists as wl
+from .memo import Memo
 from .normalise import singularise
+from .passes import trigger, words
 from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
 from .verb_slips import linking_verbs, verbs_in_noun_runs
 from .word_class_slips import word_classes
@@ -93,6 +94,11 @@ def _subject_of_verb(units: Units, i: int) -> bool:
     return k < units.n and units.kind[k] in (VERB, COPULA, OTHER) and units.key[k][0].isalpha()
 
 
+#: The kinds :func:`phrase_initial_participles` reads: participles, lexicon words read as verbs.
+_PARTICIPLE_KINDS = frozenset((PART, WEAK, GERUND))
+
+
+@trigger(unit=lambda unit: unit.kind in _PARTICIPLE_KINDS)
 def phrase_initial_participles(units: Units) -> None:
     """A present participle that opens a phrase without an article modifies the noun after it:
     at the start of the caption, after a preposition, or after a verb ("yawning statue" ->
@@ -106,10 +112,7 @@ def phrase_initial_participles(units: Units) -> None:
     participle after a finite verb modifies the noun after it too ("bathroom has broken wall" ->
     (broken, wall))."""
     key, kind, fire = units.key, units.kind, units.trace.fire
-    kinds = units.kinds()
-    if PART not in kinds and WEAK not in kinds and GERUND not in kinds:
-        return
-    for i in range(units.n):
+    for i in compress(range(units.n), map(_PARTICIPLE_KINDS.__contains__, kind)):
         if kind[i] in (PART, WEAK) and _modifiers_then_noun(units, i):
             j = units.previous(i)
             if (
@@ -149,14 +152,13 @@ def phrase_initial_participles(units: Units) -> None:
             kind[i] = ATTR
 
 
+@trigger(unit=lambda unit: unit.kind == GERUND and unit.key in lx.OBJECT_GERUNDS)
 def object_gerunds(units: Units) -> None:
     """A participle that usually takes an object, after its subject and before its object, is
     the verb of the phrase, not a modifier of the object: "baby holding cupcake" -> nothing (not
     (baby, cupcake), (holding, cupcake)), "one holding cake", "man in uniform riding horse" ->
     nothing (not (uniform, horse))."""
     key, kind = units.key, units.kind
-    if GERUND not in kind:
-        return
     for i in range(1, units.n):
         if (
             kind[i] != GERUND
@@ -187,13 +189,12 @@ def object_gerunds(units: Units) -> None:
                 kind[j] = NOUN  # "in uniform/JJ riding": the noun of the phrase
 
 
+@trigger(unit=lambda unit: unit.tag in ("RB", "RP") and unit.key in _PARTICLE_PREPOSITIONS)
 def prepositions_read_as_particles(units: Units) -> None:
     """A preposition the tagger reads as an adverb or a particle ("around/RB", "down/RP") is a
     preposition when modifiers and a noun follow it with no article: "children are around
     beveled table" -> (beveled, table), "skiing down snow covered hill" -> (snow covered,
     hill)."""
-    if "RB" not in units.tag and "RP" not in units.tag:
-        return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if (
@@ -207,13 +208,12 @@ def prepositions_read_as_particles(units: Units) -> None:
             kind[i] = PREP
 
 
+@trigger(unit=words(("to",)))
 def infinitive_slips(units: Units) -> None:
     """After "to", the tagger reads the next word as an infinitive ("to reluctant/VB toddler",
     "next to parked/VB bike"); before a noun, with no article, an adjective or a past participle
     is a modifier of it: "man feeding pizza to reluctant toddler" -> (reluctant, toddler),
     "kitten walking next to parked bike" -> (parked, bike)."""
-    if "to" not in units.key:
-        return
     key, kind, fire = units.key, units.kind, units.trace.fire
     for i in range(1, units.n - 1):
         if kind[i] != VERB or key[i - 1] != "to" or not _modifiers_then_noun(units, i):
@@ -238,32 +238,17 @@ def _past_participle(word: str) -> bool:
     return any(stem and wc.classes(stem) & wc.VERB for stem in stems)
 
 
-#: What :func:`telegraphic_heads` looks for in :meth:`.units.Units.kinds`: a word it may read as
-#: a head right after an attribute or a noun (a lexicon word).
-_HEAD_AFTER_MODIFIER = re.compile(f"[{ATTR}{WEAK}{NOUN}][{ADV}{VERB}{GERUND}{OTHER}{PART}]")
-
-
+# an adverb, a verb or a participle right after an attribute or a noun (a lexicon word)
+@trigger(kinds=f"[{ATTR}{WEAK}{NOUN}][{ADV}{VERB}{GERUND}{OTHER}{PART}]")
 def telegraphic_heads(units: Units) -> None:
     """The last word of a phrase of attributes is its head noun when it can be a noun, whatever
     the tagger read there: "round belly" (belly/RB) -> (round, belly), "leather back" ->
     (leather, back), "khaki hose" (hose/VBP) -> (khaki, hose), "brass fitting" -> (brass,
     fitting), "blue lettering" -> (blue, lettering), "round kite/VBD next to red dog" ->
     (round, kite), (red, dog)."""
-    key, kind, n = units.key, units.kind, units.n
-    if not any(
-        key[match.end() - 1][0].isalpha() for match in _HEAD_AFTER_MODIFIER.finditer(units.kinds())
-    ):
-        return  # no adverb, verb or participle word right after an attribute or a noun
-    tag = units.tag
-    for i in range(1, n):
-        if (
-            kind[i] not in (ADV, VERB, GERUND, OTHER, PART)
-            or not key[i][0].isalpha()
-            or not _head_word(key[i], kind[i], tag[i])
-        ):
-            continue
-        if kind[i] == PART and key[i].endswith(_PAST_ENDINGS):
-            continue  # a participle indeed: "wooden painted"; not "round kite/VBD"
+    key, kind, n, tag = units.key, units.kind, units.n, units.tag
+    heads = map(_HEAD_WORDS.__getitem__, islice(zip(key, kind, tag, strict=True), 1, None))
+    for i in compress(range(1, n), heads):
         verb_after = i + 1 < n and kind[i + 1] == NOUN and key[i + 1] in lx.VERBS_3SG
         if (
             i + 1 < n
@@ -298,10 +283,15 @@ def telegraphic_heads(units: Units) -> None:
                 kind[k] = ATTR
 
 
-@lru_cache(maxsize=1 << 16)
-def _head_word(word: str, kind: str, tag: str) -> bool:
-    """Whether ``word``, read as an adverb, verb, gerund or participle (``kind``, from ``tag``),
-    can be the head noun of a phrase."""
+def _head_word(unit: tuple[str, str, str]) -> bool:
+    """Whether a unit (key, kind, tag) read as an adverb, verb, gerund or participle can be the
+    head noun of a phrase; a participle with a past ending is one indeed ("wooden painted"; not
+    "round kite/VBD")."""
+    word, kind, tag = unit
+    if kind not in (ADV, VERB, GERUND, OTHER, PART) or not word[0].isalpha():
+        return False
+    if kind == PART and word.endswith(_PAST_ENDINGS):
+        return False
     known = wc.classes(word)
     if word in _POSITION_HEADS:
         return True
@@ -310,6 +300,10 @@ def _head_word(word: str, kind: str, tag: str) -> bool:
     if kind == GERUND:
         return word in lx.ING_NOUNS or bool(known & wc.NOUN and tag == "NN")
     return bool(known & wc.NOUN) and not (kind == OTHER and not tag.startswith("VB"))
+
+
+#: :func:`_head_word` of every (key, kind, tag) seen.
+_HEAD_WORDS: Memo[tuple[str, str, str], bool] = Memo(_head_word)
 
 
 def _place_passes() -> None:

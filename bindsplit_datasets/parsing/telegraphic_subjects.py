@@ -15,6 +15,7 @@ from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
+from .passes import Unit, trigger
 from .units import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, WEAK, Units
 from .verb_slips import is_base_verb
 
@@ -33,6 +34,19 @@ _OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
 _AFTER_VERB: frozenset[str] = frozenset((PREP, DET, ATTR, WEAK, PART, ADV))
 
 
+def _plural_verb_form(word: str) -> bool:
+    """Whether a word looks plural and its singular can be a verb ("stops", "houses"): a
+    third-person verb the tagger may read as a plural noun."""
+    singular = singularise(word)
+    return word != singular and bool(wc.classes(singular) & wc.VERB)
+
+
+def _plural_verb_noun(unit: Unit) -> bool:
+    """The unit test of a "noun" that may be a third-person verb (see :mod:`.passes`)."""
+    return unit.kind == NOUN and _plural_verb_form(unit.key)
+
+
+@trigger(unit=_plural_verb_noun)
 def article_less_subjects(units: Units) -> None:
     """A plural-looking noun that ends a run after a person or an animal opening the caption or a
     clause without an article, with more after it, is the subject's verb, as after an article
@@ -40,16 +54,13 @@ def article_less_subjects(units: Units) -> None:
     skier), not (female, skier stop). Only after a person or an animal: "bus stops line road",
     "traffic lights on pole" stay compounds."""
     key, kind, n = units.key, units.kind, units.n
-    if NOUN + NOUN not in units.kinds():
-        return  # no noun after a noun
     for i in range(1, n - 1):
         word = key[i]
         if (
             kind[i] != NOUN
             or kind[i - 1] != NOUN
             or kind[i + 1] == NOUN
-            or word == singularise(word)
-            or not wc.classes(singularise(word)) & wc.VERB
+            or not _plural_verb_form(word)
         ):
             continue
         j = i - 1
@@ -96,13 +107,12 @@ def _subject_before_preposition(units: Units, j: int) -> bool:
                 return True
 
 
+@trigger(unit=lambda unit: unit.kind == NOUN and is_base_verb(unit.key))
 def article_less_coordinated_subjects(units: Units) -> None:
     """A base-form verb the tagger glued to the last of nouns joined by "and" without articles is
     their verb, as after articles ("a horse and a spotted dog stand" is read so already): "horse
     and spotted dog stand in meadow" -> (spotted, dog), not (spotted, dog stand)."""
     key, kind, n = units.key, units.kind, units.n
-    if NOUN + NOUN not in units.kinds():
-        return  # no noun after a noun
     for i in range(2, n - 1):
         if (
             kind[i] != NOUN
@@ -129,13 +139,12 @@ def article_less_coordinated_subjects(units: Units) -> None:
             kind[i] = COPULA if key[i] in lx.COPULAS else OTHER
 
 
+@trigger(unit=_plural_verb_noun)
 def article_less_verbs(units: Units) -> None:
     """A plural-looking noun ending a run of nouns, after a singular one and before a
     determiner, is the verb of a caption without articles: "red barn houses some cows" -> (red,
     barn), not (red, barn house)."""
     key, kind, n = units.key, units.kind, units.n
-    if NOUN + NOUN + DET not in units.kinds():
-        return  # no determiner after two nouns
     for i in range(1, n - 1):
         word = key[i]
         if (
@@ -144,9 +153,8 @@ def article_less_verbs(units: Units) -> None:
             and kind[i + 1] == DET
             and key[i + 1] in _OBJECT_DETERMINERS
             and key[i - 1] not in lx.ATTRIBUTES
-            and word != singularise(word)
+            and _plural_verb_form(word)
             and singularise(key[i - 1]) == key[i - 1]
-            and wc.classes(singularise(word)) & wc.VERB
             and units.trace.fire("verb-tagged-as-plural-noun-before-object", i)
         ):
             kind[i] = OTHER

@@ -16,12 +16,11 @@ whole phrases without an article or a verb are in :mod:`.telegraphic`. Word tabl
 
 from __future__ import annotations
 
-import re
-
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
+from .passes import tags, trigger, words
 from .units import (
     ADV,
     ATTR,
@@ -108,11 +107,10 @@ def _merge(units: Units, start: int, end: int, kind: str) -> None:
     units.n = len(units.kind)
 
 
+@trigger(unit=lambda unit: "-" in unit.text)
 def hyphenated_adverbs(units: Units) -> None:
     """A hyphenated adverb + participle is the participle: the adverb is dropped as it is when
     written apart ("well-lit room" -> (lit, room), "brightly-colored kite" -> (colored, kite))."""
-    if "-" not in "".join(units.text):
-        return
     for i in range(units.n):
         text = units.text[i]
         if "-" not in text or units.kind[i] not in (ATTR, WEAK, PART, GERUND, NOUN):
@@ -128,12 +126,11 @@ def hyphenated_adverbs(units: Units) -> None:
                 units.kind[i] = ATTR
 
 
+@trigger(unit=lambda unit: "-" in unit.text)
 def hyphenated_compounds(units: Units) -> None:
     """A hyphenated word and the noun after it that together make a lexicalised compound are
     that compound, as when written apart: "a flat-screen tv" -> nothing, as "a flat screen tv"
     (protocol section 1)."""
-    if "-" not in "".join(units.text):
-        return
     i = 0
     while i < units.n - 1:
         key = units.key
@@ -147,11 +144,10 @@ def hyphenated_compounds(units: Units) -> None:
         i += 1
 
 
+@trigger(unit=tags("CD"))
 def participles_read_as_numbers(units: Units) -> None:
     """A participle in -ed the tagger calls a number ("colored/CD") is a participle: "a white
     colored wall" -> (white colored, wall)."""
-    if "CD" not in units.tag:
-        return
     for i in range(units.n):
         if (
             units.kind[i] == DET
@@ -164,6 +160,19 @@ def participles_read_as_numbers(units: Units) -> None:
             units.kind[i] = PART
 
 
+def _noun_read_as_determiner(key: str, tag: str) -> bool:
+    """Whether a word the tagger calls a determiner or a wh-pronoun can be a noun and is no
+    determiner or quantifier."""
+    return (
+        tag in ("DT", "WP", "WDT", "PDT")
+        and key.isalpha()
+        and key not in CLOSED_DETERMINERS
+        and key not in lx.QUANTIFIERS
+        and bool(wc.classes(key) & wc.NOUN)
+    )
+
+
+@trigger(unit=lambda unit: _noun_read_as_determiner(unit.key, unit.tag))
 def nouns_read_as_determiners(units: Units) -> None:
     """A noun the tagger calls a determiner or a wh-pronoun for its ending ("hat/WP", "hat/DT",
     like "that", "what") is a noun after a modifier or an article: "blue hat on red dog" ->
@@ -171,11 +180,7 @@ def nouns_read_as_determiners(units: Units) -> None:
     key, kind = units.key, units.kind
     for i in range(1, units.n):
         if (
-            units.tag[i] in ("DT", "WP", "WDT", "PDT")
-            and key[i].isalpha()
-            and key[i] not in CLOSED_DETERMINERS
-            and key[i] not in lx.QUANTIFIERS
-            and wc.classes(key[i]) & wc.NOUN
+            _noun_read_as_determiner(key[i], units.tag[i])
             and (
                 kind[i - 1] in (ATTR, WEAK, PART, GERUND, NOUN) or key[i - 1] in ("a", "an", "the")
             )
@@ -184,21 +189,13 @@ def nouns_read_as_determiners(units: Units) -> None:
             kind[i] = NOUN
 
 
-#: What :func:`nouns_read_as_prepositions` acts on, in :meth:`.units.Units.kinds`: a
-#: "preposition" after a modifier or a noun (a lexicon word).
-_PREPOSITION_AFTER_MODIFIER = re.compile(f"[{ATTR}{WEAK}{PART}{GERUND}{NOUN}]{PREP}")
-
-
+@trigger(unit=lambda unit: unit.kind == PREP and unit.key not in _CLOSED_PREPOSITIONS)
 def nouns_read_as_prepositions(units: Units) -> None:
     """A noun the tagger calls a preposition for its ending ("pillow/IN", like "below") after a
     modifier (or a colour or material word it calls a noun), ending the phrase, is the head
     noun: "wooden pink pillow" after "next to" -> (wooden, pillow), (pink, pillow); "a blue
     parked pillow" -> (blue, pillow), (parked, pillow)."""
     key, kind = units.key, units.kind
-    if _CLOSED_PREPOSITIONS.issuperset(
-        [k for k, kd in zip(key, kind, strict=True) if kd == PREP]
-    ) or not _PREPOSITION_AFTER_MODIFIER.search(units.kinds()):
-        return  # every "preposition" is one indeed, or none follows a modifier
     for i in range(1, units.n):
         if (
             kind[i] == PREP
@@ -217,12 +214,11 @@ def nouns_read_as_prepositions(units: Units) -> None:
                     kind[i - 1] = ATTR
 
 
+@trigger(unit=words(_COLOUR_NOUN_WORDS))
 def colour_word_compounds(units: Units) -> None:
     """A colour or a noun with "color"/"colour" after it is one attribute, as "X colored" is:
     "maple color vanity" -> (maple color, vanity), "red color car" -> (red color, car), "the car
     is red color" -> (red color, car)."""
-    if _COLOUR_NOUN_WORDS.isdisjoint(units.key):
-        return
     i = 1
     while i < units.n:
         key, kind = units.key, units.kind
@@ -240,12 +236,11 @@ def colour_word_compounds(units: Units) -> None:
             i += 1
 
 
+@trigger(unit=words(("light",)))
 def light_shades(units: Units) -> None:
     """The word "light" before a noun, outside a compound, is the shade or weight of the thing:
     "light scarf" -> (light, scarf), "light jacket" -> (light, jacket); not "light pole" or
     "street light" (see ``data/words/telegraphic_light_heads.txt``)."""
-    if "light" not in units.key:
-        return
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if (
@@ -259,11 +254,10 @@ def light_shades(units: Units) -> None:
             kind[i] = ATTR
 
 
+@trigger(unit=words(lx.COMPOUND_PARTICIPLES))
 def noun_participle_compounds(units: Units) -> None:
     """A noun the tagger reads as an adverb before a participle that joins a noun to it is that
     noun: "down snow/RB covered hill" -> (snow covered, hill)."""
-    if "RB" not in units.tag:
-        return
     key, kind = units.key, units.kind
     for i in range(units.n - 2):
         if (
@@ -279,12 +273,11 @@ def noun_participle_compounds(units: Units) -> None:
             kind[i + 1] = PART
 
 
+@trigger(unit=lambda unit: unit.kind == GERUND and unit.tag == "NN")
 def gerund_compound_heads(units: Units) -> None:
     """A word in -ing the tagger calls a noun between two nouns is part of the compound: "a stone
     pizza cooking tray" -> (stone, pizza cooking tray), not a verb with "tray" as its object."""
     kind = units.kind
-    if GERUND not in kind:
-        return
     for i in range(1, units.n - 1):
         if (
             kind[i] == GERUND
@@ -298,10 +291,24 @@ def gerund_compound_heads(units: Units) -> None:
             kind[i] = NOUN
 
 
-#: What :func:`adjectives_after_articles` acts on, in :meth:`.units.Units.kinds`.
-_NOUN_OR_ADVERB_BEFORE_NOUN = re.compile(f"[{NOUN}{ADV}]{NOUN}")
+def _adjective_read_otherwise(key: str, tag: str) -> bool:
+    """Whether a word the tagger calls a noun or an adverb is an adjective by the word-class
+    table: it can be one and has an adjective ending, or it is an "adverb" that can be no noun
+    (not "a desktop/NN computer"); no word of the lexicon's non-attributes, noun modifiers or
+    intensifiers."""
+    if tag not in ("NN", "RB") or key in lx.NON_ATTRIBUTES or key in lx.NOUN_MODIFIERS:
+        return False
+    known = wc.classes(key)
+    return (
+        key not in lx.INTENSIFIERS
+        and bool(known & wc.ADJECTIVE)
+        and (key.endswith(_ADJECTIVE_ENDINGS) or (tag == "RB" and not known & wc.NOUN))
+    )
 
 
+@trigger(
+    unit=lambda unit: unit.kind in (NOUN, ADV) and _adjective_read_otherwise(unit.key, unit.tag)
+)
 def adjectives_after_articles(units: Units) -> None:
     """A word the tagger calls a noun or an adverb between an article (or a preposition, for
     text without articles: "past homeless man") and a noun is an adjective when the word-class
@@ -309,36 +316,22 @@ def adjectives_after_articles(units: Units) -> None:
     desktop/NN computer"): "man with a sly/RB look" -> (sly, look), "a homeless/NN man" ->
     (homeless, man)."""
     key, kind = units.key, units.kind
-    if not _NOUN_OR_ADVERB_BEFORE_NOUN.search(units.kinds(), 1):
-        return
     for i in range(1, units.n - 1):
         if (
             kind[i] in (NOUN, ADV)
-            and units.tag[i] in ("NN", "RB")
             and (key[i - 1] in ("a", "an", "the") or kind[i - 1] == PREP)
             and kind[i + 1] == NOUN
-            and key[i] not in lx.NON_ATTRIBUTES
-            and key[i] not in lx.NOUN_MODIFIERS
-            and key[i] not in lx.INTENSIFIERS
+            and _adjective_read_otherwise(key[i], units.tag[i])
+            and units.trace.fire("adjective-tagged-as-noun-after-article", i)
         ):
-            known = wc.classes(key[i])
-            if (
-                known & wc.ADJECTIVE
-                and (
-                    key[i].endswith(_ADJECTIVE_ENDINGS)
-                    or (units.tag[i] == "RB" and not known & wc.NOUN)
-                )
-                and units.trace.fire("adjective-tagged-as-noun-after-article", i)
-            ):
-                kind[i] = ATTR
+            kind[i] = ATTR
 
 
+@trigger(unit=words(_COMPLEMENT_ADJECTIVES))
 def complement_clauses(units: Units) -> None:
     """An adjective with a complement clause states no binding: "the dog is ready to catch the
     ball" -> nothing, "the kitchen is dirty and ready for us to see" -> (dirty, kitchen) only
     ("ready for the pitch" keeps its binding)."""
-    if "to" not in units.key:
-        return
     key, kind, n = units.key, units.kind, units.n
     for i in range(n - 2):
         if kind[i] not in (ATTR, WEAK) or key[i] not in _COMPLEMENT_ADJECTIVES:
@@ -353,12 +346,11 @@ def complement_clauses(units: Units) -> None:
             kind[i] = OTHER
 
 
+@trigger(unit=words(("top",)))
 def article_less_garment_top(units: Units) -> None:
     """The word "top" after an attribute that a preposition opens, before a noun, is the
     garment (or the head of its compound), as after an article ("with a black top hat" is read
     so already): "man with black top hat" -> (black, top hat), not (black, hat)."""
-    if "top" not in units.key:
-        return
     key, kind = units.key, units.kind
     for i in range(2, units.n - 1):
         if (

@@ -14,10 +14,12 @@ a verb stands:
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress, islice
 
 from . import lexicon as lx
 from . import wordclasses as wc
 from .normalise import singularise
+from .passes import trigger, words
 from .units import (
     _ARTICLES,
     _PLURAL_COPULAS,
@@ -57,6 +59,7 @@ def _is_present_participle(word: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 16)
 def is_base_verb(word: str) -> bool:
     """Whether a word is the base form of a verb of :data:`lexicon.VERBS_3SG` ("hang" <-
     "hangs", "watch" <- "watches", "fly" <- "flies")."""
@@ -66,12 +69,11 @@ def is_base_verb(word: str) -> bool:
     return not forms.isdisjoint(lx.VERBS_3SG)
 
 
+@trigger(unit=words(lx.LINKING_VERBS))
 def linking_verbs(units: Units) -> None:
     """The verbs "sit", "stand", "lie" and "looking" between a noun (or a noun and a copula) and
     an adjective (or a participle) that no noun follows link them like a copula: "a chair sits
     empty", "cars sit parked", "a dog looking happy", "the kids are looking happy"."""
-    if lx.LINKING_VERBS.isdisjoint(units.key):
-        return
     key, kind, n = units.key, units.kind, units.n
     for i in range(1, n - 1):
         if key[i] not in lx.LINKING_VERBS or kind[i] == COPULA:
@@ -111,20 +113,19 @@ def _attributes_start(units: Units, i: int) -> int:
     return i
 
 
+#: The kinds :func:`verbs_in_noun_runs` reads.
+_NOUN_OR_VERB = frozenset((NOUN, VERB))
+
+
+@trigger(
+    unit=lambda unit: unit.kind == NOUN and unit.key in lx.VERBS_3SG,
+    kinds=f"{NOUN}[{NOUN}{VERB}]",  # a noun or a verb after a noun
+)
 def verbs_in_noun_runs(units: Units) -> None:
     """Verbs, participles and adverbs the tagger glued to the noun before them, and base-form
     verbs it read where a noun stands."""
     key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
-    kinds = units.kinds()
-    if (
-        VERB not in kinds
-        and NOUN + NOUN not in kinds
-        and (ATTR + NOUN not in kinds or lx.VERBS_3SG.isdisjoint(key))
-    ):
-        return  # no verb, no noun after a noun, no third-person verb after an attribute
-    for i in range(1, n):
-        if kind[i] != NOUN and kind[i] != VERB:
-            continue
+    for i in compress(range(1, n), map(_NOUN_OR_VERB.__contains__, islice(kind, 1, None))):
         if (
             kind[i] == NOUN
             and key[i] in lx.VERBS_3SG
@@ -256,12 +257,11 @@ def _plural_subject_before_preposition(units: Units, last: int) -> bool:
             return True
 
 
+@trigger(kinds=REL + COPULA)
 def relative_main_verbs(units: Units) -> None:
     """After "that/which/who" + copula + attributes, a lone noun that is a verb form (third person
     after "is", base form after "are") is the main verb of the sentence, not the noun the
     attributes modify: "a cat that is grey sleeps/NNS on the sofa"."""
-    if REL not in units.kind:
-        return
     key, kind, n = units.key, units.kind, units.n
     for copula in range(1, n):
         if kind[copula] != COPULA or kind[copula - 1] != REL:
@@ -279,11 +279,10 @@ def relative_main_verbs(units: Units) -> None:
             kind[j] = COPULA if word in lx.COPULAS else OTHER
 
 
+@trigger(unit=words(("can",)))
 def modal_nouns(units: Units) -> None:
     """The word "can" after an attribute or a noun is the noun with no verb after it ("a gray
     can", "a metallic trash can by the door") and the modal with one ("styles can be seen")."""
-    if "can" not in units.key:
-        return
     key, kind = units.key, units.kind
     for i in range(1, units.n):
         if key[i] == "can" and kind[i - 1] in (ATTR, WEAK, NOUN):

@@ -7,9 +7,13 @@ woman" (a participle), "a cup/JJ full of coffee" (a noun), "a stove top oven/VBN
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .memo import Memo
+from .passes import trigger
 from .units import (
     _MODIFIED,
     _NOUN_PHRASE_DETERMINERS,
@@ -41,6 +45,23 @@ _ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("adjective_endings")
 _UNKNOWN_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("unknown_adjective_endings")
 
 
+def _open_to_correction(unit: tuple[str, str]) -> bool:
+    """Whether the word-class table may correct a unit (its key and kind): an open-class reading
+    of one word that is no non-attribute, and neither a noun that can be one nor a word of the
+    lexicon read as anything but a noun."""
+    word, kind = unit
+    if kind not in _OPEN_CLASS or " " in word or word in lx.NON_ATTRIBUTES:
+        return False
+    if kind == NOUN:
+        return not wc.classes(word) & wc.NOUN
+    return word not in lx.ATTRIBUTES
+
+
+#: :func:`_open_to_correction` of every (key, kind) seen.
+_OPEN_TO_CORRECTION: Memo[tuple[str, str], bool] = Memo(_open_to_correction)
+
+
+@trigger(unit=lambda unit: _OPEN_TO_CORRECTION[unit.key, unit.kind])
 def word_classes(units: Units) -> None:
     """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
     readings of regular words ("pan" as a noun), so a reading is only taken away where the form
@@ -58,22 +79,15 @@ def word_classes(units: Units) -> None:
     """
     key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
     table = wc.table()
-    for i in range(n):
-        if kind[i] not in _OPEN_CLASS:
-            continue
+    for i in compress(range(n), map(_OPEN_TO_CORRECTION.__getitem__, zip(key, kind, strict=True))):
         word = key[i]
         known = table.get(word, 0)
-        if kind[i] == NOUN and known & wc.NOUN:
-            continue  # a noun that can be one: no rule below applies
-        if " " in word or word in lx.NON_ATTRIBUTES:
-            continue
-        if word in lx.ATTRIBUTES:
-            if kind[i] == NOUN and not known & wc.NOUN and fire("lexicon-word-no-noun", i):
+        if word in lx.ATTRIBUTES:  # read as a noun that it cannot be
+            if fire("lexicon-word-no-noun", i):
                 kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
             continue
         if (
             kind[i] == NOUN
-            and not known & wc.NOUN
             and known & wc.VERB
             and not word.endswith("s")
             and (units.kind_at(i - 1) == NOUN or word.endswith("ing"))
@@ -82,10 +96,8 @@ def word_classes(units: Units) -> None:
             and fire("verb-tagged-as-noun-after-noun", i)
         ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
             kind[i] = GERUND if word.endswith("ing") else OTHER
-        elif (
-            kind[i] == NOUN
-            and not known & wc.NOUN
-            and (units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA)
+        elif kind[i] == NOUN and (
+            units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
         ):  # a modifier slot
             if (
                 known & wc.ADJECTIVE
@@ -145,14 +157,13 @@ def word_classes(units: Units) -> None:
             kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
 
 
+@trigger(unit=lambda unit: unit.kind == GERUND and unit.key in lx.ING_NOUNS)
 def ing_nouns_read_as_gerunds(units: Units) -> None:
     """A noun in -ing (``data/words/ing_nouns.txt``) the tagger reads as a gerund is the noun
     where no object follows it or where a preposition, an article or a modifier stands before
     it: "building is tall", "dork with earring stands", "gold lettering on door"; not "man
     building sandcastle", "children building a fort"."""
     key, kind = units.key, units.kind
-    if GERUND not in kind:
-        return
     for i in range(units.n):
         if kind[i] != GERUND or key[i] not in lx.ING_NOUNS:
             continue
