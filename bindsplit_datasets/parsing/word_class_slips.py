@@ -7,7 +7,8 @@ woman" (a participle), "a cup/JJ full of coffee" (a noun), "a stove top oven/VBN
 
 from __future__ import annotations
 
-from itertools import compress
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import lexicon as lx
 from . import wordclasses as wc
@@ -45,27 +46,161 @@ _ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("adjective_endings")
 _UNKNOWN_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("unknown_adjective_endings")
 
 
-def _open_to_correction(unit: tuple[str, str]) -> bool:
-    """Whether the word-class table may correct a unit (its key and kind): an open-class reading
-    of one word that is no non-attribute, and neither a noun that can be one nor a word of the
-    lexicon read as anything but a noun."""
+@dataclass(frozen=True)
+class _Slip:
+    """One reading the word-class table rules out: for a unit of one of ``kinds`` whose word and
+    classes pass ``word``, and whose neighbours pass ``context``, rule ``rule`` gives the unit
+    the kind ``becomes`` returns for its word."""
+
+    rule: str
+    kinds: frozenset[str]
+    word: Callable[[str, int], bool]
+    becomes: Callable[[str], str]
+    context: Callable[[Units, int], bool] = lambda units, i: True
+
+
+def _modifier_slot(units: Units, i: int) -> bool:
+    """Whether unit ``i`` stands where a modifier stands: before what a modifier modifies, or
+    right after a copula."""
+    return units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
+
+
+def _gerund_or(kind: str) -> Callable[[str], str]:
+    """A word in -ing becomes a gerund, any other word ``kind``."""
+    return lambda word: GERUND if word.endswith("ing") else kind
+
+
+_VERB_FORMS = frozenset((VERB, PART, GERUND, OTHER))
+
+#: The slips in the order they are tried on a unit; the first that fires corrects it.
+_SLIPS: tuple[_Slip, ...] = (
+    _Slip(  # "a rocker wooden/NN bench", "a plate empty/NN of food"
+        "lexicon-word-no-noun",
+        frozenset((NOUN,)),
+        lambda word, known: word in lx.ATTRIBUTES,
+        lambda word: ATTR,
+    ),
+    _Slip(  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
+        "verb-tagged-as-noun-after-noun",
+        frozenset((NOUN,)),
+        lambda word, known: (
+            bool(known & wc.VERB)
+            and word not in lx.ATTRIBUTES
+            and not word.endswith("s")
+            and word not in lx.ING_NOUNS
+        ),
+        _gerund_or(OTHER),
+        lambda units, i: (
+            (units.kind_at(i - 1) == NOUN or units.key[i].endswith("ing"))
+            and units.kind_at(i + 1) != NOUN
+        ),
+    ),
+    _Slip(  # "a mossy/NN brick wall", "thorny/NN green bushes"
+        "adjective-tagged-as-noun",
+        frozenset((NOUN,)),
+        lambda word, known: (
+            bool(known & wc.ADJECTIVE)
+            and word not in lx.ATTRIBUTES
+            and word.endswith(_ADJECTIVE_ENDINGS)
+        ),
+        lambda word: ATTR,
+        _modifier_slot,
+    ),
+    _Slip(  # a word the table lacks: "the shirtless/NN men"
+        "unknown-adjective-tagged-as-noun",
+        frozenset((NOUN,)),
+        lambda word, known: (
+            not known and word not in lx.ATTRIBUTES and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS)
+        ),
+        lambda word: ATTR,
+        _modifier_slot,
+    ),
+    _Slip(  # "a tattooed/NN woman"
+        "participle-tagged-as-noun",
+        frozenset((NOUN,)),
+        lambda word, known: (
+            (bool(known & wc.VERB) or not known)
+            and word not in lx.ATTRIBUTES
+            and _participle_form(word)
+        ),
+        _gerund_or(PART),
+        _modifier_slot,
+    ),
+    _Slip(  # a reduced relative: "people scattered/JJ outside of a building", "tags attached/JJ"
+        "reduced-relative-participle",
+        frozenset((ATTR,)),
+        lambda word, known: (
+            bool(known & wc.VERB) and word.endswith("ed") and _participle_form(word)
+        ),
+        lambda word: PART,
+        lambda units, i: units.kind_at(i - 1) == NOUN and units.kind_at(i + 1) in (PREP, OTHER),
+    ),
+    _Slip(  # "a cup/JJ full of coffee"
+        "noun-tagged-as-adjective",
+        frozenset((ATTR,)),
+        lambda word, known: bool(known & wc.NOUN) and not is_adjective(word),
+        lambda word: NOUN,
+    ),
+    _Slip(
+        "participle-tagged-as-adjective",
+        frozenset((ATTR,)),
+        lambda word, known: (
+            bool(known & wc.VERB) and not is_adjective(word) and _participle_form(word)
+        ),
+        _gerund_or(PART),
+    ),
+    _Slip(  # no verb at all: "a fed ex/VBD truck", "a stove top oven/VBN"
+        "noun-tagged-as-verb",
+        frozenset((VERB, PART)),
+        lambda word, known: bool(known & wc.NOUN) and not known & wc.VERB,
+        lambda word: NOUN,
+    ),
+    _Slip(  # only a noun: "a blue padded hallway/RB"
+        "noun-tagged-as-adverb",
+        frozenset((ADV,)),
+        lambda word, known: known == wc.NOUN,
+        lambda word: NOUN,
+    ),
+    _Slip(  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+        "verb-form-opening-noun-phrase",
+        _VERB_FORMS,
+        lambda word, known: bool(known & wc.NOUN) or word in lx.ING_NOUNS,
+        lambda word: NOUN,
+        lambda units, i: (
+            _opens_noun_phrase(units, i)
+            and (units.kind[i] != GERUND or units.key[i] in lx.ING_NOUNS)
+            and (
+                units.kind[i] != PART
+                or not wc.classes(units.key[i]) & wc.VERB
+                or not _participle_form(units.key[i])
+            )
+        ),
+    ),
+)
+
+
+def _slips_of(unit: tuple[str, str]) -> tuple[_Slip, ...]:
+    """The slips a unit (its key and kind) may be, by its word alone: none for a closed-class
+    reading, a phrase, a non-attribute, a noun that can be one, or a word of the lexicon read as
+    anything but a noun."""
     word, kind = unit
     if kind not in _OPEN_CLASS or " " in word or word in lx.NON_ATTRIBUTES:
-        return False
-    if kind == NOUN:
-        return not wc.classes(word) & wc.NOUN
-    return word not in lx.ATTRIBUTES
+        return ()
+    known = wc.classes(word)
+    if (kind == NOUN and known & wc.NOUN) or (kind != NOUN and word in lx.ATTRIBUTES):
+        return ()
+    return tuple(slip for slip in _SLIPS if kind in slip.kinds and slip.word(word, known))
 
 
-#: :func:`_open_to_correction` of every (key, kind) seen.
-_OPEN_TO_CORRECTION: Memo[tuple[str, str], bool] = Memo(_open_to_correction)
+#: :func:`_slips_of` of every (key, kind) seen.
+_SLIPS_OF: Memo[tuple[str, str], tuple[_Slip, ...]] = Memo(_slips_of)
 
 
-@trigger(unit=lambda unit: _OPEN_TO_CORRECTION[unit.key, unit.kind])
+@trigger(unit=lambda unit: bool(_SLIPS_OF[unit.key, unit.kind]))
 def word_classes(units: Units) -> None:
     """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
     readings of regular words ("pan" as a noun), so a reading is only taken away where the form
-    itself agrees:
+    itself agrees (the slips of :data:`_SLIPS`, tried in order on each unit):
 
     - a "noun" that can be an adjective and not a noun, with an adjective ending, is an
       adjective before a noun ("a mossy/NN brick wall"); one that can only be a verb, in -ing or
@@ -77,84 +212,12 @@ def word_classes(units: Units) -> None:
       building/VBG"); participles and gerunds keep their reading ("a parked car", "a sleeping
       cat") unless they are nouns in -ing ("building").
     """
-    key, kind, n, fire = units.key, units.kind, units.n, units.trace.fire
-    table = wc.table()
-    for i in compress(range(n), map(_OPEN_TO_CORRECTION.__getitem__, zip(key, kind, strict=True))):
-        word = key[i]
-        known = table.get(word, 0)
-        if word in lx.ATTRIBUTES:  # read as a noun that it cannot be
-            if fire("lexicon-word-no-noun", i):
-                kind[i] = ATTR  # "a rocker wooden/NN bench", "a plate empty/NN of food"
-            continue
-        if (
-            kind[i] == NOUN
-            and known & wc.VERB
-            and not word.endswith("s")
-            and (units.kind_at(i - 1) == NOUN or word.endswith("ing"))
-            and units.kind_at(i + 1) != NOUN
-            and word not in lx.ING_NOUNS
-            and fire("verb-tagged-as-noun-after-noun", i)
-        ):  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
-            kind[i] = GERUND if word.endswith("ing") else OTHER
-        elif kind[i] == NOUN and (
-            units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
-        ):  # a modifier slot
-            if (
-                known & wc.ADJECTIVE
-                and word.endswith(_ADJECTIVE_ENDINGS)
-                and fire("adjective-tagged-as-noun", i)
-            ):
-                kind[i] = ATTR  # "a mossy/NN brick wall", "thorny/NN green bushes"
-            elif (
-                not known
-                and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS)
-                and fire("unknown-adjective-tagged-as-noun", i)
-            ):
-                kind[i] = ATTR  # a word the table lacks: "the shirtless/NN men"
-            elif (
-                (known & wc.VERB or not known)
-                and _participle_form(word)
-                and fire("participle-tagged-as-noun", i)
-            ):
-                kind[i] = GERUND if word.endswith("ing") else PART  # "a tattooed/NN woman"
-        elif (
-            kind[i] == ATTR
-            and known & wc.VERB
-            and word.endswith("ed")
-            and _participle_form(word)
-            and word not in lx.ATTRIBUTES
-            and units.kind_at(i - 1) == NOUN
-            and units.kind_at(i + 1) in (PREP, OTHER)
-            and fire("reduced-relative-participle", i)
-        ):  # a reduced relative: "people scattered/JJ outside of a building", "tags attached/JJ"
-            kind[i] = PART
-        elif kind[i] == ATTR and known and not is_adjective(word):
-            if known & wc.NOUN and fire("noun-tagged-as-adjective", i):
-                kind[i] = NOUN
-            elif (
-                known & wc.VERB
-                and _participle_form(word)
-                and fire("participle-tagged-as-adjective", i)
-            ):
-                kind[i] = GERUND if word.endswith("ing") else PART
-        elif (
-            kind[i] in (VERB, PART)
-            and known & wc.NOUN
-            and not known & wc.VERB
-            and fire("noun-tagged-as-verb", i)
-        ):
-            kind[i] = NOUN  # no verb at all: "a fed ex/VBD truck", "a stove top oven/VBN"
-        elif kind[i] == ADV and known == wc.NOUN and fire("noun-tagged-as-adverb", i):
-            kind[i] = NOUN  # only a noun: "a blue padded hallway/RB"
-        elif (
-            kind[i] in (VERB, PART, GERUND, OTHER)
-            and (known & wc.NOUN or word in lx.ING_NOUNS)
-            and _opens_noun_phrase(units, i)
-            and (kind[i] != GERUND or word in lx.ING_NOUNS)
-            and (kind[i] != PART or not known & wc.VERB or not _participle_form(word))
-            and fire("verb-form-opening-noun-phrase", i)
-        ):
-            kind[i] = NOUN  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
+    key, kind, fire = units.key, units.kind, units.trace.fire
+    for i, slips in enumerate(map(_SLIPS_OF.__getitem__, zip(key, kind, strict=True))):
+        for slip in slips:
+            if slip.context(units, i) and fire(slip.rule, i):
+                kind[i] = slip.becomes(key[i])
+                break
 
 
 @trigger(unit=lambda unit: unit.kind == GERUND and unit.key in lx.ING_NOUNS)
