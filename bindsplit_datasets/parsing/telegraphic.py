@@ -238,8 +238,7 @@ def _past_participle(word: str) -> bool:
     return any(stem and wc.classes(stem) & wc.VERB for stem in stems)
 
 
-# an adverb, a verb or a participle right after an attribute or a noun (a lexicon word)
-@trigger(kinds=f"[{ATTR}{WEAK}{NOUN}][{ADV}{VERB}{GERUND}{OTHER}{PART}]")
+@trigger(unit=lambda unit: _HEAD_WORDS[unit.key, unit.kind, unit.tag])
 def telegraphic_heads(units: Units) -> None:
     """The last word of a phrase of attributes is its head noun when it can be a noun, whatever
     the tagger read there: "round belly" (belly/RB) -> (round, belly), "leather back" ->
