@@ -27,7 +27,8 @@ Relation triples (SPEC section 1b) are counted in the same pass as the bindings;
 section builds the same shards with the local engine and one process twice, with triples
 (``relations=True``, the default) and without (``relations=False``, an attribute-only index), and
 prints the ratio of the two build times side by side (target <= 1.5x), best of two alternated
-runs each, and the ratio of their CPU time (what a shared machine does not distort).
+runs each (one in quick mode), and the ratio of their CPU time (what a shared machine does not
+distort).
 
 The web-scale lines are a projection from the measured per-core rate (linear scaling assumed),
 not a measurement.
@@ -290,16 +291,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
 
 
-def main(n_captions: int, n_format: int, n_memory: int) -> None:
+def main(n_captions: int, n_format: int, n_memory: int, rounds: int = 2) -> None:
     captions = bench_captions(n_captions)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "shards"
         write_shards(folder, captions)
         runs = {(e, n): _run_child("engine", e, str(n), str(folder)) for e, n in CONFIGURATIONS}
-        # alternated, best of two each: the two builds see the same machine load
+        # alternated, best of ``rounds`` each: the two builds see the same machine load
         measured = [
             tuple(_run_child("engine", "local", "1", str(folder), flag) for flag in ("0", "1"))
-            for _ in range(2)
+            for _ in range(rounds)
         ]
         bare = min((pair[0] for pair in measured), key=lambda run: run["seconds"])
         with_triples = min((pair[1] for pair in measured), key=lambda run: run["seconds"])
@@ -468,6 +469,6 @@ if __name__ == "__main__":
         options.add_argument("--quick", action="store_true", help="far fewer captions")
         args = options.parse_args()
         if args.quick:
-            main(QUICK["captions"], QUICK["format"], QUICK["memory"])
+            main(QUICK["captions"], QUICK["format"], QUICK["memory"], rounds=1)
         else:
             main(args.captions, N_FORMAT, N_MEMORY)
