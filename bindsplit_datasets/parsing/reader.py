@@ -4,16 +4,11 @@ which each named rule adds a binding (or, switched off, none)."""
 
 from __future__ import annotations
 
-import re
-
 from . import lexicon as lx
 from .normalise import Binding, object_of
 from .units import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK, Units, is_adjective
 
 __all__ = ["Reader"]
-
-#: A maximal run of noun units in :meth:`.units.Units.kinds`.
-_NOUN_RUN = re.compile(f"{NOUN}+")
 
 
 class Reader:
@@ -99,5 +94,15 @@ class Reader:
 
 
 def _noun_runs(units: Units) -> list[tuple[int, int]]:
-    """(start, end) of every maximal run of nouns, end exclusive."""
-    return [match.span() for match in _NOUN_RUN.finditer(units.kinds())]
+    """(start, end) of every maximal run of nouns, end exclusive: one pass over the kinds (about
+    twice as fast as a regular expression over :meth:`.units.Units.kinds` and its matches)."""
+    runs: list[tuple[int, int]] = []
+    start = 0  # where a run can start: after the last unit that is no noun
+    for i, kind in enumerate(units.kind):
+        if kind != NOUN:
+            if start < i:
+                runs.append((start, i))
+            start = i + 1
+    if start < units.n:
+        runs.append((start, units.n))
+    return runs

@@ -11,6 +11,7 @@ to NLTK's on real captions. Nothing here imports NLTK or reads NLTK data at run 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -23,7 +24,8 @@ __all__ = ["SOURCE_RESOURCE", "MatrixPerceptronTagger", "get_tagger"]
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
 _SEEN_LIMIT = 500_000
-#: Partial score vectors kept before the memory is cleared (about half a kilobyte each).
+#: Partial score vectors kept before the memory is cleared (about half a kilobyte each, a
+#: words-around one with its shortfalls about one).
 _VECTOR_LIMIT = 200_000
 
 
@@ -37,7 +39,10 @@ class MatrixPerceptronTagger:
     tie, the float sum over the rows in NLTK's feature order (float additions in the same order,
     absent weights adding 0.0) decides, so the tags are NLTK's exactly. Tags are stored in
     descending order so that ``argmax`` (first maximum) breaks ties towards the larger tag name,
-    as NLTK's ``max((score, tag))`` does.
+    as NLTK's ``max((score, tag))`` does. Most new tokens (three in four in real captions) need
+    no vector sum at all: where the best tag of the word-and-tags group leads the second by more
+    than the words around can make up (:meth:`tag`), it is the best tag of the whole sum, and the
+    only one.
     """
 
     _START = ("-START-", "-START2-")
@@ -73,9 +78,10 @@ class MatrixPerceptronTagger:
         #: Exact integer (thousandths) score vectors of the same feature groups, summed: of the
         #: words around a token, by (before, before2, after, after2), and of the word and the tags
         #: before it, by (word, normalised word, prev, prev2), each as two rows (the scores in tag
-        #: order and reversed: see :meth:`tag`); and of their parts.
-        self._around_vectors: dict[tuple[str, str, str, str], Any] = {}
-        self._base_vectors: dict[tuple[str, str, str, str], Any] = {}
+        #: order and reversed: see :meth:`tag`) with what bounds the sum's best tag (see
+        #: :meth:`_around`, :meth:`_base`); and of their parts.
+        self._around_vectors: dict[tuple[str, str, str, str], tuple[Any, array[int]]] = {}
+        self._base_vectors: dict[tuple[str, str, str, str], tuple[Any, int, int]] = {}
         self._vectors: dict[tuple[str, ...], Any] = {}
 
     def _rows(self, word: str, prev: str, prev2: str, context: list[str], i: int) -> list[int]:
@@ -145,20 +151,26 @@ class MatrixPerceptronTagger:
 
         return np.stack((vector, vector[::-1])).astype(self._int)
 
-    def _around(self, key: tuple[str, str, str, str]) -> Any:
+    def _around(self, key: tuple[str, str, str, str]) -> tuple[Any, array[int]]:
         """The summed vector of the features of the words around a token, ``key`` being
-        ``(before, before2, after, after2)``; remembered."""
+        ``(before, before2, after, after2)``, both ways, and each tag's shortfall from the best
+        score (the most the words around add to another tag beyond what they add to it);
+        remembered."""
         before, before2, after, after2 = key
         vector = self._vector(
             ("i-1 word " + before, "i-1 suffix " + before[-3:], "i-2 word " + before2,
              "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + after2),
         )  # fmt: skip
-        both = self._around_vectors[key] = self._both_ways(vector)
-        return both
+        shortfall = array("q", (vector.max() - vector).tolist())
+        around = self._around_vectors[key] = (self._both_ways(vector), shortfall)
+        return around
 
-    def _base(self, word: str, w: str, prev: str, prev2: str) -> Any:
-        """The summed vectors of the word's, the tags' and the tag-and-word features;
-        remembered."""
+    def _base(self, word: str, w: str, prev: str, prev2: str) -> tuple[Any, int, int]:
+        """The summed vectors of the word's, the tags' and the tag-and-word features, both
+        ways, with the index of their best tag and its lead over the second best (0 where two
+        tie); remembered."""
+        import numpy as np
+
         vectors = self._vectors
         key: tuple[str, ...] = ("w", word, w)
         own = vectors.get(key)
@@ -177,8 +189,11 @@ class MatrixPerceptronTagger:
         pair = vectors.get(key)
         if pair is None:
             pair = vectors[key] = self._vector(("i-1 tag+i word " + prev + " " + w,))
-        both = self._base_vectors[word, w, prev, prev2] = self._both_ways(own + tags + pair)
-        return both
+        vector = own + tags + pair
+        best = int(vector.argmax())
+        lead = int(vector[best] - np.partition(vector, -2)[-2])
+        base = self._base_vectors[word, w, prev, prev2] = (self._both_ways(vector), best, lead)
+        return base
 
     def tag(self, tokens: Sequence[str]) -> list[str]:
         """Penn Treebank tags: exactly ``[t for _, t in PerceptronTagger().tag(tokens)]``.
@@ -188,6 +203,8 @@ class MatrixPerceptronTagger:
         man riding a"), so a long corpus is mostly tagged from memory (see :data:`_SEEN_LIMIT`).
         A new token's scores are exact integer sums of cached partial sums; where two tags tie
         on them, NLTK's float sum in feature order (which breaks the tie as NLTK does) decides.
+        Where the base's best tag leads its second by more than the words around add to any tag
+        over it, that tag is the sum's one best, with no tie: no sum is needed.
         """
         tagdict, seen = self._tagdict, self._seen
         out: list[Any] = list(map(tagdict.get, tokens))  # tagged by look-up; None: the others
@@ -226,13 +243,18 @@ class MatrixPerceptronTagger:
                     base = base_vectors.get((word, w, prev, prev2))
                     if base is None:
                         base = self._base(word, w, prev, prev2)
-                    # the scores in tag order and reversed: the first best score, and the last
-                    best, best_reversed = (base + around).argmax(1).tolist()
-                    # the first and the last best score differ only where two tie in
-                    # thousandths: there NLTK's float order decides
-                    if best + best_reversed != last:
-                        rows = self._rows(word, prev, prev2, context, i)
-                        best = self._matrix[rows].sum(0).argmax()
+                    base_rows, best, lead = base
+                    around_rows, shortfall = around
+                    # the words around add to another tag at most the base's best tag's
+                    # shortfall more than to it: a lead no larger may be overtaken, or tied
+                    if lead <= shortfall[best]:
+                        # the scores in tag order and reversed: the first best score, and the last
+                        best, best_reversed = (base_rows + around_rows).argmax(1).tolist()
+                        # the first and the last best score differ only where two tie in
+                        # thousandths: there NLTK's float order decides
+                        if best + best_reversed != last:
+                            rows = self._rows(word, prev, prev2, context, i)
+                            best = self._matrix[rows].sum(0).argmax()
                     tag = seen[key] = tags[best]
                 out[i] = tag
             prev2, prev = prev, tag

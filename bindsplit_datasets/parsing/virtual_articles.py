@@ -52,9 +52,8 @@ def _opens_phrase(first: str, second: str, *, one_word: bool) -> bool:
 def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
     """Whether the last word of the phrase from ``start`` (its words up to a blocker, a
     conjunction or punctuation, four at most) is plural: its likely head noun."""
-    last = tokens[start].lower()
-    for token in tokens[start + 1 : start + 4]:
-        word = token.lower()
+    last = tokens[start]
+    for word in tokens[start + 1 : start + 4]:
         if not word.isalpha() or word in _BLOCKERS or word in _PHRASE_ENDS:
             break
         last = word
@@ -63,21 +62,22 @@ def _plural_phrase(tokens: Sequence[str], start: int) -> bool:
 
 def article_sites(tokens: Sequence[str]) -> list[int]:
     """The positions before which an article is restored (a position ``i`` means between token
-    ``i - 1`` and token ``i``)."""
-    lower = [token.lower() for token in tokens]
+    ``i - 1`` and token ``i``) among lower-case ``tokens``, as :func:`.text.tokenise` gives
+    them (the word tables are lower-case)."""
     sites = []
-    for i in range(len(lower) - 2):
-        after_verb = lower[i] in _VERB_SITES
-        if (after_verb or lower[i] in _PREPOSITION_SITES) and _opens_phrase(
-            lower[i + 1], lower[i + 2], one_word=after_verb
+    for i in range(len(tokens) - 2):
+        after_verb = tokens[i] in _VERB_SITES
+        if (after_verb or tokens[i] in _PREPOSITION_SITES) and _opens_phrase(
+            tokens[i + 1], tokens[i + 2], one_word=after_verb
         ):
             sites.append(i + 1)
     return sites
 
 
 def tag_caption(tokens: Sequence[str]) -> list[str]:
-    """Penn Treebank tags of ``tokens``, each article-less noun phrase tagged with its article
-    restored (see the module's docstring); one tag per token."""
+    """Penn Treebank tags of lower-case ``tokens`` (:func:`.text.tokenise`'s), each article-less
+    noun phrase tagged with its article restored (see the module's docstring); one tag per
+    token."""
     sites = article_sites(tokens)
     if not sites:
         return tagger.get_tagger().tag(tokens)
