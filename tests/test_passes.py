@@ -71,6 +71,8 @@ def test_a_pass_whose_trigger_does_not_hold_changes_nothing(corpus):
     for text in corpus:
         units = _units(text)
         for correction in corrections.PASSES:
+            # the dispatch remembers unit tests by (text, tag, kind): the key follows the text
+            assert units.key == [written.replace("-", " ") for written in units.text], text
             holds = correction in dispatch.triggered(units)
             before, firings = _state(units), units.trace.firings
             correction(units)

@@ -97,7 +97,6 @@ class Dispatch:
     """Runs correction passes in order, each one only where its trigger holds."""
 
     def __init__(self, passes: Sequence[Correction]) -> None:
-        self.passes = tuple(passes)
         #: Each pass by its bit; a caption's triggered passes are an int of these bits.
         self._passes = {1 << position: correction for position, correction in enumerate(passes)}
         #: (bit, unit test) of every pass with one.
@@ -125,7 +124,8 @@ class Dispatch:
     def _unit_bits(self, unit: tuple[str, str, str]) -> int:
         """The passes whose unit test ``unit`` (text, tag, kind) passes, as bits."""
         text, tag, kind = unit
-        seen = Unit(text, text.replace("-", " "), tag, kind)  # the key, as the units have it
+        # a unit's key is its text with hyphens read as spaces (tests/test_passes.py checks it)
+        seen = Unit(text, text.replace("-", " "), tag, kind)
         bits = 0
         for bit, test in self._tests:
             if test(seen):
