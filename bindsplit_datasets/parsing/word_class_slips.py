@@ -15,6 +15,7 @@ from . import wordclasses as wc
 from . import wordlists as wl
 from .memo import Memo
 from .passes import trigger
+from .ruleset import rule_name
 from .units import (
     _MODIFIED,
     _NOUN_PHRASE_DETERMINERS,
@@ -57,6 +58,9 @@ class _Slip:
     word: Callable[[str, int], bool]
     becomes: Callable[[str], str]
     context: Callable[[Units, int], bool] = lambda units, i: True
+
+    def __post_init__(self) -> None:
+        rule_name(self.rule)  # a rule of the table, or a clear error at import
 
 
 def _modifier_slot(units: Units, i: int) -> bool:
