@@ -10,7 +10,7 @@ Python per unit.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 __all__ = ["Memo"]
 
@@ -18,7 +18,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class Memo(dict[K, V], Generic[K, V]):
+class Memo(dict[K, V]):
     """``function(key)`` for every key looked up, computed on the first look-up and remembered;
     after ``limit`` distinct keys all are forgotten at once (a bound on memory in a long run,
     as the parser's other caches have)."""

@@ -69,29 +69,38 @@ def _modifier_slot(units: Units, i: int) -> bool:
     return units.kind_at(i + 1) in _MODIFIED or units.kind_at(i - 1) == COPULA
 
 
+def _opens_noun_phrase(units: Units, i: int) -> bool:
+    """Whether an article, a possessive or an attribute stands right before unit ``i``."""
+    j = units.previous(i)
+    if j < 0:
+        return False
+    if units.kind[j] in (ATTR, WEAK):
+        return True
+    if units.kind[j] == NOUN:  # "a grey/NN building/VBG", "a street light/VBD turned off"
+        if units.key[j] in lx.ATTRIBUTES and units.kind_at(j - 1) in (DET, ATTR, CONJ):
+            return True
+        return units.kind_at(units.following(i)) in (COPULA, PART, VERB, GERUND)
+    return units.kind[j] == DET and units.key[j] in _NOUN_PHRASE_DETERMINERS
+
+
 def _gerund_or(kind: str) -> Callable[[str], str]:
     """A word in -ing becomes a gerund, any other word ``kind``."""
     return lambda word: GERUND if word.endswith("ing") else kind
 
 
-_VERB_FORMS = frozenset((VERB, PART, GERUND, OTHER))
+#: The one slip tried on a word of the lexicon read as a noun it cannot be: an attribute ("a
+#: rocker wooden/NN bench", "a plate empty/NN of food"); read as anything else it is left alone.
+_LEXICON_WORD = _Slip(
+    "lexicon-word-no-noun", frozenset((NOUN,)), lambda word, known: True, lambda word: ATTR
+)
 
-#: The slips in the order they are tried on a unit; the first that fires corrects it.
+#: The slips tried on any other word, in order; the first that fires corrects it.
 _SLIPS: tuple[_Slip, ...] = (
-    _Slip(  # "a rocker wooden/NN bench", "a plate empty/NN of food"
-        "lexicon-word-no-noun",
-        frozenset((NOUN,)),
-        lambda word, known: word in lx.ATTRIBUTES,
-        lambda word: ATTR,
-    ),
     _Slip(  # "a couple hung/NN in front", "dressed in uniform preparing/NN for the day"
         "verb-tagged-as-noun-after-noun",
         frozenset((NOUN,)),
         lambda word, known: (
-            bool(known & wc.VERB)
-            and word not in lx.ATTRIBUTES
-            and not word.endswith("s")
-            and word not in lx.ING_NOUNS
+            bool(known & wc.VERB) and not word.endswith("s") and word not in lx.ING_NOUNS
         ),
         _gerund_or(OTHER),
         lambda units, i: (
@@ -102,31 +111,21 @@ _SLIPS: tuple[_Slip, ...] = (
     _Slip(  # "a mossy/NN brick wall", "thorny/NN green bushes"
         "adjective-tagged-as-noun",
         frozenset((NOUN,)),
-        lambda word, known: (
-            bool(known & wc.ADJECTIVE)
-            and word not in lx.ATTRIBUTES
-            and word.endswith(_ADJECTIVE_ENDINGS)
-        ),
+        lambda word, known: bool(known & wc.ADJECTIVE) and word.endswith(_ADJECTIVE_ENDINGS),
         lambda word: ATTR,
         _modifier_slot,
     ),
     _Slip(  # a word the table lacks: "the shirtless/NN men"
         "unknown-adjective-tagged-as-noun",
         frozenset((NOUN,)),
-        lambda word, known: (
-            not known and word not in lx.ATTRIBUTES and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS)
-        ),
+        lambda word, known: not known and word.endswith(_UNKNOWN_ADJECTIVE_ENDINGS),
         lambda word: ATTR,
         _modifier_slot,
     ),
     _Slip(  # "a tattooed/NN woman"
         "participle-tagged-as-noun",
         frozenset((NOUN,)),
-        lambda word, known: (
-            (bool(known & wc.VERB) or not known)
-            and word not in lx.ATTRIBUTES
-            and _participle_form(word)
-        ),
+        lambda word, known: (bool(known & wc.VERB) or not known) and _participle_form(word),
         _gerund_or(PART),
         _modifier_slot,
     ),
@@ -167,18 +166,27 @@ _SLIPS: tuple[_Slip, ...] = (
     ),
     _Slip(  # "a stainless steel stove/VBD top", "a transparent snow/VBZ board"
         "verb-form-opening-noun-phrase",
-        _VERB_FORMS,
+        frozenset((VERB, OTHER)),
         lambda word, known: bool(known & wc.NOUN) or word in lx.ING_NOUNS,
         lambda word: NOUN,
-        lambda units, i: (
-            _opens_noun_phrase(units, i)
-            and (units.kind[i] != GERUND or units.key[i] in lx.ING_NOUNS)
-            and (
-                units.kind[i] != PART
-                or not wc.classes(units.key[i]) & wc.VERB
-                or not _participle_form(units.key[i])
-            )
+        _opens_noun_phrase,
+    ),
+    _Slip(  # a noun in -ing: "a grey building/VBG"; not "a sleeping cat"
+        "verb-form-opening-noun-phrase",
+        frozenset((GERUND,)),
+        lambda word, known: word in lx.ING_NOUNS,
+        lambda word: NOUN,
+        _opens_noun_phrase,
+    ),
+    _Slip(  # not where the form is a participle's: "a parked car"
+        "verb-form-opening-noun-phrase",
+        frozenset((PART,)),
+        lambda word, known: (
+            (bool(known & wc.NOUN) or word in lx.ING_NOUNS)
+            and (not known & wc.VERB or not _participle_form(word))
         ),
+        lambda word: NOUN,
+        _opens_noun_phrase,
     ),
 )
 
@@ -191,8 +199,10 @@ def _slips_of(unit: tuple[str, str]) -> tuple[_Slip, ...]:
     if kind not in _OPEN_CLASS or " " in word or word in lx.NON_ATTRIBUTES:
         return ()
     known = wc.classes(word)
-    if (kind == NOUN and known & wc.NOUN) or (kind != NOUN and word in lx.ATTRIBUTES):
+    if kind == NOUN and known & wc.NOUN:
         return ()
+    if word in lx.ATTRIBUTES:
+        return (_LEXICON_WORD,) if kind == NOUN else ()
     return tuple(slip for slip in _SLIPS if kind in slip.kinds and slip.word(word, known))
 
 
@@ -204,8 +214,11 @@ _SLIPS_OF: Memo[tuple[str, str], tuple[_Slip, ...]] = Memo(_slips_of)
 def word_classes(units: Units) -> None:
     """Tags the word-class table rules out. The table tells what a word *can* be; it misses some
     readings of regular words ("pan" as a noun), so a reading is only taken away where the form
-    itself agrees (the slips of :data:`_SLIPS`, tried in order on each unit):
+    itself agrees (the slips of :data:`_SLIPS`, tried in order on each unit; a word of the
+    lexicon only on :data:`_LEXICON_WORD`):
 
+    - a word of the lexicon read as a noun it cannot be is an attribute ("a rocker wooden/NN
+      bench");
     - a "noun" that can be an adjective and not a noun, with an adjective ending, is an
       adjective before a noun ("a mossy/NN brick wall"); one that can only be a verb, in -ing or
       -ed, is a participle before a noun ("a squinting/NN tennis player", "a leashed/NN dog");
@@ -253,17 +266,3 @@ def _participle_form(word: str) -> bool:
         and word not in lx.SUFFIX_EXCEPTIONS
         and word not in lx.ING_NOUNS
     )
-
-
-def _opens_noun_phrase(units: Units, i: int) -> bool:
-    """Whether an article, a possessive or an attribute stands right before unit ``i``."""
-    j = units.previous(i)
-    if j < 0:
-        return False
-    if units.kind[j] in (ATTR, WEAK):
-        return True
-    if units.kind[j] == NOUN:  # "a grey/NN building/VBG", "a street light/VBD turned off"
-        if units.key[j] in lx.ATTRIBUTES and units.kind_at(j - 1) in (DET, ATTR, CONJ):
-            return True
-        return units.kind_at(units.following(i)) in (COPULA, PART, VERB, GERUND)
-    return units.kind[j] == DET and units.key[j] in _NOUN_PHRASE_DETERMINERS
