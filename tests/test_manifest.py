@@ -25,6 +25,7 @@ from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.builds.features import LABEL_FEATURE
 from bindsplit_datasets.builds.manifest import (
     VERIFY_FIX,
+    BuildColumns,
     BuildManifest,
     config_files,
     read_manifest,
@@ -360,3 +361,18 @@ def test_a_build_verifies_without_its_adapter_and_from_another_version(build, mo
     rewrite_column(shard(build, "full"), "caption", 0, "a green car")
     with pytest.raises(BuildVerificationError, match="fingerprint"):
         verify_build(build)
+
+
+def test_hard_positive_columns_round_trip_and_follow_the_positives():
+    columns = BuildColumns(
+        image=("image",),
+        caption=("caption", "caption2", "negative_caption"),
+        hard_positive=("caption2",),
+    )
+    assert columns.to_dict()["hard_positive"] == ["caption2"]
+    assert BuildColumns.from_dict(columns.to_dict()) == columns
+    plain = BuildColumns(image=("image",), caption=("caption", "negative_caption"))
+    assert "hard_positive" not in plain.to_dict()
+    assert BuildColumns.from_dict(plain.to_dict()).hard_positive == ()
+    with pytest.raises(SchemaError, match="must follow the 1 positive"):
+        BuildColumns(image=("image",), caption=("caption", "neg", "hp"), hard_positive=("hp",))

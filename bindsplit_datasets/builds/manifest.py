@@ -412,6 +412,12 @@ class BuildColumns:
             for a benchmark without categories.
         macro_group: the column holding each sample's macro-accuracy group (ARO: the attribute
             pair), ``None`` where not defined.
+        hard_positive: the caption columns that are *hard positives* of image 0 (seed 003: more
+            captions true of the image, worded differently). They are also in ``caption``, right
+            after the ``len(image)`` positive captions and before the negatives, so a score
+            matrix's columns are positives, hard positives, negatives. Empty for a benchmark
+            without hard positives (and then left out of :meth:`to_dict`, so manifests of such
+            builds read as before).
     """
 
     image: tuple[str, ...]
@@ -419,9 +425,24 @@ class BuildColumns:
     id: str | None = None
     category: str | None = None
     macro_group: str | None = None
+    hard_positive: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n_images, n_hard = len(self.image), len(self.hard_positive)
+        if self.caption[n_images : n_images + n_hard] != self.hard_positive:
+            raise SchemaError(
+                f"the hard-positive columns {list(self.hard_positive)} must follow the "
+                f"{n_images} positive caption column(s) in the caption columns "
+                f"{list(self.caption)}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "image": list(self.image), "caption": list(self.caption)}
+        data = {**asdict(self), "image": list(self.image), "caption": list(self.caption)}
+        if self.hard_positive:
+            data["hard_positive"] = list(self.hard_positive)
+        else:
+            del data["hard_positive"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BuildColumns:
@@ -431,6 +452,7 @@ class BuildColumns:
             id=data.get("id"),
             category=data.get("category"),
             macro_group=data.get("macro_group"),
+            hard_positive=tuple(data.get("hard_positive", ())),
         )
 
 
