@@ -22,6 +22,7 @@ from .world import COLOURS
 __all__ = [
     "BACKGROUND",
     "DRAWERS",
+    "SHAPE_EXTENTS",
     "PlacedObject",
     "Scene",
     "render_scene",
@@ -48,11 +49,13 @@ class PlacedObject:
     y: float
     radius: float
 
-    def box(self, image_size: int) -> list[float]:
-        """Bounding box ``[x0, y0, x1, y1]`` in pixels of an ``image_size`` image."""
+    def box(self, image_size: float) -> list[float]:
+        """Tight bounding box ``[x0, y0, x1, y1]`` of the drawn shape, in pixels of an
+        ``image_size`` image (``1``: unit coordinates)."""
+        x0, y0, x1, y1 = SHAPE_EXTENTS[self.shape]
         r = self.radius * image_size
         cx, cy = self.x * image_size, self.y * image_size
-        return [cx - r, cy - r, cx + r, cy + r]
+        return [cx + x0 * r, cy + y0 * r, cx + x1 * r, cy + y1 * r]
 
 
 @dataclass(frozen=True)
@@ -150,10 +153,13 @@ _OUTLINES: dict[str, list[tuple[float, float]]] = {
 }
 
 
+_CIRCLE = 0.9  # a circle's radius, as a share of the object's radius
+
+
 def _draw_circle(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
 ) -> None:
-    s = 0.9 * r
+    s = _CIRCLE * r
     draw.ellipse([cx - s, cy - s, cx + s, cy + s], fill=fill)
 
 
@@ -165,6 +171,21 @@ def _polygon_drawer(outline: list[tuple[float, float]]) -> Callable[..., None]:
 
     return draw_polygon
 
+
+#: shape name -> ``(x0, y0, x1, y1)``: the drawn shape's extent around its centre, per unit of
+#: radius (y pointing down); a tight box is the centre plus the radius times these
+SHAPE_EXTENTS: dict[str, tuple[float, float, float, float]] = {
+    "circle": (-_CIRCLE, -_CIRCLE, _CIRCLE, _CIRCLE),
+    **{
+        name: (
+            min(x for x, _ in outline),
+            min(y for _, y in outline),
+            max(x for x, _ in outline),
+            max(y for _, y in outline),
+        )
+        for name, outline in _OUTLINES.items()
+    },
+}
 
 #: shape name -> function drawing it at centre (cx, cy) with radius r (pixels) in a fill colour
 DRAWERS: dict[str, Callable[..., None]] = {
