@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import datasets
 import pyarrow as pa
@@ -72,6 +72,7 @@ from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
 __all__ = [
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
+    "DerivedBenchmark",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
@@ -90,6 +91,18 @@ _ROW_BATCH = 1000
 #: Share of a benchmark's positive captions found verbatim in the reference at which a build is
 #: refused (docs/protocol.md, section 2): COCO captions repeat by chance, so a few are expected.
 DEFAULT_MAX_LEAKAGE = 0.2
+
+
+@runtime_checkable
+class DerivedBenchmark(Protocol):
+    """An adapter whose rows are made against the build's reference (``halftruth``: each foil's
+    familiarity decides which foils are made): its ``load`` takes the resolved index as the
+    ``reference`` option, its rows are labelled by the binding kind ``labelled_by`` whatever the
+    build asks, and its ``hard_positive_columns`` (captions also true of image 0) are recorded in
+    the manifest's ``columns.hard_positive``."""
+
+    labelled_by: str
+    hard_positive_columns: tuple[str, ...]
 
 
 # ------------------------------------------------------------------------------ preparation
@@ -205,12 +218,15 @@ class PreparedBenchmark:
     def columns(self) -> BuildColumns:
         """Which columns of the built rows are what (recorded in the manifest)."""
         groups = self._groups()
+        adapter = self.adapter
+        hard = adapter.hard_positive_columns if isinstance(adapter, DerivedBenchmark) else ()
         return BuildColumns(
             image=tuple(self.adapter.image_columns),
             caption=tuple(self.adapter.caption_columns),
             id=self.adapter.id_column,
             category=CATEGORY_COLUMN if CATEGORY_COLUMN in groups else None,
             macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in groups else None,
+            hard_positive=tuple(hard),
         )
 
     def annotated_dataset(self) -> datasets.Dataset:
@@ -280,6 +296,8 @@ def prepare_benchmark(
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
     adapter = get_benchmark(benchmark)
+    if isinstance(adapter, DerivedBenchmark):  # labelled by its own units (halftruth: the foil)
+        binding_kind = adapter.labelled_by
     if not isinstance(source_options, Mapping | None):
         raise BindsplitValueError(
             f"source_options must be a mapping of option to value, got {source_options!r}; "
@@ -295,6 +313,8 @@ def prepare_benchmark(
     index = resolve_reference(reference, min_count=min_count)
     if binding_kind != "attribute":
         index.require_relations(f"a {binding_kind} build (--bindings {binding_kind})")
+    if isinstance(adapter, DerivedBenchmark):  # its rows are made against the reference
+        options["reference"] = index
     loaded = adapter.load(source, strict=strict, **options)
     added = (*ANNOTATION_COLUMNS, *BINDING_COLUMNS, *GROUP_COLUMNS)
     clashes = [c for c in dict.fromkeys(added) if c in loaded.dataset.column_names]

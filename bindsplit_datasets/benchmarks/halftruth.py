@@ -1,0 +1,170 @@
+"""The half-truth benchmark: half-truths of any source of images with captions, by familiarity.
+
+A derived benchmark (:mod:`bindsplit_datasets.halftruths`): its rows are made from a source
+(``--source``: ``synthetic``, the synthetic relation test set or a folder written by
+``write_test_benchmark``; a COCO caption file with ``--images``; a table with ``image_columns``
+and ``caption_columns``) against the build's reference index, which decides each foil's
+familiarity. Rows keep the source's own columns and add ``anchor``, ``half_truth``,
+``refinement``, ``added_unit``, ``added_kind``, ``edit`` and ``added_label``. The image column is
+the source's (``image_0``, ``image``, the table's); the captions are ``anchor`` (the positive),
+``refinement`` (a hard positive: also true of the image) and ``half_truth`` (the negative). Each
+row is labelled by its foil alone (``both`` binding kinds: the foil is an entity or a triple), so
+``seen`` / ``unseen`` are the foil's familiarity; the category is ``{added_kind}/{edit}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..errors import BindsplitValueError
+from ..names import HALFTRUTH
+from ..parsing import Binding, Relation, parse_bindings, parse_relations
+from . import register
+from .base import BenchmarkAdapter, LoadedSource, SourceReport, check_images
+
+__all__ = ["HalfTruthBenchmark"]
+
+_CITATION = """@article{kargi2026halftruths,
+  title   = {Half-Truths Break Similarity-Based Retrieval},
+  author  = {Kargi, Bora and Uselis, Arnas and Oh, Seong Joon},
+  journal = {arXiv preprint arXiv:2602.23906},
+  year    = {2026}
+}"""
+_POSITION = "_bindsplit_source_row"
+
+
+def _columns(value: Any) -> list[str] | None:
+    """A column list given as ``"a,b"`` or a sequence (``None`` stays ``None``)."""
+    if value is None:
+        return None
+    names = value.split(",") if isinstance(value, str) else list(value)
+    return [name.strip() for name in names if name.strip()]
+
+
+@register
+class HalfTruthBenchmark(BenchmarkAdapter):
+    """Half-truths of a source of captioned images (see module docstring)."""
+
+    name: ClassVar[str] = HALFTRUTH
+    pretty_name: ClassVar[str] = "Half-truths"
+    caption_columns: ClassVar[tuple[str, ...]] = ("anchor", "refinement", "half_truth")
+    #: Also true of the image, after the positive and before the negative (the manifest's
+    #: ``columns.hard_positive``).
+    hard_positive_columns: ClassVar[tuple[str, ...]] = ("refinement",)
+    #: A half-truth row is labelled by its foil, an entity or a triple.
+    labelled_by: ClassVar[str] = "both"
+    required_columns: ClassVar[tuple[str, ...]] = ()
+    load_options: ClassVar[tuple[str, ...]] = (
+        "units",
+        "images",
+        "image_columns",
+        "caption_columns",
+        "max_images",
+        "seed",
+        "reference",
+    )
+    #: Anchors are short descriptions written from the captions ("a red circle and a blue
+    #: square"), which a corpus of the same domain holds verbatim by chance: the verbatim-caption
+    #: guard would measure that, not leakage (the reference must be apart from the source's own
+    #: captions: COCO train2017 for COCO val2017, the synthetic world's training corpus).
+    leakage_guard: ClassVar[bool] = False
+    license: ClassVar[str] = "apache-2.0"
+    image_sources: ClassVar[tuple[str, ...]] = (
+        "the source's images, under the source's terms (the synthetic world: rendered by "
+        "BindSplit, Apache-2.0; COCO: CC BY 4.0 annotations, images under Flickr's terms)",
+    )
+    citation: ClassVar[str] = _CITATION
+
+    def __init__(self) -> None:
+        self._image_columns: tuple[str, ...] = ("image",)
+
+    @property
+    def image_columns(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The source's image column (known once :meth:`load` has read the source)."""
+        return self._image_columns
+
+    def check_source(self, source: str | Path | None) -> None:
+        from ..halftruths.sources import SYNTHETIC
+
+        if source is not None and str(source) == SYNTHETIC:
+            return
+        super().check_source(source)
+
+    def default_reference(self, source: str | Path | None = None) -> str | Path:
+        """The synthetic world's own training corpus for a synthetic source, else COCO
+        train2017 (``coco2017``)."""
+        from ..halftruths.sources import SYNTHETIC, source_kind
+        from . import get_benchmark
+
+        if source_kind(source) != "synthetic":
+            return "coco2017"
+        folder = None if source is None or str(source) == SYNTHETIC else source
+        return get_benchmark("synthetic_relation").default_reference(folder)
+
+    def load(
+        self, source: str | Path | None = None, *, strict: bool = False, **options: Any
+    ) -> LoadedSource:
+        """Read the source and make its half-truth rows against ``options["reference"]`` (the
+        build's reference index, which the builder passes)."""
+        from ..halftruths.rows import halftruth_rows
+        from ..halftruths.sources import read_source
+
+        self.check_options(options)
+        index = options.get("reference")
+        if index is None or isinstance(index, (str, Path)):
+            raise BindsplitValueError(
+                "half-truths are made against a reference index: build them with `bindsplit build "
+                "halftruth` or build_benchmark('halftruth', ...), which pass it"
+            )
+        units = str(options.get("units") or "both")
+        seed = int(options.get("seed") or 0)
+        max_images = options.get("max_images")
+        captioned = read_source(
+            source,
+            images=options.get("images"),
+            image_columns=_columns(options.get("image_columns")),
+            caption_columns=_columns(options.get("caption_columns")),
+        )
+        report = SourceReport()
+        positions = captioned.dataset.add_column(_POSITION, list(range(len(captioned.dataset))))
+        checked = check_images(positions, [captioned.image_column], report, strict=strict)
+        kept = list(checked[_POSITION])
+        captioned.dataset = checked.remove_columns(_POSITION)
+        captioned.captions = [captioned.captions[i] for i in kept]
+        self._image_columns = (captioned.image_column,)
+        made = halftruth_rows(
+            captioned,
+            index,
+            units=units,
+            seed=seed,
+            max_images=None if max_images is None else int(max_images),
+            progress=True,
+        )
+        report.n_rows = len(made.dataset)
+        report.notes.append(
+            f"half-truths of {made.n_images:,} images ({units} units, seed {seed}): "
+            f"{len(made.dataset):,} rows; {made.without:,} images gave none (no caption with two "
+            "units that read back)"
+        )
+        identity = {
+            **captioned.identity,
+            "halftruth": {"units": units, "seed": seed, "max_images": max_images},
+        }
+        return LoadedSource(dataset=made.dataset, report=report, identity=identity)
+
+    def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Binding]]:
+        """The foil (the half-truth's added entity) under the half-truth, nothing else: the
+        row's label is the foil's familiarity."""
+        foil = parse_bindings(row["added_unit"]) if row["added_kind"] == "entity" else []
+        return [[], [], foil]
+
+    def caption_relations(self, row: Mapping[str, Any]) -> list[list[Relation]]:
+        """The foil (the half-truth's added triple) under the half-truth, nothing else."""
+        foil = parse_relations(row["added_unit"]) if row["added_kind"] == "relation" else []
+        return [[], [], foil]
+
+    def category(self, row: Mapping[str, Any]) -> str | None:
+        """``{added_kind}/{edit}``: ``entity/attribute``, ``relation/swap``."""
+        return f"{row['added_kind']}/{row['edit']}"
