@@ -50,7 +50,7 @@ from .metric_core import (
     count_ties,
     sample_outcome,
 )
-from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .names import CONFIGURATIONS, HALFTRUTH, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
 from .reports.results import key_config
@@ -266,6 +266,25 @@ def _report_ties(scores: Any) -> None:
         )
 
 
+def _halftruth(
+    data: BindsplitData, scores: Any, rows: _Rows, selected: Sequence[str], confidence: float
+) -> tuple[dict[str, Any], dict[str, list[int]]]:
+    """A half-truth build's own metrics (AccHT, Δ, refinement accuracy: ``metric_halftruth``)
+    of ``selected`` and their per-sample outcomes; nothing for any other build."""
+    if data.benchmark != HALFTRUTH:
+        return {}, {}
+    from .metric_halftruth import (
+        HALFTRUTH_SETTINGS,
+        halftruth_metrics,
+        halftruth_outcomes,
+        halftruth_samples,
+    )
+
+    metrics = halftruth_metrics(scores, rows.labels, rows.categories, confidence=confidence)
+    kept = {**_select_metrics(metrics, selected), **HALFTRUTH_SETTINGS}
+    return kept, dict(halftruth_samples(halftruth_outcomes(scores)))
+
+
 def _record(
     data: BindsplitData,
     scores: Any,
@@ -281,6 +300,10 @@ def _record(
     stats = _statistics(scores, rows)
     metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)
+    confidence = interval_options.get("confidence", DEFAULT_CONFIDENCE)
+    halftruth_metrics, halftruth_samples = _halftruth(data, scores, rows, selected, confidence)
+    metrics.update(halftruth_metrics)
+    samples.update(halftruth_samples)
     return {
         "format": RESULTS_FORMAT,
         "bindsplit_version": __version__,

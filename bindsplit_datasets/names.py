@@ -18,6 +18,7 @@ __all__ = [
     "CONFIGURATIONS",
     "CONFIGURATION_MEANINGS",
     "DEMO_FORMAT",
+    "HALFTRUTH",
     "HUB_ORG",
     "HUB_NAMES",
     "LEADERBOARD_SPACE_NAME",
@@ -65,9 +66,20 @@ def label_name(value: int | str) -> str:
     return SPLIT_LABELS[value]
 
 
-#: How each metric (``i2t``, ``t2i``, ``group``) is written in tables, figures, cards and
-#: ``eval.yaml``.
-METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
+#: How each metric (``i2t``, ``t2i``, ``group``; a half-truth build's ``acc_ht``, ``delta``,
+#: ``ref_acc``) is written in tables, figures, cards and ``eval.yaml``.
+METRIC_LABELS: dict[str, str] = {
+    "i2t": "I2T",
+    "t2i": "T2I",
+    "group": "group",
+    "acc_ht": "AccHT",
+    "delta": "Δ",
+    "ref_acc": "refinement",
+}
+
+#: The half-truth benchmark (``bindsplit build halftruth``), whose records also report the
+#: half-truth metrics (``metric_halftruth``).
+HALFTRUTH = "halftruth"
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose

@@ -56,6 +56,7 @@ from ..metric_core import (
     SEED_KEY,
     SETTINGS_KEYS,
 )
+from ..metric_halftruth import ACCURACIES as HALFTRUTH_ACCURACIES
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
 from .keys import (
     GAP,
@@ -77,6 +78,7 @@ __all__ = [
     "GAP_PARTIAL",
     "METRICS",
     "METRIC_LABELS",
+    "RANKED_METRICS",
     "REFERENCE_CONFIG",
     "SCORED_BY",
     "SETTINGS_KEYS",
@@ -105,6 +107,9 @@ __all__ = [
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
 #: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
+#: The accuracies a leaderboard ranks by: the metric's, and a half-truth build's own (AccHT,
+#: refinement accuracy), which its records also keep per sample.
+RANKED_METRICS: tuple[str, ...] = (*METRICS, *HALFTRUTH_ACCURACIES)
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 #: What can score a record's samples (``model.scored_by``): an image and a text encoder, a

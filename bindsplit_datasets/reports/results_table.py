@@ -9,7 +9,8 @@ the build labels by (``attribute``, ``relation`` or ``both``; a record or table 
 builds had a kind reads as ``attribute``). An empty configuration has no accuracy and no row. The
 gaps are rows too: configuration ``gap_seen_unseen`` (seen minus unseen) and ``gap_seen_partial``
 (seen minus partial), ``value`` the difference with its interval, ``n`` the smaller of the two
-configurations' counts.
+configurations' counts. A half-truth build's records add the rows of its own metrics
+(``acc_ht``, ``delta``, ``ref_acc``: ``metric_halftruth``), each with its own interval method.
 
 Every row says how its numbers were made, so that it can be reproduced from itself:
 ``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
@@ -50,6 +51,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
+from ..metric_core import SMALL_N
+from ..metric_halftruth import DELTA, HALFTRUTH_METRICS, HALFTRUTH_SETTINGS
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
 from .results import (
@@ -117,6 +120,20 @@ KEY_COLUMNS: tuple[str, ...] = ("model", "model_revision", "benchmark", "build_f
 ROW_KEY: tuple[str, ...] = (*KEY_COLUMNS, "configuration", "metric")
 #: The Parquet key-value metadata entry holding the format tag.
 _FORMAT_KEY = b"bindsplit.format"
+#: Every metric a row may hold, in row order: the accuracies, then a half-truth build's own.
+_ROW_METRICS: tuple[str, ...] = (*METRICS, *HALFTRUTH_METRICS)
+#: The interval method of a half-truth metric's rows: (configuration, gap), from the settings.
+_HALFTRUTH_METHODS: dict[str, tuple[str, str]] = {
+    metric: (
+        HALFTRUTH_SETTINGS[
+            "delta_interval_method" if metric == DELTA else "halftruth_interval_method"
+        ],
+        HALFTRUTH_SETTINGS[
+            "delta_gap_interval_method" if metric == DELTA else "halftruth_gap_interval_method"
+        ],
+    )
+    for metric in HALFTRUTH_METRICS
+}
 
 
 def _schema() -> pa.Schema:
@@ -174,7 +191,7 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
         row["build_fingerprint"] or "",
         configs.index(config) if config in configs else len(configs),
         config,
-        METRICS.index(row["metric"]),
+        _ROW_METRICS.index(row["metric"]),
     )
 
 
@@ -186,6 +203,10 @@ def _row(
     if value is None:
         return None
     interval = metrics.get(interval_key(config, metric))
+    if metric in _HALFTRUTH_METHODS:  # a half-truth build's own metric
+        method = _HALFTRUTH_METHODS[metric][config in GAPS]
+    # a mean has no degenerate count: only its n can be small
+    small = n < SMALL_N if metric == DELTA else is_small(metrics, config, metric)
     return {
         "configuration": GAP_ROWS.get(config, config),
         "metric": metric,
@@ -194,7 +215,7 @@ def _row(
         "ci_high": None if interval is None else float(interval[1]),
         "n": n,
         "interval_method": method,
-        "small_n": is_small(metrics, config, metric),
+        "small_n": small,
     }
 
 
@@ -222,13 +243,13 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
             method = settings["interval_method"]
-            found += [_row(metrics, config, metric, n, method) for metric in METRICS]
+            found += [_row(metrics, config, metric, n, method) for metric in _ROW_METRICS]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
             method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, gap_n, method) for metric in METRICS]
+            found += [_row(metrics, gap, metric, gap_n, method) for metric in _ROW_METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -379,7 +400,9 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
-        if row.get("interval_method") is not None:
+        if metric in HALFTRUTH_METRICS:  # its methods are the half-truth metric's own
+            metrics.update(HALFTRUTH_SETTINGS)
+        elif row.get("interval_method") is not None:
             method_key = "gap_interval_method" if gap else "interval_method"
             metrics[method_key] = row["interval_method"]
         for setting in ("confidence", "n_bootstrap", "seed"):
