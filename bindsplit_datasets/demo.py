@@ -3,20 +3,28 @@
 :func:`run_demo` runs the same code that real benchmarks and real models go through, on data
 where seen and unseen are known exactly (docs/protocol.md, section 7):
 
-1. the default synthetic world and its reference index (the training corpus's bindings);
-2. the test benchmark (attribute-swap samples stratified seen / partial / unseen), built into a
-   Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``);
+1. the default synthetic world and its reference index (the training corpus's bindings and
+   relation triples);
+2. the test benchmark: attribute-swap samples stratified seen / partial / unseen, built into a
+   Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``); its
+   relation-swap samples, stratified by their triples (``bindsplit build synthetic_relation
+   --bindings relation``); and the half-truths of a sample of the relation samples' images,
+   split by the familiarity of their foils (``bindsplit build halftruth --source synthetic``),
+   all three from ground truth: the world says what every image shows;
 3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
-   scored with the Accelerate scorer and the ``bindsplit`` metric, in the runs of ``bindsplit
-   eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
-4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``).
+   scored on the three builds with the Accelerate scorer and the ``bindsplit`` metric, in the
+   runs of ``bindsplit eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
+4. per model the attribute and relation tables and the half-truth table (AccHT, Δ, refinement
+   accuracy by unit kind and foil familiarity), a leaderboard per configuration and the figure
+   (``bindsplit compare`` / ``bindsplit plot``).
 
-The output folder holds ``dataset/`` (the built benchmark), ``results/`` (one results record per
-model, named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as
-one list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` and ``demo.json``
-(the manifest that marks the folder as a demo output, so a later run may replace it with
-``--overwrite``; nothing else is ever replaced). It is written next to its final place and moved
-there only when complete.
+The output folder holds ``dataset/`` (the attribute build), ``relations/`` (the relation build),
+``halftruths/`` (the half-truth build), ``results/`` (one results record per model and build,
+named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as one
+list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` (the attribute and
+relation builds) and ``demo.json`` (the manifest that marks the folder as a demo output, so a
+later run may replace it with ``--overwrite``; nothing else is ever replaced). It is written next
+to its final place and moved there only when complete.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Any
 
 from ._version import __version__
 from .atomic import DEMO_OUTPUT, atomic_directory, check_output, write_text
+from .names import HALFTRUTH
 
 __all__ = ["DEMO_MODELS", "DemoResult", "format_demo_report", "run_demo"]
 
@@ -42,6 +51,15 @@ DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 RECORDS_FOLDER = "results"
 #: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
 DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
+#: The builds of the demo output, by folder: the attribute and relation splits, the half-truths.
+BUILDS: dict[str, str] = {
+    "dataset": "synthetic",
+    "relations": "synthetic_relation",
+    "halftruths": "halftruth",
+}
+#: Images of the relation test set the half-truths are made from (a seeded sample; each gives
+#: about ten half-truths).
+HALFTRUTH_IMAGES = 300
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,8 @@ class DemoResult:
     results: Path
     figure: Path
     records: list[dict[str, Any]]
+    relations: Path | None = None
+    halftruths: Path | None = None
 
 
 def model_id(name: str) -> str:
@@ -115,14 +135,29 @@ def run_demo(
             index=index,
             progress=progress,
         )
-        dataset = tmp / "dataset"
-        build_benchmark("synthetic", out=dataset, source=source, reference=index, progress=progress)
+        options: dict[str, dict[str, Any]] = {
+            "dataset": {},
+            "relations": {"binding_kind": "relation"},
+            "halftruths": {"source_options": {"max_images": HALFTRUTH_IMAGES}},
+        }
+        for folder, benchmark in BUILDS.items():
+            build_benchmark(
+                benchmark,
+                out=tmp / folder,
+                source=source,
+                reference=index,
+                progress=progress,
+                **options[folder],
+            )
         shutil.rmtree(source)
         plan = [  # one plan per checkpoint: each has its own display name
             run
             for name, path in checkpoints.items()
             for run in plan_runs(
-                [str(path)], [dataset], out_dir=tmp / RECORDS_FOLDER, name=model_id(name)
+                [str(path)],
+                [tmp / folder for folder in BUILDS],
+                out_dir=tmp / RECORDS_FOLDER,
+                name=model_id(name),
             )
         ]
         scored = run_planned(
@@ -130,7 +165,8 @@ def run_demo(
         )
         records = [_relocated(record, tmp, out) for record in scored]
         write_records(records, tmp / "results.json")
-        plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+        plotted = [r for r in records if r["dataset"]["benchmark"] != HALFTRUTH]
+        plot_results(plotted, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
             "bindsplit_version": __version__,
@@ -139,6 +175,9 @@ def run_demo(
             "n_bootstrap": n_bootstrap,
             "seed": seed,
             "dataset": "dataset",
+            "relations": "relations",
+            "halftruths": "halftruths",
+            "halftruth_images": HALFTRUTH_IMAGES,
             "results": "results.json",
             "records": RECORDS_FOLDER,
             "figure": "accuracy_by_split.png",
@@ -150,6 +189,8 @@ def run_demo(
         results=out / "results.json",
         figure=out / "accuracy_by_split.png",
         records=records,
+        relations=out / "relations",
+        halftruths=out / "halftruths",
     )
 
 
@@ -161,15 +202,28 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 
 def format_demo_report(result: DemoResult) -> str:
-    """Per-model tables, then the leaderboards of I2T and group per configuration."""
+    """Per model its attribute and relation tables and its half-truth table, then the
+    leaderboards of I2T and group per configuration (attribute and relation builds) and of AccHT
+    (half-truths)."""
     from .reports import format_comparison
     from .reports import format_record_table as format_table
+    from .reports.halftruth_tables import format_halftruth_table, has_halftruths
 
-    parts = [format_table(record) for record in result.records]
+    splits = [r for r in result.records if not has_halftruths(r)]
+    halftruths = [r for r in result.records if has_halftruths(r)]
+    models = list(dict.fromkeys(r["model"]["id"] for r in result.records))
+    parts = [
+        format_halftruth_table(record) if has_halftruths(record) else format_table(record)
+        for model in models
+        for record in result.records
+        if record["model"]["id"] == model
+    ]
     for metric in ("i2t", "group"):
-        parts.append(format_comparison(result.records, metric, configs=DEMO_CONFIGS))
+        parts.append(format_comparison(splits, metric, configs=DEMO_CONFIGS))
+    if halftruths:
+        parts.append(format_comparison(halftruths, "acc_ht", configs=("full", "seen", "unseen")))
     parts.append(
-        f"Wrote {result.dataset} (built benchmark with its card), {result.results} and "
-        f"{result.figure}."
+        f"Wrote {result.dataset} (attribute build with its card), {result.relations} (relation "
+        f"build), {result.halftruths} (half-truth build), {result.results} and {result.figure}."
     )
     return "\n\n".join(parts)
