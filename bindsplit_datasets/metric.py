@@ -49,6 +49,7 @@ MODULE_FILES: Final[tuple[str, ...]] = (
     "bindsplit.py",
     "bindsplit_bootstrap.py",
     "bindsplit_core.py",
+    "bindsplit_halftruth.py",
     "bindsplit_intervals.py",
 )
 #: The entry ``evaluate.load("bindsplit")`` looks for in its modules cache.

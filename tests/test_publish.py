@@ -853,6 +853,7 @@ def test_real_metric_folder_is_publishable() -> None:
         "app.py",
         "bindsplit_bootstrap.py",
         "bindsplit_core.py",
+        "bindsplit_halftruth.py",
         "bindsplit_intervals.py",
         "requirements.txt",
         PUBLISH_RECORD,

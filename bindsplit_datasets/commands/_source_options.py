@@ -75,8 +75,8 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--images",
         metavar="DIR",
-        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
-        "downloaded once and cached)",
+        help="sugarcrepe: the COCO val2017 image folder the subset files name (default: "
+        "downloaded once and cached); halftruth: the image folder of a COCO caption file",
     )
     parser.add_argument(
         "--vismin-pairing",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ._halftruth_options import add_halftruth_arguments, halftruth_options
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
@@ -23,6 +24,9 @@ EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
     "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
     "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
+    "bindsplit build halftruth --source synthetic --out builds/halftruths",
+    "bindsplit build halftruth --source annotations/captions_val2017.json --images val2017 "
+    "--units relation --out builds/coco_halftruths",
 )
 
 
@@ -35,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
     )
     add_bindings_argument(parser)
+    add_halftruth_arguments(parser)
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",
@@ -57,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         allow_leakage=args.allow_leakage,
         max_leakage=args.max_leakage,
         overwrite=args.overwrite,
-        source_options=source_options(args),
+        source_options={**source_options(args), **halftruth_options(args)},
         repo_id=args.repo_id,
         progress=True,
         binding_kind=args.bindings,

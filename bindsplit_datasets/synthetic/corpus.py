@@ -27,15 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import BindsplitValueError
-from .relations import (
-    AXES,
-    Configuration,
-    Triple,
-    caption_wordings,
-    configuration_of,
-    place_configuration,
-)
-from .render import PlacedObject, Scene, sample_layout
+from .relations import AXES, Configuration, Triple, caption_wordings, configuration_of
+from .render import PlacedObject, Scene, place_configuration, sample_layout
 from .world import Pair, SyntheticWorld
 
 if TYPE_CHECKING:

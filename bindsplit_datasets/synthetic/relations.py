@@ -20,8 +20,8 @@ equally often.
 The ground truth of a triple in a scene is geometric (:func:`relation_holds`), read from the
 objects' tight boxes: side by side when the boxes' x ranges are apart and their y ranges
 overlap, one over the other when the reverse; "on top of" when the vertical gap is (nearly)
-zero. Layouts (:func:`place_configuration`) are drawn so that exactly the configuration's
-triples hold.
+zero. Layouts (:func:`~.render.place_configuration`) are drawn so that exactly the
+configuration's triples hold.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ __all__ = [
     "choose_held_out_relations",
     "configuration_of",
     "matchings",
-    "place_configuration",
     "relation_holds",
     "wordings",
 ]
@@ -79,11 +78,6 @@ Triple = tuple[str, str, str]
 
 #: Largest vertical gap (a share of the image side) at which two shapes count as touching.
 TOUCH_TOLERANCE = 0.005
-_MARGIN = 0.02  # from the image border
-_MIN_GAP, _MAX_GAP = 0.06, 0.2  # between shapes that do not touch
-_JITTER = 0.03  # off-axis offset of the two centres
-_CONTACT_JITTER = 0.02
-_MIN_RADIUS, _MAX_RADIUS = 0.13, 0.2
 
 
 def configuration_of(triple: Triple) -> Configuration:
@@ -188,41 +182,3 @@ def relation_holds(
     if relation == ON_TOP_OF:
         return above and b[1] - a[3] <= TOUCH_TOLERANCE
     raise BindsplitValueError(f"unknown relation {relation!r}; the world knows {list(RELATIONS)}")
-
-
-def place_configuration(
-    rng: np.random.Generator,
-    shapes: tuple[str, str],
-    axis: str,
-    *,
-    contact: bool = False,
-) -> list[tuple[float, float, float]]:
-    """``(x, y, radius)`` of ``shapes[0]`` and ``shapes[1]`` (unit coordinates) in the
-    configuration ``(shapes[0], axis, shapes[1])``: side by side with a gap, one above the
-    other with a gap, or (``contact``) one resting on the other. Inside the image, never
-    overlapping."""
-    from .render import SHAPE_EXTENTS
-
-    radii = [float(r) for r in rng.uniform(_MIN_RADIUS, _MAX_RADIUS, size=2)]
-    extents = [SHAPE_EXTENTS[shape] for shape in shapes]
-    along = 0 if axis == "horizontal" else 1  # the axis the shapes follow each other on
-    across = 1 - along
-    # extents along the axis: (low, high) offsets of each shape from its centre
-    low = [e[along] * r for e, r in zip(extents, radii, strict=True)]
-    high = [e[along + 2] * r for e, r in zip(extents, radii, strict=True)]
-    sizes = (high[0] - low[0]) + (high[1] - low[1])
-    room = 1.0 - 2 * _MARGIN - sizes  # at least the largest gap of the smallest pair
-    gap = 0.0 if contact else float(rng.uniform(_MIN_GAP, min(_MAX_GAP, room)))
-    span = sizes + gap
-    start = float(rng.uniform(_MARGIN, max(_MARGIN, 1.0 - _MARGIN - span)))
-    centre_0 = start - low[0]
-    centre_1 = start + (high[0] - low[0]) + gap - low[1]
-    jitter = _CONTACT_JITTER if contact else _JITTER
-    reach = max(max(-e[across] * r, e[across + 2] * r) for e, r in zip(extents, radii, strict=True))
-    middle = float(rng.uniform(_MARGIN + reach + jitter, 1.0 - _MARGIN - reach - jitter))
-    offsets = [float(v) for v in rng.uniform(-jitter / 2, jitter / 2, size=2)]
-    placed = []
-    for centre, offset, radius in zip((centre_0, centre_1), offsets, radii, strict=True):
-        x, y = (centre, middle + offset) if along == 0 else (middle + offset, centre)
-        placed.append((x, y, radius))
-    return placed
