@@ -16,6 +16,7 @@ from PIL import Image
 from bindsplit_datasets import cli
 from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.builds.manifest import read_manifest, verify_build
+from bindsplit_datasets.evaluation import evaluate_scores
 from bindsplit_datasets.halftruths import (
     ADDED_COLUMNS,
     EDITS,
@@ -26,6 +27,7 @@ from bindsplit_datasets.halftruths import (
     unit_text,
 )
 from bindsplit_datasets.halftruths.sources import read_source
+from bindsplit_datasets.metric_halftruth import halftruth_metrics, halftruth_outcomes
 from bindsplit_datasets.names import label_name
 from bindsplit_datasets.parsing import (
     Binding,
@@ -35,6 +37,7 @@ from bindsplit_datasets.parsing import (
     parse_relations,
 )
 from bindsplit_datasets.reference import ReferenceIndex
+from bindsplit_datasets.reports.results import validate_record
 from bindsplit_datasets.synthetic import default_world, reference_index, write_test_benchmark
 from bindsplit_datasets.synthetic.relations import relation_holds
 
@@ -212,6 +215,23 @@ def test_a_synthetic_build_keeps_the_source_columns_and_labels_by_the_foil(
     sizes = read_manifest(synthetic_build)["configs"]
     assert sizes["seen"] + sizes["unseen"] == sizes["full"] == len(rows)
     assert sizes["partial"] == 0
+
+
+def test_eval_of_a_halftruth_build_reports_its_metrics_and_outcomes(synthetic_build):
+    rows = _full(synthetic_build)
+    rng = np.random.default_rng(3)
+    matrices = [rng.normal(size=(1, 3)).round(3).tolist() for _ in range(len(rows))]
+    record = evaluate_scores(
+        {str(i): m for i, m in enumerate(matrices)}, synthetic_build, name="random", n_bootstrap=0
+    )
+    validate_record(record)
+    labels = [label_name(value) for value in rows["bindsplit_label"]]
+    expected = halftruth_metrics(matrices, labels, rows["bindsplit_category"])
+    for key in ("full/acc_ht", "seen/delta_ci", "gap/ref_acc", "unseen/kind/relation/acc_ht"):
+        assert record["metrics"][key] == pytest.approx(expected[key])
+    outcomes = halftruth_outcomes(matrices)
+    assert record["samples"]["acc_ht"] == outcomes.acc_ht.astype(int).tolist()
+    assert record["metrics"]["delta_interval_method"] == "student-t"
 
 
 def test_entity_only_builds_add_entities_only(tmp_path, synthetic_source, index):
