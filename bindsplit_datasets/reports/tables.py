@@ -8,6 +8,7 @@ from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
+from .halftruth_tables import format_halftruth_table, has_halftruths
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
     GAPS,
@@ -59,4 +60,8 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     title = f"{record['model']['id']} on {dataset['benchmark']} ({dataset['data']})"
     table = f"{title}\n{render_table(header, rows, rule=True)}\n{interval_note(metrics)}"
     check = record.get("pairing_check")
-    return f"{table}\n{format_pairing_check(check)}" if check else table
+    if check:
+        table = f"{table}\n{format_pairing_check(check)}"
+    if has_halftruths(record):
+        table = f"{table}\n\n{format_halftruth_table(record)}"
+    return table
