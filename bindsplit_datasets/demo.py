@@ -7,8 +7,8 @@ where seen and unseen are known exactly (docs/protocol.md, section 7):
    relation triples);
 2. the test benchmark: attribute-swap samples stratified seen / partial / unseen, built into a
    Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``); its
-   relation-swap samples, stratified by their triples (``bindsplit build synthetic_relation
-   --bindings relation``); and the half-truths of a sample of the relation samples' images,
+   relation-swap samples, stratified by their triples (``bindsplit build synthetic_relation``);
+   and the half-truths of a sample of the relation samples' images,
    split by the familiarity of their foils (``bindsplit build halftruth --source synthetic``),
    all three from ground truth: the world says what every image shows;
 3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
@@ -137,7 +137,7 @@ def run_demo(
         )
         options: dict[str, dict[str, Any]] = {
             "dataset": {},
-            "relations": {"binding_kind": "relation"},
+            "relations": {},  # labelled by its triples (SyntheticRelation.labelled_by)
             "halftruths": {"source_options": {"max_images": HALFTRUTH_IMAGES}},
         }
         for folder, benchmark in BUILDS.items():

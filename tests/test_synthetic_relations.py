@@ -165,8 +165,8 @@ def test_the_relation_benchmark_builds_by_its_triples(world, index, tmp_path):
         out=tmp_path / "build",
         source=source,
         reference=index,
-        binding_kind="relation",
     )
+    assert built.manifest["binding_kind"] == "relation"  # always labelled by its triples
     assert built.manifest["configs"] == {
         "full": 18,
         "seen": 6,

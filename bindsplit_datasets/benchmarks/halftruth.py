@@ -143,11 +143,17 @@ class HalfTruthBenchmark(BenchmarkAdapter):
             progress=True,
         )
         report.n_rows = len(made.dataset)
-        report.notes.append(
+        report.notes += [
             f"half-truths of {made.n_images:,} images ({units} units, seed {seed}): "
             f"{len(made.dataset):,} rows; {made.without:,} images gave none (no caption with two "
-            "units that read back)"
-        )
+            "units that read back)",
+            "each row is labelled by its foil alone (the unit `added_unit` states): seen when "
+            "the reference holds it, unseen when not; `caption_bindings` / `caption_relations` "
+            "list the foil under `half_truth`. `anchor` and `refinement` are true of the image "
+            "(the refinement a hard positive), `half_truth` is not",
+            "the verbatim-caption leakage check does not apply: anchors are short descriptions "
+            "written from the captions, which a corpus of the same domain holds by chance",
+        ]
         identity = {
             **captioned.identity,
             "halftruth": {"units": units, "seed": seed, "max_images": max_images},

@@ -6,8 +6,9 @@ square"), ``image_1``/``caption_1`` a scene whose caption is false of ``image_0`
 exchanged (``negative`` = ``swap``) or the relation changed to its converse (``relation``); see
 :mod:`bindsplit_datasets.synthetic.relation_testset`. Triples come from the structured columns
 ``triple_0``/``triple_1`` (the relation parser agrees with them; a test checks it), bindings from
-``objects``/``attributes``; the category is ``{negative}/{relation of caption 0}``. Build it by its
-triples (``--bindings relation``): the strata are those of the triples, every binding being seen.
+``objects``/``attributes``; the category is ``{negative}/{relation of caption 0}``. It is always
+labelled by its triples (``labelled_by``; ``--bindings`` does not apply): the strata are those of
+the triples, every binding being seen.
 Sources and reference are the attribute benchmark's (:class:`~.synthetic.Synthetic`): a folder
 written by ``write_test_benchmark`` (its ``relations/*.parquet``) or the generated default.
 """
@@ -31,6 +32,8 @@ class SyntheticRelation(Synthetic):
     name: ClassVar[str] = "synthetic_relation"
     pretty_name: ClassVar[str] = "Synthetic Shapes (relations)"
     samples_folder: ClassVar[str] = "relations"
+    #: Labelled by the triples: every (colour, shape) binding of a sample is seen.
+    labelled_by: ClassVar[str] = "relation"
     required_columns: ClassVar[tuple[str, ...]] = (
         "id",
         "image_0",

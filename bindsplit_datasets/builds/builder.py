@@ -73,6 +73,7 @@ __all__ = [
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
     "DerivedBenchmark",
+    "LabelledBy",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
@@ -94,14 +95,21 @@ DEFAULT_MAX_LEAKAGE = 0.2
 
 
 @runtime_checkable
-class DerivedBenchmark(Protocol):
-    """An adapter whose rows are made against the build's reference (``halftruth``: each foil's
-    familiarity decides which foils are made): its ``load`` takes the resolved index as the
-    ``reference`` option, its rows are labelled by the binding kind ``labelled_by`` whatever the
-    build asks, and its ``hard_positive_columns`` (captions also true of image 0) are recorded in
-    the manifest's ``columns.hard_positive``."""
+class LabelledBy(Protocol):
+    """An adapter whose samples are labelled by one binding kind, ``labelled_by``, whatever the
+    build asks (``synthetic_relation``: its triples; every binding of its samples is seen)."""
 
     labelled_by: str
+
+
+@runtime_checkable
+class DerivedBenchmark(LabelledBy, Protocol):
+    """An adapter whose rows are made against the build's reference (``halftruth``: each foil's
+    familiarity decides which foils are made): its ``load`` takes the resolved index as the
+    ``reference`` option, its rows are labelled by ``labelled_by`` (:class:`LabelledBy`), and its
+    ``hard_positive_columns`` (captions also true of image 0) are recorded in the manifest's
+    ``columns.hard_positive``."""
+
     hard_positive_columns: tuple[str, ...]
 
 
@@ -296,7 +304,7 @@ def prepare_benchmark(
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
     adapter = get_benchmark(benchmark)
-    if isinstance(adapter, DerivedBenchmark):  # labelled by its own units (halftruth: the foil)
+    if isinstance(adapter, LabelledBy):  # labelled by its own units (halftruth: the foil)
         binding_kind = adapter.labelled_by
     if not isinstance(source_options, Mapping | None):
         raise BindsplitValueError(
