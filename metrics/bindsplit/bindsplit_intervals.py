@@ -40,6 +40,7 @@ __all__ = [
     "CONFIDENCE_KEY",
     "DEFAULT_CONFIDENCE",
     "DEFAULT_INTERVAL_METHOD",
+    "DROP_INTERVAL_METHOD_KEY",
     "GAP_INTERVAL_METHOD_KEY",
     "INTERVAL_METHODS",
     "INTERVAL_METHOD_KEY",
@@ -87,6 +88,10 @@ INTERVAL_METHOD_KEY = "interval_method"
 """How each accuracy's interval was made: one of :data:`INTERVAL_METHODS`."""
 GAP_INTERVAL_METHOD_KEY = "gap_interval_method"
 """How each gap's interval was made: :data:`NEWCOMBE`, or :data:`BOOTSTRAP`."""
+DROP_INTERVAL_METHOD_KEY = "drop_interval_method"
+"""How each hard-positive drop's interval (``{config}/i2t_drop_ci``) was made: the drop is a
+proportion of samples (those right without the hard positives and wrong with them), so one of
+:data:`INTERVAL_METHODS`, the accuracies' own; only with hard positives."""
 MACRO_INTERVAL_METHOD_KEY = "macro_interval_method"
 """How the macro averages' intervals were made (always :data:`BOOTSTRAP`); only with macro
 groups."""
@@ -100,6 +105,7 @@ SEED_KEY = "seed"
 SETTINGS_KEYS: tuple[str, ...] = (
     INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
+    DROP_INTERVAL_METHOD_KEY,
     MACRO_INTERVAL_METHOD_KEY,
     CONFIDENCE_KEY,
     N_BOOTSTRAP_KEY,
