@@ -44,6 +44,7 @@ from .metric_core import (
     DEFAULT_CONFIDENCE,
     DEFAULT_INTERVAL_METHOD,
     GAPS,
+    HARD_POSITIVE_SETTINGS_KEYS,
     SETTINGS_KEYS,
     BindsplitStatistics,
     accumulate,
@@ -114,7 +115,7 @@ def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str
     """The metric keys of ``configs``; a gap only when both its configurations are reported;
     the interval settings always."""
     gaps = {gap for gap, pair in GAPS.items() if set(pair) <= set(configs)}
-    kept = set(configs) | gaps | set(SETTINGS_KEYS)
+    kept = set(configs) | gaps | set(SETTINGS_KEYS) | set(HARD_POSITIVE_SETTINGS_KEYS)
     return {key: value for key, value in metrics.items() if key_config(key) in kept}
 
 

@@ -3,8 +3,9 @@
 The metric lives in ``metrics/bindsplit/`` of the repository, a self-contained folder that is also
 published as a Hugging Face Space; the package ships it as package data
 (``bindsplit_datasets/_metric/bindsplit/``). Its numpy-only core (``bindsplit_core.py``, and
-``bindsplit_bootstrap.py`` for ``compute_metrics``, ``bindsplit_intervals.py`` for the intervals
-and the names of the settings a result records) is imported here under stable module names
+``bindsplit_outcomes.py`` for one sample's outcomes, ``bindsplit_bootstrap.py`` for
+``compute_metrics``, ``bindsplit_intervals.py`` for the intervals and the names of the settings
+a result records) is imported here under stable module names
 (``_metric`` and ``_metric/bindsplit`` are namespace packages), so
 that the scorer, the command line and the tests use exactly the code of the published metric
 without loading evaluate, datasets or torch, and its objects pickle.
@@ -48,6 +49,7 @@ from ._metric.bindsplit.bindsplit_intervals import (
     DEFAULT_INTERVAL_METHOD,
     DROP_INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
+    HARD_POSITIVE_SETTINGS_KEYS,
     INTERVAL_METHOD_KEY,
     INTERVAL_METHOD_OPTIONS,
     INTERVAL_METHODS,
@@ -77,6 +79,7 @@ __all__ = [
     "GAPS",
     "GAP_INTERVAL_METHOD_KEY",
     "HARD_POSITIVE_METRICS",
+    "HARD_POSITIVE_SETTINGS_KEYS",
     "INTERVAL_METHODS",
     "INTERVAL_METHOD_KEY",
     "INTERVAL_METHOD_OPTIONS",

@@ -235,7 +235,7 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
             found += [
-                _row(metrics, config, metric, n, settings[_method_key(metric, gap=False)])
+                _row(metrics, config, metric, n, settings.get(_method_key(metric, gap=False)))
                 for metric in REPORTED_METRICS
             ]
         for gap in GAPS:

@@ -13,11 +13,11 @@
 # limitations under the License.
 """BindSplit metric: image-text matching accuracy per seen/unseen binding split, with intervals.
 
-The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py`` and
-``bindsplit_bootstrap.py`` and ``bindsplit_intervals.py`` (numpy and the standard library only), the
-sibling modules that ``evaluate.load`` copies along with this script (it copies the ones this
-script imports relatively, so it imports from each); this module only declares the inputs (per
-configuration) and documents them.
+The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py``,
+``bindsplit_outcomes.py``, ``bindsplit_bootstrap.py`` and ``bindsplit_intervals.py`` (numpy and
+the standard library only), the sibling modules that ``evaluate.load`` copies along with this
+script (it copies the ones this script imports relatively, so it imports from each); this module
+only declares the inputs (per configuration) and documents them.
 """
 
 from __future__ import annotations
@@ -29,14 +29,9 @@ import datasets
 import evaluate
 
 from .bindsplit_bootstrap import compute_metrics
-from .bindsplit_core import (
-    PAPER_CITATION,
-    Result,
-    accumulate,
-    checked_flags,
-    checked_hard_positives,
-)
+from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags
 from .bindsplit_intervals import DEFAULT_INTERVAL_METHOD
+from .bindsplit_outcomes import checked_hard_positives
 
 __all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
 

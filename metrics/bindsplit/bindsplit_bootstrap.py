@@ -40,8 +40,6 @@ import numpy as np
 # this branch: the other one names the same module)
 if TYPE_CHECKING or __package__:
     from .bindsplit_core import (
-        _ABSENT,
-        _DROPPED,
         BALANCED,
         GAPS,
         LABEL_POOLS,
@@ -66,10 +64,9 @@ if TYPE_CHECKING or __package__:
         newcombe_interval,
         proportion_interval,
     )
+    from .bindsplit_outcomes import _ABSENT, _DROPPED
 else:  # the Space's app.py: this folder on sys.path, its modules top-level
     from bindsplit_core import (
-        _ABSENT,
-        _DROPPED,
         BALANCED,
         GAPS,
         LABEL_POOLS,
@@ -94,6 +91,7 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
         newcombe_interval,
         proportion_interval,
     )
+    from bindsplit_outcomes import _ABSENT, _DROPPED
 
 __all__ = ["compute_metrics"]
 

@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_INTERVAL_METHOD",
     "DROP_INTERVAL_METHOD_KEY",
     "GAP_INTERVAL_METHOD_KEY",
+    "HARD_POSITIVE_SETTINGS_KEYS",
     "INTERVAL_METHODS",
     "INTERVAL_METHOD_KEY",
     "INTERVAL_METHOD_OPTIONS",
@@ -105,13 +106,15 @@ SEED_KEY = "seed"
 SETTINGS_KEYS: tuple[str, ...] = (
     INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
-    DROP_INTERVAL_METHOD_KEY,
     MACRO_INTERVAL_METHOD_KEY,
     CONFIDENCE_KEY,
     N_BOOTSTRAP_KEY,
     SEED_KEY,
 )
-"""Every key of a results dict that is a setting, not a number of a configuration."""
+"""Every key of a results dict that is a setting, not a number of a configuration (with
+:data:`HARD_POSITIVE_SETTINGS_KEYS` where samples have hard positives)."""
+HARD_POSITIVE_SETTINGS_KEYS: tuple[str, ...] = (DROP_INTERVAL_METHOD_KEY,)
+"""The settings a results dict has only where samples have hard positives."""
 
 
 SMALL_N = 30
