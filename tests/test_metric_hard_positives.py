@@ -441,3 +441,29 @@ def test_outcomes_module_doctests_run():
     assert module.__name__.endswith("bindsplit_outcomes")
     failed, attempted = doctest.testmod(module)
     assert failed == 0 and attempted >= 6
+
+
+@pytest.mark.slow  # imports gradio
+def test_the_space_app_takes_hard_positives(monkeypatch):
+    """The metric Space's app, run as the Space runs it (the folder's modules top-level)."""
+    pytest.importorskip("gradio")
+    import importlib
+
+    monkeypatch.syspath_prepend(str(REPO_METRIC))
+    names = ("app", "bindsplit_core", "bindsplit_outcomes", "bindsplit_bootstrap")
+    names += ("bindsplit_intervals",)
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    try:
+        app = importlib.import_module("app")
+        samples = {
+            "scores": [m for m, *_ in HAND],
+            "split": [label for _, label, *_ in HAND],
+            "hard_positives": [1] * len(HAND),
+        }
+        results = app.compute(json.dumps(samples), n_bootstrap=0)
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+    check_by_hand(results)
+    assert "hard_positives" in app.INPUTS
