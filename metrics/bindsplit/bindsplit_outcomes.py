@@ -240,24 +240,31 @@ def _sample_cells(scores: Any, hard_positives: Sequence[int] | None = None) -> n
     """The outcome cell (0..5; 6..8: I2T dropped by the hard positives) of every sample."""
     cells = np.empty(len(scores), dtype=np.int64)
     for indices, stack in _equal_shape_stacks(scores):
-        hard = np.zeros(len(indices), dtype=np.int64)
-        if hard_positives is not None:
-            hard = np.asarray([hard_positives[i] for i in indices], dtype=np.int64)
+        if hard_positives is None or not any(hard_positives[i] for i in indices):
+            cells[indices] = _stack_cells(stack, 0)  # the common case: one call, no copy
+            continue
+        hard = np.asarray([hard_positives[i] for i in indices], dtype=np.int64)
         for count in np.unique(hard).tolist():
             chosen = np.flatnonzero(hard == count)
-            if count:
-                try:
-                    _check_hard(stack.shape[1], stack.shape[2], count)
-                except ValueError as error:
-                    raise ValueError(f"sample {indices[chosen[0]]}: {error}") from None
-                i2t, original, t2i = _hard_positive_outcomes(stack[chosen], count)
-                state = np.where(i2t, 1, np.where(original, _DROPPED, 0))
-            else:
-                i2t, t2i = _outcomes(stack[chosen] if len(chosen) < len(stack) else stack)
-                state = i2t.astype(np.int64)
-            t2i_state = np.full(len(chosen), _ABSENT) if t2i is None else t2i.astype(np.int64)
-            cells[np.asarray(indices)[chosen]] = 3 * state + t2i_state
+            try:
+                cells[np.asarray(indices)[chosen]] = _stack_cells(stack[chosen], count)
+            except ValueError as error:
+                raise ValueError(f"sample {indices[chosen[0]]}: {error}") from None
     return cells
+
+
+def _stack_cells(stack: np.ndarray, hard: int) -> np.ndarray:
+    """The outcome cells of a stack of equal-shape matrices that have ``hard`` hard positives
+    each (a ValueError when their shape cannot hold them)."""
+    if hard:
+        _check_hard(stack.shape[1], stack.shape[2], hard)
+        i2t, original, t2i = _hard_positive_outcomes(stack, hard)
+        state = np.where(i2t, 1, np.where(original, _DROPPED, 0))
+    else:
+        i2t, t2i = _outcomes(stack)
+        state = i2t.astype(np.int64)
+    t2i_state = np.full(len(stack), _ABSENT) if t2i is None else t2i.astype(np.int64)
+    return 3 * state + t2i_state
 
 
 def checked_hard_positives(values: Sequence[Any] | None, n: int) -> list[int] | None:
