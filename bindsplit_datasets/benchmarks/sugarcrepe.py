@@ -37,7 +37,7 @@ import datasets
 
 from ..downloads import default_cache_dir, download, files_digest
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from . import register
+from . import from_spec
 from .base import (
     LoadedSource,
     ParsedCaptionsAdapter,
@@ -222,28 +222,12 @@ def _official_rows(
         yield {**sample, "image": image, _PROBLEM: problems[name]}
 
 
-@register
+@from_spec("sugarcrepe")
 class SugarCrepe(ParsedCaptionsAdapter):
-    """SugarCrepe, every subset; see the module docstring for the layouts it reads."""
+    """SugarCrepe, every subset; see the module docstring for the layouts it reads (its
+    columns, licence and citation: ``specs/sugarcrepe.yaml``)."""
 
-    name: ClassVar[str] = "sugarcrepe"
-    pretty_name: ClassVar[str] = "SugarCrepe"
-    image_columns: ClassVar[tuple[str, ...]] = ("image",)
-    caption_columns: ClassVar[tuple[str, ...]] = ("caption", "negative_caption")
-    required_columns: ClassVar[tuple[str, ...]] = ("image", "caption", "negative_caption", "subset")
-    category_columns: ClassVar[tuple[str, ...]] = ("subset",)
     load_options: ClassVar[tuple[str, ...]] = ("images",)
-    license: ClassVar[str] = "mit"
-    image_sources: ClassVar[tuple[str, ...]] = (
-        "COCO val2017 images (from Flickr, each under the terms of the COCO terms of use)",
-    )
-    citation: ClassVar[str] = """@inproceedings{hsieh2023sugarcrepe,
-  title     = {{SugarCrepe}: Fixing Hackable Benchmarks for Vision-Language Compositionality},
-  author    = {Hsieh, Cheng-Yu and Zhang, Jieyu and Ma, Zixian and Kembhavi, Aniruddha and
-               Krishna, Ranjay},
-  booktitle = {Advances in Neural Information Processing Systems, Datasets and Benchmarks Track},
-  year      = {2023}
-}"""
 
     def load(
         self, source: str | Path | None = None, *, strict: bool = False, **options: Any
