@@ -31,7 +31,7 @@ The file format (every key not listed is refused, so a typo never passes silentl
     pairing: index                   # image i <-> positive caption i; see PAIRINGS
     license: other                   # the annotations' licence (a Hub licence id)
     image_sources: [...]             # where the images come from, under which terms
-    citation: |                      # BibTeX (omitted: the BindSplit paper's own)
+    citation: |                      # BibTeX (omitted: none; shipped: the BindSplit paper's)
       @inproceedings{...}
     paper_figures: {}                # the BindSplit paper's figures, keyed like the composition
     hub_name: winoground             # repository name of its BindSplit dataset (bindsplit/NAME)
@@ -131,7 +131,7 @@ class BenchmarkSpec:
     pairing: str = "index"
     license: str = "other"
     image_sources: tuple[str, ...] = ()
-    citation: str = PAPER_CITATION
+    citation: str = ""
     paper_figures: Mapping[str, float] = field(default_factory=dict)
     hub_name: str = ""
     leakage_guard: bool = True
@@ -373,7 +373,7 @@ def parse_spec(data: Any, where: str = "the spec", *, shipped: bool = False) -> 
         pairing=pairing,
         license=top.text("license", "other", required=shipped),
         image_sources=top.names("image_sources"),
-        citation=_citation(top),
+        citation=_citation(top, shipped),
         paper_figures=dict(figures),
         hub_name=top.text("hub_name", name.replace("_", "-"), required=shipped),
         leakage_guard=top.flag("leakage_guard", True),
@@ -385,11 +385,12 @@ def parse_spec(data: Any, where: str = "the spec", *, shipped: bool = False) -> 
     return spec
 
 
-def _citation(top: _Fields) -> str:
-    """The ``citation`` field: BibTeX; omitted, the BindSplit paper's (its own benchmarks)."""
+def _citation(top: _Fields, shipped: bool) -> str:
+    """The ``citation`` field: BibTeX. Omitted: in a shipped spec, the BindSplit paper's (a
+    benchmark of the paper itself, the synthetic world); in a user's spec, none."""
     citation = top.text("citation")
     if citation is None:
-        return PAPER_CITATION
+        return PAPER_CITATION if shipped else ""
     if not citation.lstrip().startswith("@"):
         top.fail("citation", "is not a BibTeX entry", "give the benchmark's BibTeX, starting '@'")
     return str(citation).strip()

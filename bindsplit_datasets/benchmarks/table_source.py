@@ -30,7 +30,7 @@ from ..errors import SchemaError
 from ..input_files import check_input_file
 from .base import read_dataset_source
 
-__all__ = ["TEXT_TABLE_SUFFIXES", "read_table_source", "resolve_image_paths"]
+__all__ = ["TEXT_TABLE_SUFFIXES", "read_table_source", "resolve_image_paths", "table_columns"]
 
 #: Local table files read here rather than as Parquet, by suffix.
 TEXT_TABLE_SUFFIXES: tuple[str, ...] = (".csv", ".jsonl", ".ndjson", ".json")
@@ -72,6 +72,32 @@ def read_table_source(
         present = [c for c in image_columns if c in dataset.column_names]
         dataset = resolve_image_paths(dataset, present, folder)
     return dataset, identity
+
+
+def table_columns(source: str | Path) -> list[str] | None:
+    """The column names of a local table, read from its header or schema alone (no rows), so
+    that wrong column names are reported before any work; ``None`` for a Hub id, a folder
+    without Parquet files or a file that is not a table (reading it reports that)."""
+    path = Path(source).expanduser()
+    try:
+        if path.is_dir():
+            files = sorted(path.rglob("*.parquet"))
+            path = files[0] if files else path
+        if not path.is_file():
+            return None
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            import csv
+
+            with open(path, newline="", encoding="utf-8") as handle:
+                return next(csv.reader(handle), None)
+        if suffix in TEXT_TABLE_SUFFIXES:
+            return None  # JSON: the keys of every record count, read with the rows
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(path).names)
+    except (OSError, UnicodeDecodeError, pa.ArrowException, ValueError):
+        return None
 
 
 def _read_text_table(path: Path) -> pa.Table:

@@ -33,9 +33,11 @@ from ..names import (
 )
 from ..tables import Align, render_table
 from .card_source import (
+    caption_roles,
     format_share,
     leakage_found,
     licences,
+    mapping_statement,
     pairing_statement,
     source_identity,
     source_report,
@@ -464,12 +466,11 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "`caption_familiarity` (per caption, the share of "
             "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
             "`balanced` configuration) and `bindsplit_label` (a `ClassLabel` with the names "
-            f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). Image columns "
-            f"{', '.join(f'`{c}`' for c in columns.image)} pair with caption columns "
-            f"{', '.join(f'`{c}`' for c in columns.caption)}; "
-            f"`{columns.caption[0]}` is the positive caption of the familiarity statistics."
+            f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). "
+            f"{caption_roles(columns)}"
         ),
         *pairing_statement(manifest["source"]),
+        *mapping_statement(manifest["source"]),
         _json_block(manifest["source"]),
         source_report(report, leakage),
         "## How to load",
@@ -511,8 +512,11 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         "## Citation",
         "BindSplit:",
         f"```bibtex\n{PAPER_CITATION}\n```",
-        f"{adapter.pretty_name}:",
-        f"```bibtex\n{adapter.citation}\n```",
+        *(
+            [f"{adapter.pretty_name}:", f"```bibtex\n{adapter.citation}\n```"]
+            if adapter.citation
+            else [f"{adapter.pretty_name}: no citation was given."]
+        ),
     ]
     return "\n\n".join(sections) + "\n"
 

@@ -283,7 +283,7 @@ def verify_rows(
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
     recorded = manifest.get("fingerprint")
-    actual = rows_fingerprint(full, image_columns, kind)
+    actual = rows_fingerprint(full, image_columns, kind, _mapping(manifest))
     if actual != recorded:
         raise _failed(
             f"the rows of {where}/full do not match its {MANIFEST_NAME}: their fingerprint is "
@@ -362,6 +362,12 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     }
     verify_rows(manifest, rows, where)
     return manifest
+
+
+def _mapping(manifest: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The column roles a custom build records in its source (``None`` for a benchmark's)."""
+    source = manifest.get("source")
+    return source.get("mapping") if isinstance(source, Mapping) else None
 
 
 def _image_columns(
@@ -561,16 +567,20 @@ def rows_fingerprint(
     dataset: datasets.Dataset,
     image_columns: Sequence[str],
     binding_kind: str = DEFAULT_BINDING_KIND,
+    mapping: Mapping[str, Any] | None = None,
 ) -> str:
     """SHA-256 of the rows of ``dataset`` in order: every column's values, with each image
     represented by the SHA-256 of its bytes (so the fingerprint is independent of Parquet
-    encoding details), and the build's binding kind (an attribute build's fingerprint is the
-    rows' alone, as before builds had a kind)."""
+    encoding details), the build's binding kind (an attribute build's fingerprint is the
+    rows' alone, as before builds had a kind) and, for a custom build (``bindsplit build
+    custom``), the roles its user gave the columns (``mapping``, its source's ``mapping``)."""
     digest = hashlib.sha256()
     columns = dataset.column_names
     digest.update(json.dumps(columns).encode())
     if binding_kind != DEFAULT_BINDING_KIND:
         digest.update(f"binding_kind={binding_kind}".encode())
+    if mapping is not None:
+        digest.update(f"mapping={json.dumps(mapping, sort_keys=True)}".encode())
     table = dataset.with_format("arrow")
     for start in range(0, len(dataset), _ROW_BATCH):
         batch = table[start : start + _ROW_BATCH]
