@@ -142,7 +142,9 @@ def make_whatsup_source(
         (root / subset).mkdir(exist_ok=True)
         content = []
         for name, options in records:
-            content.append({"image_path": f"data/{subset}/{name}", "caption_options": list(options)})
+            content.append(
+                {"image_path": f"data/{subset}/{name}", "caption_options": list(options)}
+            )
             if name not in missing:
                 (root / subset / name).write_bytes(png_bytes(fixture_colour(k, 0)))
             k += 1

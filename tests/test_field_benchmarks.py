@@ -1,7 +1,7 @@
-"""The field's benchmarks as shipped specs: Winoground, ColorSwap, What'sUp and SugarCrepe++, each
-built by ``bindsplit build NAME`` from a fixture in its exact public schema (tests/fixtures_field.py)
-with every label the one known by construction, and carried through evaluation (imported scores),
-the results table, the leaderboard and the publishing plan."""
+"""The field's benchmarks as shipped specs: Winoground, ColorSwap, What'sUp and SugarCrepe++,
+each built by ``bindsplit build NAME`` from a fixture in its exact public schema
+(tests/fixtures_field.py) with every label the one known by construction, and carried through
+evaluation (imported scores), the results table, the leaderboard and the publishing plan."""
 
 from __future__ import annotations
 
@@ -243,7 +243,8 @@ def test_whatsup_builds_by_relation_triples_with_the_labels_known_by_constructio
 
 def test_whatsup_counts_and_drops_a_missing_image(work):
     source = make_whatsup_source(
-        work / "whatsup_missing", {"controlled_images": WHATSUP["controlled_images"]},
+        work / "whatsup_missing",
+        {"controlled_images": WHATSUP["controlled_images"]},
         missing={"lamp_under_desk.jpeg"},
     )
     loaded = get_benchmark("whatsup").load(source)
@@ -260,8 +261,14 @@ SUGARCREPE_PP = {
         (139, "a red car on a road", "on a road is a red car", "a white car on a road"),
         (285, "a white dog", "a dog that is white", "a purple dog"),
     ],
-    "swap_att": [(632, "a golden car and a purple dog", "a purple dog and a golden car",
-                  "a purple car and a golden dog")],
+    "swap_att": [
+        (
+            632,
+            "a golden car and a purple dog",
+            "a purple dog and a golden car",
+            "a purple car and a golden dog",
+        )
+    ],
 }
 
 

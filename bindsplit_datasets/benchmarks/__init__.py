@@ -134,6 +134,7 @@ def get_benchmark(name: str) -> BenchmarkAdapter:
         factory: Callable[[], BenchmarkAdapter] = _REGISTRY[_ALIASES.get(name, name)]
     except KeyError:
         raise BindsplitValueError(
-            f"unknown benchmark {name!r}; known benchmarks: {benchmark_choices()}"
+            f"unknown benchmark {name!r}; known benchmarks: {benchmark_choices()}; any other "
+            "table of images and captions: `bindsplit build custom` (benchmarks.custom)"
         ) from None
     return factory()
