@@ -22,9 +22,7 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
-    "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
-    "bindsplit build winoground --out builds/winoground",
+    "bindsplit build whatsup --source whatsup_vlms/data --bindings relation --out builds/whatsup",
     "bindsplit build custom --source table.csv --image-columns picture "
     "--caption-columns good,bad_a,bad_b --out builds/mine",
 )
