@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..names import PAPER_CITATION
 from .manifest import BuildColumns
 
 __all__ = [
     "caption_roles",
+    "citations",
     "format_share",
     "leakage_found",
     "licences",
@@ -33,6 +35,16 @@ def format_share(value: float | None) -> str:
     ('12.3%', '-')
     """
     return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def citations(adapter: Any) -> list[str]:
+    """The card's citations: BindSplit's, then the benchmark's (a custom table may give none)."""
+    own = (
+        [f"{adapter.pretty_name}:", f"```bibtex\n{adapter.citation}\n```"]
+        if adapter.citation
+        else [f"{adapter.pretty_name}: no citation was given."]
+    )
+    return ["BindSplit:", f"```bibtex\n{PAPER_CITATION}\n```", *own]
 
 
 def licences(adapter: Any) -> str:

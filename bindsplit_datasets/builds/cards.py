@@ -27,13 +27,13 @@ from ..names import (
     CONFIGURATION_MEANINGS,
     CONFIGURATIONS,
     DEFAULT_BINDING_KIND,
-    PAPER_CITATION,
     SPLIT_LABELS,
     hub_dataset_id,
 )
 from ..tables import Align, render_table
 from .card_source import (
     caption_roles,
+    citations,
     format_share,
     leakage_found,
     licences,
@@ -510,13 +510,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         "## Licences",
         licences(adapter),
         "## Citation",
-        "BindSplit:",
-        f"```bibtex\n{PAPER_CITATION}\n```",
-        *(
-            [f"{adapter.pretty_name}:", f"```bibtex\n{adapter.citation}\n```"]
-            if adapter.citation
-            else [f"{adapter.pretty_name}: no citation was given."]
-        ),
+        *citations(adapter),
     ]
     return "\n\n".join(sections) + "\n"
 

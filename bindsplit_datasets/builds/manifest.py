@@ -283,7 +283,8 @@ def verify_rows(
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
     recorded = manifest.get("fingerprint")
-    actual = rows_fingerprint(full, image_columns, kind, _mapping(manifest))
+    mapping = (manifest.get("source") or {}).get("mapping")  # a custom build's column roles
+    actual = rows_fingerprint(full, image_columns, kind, mapping)
     if actual != recorded:
         raise _failed(
             f"the rows of {where}/full do not match its {MANIFEST_NAME}: their fingerprint is "
@@ -362,12 +363,6 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     }
     verify_rows(manifest, rows, where)
     return manifest
-
-
-def _mapping(manifest: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The column roles a custom build records in its source (``None`` for a benchmark's)."""
-    source = manifest.get("source")
-    return source.get("mapping") if isinstance(source, Mapping) else None
 
 
 def _image_columns(
