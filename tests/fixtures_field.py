@@ -12,6 +12,10 @@ code gives it (the specs' ``schema.verified`` say where each was read):
 * :func:`make_whatsup_source`: What'sUp's ``data/`` folder: ``controlled_images_dataset.json``
   (and ``controlled_clevr_dataset.json``), lists of ``{"image_path", "caption_options"}`` with
   the repository's ``data/``-prefixed image paths, and the image files.
+* :func:`make_hard_positives_source`: seed 003's repository, ``data/<set>.json`` and
+  ``swapped_data/<set>.json`` (records ``{"image_id", "true_caption", "false_caption",
+  "image_path"}``, the second with the hard positive as ``true_caption``) and the Visual Genome
+  images their ``data/VG_100K/<id>.jpg`` paths name.
 * :func:`make_sugarcrepe_pp_source`: SugarCrepe++'s ``data/<subset>.json`` files (lists of
   ``{"id", "filename", "caption", "caption2", "negative_caption"}``) and the COCO val2017
   images they name.
@@ -35,6 +39,7 @@ __all__ = [
     "COLORSWAP_FEATURES",
     "WINOGROUND_FEATURES",
     "make_colorswap_source",
+    "make_hard_positives_source",
     "make_sugarcrepe_pp_source",
     "make_whatsup_source",
     "make_winoground_source",
@@ -175,4 +180,32 @@ def make_sugarcrepe_pp_source(
         (data / f"{subset}.json").write_text(json.dumps(content, indent=1), encoding="utf-8")
         for image_id, *_ in rows:
             (images / coco_filename(image_id)).write_bytes(jpeg_bytes(image_colour(image_id)))
+    return root
+
+
+def make_hard_positives_source(
+    root: Path, sets: Mapping[str, Sequence[tuple[int, str, str, str]]]
+) -> Path:
+    """Seed 003's repository layout under ``root`` (returned): per set (file stem) the records
+    ``(image id, original caption, hard positive, negative)`` written to ``data/<set>.json`` and,
+    with the hard positive as ``true_caption``, to ``swapped_data/<set>.json``; the image of id
+    ``i`` at ``data/VG_100K/<i>.jpg`` (a JPEG of :func:`fixtures_sugarcrepe.image_colour`)."""
+    for folder in ("data", "swapped_data", "data/VG_100K"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    for stem, rows in sets.items():
+        for folder, slot in (("data", 1), ("swapped_data", 2)):
+            records = [
+                {
+                    "image_id": str(row[0]),
+                    "true_caption": row[slot],
+                    "false_caption": row[3],
+                    "image_path": f"data/VG_100K/{row[0]}.jpg",
+                }
+                for row in rows
+            ]
+            (root / folder / f"{stem}.json").write_text(json.dumps(records), encoding="utf-8")
+        for image_id, *_ in rows:
+            (root / "data" / "VG_100K" / f"{image_id}.jpg").write_bytes(
+                jpeg_bytes(image_colour(image_id))
+            )
     return root

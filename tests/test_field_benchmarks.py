@@ -12,6 +12,7 @@ import datasets
 import pytest
 from fixtures_field import (
     make_colorswap_source,
+    make_hard_positives_source,
     make_sugarcrepe_pp_source,
     make_whatsup_source,
     make_winoground_source,
@@ -312,3 +313,37 @@ def test_sugarcrepe_pp_reads_a_list_of_samples_and_refuses_other_shapes(tmp_path
     bad.write_text(json.dumps([{"id": "x", "filename": "1.jpg"}]), encoding="utf-8")
     with pytest.raises(ValueError, match="sample 0 must have an integer 'id'"):
         adapter.load(bad, images=root / "val2017")
+
+
+# ------------------------------------------------------------------- seed 003's hard positives
+def test_seed_003_hard_positives_pair_the_two_files_and_count_the_hard_positive(work):
+    sets = {
+        "vl_checklist_attributes": [
+            (2401814, "white dog", "pale dog", "golden dog"),
+            (712954, "red car", "red automobile", "purple car"),
+        ],
+        "vl_checklist_relations": [(2372220, "cat on sofa", "cat lying on sofa", "cat under sofa")],
+    }
+    root = make_hard_positives_source(work / "hard_positives_repo", sets)
+    folder = build(work, "hard_positives", root, "hard_positives")
+    manifest = verify_build(folder)
+    assert manifest["columns"]["caption"] == ["caption", "hard_positive", "negative_caption"]
+    assert manifest["columns"]["hard_positive"] == ["hard_positive"]
+    full = full_rows(folder)
+    assert full["subset"] == ["replace_att", "replace_att", "replace_rel"]
+    assert full["hard_positive"][1] == "red automobile" and full["caption"][1] == "red car"
+    # (white, dog) seen, (pale, dog) and (golden, dog) not; (red, car) seen and (red,
+    # automobile) not; (black, cat) unstated: the third sample states no attribute binding
+    assert label_names(full) == ["partial", "partial", "none"]
+    assert full["caption_familiarity"][:2] == [[1.0, 0.0, 0.0]] * 2
+    assert full["image_id"] == ["2401814", "712954", "2372220"]
+    # the same folder with --images: the images' folder, image paths without their data/ prefix
+    images = build(
+        work, "hard_positives", root, "hard_positives_images", "--images", str(root / "data")
+    )
+    assert verify_build(images)["fingerprint"] == manifest["fingerprint"]
+    swapped = root / "swapped_data" / "vl_checklist_relations.json"
+    records = json.loads(swapped.read_text(encoding="utf-8"))
+    swapped.write_text(json.dumps([{**records[0], "image_id": "1"}]), encoding="utf-8")
+    with pytest.raises(ValueError, match="record 0 of data/vl_checklist_relations.json and of"):
+        get_benchmark("hard_positives").load(root)

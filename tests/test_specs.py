@@ -33,6 +33,7 @@ SHIPPED = {
     "aro_vgr",
     "bivlc",
     "colorswap",
+    "hard_positives",
     "sugarcrepe",
     "sugarcrepe_pp",
     "synthetic",

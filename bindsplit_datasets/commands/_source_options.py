@@ -102,8 +102,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--images",
         metavar="DIR",
-        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
-        "downloaded once and cached)",
+        help="sugarcrepe, sugarcrepe_pp: the COCO val2017 image folder the subset files name "
+        "(default: downloaded once and cached); hard_positives: the Visual Genome image folder "
+        "(holding VG_100K/; default: the repository's data/ folder)",
     )
     parser.add_argument(
         "--vismin-pairing",
