@@ -37,7 +37,7 @@ import gradio as gr
 from bindsplit_datasets.errors import BindsplitError
 from bindsplit_datasets.reports.figures import results_figure
 from bindsplit_datasets.reports.leaderboard_across import across_benchmarks, kinds_side_by_side
-from bindsplit_datasets.reports.leaderboard_cells import Table
+from bindsplit_datasets.reports.leaderboard_cells import Table, matches
 from bindsplit_datasets.reports.leaderboard_sources import without_path
 from bindsplit_datasets.reports.leaderboard_text import about_markdown, escape_markdown
 from bindsplit_datasets.reports.leaderboard_view import (
@@ -182,13 +182,20 @@ def _datatypes(table: Table) -> list[str]:
 
 
 def _dataframe(table: Table) -> Any:
-    return gr.Dataframe(value=_frame(table), headers=table.headers, datatype=_datatypes(table))
+    """The update of a ``gr.Dataframe`` to ``table`` (left as it is for a table of no column:
+    a hidden one)."""
+    if not table.headers:
+        return gr.skip()
+    types: Any = _datatypes(table)
+    return gr.Dataframe(value=_frame(table), headers=table.headers, datatype=types)
 
 
-def _detail(result: Board, config: str) -> Table:
+def _detail(result: Board, config: str, query: str | None) -> Table:
+    """One configuration's rows, those of the models the search finds."""
     rows = result.table(config)
     texts = [["" if cell is None else str(cell) for cell in line] for line in rows]
-    return Table(list(CONFIG_COLUMNS), rows, texts, [[False] * len(CONFIG_COLUMNS) for _ in rows])
+    table = Table(list(CONFIG_COLUMNS), rows, texts, [[False] * len(CONFIG_COLUMNS) for _ in rows])
+    return table.lines([matches(str(line[1]), query) for line in rows])
 
 
 def _lines(lines: list[str]) -> str:
@@ -214,19 +221,18 @@ def view(
     messages = _lines(result.messages())
     overview = _dataframe(result.overview_table(columns, query))
     kinds = binding_kinds(_records(), benchmark) if benchmark else []
-    side, notes = kinds_side_by_side(
-        _records(), benchmark, metric, reference=reference, family=family
-    )
-    kinds_note = (
-        f"{benchmark} has {len(kinds)} binding kinds, each its own build, ranked apart"
-        + (f"\n\n{_lines(notes)}" if notes else "")
-        if len(kinds) > 1
-        else ""
+    side, notes = Table([], [], [], []), list[str]()
+    if len(kinds) > 1:
+        side, notes = kinds_side_by_side(
+            _records(), benchmark, metric, reference=reference, family=family
+        )
+    kinds_note = _lines(
+        [f"{benchmark} has {len(kinds)} binding kinds, each its own build, ranked apart", *notes]
     )
     choices = result.configs
-    chosen = config if config in choices else (choices[0] if choices else None)
-    detail = _dataframe(_detail(result, chosen) if chosen else _detail(result, REFERENCE_CONFIG))
-    detail_note = _lines(result.messages(chosen)) if chosen else "No configuration has a value."
+    chosen = config if config in choices else (choices[0] if choices else REFERENCE_CONFIG)
+    detail = _dataframe(_detail(result, chosen, query))
+    detail_note = _lines(result.messages(chosen)) if choices else "No configuration has a value."
     figure = results_figure(result.records, [metric], choices) if result.rows else None
     return (
         note,
@@ -290,7 +296,7 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(STATUS, elem_id="status")
         with gr.Tab("Leaderboard"):
             with gr.Row():
-                benchmark = gr.Dropdown(names, value=first, label="benchmark")
+                benchmark = gr.Dropdown(names, value=first, label="benchmark", elem_id="benchmark")
                 metric = gr.Dropdown(
                     metric0.choices, value=metric0.value, label="metric", interactive=True
                 )
@@ -301,7 +307,11 @@ def build_demo() -> gr.Blocks:
                     interactive=True,
                 )
                 kind = gr.Dropdown(
-                    kind0.choices, value=kind0.value, label="bindings", interactive=True
+                    kind0.choices,
+                    value=kind0.value,
+                    label="bindings",
+                    interactive=True,
+                    elem_id="bindings",
                 )
             with gr.Row():
                 family = gr.CheckboxGroup(
@@ -327,7 +337,9 @@ def build_demo() -> gr.Blocks:
                 kinds = gr.Dataframe(
                     label="bindings", interactive=False, elem_id="kinds", elem_classes="board"
                 )
-            config = gr.Dropdown([REFERENCE_CONFIG], value=REFERENCE_CONFIG, label="configuration")
+            config = gr.Dropdown(
+                [REFERENCE_CONFIG], value=REFERENCE_CONFIG, label="configuration", elem_id="config"
+            )
             detail_note = gr.Markdown(elem_id="detail-note")
             detail = gr.Dataframe(
                 label="configuration", interactive=False, elem_id="detail", elem_classes="board"
@@ -357,7 +369,7 @@ def build_demo() -> gr.Blocks:
             )
         with gr.Tab("About"):
             gr.Markdown(about_markdown())
-        inputs = [benchmark, metric, reference, kind, family, search, columns, config]
+        inputs: list[Any] = [benchmark, metric, reference, kind, family, search, columns, config]
         outputs = [
             note,
             overview,
@@ -370,19 +382,21 @@ def build_demo() -> gr.Blocks:
             detail_note,
             figure,
         ]
-        across_inputs = [across_metric, across_reference, across_kind]
+        across_inputs: list[Any] = [across_metric, across_reference, across_kind]
         across_outputs = [across_note, across_table]
 
-        hidden = {"api_visibility": "private"}
-        benchmark.input(options, benchmark, [metric, reference, kind, family], **hidden).then(
+        hidden: dict[str, Any] = {"api_visibility": "private"}
+        # a change made while the page is still answering the one before is shown too
+        last = {**hidden, "trigger_mode": "always_last"}
+        benchmark.input(options, benchmark, [metric, reference, kind, family], **last).then(
             view, inputs, outputs, **hidden
         )
         for component in inputs[1:]:
             if component is not search:
-                component.input(view, inputs, outputs, **hidden)
-        search.change(view, inputs, outputs, **hidden)  # typed or pasted
+                component.input(view, inputs, outputs, **last)
+        search.change(view, inputs, outputs, **last)  # typed or pasted
         for component in across_inputs:
-            component.input(across_view, across_inputs, across_outputs, **hidden)
+            component.input(across_view, across_inputs, across_outputs, **last)
         demo.load(view, inputs, outputs, **hidden)
         demo.load(across_view, across_inputs, across_outputs, **hidden)
         gr.api(leaderboard, api_name="leaderboard")
