@@ -222,6 +222,11 @@ def test_small_n_is_flagged_and_an_empty_configuration_said(browser, board_url) 
     assert [option.split()[-1] for option in options] == ["full", "seen", "unseen"]
     page.keyboard.press("Escape")
     screenshot(page, "leaderboard-small-and-empty")
+    choose(page, "benchmark", "vismin")  # no NegCLIP there: the family filter does not offer it
+    page.wait_for_function(
+        "() => document.querySelectorAll('#family input[type=checkbox]').length === 2"
+    )
+    assert page.locator("#family label").all_inner_texts() == ["clip", "siglip"]
 
 
 def test_relation_and_attribute_builds_side_by_side(browser, board_url) -> None:  # type: ignore[no-untyped-def]

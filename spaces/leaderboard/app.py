@@ -315,7 +315,11 @@ def build_demo() -> gr.Blocks:
                 )
             with gr.Row():
                 family = gr.CheckboxGroup(
-                    family0.choices, value=family0.value, label="model family", scale=2
+                    family0.choices,
+                    value=family0.value,
+                    label="model family",
+                    scale=2,
+                    elem_id="family",
                 )
                 search = gr.Textbox(
                     label="search models",
