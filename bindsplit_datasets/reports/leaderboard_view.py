@@ -334,10 +334,8 @@ class Board:
     def overview(self) -> list[list[Any]]:
         """One row per model (:meth:`overview_columns`), numbers rounded to one decimal: the
         Space's main table, sortable on any column."""
-        return [
-            [_rounded(model.get(column)) for column in self.overview_columns()]
-            for model in self.models
-        ]
+        columns = self.overview_columns()
+        return [[_rounded(model.get(column)) for column in columns] for model in self.models]
 
     def _text(self, model: Mapping[str, Any], column: str, values: Sequence[str]) -> str:
         """What the overview's cell of ``model`` in ``column`` shows (``values``: the columns
