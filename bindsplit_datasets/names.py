@@ -65,9 +65,15 @@ def label_name(value: int | str) -> str:
     return SPLIT_LABELS[value]
 
 
-#: How each metric (``i2t``, ``t2i``, ``group``) is written in tables, figures, cards and
-#: ``eval.yaml``.
-METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
+#: How each metric (``i2t``, ``t2i``, ``group``; with hard positives ``i2t_original`` and
+#: ``i2t_drop``) is written in tables, figures, cards and ``eval.yaml``.
+METRIC_LABELS: dict[str, str] = {
+    "i2t": "I2T",
+    "t2i": "T2I",
+    "group": "group",
+    "i2t_original": "I2T original",
+    "i2t_drop": "I2T drop",
+}
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose

@@ -18,6 +18,7 @@ from ..metric_core import (
     DEFAULT_CONFIDENCE,
     GAP_INTERVAL_METHOD_KEY,
     GAP_NAMES,
+    HARD_POSITIVE_SETTINGS_KEYS,
     INTERVAL_METHOD_KEY,
     N_BOOTSTRAP_KEY,
     NEWCOMBE,
@@ -58,14 +59,19 @@ METHOD_LABELS: dict[str, str] = {
 
 def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
-    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
+    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys), and
+    ``drop_interval_method`` where the record has it (hard positives).
 
     A record written before they were recorded has percentile-bootstrap intervals at 95% (what
     ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
     interval, every setting is ``None``.
     """
     if INTERVAL_METHOD_KEY in metrics:
-        return {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings = {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings.update(
+            {key: metrics[key] for key in HARD_POSITIVE_SETTINGS_KEYS if key in metrics}
+        )
+        return settings
     bootstrapped = any(key.endswith("_ci") for key in metrics)
     implied = {
         INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,

@@ -17,7 +17,7 @@ from ..names import (
 from .intervals import SMALL_FLAG
 from .leaderboard_across import BORDA_CONFIG
 from .leaderboard_view import SMALL_N
-from .results import METRIC_LABELS
+from .results import METRIC_LABELS, METRICS
 from .significance import DEFAULT_CONFIDENCE, METHOD_PAIRED
 
 __all__ = ["about_markdown", "escape_markdown"]
@@ -42,7 +42,7 @@ def about_markdown() -> str:
     configs = "\n".join(
         f"- `{config}`: {meaning}." for config, meaning in CONFIGURATION_MEANINGS.items()
     )
-    metrics = ", ".join(f"{label} (`{metric}`)" for metric, label in METRIC_LABELS.items())
+    metrics = ", ".join(f"{METRIC_LABELS[metric]} (`{metric}`)" for metric in METRICS)
     return f"""## About
 
 BindSplit splits compositional vision-language benchmarks by whether the bindings of each sample
