@@ -52,6 +52,7 @@ REQUIRED = (
     "halftruths/data/relation_entailments.txt",
     "halftruths/data/written_relation_words.txt",
     "_metric/bindsplit/bindsplit_core.py",
+    "_metric/bindsplit/bindsplit_outcomes.py",
     "_metric/bindsplit/README.md",
     "_metric/bindsplit/app.py",
     "_metric/bindsplit/requirements.txt",

@@ -19,19 +19,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import BindsplitValueError
-from ..names import HALFTRUTH
+from ..names import HALFTRUTH, REFERENCE_OPTION
 from ..parsing import Binding, Relation, parse_bindings, parse_relations
-from . import register
+from . import from_spec
 from .base import BenchmarkAdapter, LoadedSource, SourceReport, check_images
 
 __all__ = ["HalfTruthBenchmark"]
 
-_CITATION = """@article{kargi2026halftruths,
-  title   = {Half-Truths Break Similarity-Based Retrieval},
-  author  = {Kargi, Bora and Uselis, Arnas and Oh, Seong Joon},
-  journal = {arXiv preprint arXiv:2602.23906},
-  year    = {2026}
-}"""
 _POSITION = "_bindsplit_source_row"
 
 
@@ -43,19 +37,14 @@ def _columns(value: Any) -> list[str] | None:
     return [name.strip() for name in names if name.strip()]
 
 
-@register
+@from_spec(HALFTRUTH)
 class HalfTruthBenchmark(BenchmarkAdapter):
-    """Half-truths of a source of captioned images (see module docstring)."""
+    """Half-truths of a source of captioned images (see module docstring; its caption roles,
+    licence and citation: ``specs/halftruth.yaml``). The image column is the source's, set when
+    :meth:`load` has read it."""
 
-    name: ClassVar[str] = HALFTRUTH
-    pretty_name: ClassVar[str] = "Half-truths"
-    caption_columns: ClassVar[tuple[str, ...]] = ("anchor", "refinement", "half_truth")
-    #: Also true of the image, after the positive and before the negative (the manifest's
-    #: ``columns.hard_positive``).
-    hard_positive_columns: ClassVar[tuple[str, ...]] = ("refinement",)
     #: A half-truth row is labelled by its foil, an entity or a triple.
     labelled_by: ClassVar[str] = "both"
-    required_columns: ClassVar[tuple[str, ...]] = ()
     load_options: ClassVar[tuple[str, ...]] = (
         "units",
         "images",
@@ -63,27 +52,8 @@ class HalfTruthBenchmark(BenchmarkAdapter):
         "caption_columns",
         "max_images",
         "seed",
-        "reference",
+        REFERENCE_OPTION,
     )
-    #: Anchors are short descriptions written from the captions ("a red circle and a blue
-    #: square"), which a corpus of the same domain holds verbatim by chance: the verbatim-caption
-    #: guard would measure that, not leakage (the reference must be apart from the source's own
-    #: captions: COCO train2017 for COCO val2017, the synthetic world's training corpus).
-    leakage_guard: ClassVar[bool] = False
-    license: ClassVar[str] = "apache-2.0"
-    image_sources: ClassVar[tuple[str, ...]] = (
-        "the source's images, under the source's terms (the synthetic world: rendered by "
-        "BindSplit, Apache-2.0; COCO: CC BY 4.0 annotations, images under Flickr's terms)",
-    )
-    citation: ClassVar[str] = _CITATION
-
-    def __init__(self) -> None:
-        self._image_columns: tuple[str, ...] = ("image",)
-
-    @property
-    def image_columns(self) -> tuple[str, ...]:  # type: ignore[override]
-        """The source's image column (known once :meth:`load` has read the source)."""
-        return self._image_columns
 
     def check_source(self, source: str | Path | None) -> None:
         from ..halftruths.sources import SYNTHETIC
@@ -112,7 +82,7 @@ class HalfTruthBenchmark(BenchmarkAdapter):
         from ..halftruths.sources import read_source
 
         self.check_options(options)
-        index = options.get("reference")
+        index = options.get(REFERENCE_OPTION)
         if index is None or isinstance(index, (str, Path)):
             raise BindsplitValueError(
                 "half-truths are made against a reference index: build them with `bindsplit build "
@@ -133,7 +103,7 @@ class HalfTruthBenchmark(BenchmarkAdapter):
         kept = list(checked[_POSITION])
         captioned.dataset = checked.remove_columns(_POSITION)
         captioned.captions = [captioned.captions[i] for i in kept]
-        self._image_columns = (captioned.image_column,)
+        self.image_columns = (captioned.image_column,)  # type: ignore[misc]  # the source's
         made = halftruth_rows(
             captioned,
             index,

@@ -19,34 +19,20 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..parsing import Binding, Relation, normalise_binding
-from . import register
+from . import from_spec
 from .synthetic import Synthetic
 
 __all__ = ["SyntheticRelation"]
 
 
-@register
+@from_spec("synthetic_relation")
 class SyntheticRelation(Synthetic):
-    """The synthetic relation-swap benchmark (see module docstring)."""
+    """The synthetic relation-swap benchmark (see module docstring; its columns and licence:
+    ``specs/synthetic_relation.yaml``)."""
 
-    name: ClassVar[str] = "synthetic_relation"
-    pretty_name: ClassVar[str] = "Synthetic Shapes (relations)"
     samples_folder: ClassVar[str] = "relations"
     #: Labelled by the triples: every (colour, shape) binding of a sample is seen.
     labelled_by: ClassVar[str] = "relation"
-    required_columns: ClassVar[tuple[str, ...]] = (
-        "id",
-        "image_0",
-        "caption_0",
-        "image_1",
-        "caption_1",
-        "objects",
-        "attributes",
-        "triple_0",
-        "triple_1",
-        "negative",
-        "stratum",
-    )
 
     def caption_bindings(self, row: Mapping[str, Any]) -> list[list[Binding]]:
         """(colour, shape) of each object, in each caption's order (caption 1 names the object

@@ -47,7 +47,7 @@ from ..labels import (
     composition,
     config_includes,
 )
-from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, REFERENCE_OPTION
 from ..parsing import PARSER_VERSION
 from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
@@ -72,7 +72,6 @@ from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
 __all__ = [
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
-    "DerivedBenchmark",
     "LabelledBy",
     "PreparedBenchmark",
     "build_benchmark",
@@ -102,17 +101,6 @@ class LabelledBy(Protocol):
     labelled_by: str
 
 
-@runtime_checkable
-class DerivedBenchmark(LabelledBy, Protocol):
-    """An adapter whose rows are made against the build's reference (``halftruth``: each foil's
-    familiarity decides which foils are made): its ``load`` takes the resolved index as the
-    ``reference`` option, its rows are labelled by ``labelled_by`` (:class:`LabelledBy`), and its
-    ``hard_positive_columns`` (captions also true of image 0) are recorded in the manifest's
-    ``columns.hard_positive``."""
-
-    hard_positive_columns: tuple[str, ...]
-
-
 # ------------------------------------------------------------------------------ preparation
 def compute_annotations(
     adapter: BenchmarkAdapter,
@@ -123,7 +111,8 @@ def compute_annotations(
     binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> list[SampleAnnotation]:
     """The annotation of every row of ``loaded``, in row order, labelled by the units of
-    ``binding_kind`` (bindings and/or triples from the adapter)."""
+    ``binding_kind`` (bindings and/or triples from the adapter); the adapter's hard positives are
+    positive captions (docs/protocol.md, section 3)."""
     check_binding_kind(binding_kind)
     n = len(loaded.dataset)
     bindings: list[Any] = [None] * n
@@ -132,8 +121,11 @@ def compute_annotations(
         bindings = adapter.all_caption_bindings(loaded.dataset, progress=progress)
     if binding_kind != "attribute":
         relations = adapter.all_caption_relations(loaded.dataset, progress=progress)
+    positives = adapter.positive_captions  # caption 0 and the hard positives
     return [
-        annotate_sample(b, index, caption_relations=r, binding_kind=binding_kind)
+        annotate_sample(
+            b, index, caption_relations=r, binding_kind=binding_kind, positive_captions=positives
+        )
         for b, r in zip(bindings, relations, strict=True)
     ]
 
@@ -226,15 +218,13 @@ class PreparedBenchmark:
     def columns(self) -> BuildColumns:
         """Which columns of the built rows are what (recorded in the manifest)."""
         groups = self._groups()
-        adapter = self.adapter
-        hard = adapter.hard_positive_columns if isinstance(adapter, DerivedBenchmark) else ()
         return BuildColumns(
             image=tuple(self.adapter.image_columns),
             caption=tuple(self.adapter.caption_columns),
             id=self.adapter.id_column,
             category=CATEGORY_COLUMN if CATEGORY_COLUMN in groups else None,
             macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in groups else None,
-            hard_positive=tuple(hard),
+            hard_positive=tuple(self.adapter.hard_positive_columns),
         )
 
     def annotated_dataset(self) -> datasets.Dataset:
@@ -263,7 +253,7 @@ def _check_configuration(config: str) -> None:
 
 
 def prepare_benchmark(
-    benchmark: str,
+    benchmark: str | BenchmarkAdapter,
     *,
     source: str | os.PathLike[str] | None = None,
     reference: str | os.PathLike[str] | ReferenceIndex | None = "coco2017",
@@ -275,7 +265,9 @@ def prepare_benchmark(
     progress: bool = False,
     binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> PreparedBenchmark:
-    """Read ``benchmark`` from ``source`` (``None``: its Hub source), label it against
+    """Read ``benchmark`` (a registry name, or an adapter: a custom table's,
+    :func:`~bindsplit_datasets.benchmarks.custom.custom_adapter`) from ``source`` (``None``: its
+    Hub source), label it against
     ``reference`` (``None``: the adapter's default, ``coco2017`` for the real benchmarks) and
     return everything a build needs. Writes nothing.
 
@@ -303,7 +295,7 @@ def prepare_benchmark(
             f"max_leakage (--max-leakage) is a share between 0 and 1, got {max_leakage}; "
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
-    adapter = get_benchmark(benchmark)
+    adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
     if isinstance(adapter, LabelledBy):  # labelled by its own units (halftruth: the foil)
         binding_kind = adapter.labelled_by
     if not isinstance(source_options, Mapping | None):
@@ -321,8 +313,8 @@ def prepare_benchmark(
     index = resolve_reference(reference, min_count=min_count)
     if binding_kind != "attribute":
         index.require_relations(f"a {binding_kind} build (--bindings {binding_kind})")
-    if isinstance(adapter, DerivedBenchmark):  # its rows are made against the reference
-        options["reference"] = index
+    if REFERENCE_OPTION in adapter.load_options:  # its rows are made against the reference
+        options[REFERENCE_OPTION] = index
     loaded = adapter.load(source, strict=strict, **options)
     added = (*ANNOTATION_COLUMNS, *BINDING_COLUMNS, *GROUP_COLUMNS)
     clashes = [c for c in dict.fromkeys(added) if c in loaded.dataset.column_names]
@@ -332,7 +324,7 @@ def prepare_benchmark(
             "BindSplit dataset; build from the original benchmark instead"
         )
     for note in loaded.report.notes:  # the report holds them; `build` / `stats` print them once
-        logger.debug("%s: %s", benchmark, note)
+        logger.debug("%s: %s", adapter.name, note)
     leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
     annotations = compute_annotations(
         adapter, loaded, index, progress=progress, binding_kind=binding_kind
@@ -444,7 +436,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def build_benchmark(
-    benchmark: str,
+    benchmark: str | BenchmarkAdapter,
     *,
     out: str | Path,
     source: str | Path | None = None,
@@ -525,7 +517,10 @@ def write_build(
             pretty_name=prepared.adapter.pretty_name,
             configs=sizes,
             fingerprint=rows_fingerprint(
-                full, prepared.adapter.image_columns, prepared.binding_kind
+                full,
+                prepared.adapter.image_columns,
+                prepared.binding_kind,
+                prepared.source.identity.get("mapping"),
             ),
             columns=prepared.columns(),
             source=prepared.source.identity,

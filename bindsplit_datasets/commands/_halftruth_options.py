@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..argtypes import positive_int
+from ..names import HALFTRUTH
 
 __all__ = ["add_halftruth_arguments", "halftruth_options"]
 
@@ -31,8 +32,14 @@ def add_halftruth_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def halftruth_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The half-truth options given on the command line (none when none was given)."""
+    """The half-truth options given on the command line (none when none was given), with a
+    source table's ``--image-columns`` / ``--caption-columns`` (``benchmark_of`` allows them for
+    ``halftruth`` only)."""
     options: dict[str, Any] = {}
+    if args.benchmark == HALFTRUTH:
+        for name in ("image_columns", "caption_columns"):
+            if getattr(args, name, None):
+                options[name] = getattr(args, name)
     if args.units:
         options["units"] = args.units
     if args.max_images:

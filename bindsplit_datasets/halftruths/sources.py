@@ -10,9 +10,9 @@ with the source's own columns, which column holds the image, and each image's ca
 * **COCO captions** (a caption file in COCO's format, ``captions_val2017.json``, with the folder
   of its images, ``images``): one row per image with ``image_id``, ``file_name``, ``captions``
   (all the image's captions, in file order) and ``image``;
-* a **table** (Parquet, CSV or JSON lines) with one image column and one or more caption columns
-  (``image_columns``, ``caption_columns``), read by :func:`read_table`, the one place a table is
-  read (kept apart so that the generic benchmark adapter's reader can take its place).
+* a **table** (Parquet, CSV, JSON lines or a Hub id) with one image column and one or more caption
+  columns (``image_columns``, ``caption_columns``; ``--image-columns``, ``--caption-columns``),
+  read by :func:`read_table` through the generic table reader of ``bindsplit build custom``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ __all__ = [
 
 #: The ``--source`` naming the default synthetic relation test set.
 SYNTHETIC = "synthetic"
-_TABLE_FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "json", ".json": "json"}
 
 
 @dataclass
@@ -60,7 +59,8 @@ def source_kind(
     *,
     image_columns: Sequence[str] | None = None,
 ) -> str:
-    """``synthetic``, ``coco`` or ``table``: what :func:`read_source` reads ``source`` as."""
+    """``synthetic``, ``coco`` or ``table``: what :func:`read_source` reads ``source`` as (a
+    table: anything else, which needs its columns)."""
     if source is None or str(source) == SYNTHETIC:
         return "synthetic"
     path = Path(source).expanduser()
@@ -70,12 +70,7 @@ def source_kind(
         return "synthetic"
     if path.suffix == ".json":
         return "coco"
-    raise BindsplitValueError(
-        f"cannot tell what kind of source {source} is: pass the synthetic test set (synthetic, "
-        "or a folder written by write_test_benchmark), a COCO caption file "
-        "(captions_val2017.json) with --images, or a table with --image-columns and "
-        "--caption-columns"
-    )
+    return "table"
 
 
 def read_source(
@@ -101,10 +96,12 @@ def read_source(
                 "--images (COCO val2017: the val2017/ folder)"
             )
         return read_coco(source, images)
-    assert source is not None and image_columns
-    if not caption_columns:
+    assert source is not None
+    if not image_columns or not caption_columns:
         raise BindsplitValueError(
-            "a table needs its caption columns: pass --caption-columns CAPTION[,CAPTION_2...]"
+            f"{Path(source).name} is read as a table of images and captions: pass its columns "
+            "with --image-columns IMAGE --caption-columns CAPTION[,CAPTION_2...] (or pass the "
+            "synthetic test set, or a COCO caption file with --images)"
         )
     return read_table(source, image_columns, caption_columns)
 
@@ -173,31 +170,24 @@ def read_coco(captions_file: str | Path, images: str | Path) -> CaptionedImages:
 def read_table(
     source: str | Path, image_columns: Sequence[str], caption_columns: Sequence[str]
 ) -> CaptionedImages:
-    """A table of images and captions (Parquet file or folder, CSV, JSON lines): one image
-    column, one or more caption columns, every caption true of the row's image. Image cells may
-    be images or paths (relative to the current folder)."""
+    """A table of images and captions (Parquet file or folder, CSV, JSON lines or a Hub id, read
+    by the generic table reader,
+    :func:`~bindsplit_datasets.benchmarks.table_source.read_table_source`: image paths relative
+    to the table): one image column, one or more caption columns, every caption true of the
+    row's image."""
+    from ..benchmarks.table_source import read_table_source
+
     if len(image_columns) != 1:
         raise BindsplitValueError(
             f"a half-truth table has one image column, the image every caption describes; got "
             f"--image-columns {','.join(image_columns)}"
         )
-    path = check_input_file(Path(source).expanduser(), "table")
-    if not path.exists():
-        raise BindsplitFileNotFoundError(f"no table at {path}")
-    files = sorted(path.rglob("*.parquet")) if path.is_dir() else [path]
-    formats = {_TABLE_FORMATS.get(f.suffix.lower()) for f in files}
-    if not files or None in formats or len(formats) != 1:
-        raise BindsplitValueError(
-            f"{path} is not a table: pass a Parquet file or folder, a .csv or a .jsonl file"
-        )
-    builder = formats.pop()
-    assert builder is not None
-    dataset = datasets.load_dataset(builder, data_files=[str(f) for f in files], split="train")
-    wanted = [*image_columns, *caption_columns]
-    missing = [column for column in wanted if column not in dataset.column_names]
+    dataset, identity = read_table_source(source, split="test", image_columns=image_columns)
+    missing = [c for c in (*image_columns, *caption_columns) if c not in dataset.column_names]
     if missing:
         raise SchemaError(
-            f"{path.name} has no column(s) {missing}; its columns are {dataset.column_names}"
+            f"{Path(source).name} has no column(s) {missing}; its columns are "
+            f"{dataset.column_names}"
         )
     image = image_columns[0]
     if not isinstance(dataset.features[image], datasets.Image):
@@ -205,16 +195,14 @@ def read_table(
     texts = dataset.select_columns(list(caption_columns)).to_dict()
     captions = [
         [
-            str(texts[c][i]).strip()
+            str(value).strip()
             for c in caption_columns
-            if texts[c][i] and str(texts[c][i]).strip()
+            if (value := texts[c][i]) and str(value).strip()
         ]
         for i in range(len(dataset))
     ]
     identity = {
-        "path": path.resolve().name,
-        "files": [f.name if f == path else f.relative_to(path).as_posix() for f in files],
-        "sha256": files_digest(files),
+        **identity,
         "image_columns": list(image_columns),
         "caption_columns": list(caption_columns),
     }

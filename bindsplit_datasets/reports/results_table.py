@@ -9,12 +9,15 @@ the build labels by (``attribute``, ``relation`` or ``both``; a record or table 
 builds had a kind reads as ``attribute``). An empty configuration has no accuracy and no row. The
 gaps are rows too: configuration ``gap_seen_unseen`` (seen minus unseen) and ``gap_seen_partial``
 (seen minus partial), ``value`` the difference with its interval, ``n`` the smaller of the two
-configurations' counts. A half-truth build's records add the rows of its own metrics
+configurations' counts. A record of a build with hard positives adds the rows of metric
+``i2t_original`` (I2T with the hard positives left out) and ``i2t_drop`` (it minus ``i2t``)
+beside ``i2t``'s, gaps included; a half-truth build's records the rows of its own metrics
 (``acc_ht``, ``delta``, ``ref_acc``: ``metric_halftruth``), each with its own interval method.
 
 Every row says how its numbers were made, so that it can be reproduced from itself:
 ``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
-gap's: ``newcombe`` or ``bootstrap-percentile``), ``confidence``, ``n_bootstrap``, ``seed``,
+gap's: ``newcombe`` or ``bootstrap-percentile``; a drop's: the record's
+``drop_interval_method``), ``confidence``, ``n_bootstrap``, ``seed``,
 ``bindsplit_version``, ``git_commit`` and ``platform`` (null where an older record does not say),
 and ``small_n``: the value rests on fewer than 30 samples or is degenerate (0/n, n/n; for a gap,
 on either side), so its interval, valid as it is, deserves a flag.
@@ -51,13 +54,19 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
-from ..metric_core import SMALL_N
-from ..metric_halftruth import DELTA, HALFTRUTH_METRICS, HALFTRUTH_SETTINGS
+from ..metric_core import (
+    DROP_INTERVAL_METHOD_KEY,
+    GAP_INTERVAL_METHOD_KEY,
+    INTERVAL_METHOD_KEY,
+    SMALL_N,
+)
+from ..metric_halftruth import DELTA, HALFTRUTH_METRICS
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .keys import DROP_METRIC
 from .results import (
     GAPS,
-    METRICS,
+    REPORTED_METRICS,
     binding_kind,
     count_key,
     interval_key,
@@ -120,20 +129,6 @@ KEY_COLUMNS: tuple[str, ...] = ("model", "model_revision", "benchmark", "build_f
 ROW_KEY: tuple[str, ...] = (*KEY_COLUMNS, "configuration", "metric")
 #: The Parquet key-value metadata entry holding the format tag.
 _FORMAT_KEY = b"bindsplit.format"
-#: Every metric a row may hold, in row order: the accuracies, then a half-truth build's own.
-_ROW_METRICS: tuple[str, ...] = (*METRICS, *HALFTRUTH_METRICS)
-#: The interval method of a half-truth metric's rows: (configuration, gap), from the settings.
-_HALFTRUTH_METHODS: dict[str, tuple[str, str]] = {
-    metric: (
-        HALFTRUTH_SETTINGS[
-            "delta_interval_method" if metric == DELTA else "halftruth_interval_method"
-        ],
-        HALFTRUTH_SETTINGS[
-            "delta_gap_interval_method" if metric == DELTA else "halftruth_gap_interval_method"
-        ],
-    )
-    for metric in HALFTRUTH_METRICS
-}
 
 
 def _schema() -> pa.Schema:
@@ -181,6 +176,10 @@ def reference_name(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Every metric a row may hold, in row order: the metric's, then a half-truth build's own.
+_ROW_METRICS: tuple[str, ...] = (*REPORTED_METRICS, *HALFTRUTH_METRICS)
+
+
 def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     configs = [*CONFIGURATIONS, *GAP_ROWS.values()]
     config = row["configuration"]
@@ -203,9 +202,7 @@ def _row(
     if value is None:
         return None
     interval = metrics.get(interval_key(config, metric))
-    if metric in _HALFTRUTH_METHODS:  # a half-truth build's own metric
-        method = _HALFTRUTH_METHODS[metric][config in GAPS]
-    # a mean has no degenerate count: only its n can be small
+    # a mean (Δ) has no degenerate count: only its n can be small
     small = n < SMALL_N if metric == DELTA else is_small(metrics, config, metric)
     return {
         "configuration": GAP_ROWS.get(config, config),
@@ -217,6 +214,26 @@ def _row(
         "interval_method": method,
         "small_n": small,
     }
+
+
+def _method_key(metric: str, *, gap: bool) -> str:
+    """The metrics' setting that says how a row's interval was made: a gap's, a hard-positive
+    drop's, an accuracy's, or a half-truth metric's own (``metric_halftruth``)."""
+    if metric in HALFTRUTH_METRICS:
+        kind = "delta" if metric == DELTA else "halftruth"
+        return f"{kind}_gap_interval_method" if gap else f"{kind}_interval_method"
+    if gap:
+        return GAP_INTERVAL_METHOD_KEY
+    return DROP_INTERVAL_METHOD_KEY if metric == DROP_METRIC else INTERVAL_METHOD_KEY
+
+
+def _method(
+    metrics: Mapping[str, Any], settings: Mapping[str, Any], metric: str, *, gap: bool
+) -> Any:
+    """How a row's interval was made (the record's interval settings, or a half-truth
+    metric's own setting)."""
+    key = _method_key(metric, gap=gap)
+    return settings.get(key, metrics.get(key))
 
 
 def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -242,14 +259,18 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            method = settings["interval_method"]
-            found += [_row(metrics, config, metric, n, method) for metric in _ROW_METRICS]
+            found += [
+                _row(metrics, config, metric, n, _method(metrics, settings, metric, gap=False))
+                for metric in _ROW_METRICS
+            ]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, gap_n, method) for metric in _ROW_METRICS]
+            found += [
+                _row(metrics, gap, metric, gap_n, _method(metrics, settings, metric, gap=True))
+                for metric in _ROW_METRICS
+            ]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -400,11 +421,8 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
-        if metric in HALFTRUTH_METRICS:  # its methods are the half-truth metric's own
-            metrics.update(HALFTRUTH_SETTINGS)
-        elif row.get("interval_method") is not None:
-            method_key = "gap_interval_method" if gap else "interval_method"
-            metrics[method_key] = row["interval_method"]
+        if row.get("interval_method") is not None:
+            metrics[_method_key(metric, gap=gap is not None)] = row["interval_method"]
         for setting in ("confidence", "n_bootstrap", "seed"):
             if row.get(setting) is not None:
                 metrics[setting] = row[setting]
