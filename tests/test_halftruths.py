@@ -232,6 +232,8 @@ def test_eval_of_a_halftruth_build_reports_its_metrics_and_outcomes(synthetic_bu
     outcomes = halftruth_outcomes(matrices)
     assert record["samples"]["acc_ht"] == outcomes.acc_ht.astype(int).tolist()
     assert record["metrics"]["delta_interval_method"] == "student-t"
+    # the refinement is a hard positive: the build's original I2T is AccHT itself
+    assert record["metrics"]["full/i2t_original"] == pytest.approx(expected["full/acc_ht"])
 
 
 def test_entity_only_builds_add_entities_only(tmp_path, synthetic_source, index):
@@ -297,6 +299,32 @@ def test_a_coco_source_needs_its_images(coco, tmp_path, capsys):
     argv = ["build", "halftruth", "--source", str(captions), "--reference", str(train)]
     assert cli.main([*argv, "--out", str(tmp_path / "out")]) == 2
     assert "pass the folder of its images with --images" in capsys.readouterr().err
+
+
+def test_a_table_of_captioned_images_builds_from_the_command_line(tmp_path, capsys):
+    for name in ("a.png", "b.png"):
+        Image.new("RGB", (4, 4)).save(tmp_path / name)
+    table = tmp_path / "table.csv"
+    table.write_text(
+        "photo,text,more\n"
+        "a.png,a man riding a brown horse,a black dog next to a horse\n"
+        "b.png,a red bus parked on a street,a tall tree behind a red bus\n",
+        encoding="utf-8",
+    )
+    reference = tmp_path / "reference.txt"
+    reference.write_text("a white horse\na man leading a horse\na blue bus\n", encoding="utf-8")
+    argv = ["build", "halftruth", "--source", str(table), "--reference", str(reference)]
+    columns = ["--image-columns", "photo", "--caption-columns", "text,more"]
+    assert cli.main([*argv, *columns, "--out", str(tmp_path / "out")]) == 0
+    rows = _full(tmp_path / "out")
+    assert rows[0]["photo"].size == (4, 4)  # the image, embedded from its path
+    assert {"text", "more", *ADDED_COLUMNS} <= set(rows.column_names)
+    assert read_manifest(tmp_path / "out")["columns"]["image"] == ["photo"]
+    capsys.readouterr()
+    assert cli.main([*argv, "--out", str(tmp_path / "bare")]) == 2  # a table needs its columns
+    assert "--image-columns IMAGE --caption-columns" in capsys.readouterr().err
+    assert cli.main(["build", "bivlc", *columns, "--out", str(tmp_path / "no")]) == 2
+    assert "use `bindsplit build custom" in capsys.readouterr().err
 
 
 def test_a_table_source_reads_its_image_and_caption_columns(tmp_path):

@@ -23,12 +23,10 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build whatsup --source whatsup_vlms/data --bindings relation --out builds/whatsup",
     "bindsplit build custom --source table.csv --image-columns picture "
     "--caption-columns good,bad_a,bad_b --out builds/mine",
-    "bindsplit build halftruth --source synthetic --out builds/halftruths",
     "bindsplit build halftruth --source annotations/captions_val2017.json --images val2017 "
-    "--units relation --out builds/coco_halftruths",
+    "--out builds/coco_halftruths",
 )
 
 
