@@ -40,8 +40,7 @@ def halftruth_options(args: argparse.Namespace) -> dict[str, Any]:
         for name in ("image_columns", "caption_columns"):
             if getattr(args, name, None):
                 options[name] = getattr(args, name)
-    if args.units:
-        options["units"] = args.units
-    if args.max_images:
-        options["max_images"] = args.max_images
+    for name in ("units", "max_images"):  # build's own (stats reads a source with the defaults)
+        if getattr(args, name, None):
+            options[name] = getattr(args, name)
     return options

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ._halftruth_options import halftruth_options
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
         allow_leakage=args.allow_leakage,
         max_leakage=args.max_leakage,
-        source_options=source_options(args),
+        source_options={**source_options(args), **halftruth_options(args)},
         progress=True,
         binding_kind=args.bindings,
     )
