@@ -66,7 +66,7 @@ BUILDS: dict[str, str] = {
 }
 #: Images of the relation test set the half-truths are made from (a seeded sample; each gives
 #: about ten half-truths).
-HALFTRUTH_IMAGES = 300
+HALFTRUTH_IMAGES = 200
 #: The folder of the hard-positive benchmark in the output, and its benchmark name.
 HARD_POSITIVES_FOLDER = "hard_positives"
 HARD_POSITIVES_NAME = "synthetic_hard_positives"
