@@ -78,7 +78,7 @@ class HalfTruthBenchmark(BenchmarkAdapter):
     ) -> LoadedSource:
         """Read the source and make its half-truth rows against ``options["reference"]`` (the
         build's reference index, which the builder passes)."""
-        from ..halftruths.rows import halftruth_rows
+        from ..halftruths.rows import halftruth_rows, sample_positions
         from ..halftruths.sources import read_source
 
         self.check_options(options)
@@ -98,20 +98,18 @@ class HalfTruthBenchmark(BenchmarkAdapter):
             caption_columns=_columns(options.get("caption_columns")),
         )
         report = SourceReport()
-        positions = captioned.dataset.add_column(_POSITION, list(range(len(captioned.dataset))))
-        checked = check_images(positions, [captioned.image_column], report, strict=strict)
+        # a seeded sample of the images first (only those are read), each numbered as in the
+        # source (its number seeds its half-truths)
+        chosen = sample_positions(
+            len(captioned.dataset), None if max_images is None else int(max_images), seed
+        )
+        numbered = captioned.dataset.select(chosen).flatten_indices().add_column(_POSITION, chosen)
+        checked = check_images(numbered, [captioned.image_column], report, strict=strict)
         kept = list(checked[_POSITION])
         captioned.dataset = checked.remove_columns(_POSITION)
         captioned.captions = [captioned.captions[i] for i in kept]
         self.image_columns = (captioned.image_column,)  # type: ignore[misc]  # the source's
-        made = halftruth_rows(
-            captioned,
-            index,
-            units=units,
-            seed=seed,
-            max_images=None if max_images is None else int(max_images),
-            progress=True,
-        )
+        made = halftruth_rows(captioned, index, units=units, seed=seed, numbers=kept, progress=True)
         report.n_rows = len(made.dataset)
         report.notes += [
             f"half-truths of {made.n_images:,} images ({units} units, seed {seed}): "

@@ -12,6 +12,7 @@ order.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,9 +60,15 @@ def halftruth_rows(
     units: str = "both",
     seed: int = 0,
     max_images: int | None = None,
+    numbers: Sequence[int] | None = None,
     progress: bool = False,
 ) -> HalfTruthRows:
-    """The half-truth rows of ``source`` against the reference ``index`` (module docstring)."""
+    """The half-truth rows of ``source`` against the reference ``index`` (module docstring).
+
+    ``numbers``: each row's number in the original source, which seeds its image's draws
+    (default: its position), so that a sample of a source gives each image the half-truths the
+    whole source gives it.
+    """
     kinds = unit_kinds(units)
     clashes = [c for c in ADDED_COLUMNS if c in source.dataset.column_names]
     if clashes:
@@ -83,12 +90,9 @@ def halftruth_rows(
     without = 0
     for position in tqdm(positions, desc="half-truths", unit=" images", disable=not progress):
         captions = [(bindings[t], relations[t]) for t in source.captions[position]]
+        number = position if numbers is None else int(numbers[position])
         found = image_halftruths(
-            captions,
-            index,
-            vocabulary,
-            kinds=kinds,
-            rng=np.random.default_rng([seed, position]),
+            captions, index, vocabulary, kinds=kinds, rng=np.random.default_rng([seed, number])
         )
         without += not found
         rows += [position] * len(found)
