@@ -16,7 +16,7 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .builds.datasets_compat import DatasetGenerationError, InMemoryTable
+from .datasets_compat import DatasetGenerationError, InMemoryTable
 from .errors import SchemaError
 
 __all__ = ["empty_dataset", "load_parquet_files", "parquet_row_count"]

@@ -38,6 +38,12 @@ import pyarrow.compute as pc
 
 from ..atomic import BUILD_OUTPUT, atomic_directory, check_output
 from ..benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
+from ..datasets_compat import (
+    InMemoryTable,
+    convert_file_size_to_int,
+    embed_table_storage,
+    require_storage_embed,
+)
 from ..errors import BindsplitError, BindsplitValueError, LeakageError, SchemaError
 from ..labels import (
     CompositionStats,
@@ -51,12 +57,6 @@ from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND
 from ..parsing import PARSER_VERSION
 from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
-from .datasets_compat import (
-    InMemoryTable,
-    convert_file_size_to_int,
-    embed_table_storage,
-    require_storage_embed,
-)
 from .features import (
     ANNOTATION_COLUMNS,
     BINDING_COLUMNS,

@@ -22,6 +22,7 @@ import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from ..benchmarks import BenchmarkAdapter, get_benchmark
+from ..datasets_compat import DatasetInfosDict
 from ..metric_core import SMALL_N
 from ..names import (
     CONFIGURATION_MEANINGS,
@@ -41,7 +42,6 @@ from .card_source import (
     source_report,
     unofficial_pairing,
 )
-from .datasets_compat import DatasetInfosDict
 from .eval_tasks import card_section
 from .manifest import build_columns
 

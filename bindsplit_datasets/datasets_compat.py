@@ -1,4 +1,5 @@
-"""The internals of ``datasets`` that BindSplit builds with, in one place.
+"""The internals of ``datasets`` that BindSplit builds and reads Parquet with, in one place
+(:mod:`.builds` and :mod:`.parquet_files` import them from here).
 
 ``datasets`` documents ``load_dataset``, ``Dataset``, ``Features`` and ``DatasetInfo``; the names
 below live in modules it does not promise to keep (``datasets.table``, ``datasets.features
