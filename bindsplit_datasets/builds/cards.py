@@ -31,6 +31,7 @@ from ..names import (
     PAPER_CITATION,
     SPLIT_LABELS,
     hub_dataset_id,
+    size_category,
 )
 from ..tables import Align, render_table
 from .card_source import (
@@ -56,7 +57,6 @@ __all__ = [
     "paper_figure_notes",
     "paper_comparable",
     "render_card",
-    "size_category",
 ]
 
 
@@ -93,23 +93,6 @@ _PAPER_SOURCE_ROWS: dict[str, int] = {"aro_vga": 28_748}
 _PAPER_REFERENCE = ("coco2017", 1)
 #: Below this share of the samples the ``unseen`` configuration is called small on the card.
 _SMALL_SHARE = 0.1
-
-
-def size_category(n: int) -> str:
-    """The Hub's ``size_categories`` bucket of ``n`` rows.
-
-    >>> size_category(999), size_category(1_000), size_category(28_748)
-    ('n<1K', '1K<n<10K', '10K<n<100K')
-    """
-    for limit, name in (
-        (1_000, "n<1K"),
-        (10_000, "1K<n<10K"),
-        (100_000, "10K<n<100K"),
-        (1_000_000, "100K<n<1M"),
-    ):
-        if n < limit:
-            return name
-    return "1M<n<10M" if n < 10_000_000 else "n>10M"
 
 
 def paper_comparable(manifest: Mapping[str, Any]) -> bool:

@@ -29,6 +29,7 @@ from tqdm.auto import tqdm
 
 from ..atomic import TRAINSET_OUTPUT, atomic_directory
 from ..errors import BindsplitValueError
+from ..names import size_category
 from .corpus import DEFAULT_TRAIN_SEED, reference_index, training_scene
 from .limits import MAX_N_TRAIN, check_at_most, check_processes, check_rendering_memory
 from .render import render_scene
@@ -88,7 +89,6 @@ def _counted(rows: Iterator[dict[str, Any]], bar: tqdm) -> Iterator[dict[str, An
 
 
 def _card(world: SyntheticWorld, n_train: int, seed: int, n_shards: int) -> str:
-    from ..builds.cards import size_category  # the dataset cards' module: benchmarks and reports
 
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     return f"""---
