@@ -633,6 +633,13 @@ def test_stats_command_prints_the_table_and_writes_nothing(
     by_category = lines.index("by category:")
     assert lines[by_category + 1].split()[:2] == ["category", "n"]
     assert lines[by_category + 2].split()[:4] == ["replace/att", "6", "1", "(16.7%)"]
+    # the paper column is not dropped silently: one note says why it is absent
+    assert [line for line in lines if "paper column" in line] == [
+        "note: no paper column: the paper's figures for BiVLC were measured by attribute "
+        "bindings against COCO train2017 captions (`coco2017`) with `min_count` 1; this build "
+        f"is labelled against `{reference_file.name}` with `min_count` 1, so they are not "
+        "shown beside its figures"
+    ]
     assert sorted(p.name for p in work.iterdir()) == before
 
 

@@ -55,20 +55,38 @@ __all__ = [
     "configs_metadata",
     "flat_composition",
     "paper_figure_notes",
+    "paper_column_note",
     "paper_comparable",
     "render_card",
 ]
 
 
-# (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings
+# (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings;
+# {units} / {unit} / {any} name the build's binding units (_UNIT_NAMES)
 _RATES = (
-    ("positive_seen_rate", "positive-caption bindings seen", "positive_seen_rate"),
-    ("positive_caption_seen_rate", "positive captions with a binding seen", "positive_seen_rate"),
-    ("negative_seen_rate", "negative-caption bindings seen", "negative_seen_rate"),
-    ("negative_caption_seen_rate", "negative captions with a binding seen", "negative_seen_rate"),
+    ("positive_seen_rate", "positive-caption {units} seen", "positive_seen_rate"),
+    ("positive_caption_seen_rate", "positive captions with a {unit} seen", "positive_seen_rate"),
+    ("negative_seen_rate", "negative-caption {units} seen", "negative_seen_rate"),
+    ("negative_caption_seen_rate", "negative captions with a {unit} seen", "negative_seen_rate"),
     ("asymmetric_share", "samples with familiarity asymmetry", "asymmetric_share"),
 )
-_UNSEEN_WITH_BINDINGS = "unseen, of samples with bindings"
+_UNSEEN_WITH_BINDINGS = "unseen, of samples with {any}"
+#: Binding kind -> what a model that exploits familiarity does without (the card).
+_BINDING_WORK = {
+    "attribute": "binding attributes to objects",
+    "relation": "binding relations to their subjects and objects",
+    "both": "binding attributes to objects and relations to their subjects and objects",
+}
+#: Binding kind -> how the composition names its units: all of them, one, and any of them.
+_UNIT_NAMES: dict[str, dict[str, str]] = {
+    "attribute": {"units": "bindings", "unit": "binding", "any": "bindings"},
+    "relation": {"units": "triples", "unit": "triple", "any": "triples"},
+    "both": {
+        "units": "bindings and triples",
+        "unit": "binding or triple",
+        "any": "bindings or triples",
+    },
+}
 _BALANCED_ROW = "balanced (equal familiarity above 0)"
 #: Header of the composition table (:func:`composition_rows`).
 COMPOSITION_HEADER: tuple[str, ...] = ("", "n", "share", "paper")
@@ -99,10 +117,39 @@ def paper_comparable(manifest: Mapping[str, Any]) -> bool:
     """Whether the paper's figures apply to this build: it is labelled against the reference
     they were measured against (COCO train2017 captions, ``min_count`` 1) and by attribute
     bindings, as the paper's are."""
-    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    return _paper_difference(manifest) is None
+
+
+def _paper_difference(manifest: Mapping[str, Any]) -> str | None:
+    """How the build's labelling differs from the paper's (``"by `relation` bindings"``,
+    ``"against `x` with `min_count` 2"``), or ``None`` when it is the paper's. ``manifest``: a
+    build manifest, or any mapping with its ``reference``, ``min_count`` and ``binding_kind``."""
     kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
-    return kind == "attribute" and (
-        (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
+    if kind != "attribute":
+        return f"by `{kind}` bindings"
+    corpus = (manifest.get("reference") or {}).get("corpus") or {}
+    if (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE:
+        return None
+    used = (
+        corpus.get("name") or corpus.get("file") or corpus.get("id") or corpus.get("kind")
+    ) or "another corpus"
+    return f"against `{used}` with `min_count` {manifest.get('min_count')}"
+
+
+def paper_column_note(manifest: Mapping[str, Any], adapter: Any) -> str | None:
+    """Why a composition of this build shows no paper column, in one sentence (``None`` when it
+    shows one): the paper reports no figures for the benchmark, or the build is labelled
+    otherwise than the paper's figures were measured. ``manifest`` as for
+    :func:`paper_comparable`."""
+    if not adapter.paper_figures:
+        return f"the BindSplit paper reports no composition figures for {adapter.pretty_name}"
+    difference = _paper_difference(manifest)
+    if difference is None:
+        return None
+    return (
+        f"the paper's figures for {adapter.pretty_name} were measured by attribute bindings "
+        f"against COCO train2017 captions (`coco2017`) with `min_count` 1; this build is "
+        f"labelled {difference}, so they are not shown beside its figures"
     )
 
 
@@ -165,13 +212,18 @@ def _count(value: int | None) -> str:
 
 
 def composition_rows(
-    composition: Mapping[str, Any], paper_figures: Mapping[str, float] | None = None
+    composition: Mapping[str, Any],
+    paper_figures: Mapping[str, float] | None = None,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> list[tuple[str, str, str, str]]:
     """Rows ``(what, n, share, paper)`` of the composition table: one per label, the total, the
     unseen share of the samples with bindings, the ``balanced`` samples, then the seen rates (each
     at binding and caption level, ``n`` their denominators) and the asymmetric share. ``paper``
-    holds the paper's figure beside every reading of it (docs/protocol.md, section 6)."""
+    holds the paper's figure beside every reading of it (docs/protocol.md, section 6). The rows
+    name the units of ``binding_kind``: "bindings", "triples" (``relation``), or "bindings and
+    triples" (``both``)."""
     figures = paper_figures or {}
+    names = _UNIT_NAMES[binding_kind]
     rows = []
     for label in SPLIT_LABELS:
         paper = ", ".join(
@@ -183,7 +235,7 @@ def composition_rows(
     rows.append(("total", f"{composition['n']:,}", total_share, ""))
     rows.append(
         (
-            _UNSEEN_WITH_BINDINGS,
+            _UNSEEN_WITH_BINDINGS.format(**names),
             f"{composition['counts']['unseen']:,}",
             format_share(composition.get("unseen_share_with_bindings")),
             _figure(figures, "unseen_share"),
@@ -205,7 +257,14 @@ def composition_rows(
     }
     for key, meaning, figure in _RATES:
         n = _count(composition.get(denominators[key])) if key in denominators else ""
-        rows.append((meaning, n, format_share(composition.get(key)), _figure(figures, figure)))
+        rows.append(
+            (
+                meaning.format(**names),
+                n,
+                format_share(composition.get(key)),
+                _figure(figures, figure),
+            )
+        )
     return rows
 
 
@@ -255,13 +314,17 @@ def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> li
 
 
 def composition_report(
-    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
+    composition: Mapping[str, Any],
+    benchmark: str,
+    paper_figures: Mapping[str, float],
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> str:
     """The composition beside the paper's figures (no paper column without them: another
-    reference than the paper's, or a benchmark the paper reports nothing for), the notes on
-    those figures and the composition by category (when the benchmark has categories), as plain
-    text."""
-    rows = composition_rows(composition, paper_figures)
+    reference than the paper's, or a benchmark the paper reports nothing for;
+    :func:`paper_column_note` says which), the notes on those figures and the composition by
+    category (when the benchmark has categories), as plain text; the rows name the units of
+    ``binding_kind``."""
+    rows = composition_rows(composition, paper_figures, binding_kind)
     if paper_figures:
         lines = [format_composition(rows)]
     else:
@@ -365,7 +428,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             f"{adapter.pretty_name} split by **binding familiarity** with BindSplit. BindSplit "
             'parses the (attribute, object) bindings of every caption ("a red apple" states '
-            "(red, apple)), labels each binding *seen* or *unseen* by whether it occurs in a "
+            '(red, apple)) or its (subject, relation, object) triples ("a dog on a couch" states '
+            "(dog, on, couch)), as the build's binding kind says, "
+            "labels each binding *seen* or *unseen* by whether it occurs in a "
             "reference caption corpus (a proxy for what a model saw in training), and splits the "
             "benchmark into configurations by those labels. A model that only recognises familiar "
             "bindings scores well on `full` and `seen` but not on `unseen`; reporting the "
@@ -418,12 +483,12 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         ),
         *_composition_table(manifest, adapter),
         (
-            "Positive captions' bindings are seen at "
+            f"Positive captions' {_UNIT_NAMES[kind]['units']} are seen at "
             f"{format_share(composition['positive_seen_rate'])}, "
             f"negative captions' at {format_share(composition['negative_seen_rate'])}; "
             f"{format_share(composition['asymmetric_share'])} of the samples are asymmetric "
             "(the positive caption is more or less familiar than a negative one), which a model "
-            "can exploit without binding attributes to objects."
+            f"can exploit without {_BINDING_WORK[kind]}."
         ),
         *[
             f"> **Note on the paper's figures.** {note}"
@@ -503,25 +568,14 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
 def _composition_table(manifest: Mapping[str, Any], adapter: Any) -> list[str]:
     """The composition table, with the paper's figures beside ours only where they apply (the
     build's reference is the paper's); otherwise without them, and a caveat saying why."""
-    rows = composition_rows(manifest["composition"], adapter.paper_figures)
-    if paper_comparable(manifest) or not adapter.paper_figures:
-        return [_markdown_table(COMPOSITION_HEADER, rows)]
-    corpus = (manifest.get("reference") or {}).get("corpus") or {}
-    used = corpus.get("name") or corpus.get("kind") or "another corpus"
     kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
-    how = (
-        f"by `{kind}` bindings"
-        if kind != "attribute"
-        else f"against `{used}` with `min_count` {manifest.get('min_count')}"
-    )
+    rows = composition_rows(manifest["composition"], adapter.paper_figures, kind)
+    note = paper_column_note(manifest, adapter)
+    if note is None or not adapter.paper_figures:
+        return [_markdown_table(COMPOSITION_HEADER, rows)]
     return [
         _markdown_table(COMPOSITION_HEADER[:-1], [row[:-1] for row in rows]),
-        (
-            f"> **Not comparable with the paper.** The paper's figures for "
-            f"{adapter.pretty_name} were measured by attribute bindings against COCO train2017 "
-            f"captions (`coco2017`) with `min_count` 1; this build is labelled {how}, so they "
-            "are not shown beside its figures."
-        ),
+        f"> **Not comparable with the paper.** {note[0].upper()}{note[1:]}.",
     ]
 
 
