@@ -9,6 +9,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,6 +104,26 @@ def test_adapters() -> Iterator[None]:
 
     with register_test_benchmarks():
         yield
+
+
+@pytest.fixture(scope="module")
+def rows() -> Any:
+    """The model tests' tiny BiVLC-like rows (``tiny_models.tiny_bivlc_like``: 12 samples, 2
+    images x 2 captions each, 5 distinct images), once per module. A module that scores other
+    rows defines its own ``rows``; :func:`build` then writes those."""
+    from tiny_models import tiny_bivlc_like
+
+    return tiny_bivlc_like(12, n_images=5)
+
+
+@pytest.fixture(scope="module")
+def build(rows: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``rows`` written as a build of the test benchmark ``_test_bivlc_like`` (the layout of
+    ``bindsplit build``: every configuration, card, manifest), once per module."""
+    from tiny_models import write_fake_build
+
+    folder = tmp_path_factory.mktemp("build") / "bivlc_like"
+    return write_fake_build(folder, rows, "_test_bivlc_like")
 
 
 @pytest.fixture

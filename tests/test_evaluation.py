@@ -59,18 +59,6 @@ CAPTIONS = BivlcLikeAdapter.caption_columns
 
 
 @pytest.fixture(scope="module")
-def rows() -> datasets.Dataset:
-    return tiny_bivlc_like(12, n_images=5)
-
-
-@pytest.fixture(scope="module")
-def build(rows, tmp_path_factory) -> Path:
-    return write_fake_build(
-        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
-    )
-
-
-@pytest.fixture(scope="module")
 def saved_model(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("model")
     model, processor = tiny_clip(seed=5)

@@ -15,7 +15,6 @@ from safetensors.torch import load_file, save_file
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
-    tiny_bivlc_like,
     tiny_blip_retrieval,
     tiny_clip,
     write_fake_build,
@@ -38,18 +37,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 CONFIGS = ("full", "seen", "unseen", "partial", "balanced")
-
-
-@pytest.fixture(scope="module")
-def rows():
-    return tiny_bivlc_like(12, n_images=5)
-
-
-@pytest.fixture(scope="module")
-def build(rows, tmp_path_factory) -> Path:
-    return write_fake_build(
-        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
-    )
 
 
 @pytest.fixture(scope="module")
