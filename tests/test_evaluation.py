@@ -20,6 +20,7 @@ from fixtures_sources import label_names
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
+    naive_metrics,
     naive_scores,
     reset_accelerate,
     tiny_bivlc_like,
@@ -69,16 +70,7 @@ def saved_model(tmp_path_factory) -> Path:
 
 def expected_metrics(model, processor, rows, adapter, n_bootstrap):
     scores = naive_scores(model, processor, rows, adapter.image_columns, adapter.caption_columns)
-    categories = [adapter.category(row) for row in rows]
-    groups = [adapter.macro_group(row) for row in rows]
-    stats = accumulate(
-        scores,
-        label_names(rows),
-        categories if any(categories) else None,
-        groups if any(groups) else None,
-        balanced=rows["balanced"],
-    )
-    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
+    return naive_metrics(scores, rows, adapter, n_bootstrap)
 
 
 def test_record_equals_metric_of_naive_forward(build, rows):

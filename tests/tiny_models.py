@@ -63,6 +63,7 @@ __all__ = [
     "VOCABULARY",
     "char_tokenizer",
     "word_level_tokenizer",
+    "naive_metrics",
     "naive_open_clip_scores",
     "naive_scores",
     "png_bytes",
@@ -359,6 +360,28 @@ def naive_scores(
             logits = model(**inputs).logits_per_image
             matrices.append(((logits - bias) / model.logit_scale.exp()).numpy())
     return np.stack(matrices)
+
+
+def naive_metrics(
+    scores: np.ndarray, dataset: datasets.Dataset, adapter: BenchmarkAdapter, n_bootstrap: int
+) -> dict[str, Any]:
+    """The metric of reference ``scores`` (one matrix per row of ``dataset``), with the labels,
+    categories, macro groups and ``balanced`` flags read from the rows as the evaluation reads
+    them: what a record's ``metrics`` must equal."""
+    from fixtures_sources import label_names
+
+    from bindsplit_datasets.metric_core import accumulate, compute_metrics
+
+    categories = [adapter.category(row) for row in dataset]
+    groups = [adapter.macro_group(row) for row in dataset]
+    stats = accumulate(
+        scores,
+        label_names(dataset),
+        categories if any(categories) else None,
+        groups if any(groups) else None,
+        balanced=dataset["balanced"],
+    )
+    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
 
 
 def naive_open_clip_scores(
