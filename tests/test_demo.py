@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
 from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
@@ -26,7 +27,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
         ["demo", "--out", str(out), "--n-per-stratum", str(N_PER_STRATUM), "--n-bootstrap", "50"]
     )
     assert code == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    # what the user reads names no temporary folder and no file of the installed package (the
+    # demo builds and scores in a temporary folder, with the shipped checkpoints)
+    for text in (captured.out, captured.err):
+        assert ".tmp" not in text and str(Path(bindsplit_datasets.__file__).parent) not in text
+    # off a terminal the progress is logged as lines, and no library draws a bar among them
+    assert "\r" not in captured.err
+    assert "INFO bindsplit_datasets.progress: synthetic test set: 100%" in captured.err
+    assert "Creating parquet" not in captured.err and "Loading weights" not in captured.err
     records = load_results([out / "results.json"])
     assert [r["model"]["id"] for r in records] == [model_id("clip"), model_id("negclip")]
     manifest = json.loads((out / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
