@@ -109,8 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     verbosity = verbosity_options()
     parser = argparse.ArgumentParser(
         prog="bindsplit",
-        description="Split compositional benchmarks into seen and unseen attribute-object "
-        "bindings.",
+        description="Split compositional benchmarks into seen and unseen bindings: the "
+        "(attribute, object) bindings of their captions (the paper's), or their (subject, "
+        "relation, object) triples (build --bindings relation|both).",
         epilog=examples_epilog(("bindsplit demo", "bindsplit build --help", "bindsplit eval -h")),
         formatter_class=HelpFormatter,
         parents=[verbosity],

@@ -13,10 +13,10 @@ from ._source_options import (
 
 NAME = "build"
 HELP = (
-    "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus and "
-    "write "
-    "DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a dataset card and a "
-    "manifest."
+    "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus "
+    "((attribute, object) bindings, or with --bindings relation|both (subject, relation, object) "
+    "triples) and write DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a "
+    "dataset card and a manifest."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (

@@ -14,8 +14,9 @@ from ._source_options import (
 NAME = "stats"
 HELP = (
     "Print how a benchmark splits into seen/unseen/partial/none (and balanced) samples against a "
-    "reference corpus, with seen rates and the asymmetric share beside the BindSplit paper's "
-    "figures, and per category."
+    "reference corpus, by attribute bindings or (--bindings) relation triples, with seen rates "
+    "and the asymmetric share beside the BindSplit paper's figures where they apply, and per "
+    "category."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
