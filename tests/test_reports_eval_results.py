@@ -187,3 +187,18 @@ def test_eval_results_of_a_new_record_say_method_level_and_flags() -> None:
         )["tasks"]
     }
     assert set(notes) == declared
+
+
+def test_none_right_of_many_is_a_degenerate_count_not_a_small_n() -> None:
+    """0 of 300 right on seen (and 300 of 300 on partial): n is not small, so the flag says
+    what it is, a degenerate count; the gap between them names both counts."""
+    stats = metric_core.BindsplitStatistics(
+        splits={"seen": (0, 0, 300, 0, 0, 0), "partial": (0, 0, 0, 0, 0, 300)}
+    )
+    record = {**ARO_ALPHA, "metrics": metric_core.compute_metrics(stats)}
+    notes = {
+        entry["dataset"]["task_id"]: entry["notes"] for entry in eval_results([record])["aro.yaml"]
+    }
+    assert "n=300, degenerate count (0/300), build" in notes["seen_i2t"]
+    assert "n=300, degenerate count (seen 0/300, partial 300/300)" in notes["gap_seen_partial_i2t"]
+    assert not any("small n" in note for note in notes.values())

@@ -40,6 +40,7 @@ __all__ = [
     "interval_settings",
     "is_small",
     "provenance",
+    "small_reason",
 ]
 
 #: How each gap is written for people: "seen - unseen".
@@ -130,3 +131,33 @@ def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
     if value is None or n is None:
         return False
     return is_small_sample(round(float(value) * int(n)), int(n))
+
+
+def small_reason(metrics: Mapping[str, Any], config: str, metric: str) -> str | None:
+    """Why :func:`is_small` flags ``{config}/{metric}``, in words (None where it does not):
+    ``"small n"`` (fewer than :data:`SMALL_N` samples) or ``"degenerate count (0/300)"`` (none
+    or all of many samples right: n is not small, but every interval leans on one side); for a
+    gap, "small n" where either configuration has few samples, else its degenerate counts.
+
+    >>> small_reason({"full/i2t": 0.0, "full/n": 300}, "full", "i2t")
+    'degenerate count (0/300)'
+    >>> small_reason({"seen/i2t": 0.5, "seen/n": 10}, "seen", "i2t")
+    'small n'
+    >>> gap = {"seen/i2t": 1.0, "seen/n": 40, "unseen/i2t": 0.5, "unseen/n": 40}
+    >>> small_reason(gap, "gap", "i2t")
+    'degenerate count (seen 40/40)'
+    """
+    parts = GAPS.get(config, (config,))
+    flagged = [part for part in parts if is_small(metrics, part, metric)]
+    if not flagged:
+        return None
+    counts = {part: int(metrics[count_key(part)]) for part in flagged}
+    if any(n < SMALL_N for n in counts.values()):
+        return "small n"
+    right = {
+        part: round(float(metrics[metric_key(part, metric)]) * counts[part]) for part in flagged
+    }
+    shown = ", ".join(
+        f"{part + ' ' if config in GAPS else ''}{right[part]}/{counts[part]}" for part in flagged
+    )
+    return f"degenerate count ({shown})"
