@@ -552,6 +552,29 @@ def test_a_launch_accelerate_cannot_join_is_refused(monkeypatch):
     check_launch(SimpleNamespace(num_processes=2))
 
 
+def test_accelerate_launch_of_several_cpu_processes_that_starts_one_warns(monkeypatch, caplog):
+    """`accelerate launch --num_processes 2` without GPUs starts one process (its simple
+    launcher sets MASTER_ADDR for the two asked for, and no WORLD_SIZE): the run warns, once."""
+    from types import SimpleNamespace
+
+    from bindsplit_datasets.scoring import scorer
+
+    scorer._warn_single_process_launch.cache_clear()
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    monkeypatch.setenv("ACCELERATE_USE_CPU", "False")
+    monkeypatch.delenv("MASTER_ADDR", raising=False)
+    with caplog.at_level("WARNING", logger="bindsplit_datasets"):
+        scorer.check_launch(SimpleNamespace(num_processes=1))  # a plain `accelerate launch`
+        assert caplog.records == []
+        monkeypatch.setenv("MASTER_ADDR", "127.0.0.1")  # as for --num_processes 2
+        scorer.check_launch(SimpleNamespace(num_processes=1))
+        scorer.check_launch(SimpleNamespace(num_processes=1))
+    [warning] = caplog.records
+    assert "asked for several processes (--num_processes) but started one" in warning.message
+    assert "--multi_gpu --num_processes N" in warning.message
+    scorer._warn_single_process_launch.cache_clear()
+
+
 def test_empty_model_string_is_an_error(build, tmp_path, capsys):
     args = ["eval", "--model", "", "--data", str(build), "--out", str(tmp_path / "r.json")]
     assert cli.main(args) == 2
