@@ -40,8 +40,6 @@ logger = logging.getLogger(__name__)
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 #: The folder of the per-model results records in the output.
 RECORDS_FOLDER = "results"
-#: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
-DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
 
 
 @dataclass(frozen=True)
@@ -101,6 +99,7 @@ def run_demo(
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
     from .builds.builder import build_benchmark
     from .reports import plot_results, write_records
+    from .reports.results import DEFAULT_CONFIGS
     from .runs import plan_runs, run_planned
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
@@ -126,11 +125,11 @@ def run_demo(
             )
         ]
         scored = run_planned(
-            plan, configs=DEMO_CONFIGS, batch_size=batch_size, n_bootstrap=n_bootstrap, seed=seed
+            plan, configs=DEFAULT_CONFIGS, batch_size=batch_size, n_bootstrap=n_bootstrap, seed=seed
         )
         records = [_relocated(record, tmp, out) for record in scored]
         write_records(records, tmp / "results.json")
-        plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+        plot_results(records, tmp / "accuracy_by_split.png", configs=DEFAULT_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
             "bindsplit_version": __version__,
@@ -164,10 +163,11 @@ def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
     from .reports import format_comparison
     from .reports import format_record_table as format_table
+    from .reports.results import DEFAULT_CONFIGS
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):
-        parts.append(format_comparison(result.records, metric, configs=DEMO_CONFIGS))
+        parts.append(format_comparison(result.records, metric, configs=DEFAULT_CONFIGS))
     parts.append(
         f"Wrote {result.dataset} (built benchmark with its card), {result.results} and "
         f"{result.figure}."

@@ -11,7 +11,7 @@ import pytest
 import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
+from bindsplit_datasets.demo import DEFAULT_CONFIGS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reports.results import record_file_name
 
@@ -50,7 +50,7 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     for record in records:
         assert record["dataset"]["data"] == "dataset"  # its name: records carry no local path
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
-        for config in DEMO_CONFIGS:
+        for config in DEFAULT_CONFIGS:
             # balanced: the seen samples and the partial ones (an attribute swap keeps both
             # captions equally familiar: each states one held-out binding of two)
             expected = {"full": 3, "balanced": 2}.get(config, 1) * N_PER_STRATUM

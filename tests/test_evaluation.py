@@ -30,6 +30,7 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
+import bindsplit_datasets
 from bindsplit_datasets import cli, evaluate_model, loading, provenance
 from bindsplit_datasets.builds.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
@@ -168,13 +169,38 @@ def test_in_memory_data_and_configs_subset(rows):
 
 def test_unknown_configuration_lists_valid_ones(build):
     with pytest.raises(
-        ValueError, match="unknown configuration.*'seeen'.*full, seen, unseen, partial"
+        ValueError, match="unknown configuration.*'seeen'.*full, seen, partial, unseen, balanced"
     ):
         parse_configs("full,seeen")
     with pytest.raises(
         ValueError, match="unknown configuration 'bogus'; valid configurations: full, seen"
     ):
         load_bindsplit(build, "bogus")
+
+
+def _targets(node):
+    return node.targets if hasattr(node, "targets") else [node.target]
+
+
+def test_one_default_configs_for_evaluation_reports_and_the_demo():
+    """DEFAULT_CONFIGS is defined once (reports/results.py, in the order reports tell the
+    story: full, seen, partial, unseen, balanced); evaluation takes it as its default."""
+    import ast
+    import inspect
+
+    from bindsplit_datasets.reports.results import DEFAULT_CONFIGS
+
+    package = Path(bindsplit_datasets.__file__).parent
+    defined = sorted(
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and "DEFAULT_CONFIGS" in {getattr(target, "id", None) for target in _targets(node)}
+    )
+    assert defined == ["reports/results.py"]
+    assert inspect.signature(evaluate_model).parameters["configs"].default is DEFAULT_CONFIGS
+    assert parse_configs(DEFAULT_CONFIGS) == ("full", "seen", "partial", "unseen", "balanced")
 
 
 def test_loads_every_configuration_of_a_build(build, rows):
