@@ -39,6 +39,7 @@ __all__ = [
     "WORLD_FORMAT",
     "TRAINSET_FORMAT",
     "hub_dataset_id",
+    "install_command",
     "is_hub_id",
     "is_path_name",
     "label_name",
@@ -142,9 +143,21 @@ PAPER_URL = "https://openreview.net/forum?id=C8MlQkr4bw"
 #: The project's source repository (setup.cfg's ``url``).
 REPOSITORY_URL = "https://github.com/bindsplit/bindsplit"
 
-#: The install line cards and docs give: the package is not on the package index, so pip
-#: installs it from the repository (or from a wheel built with ``python -m build``).
-INSTALL_COMMAND = f'pip install "bindsplit-datasets @ git+{REPOSITORY_URL}"'
+
+def install_command(extras: str | None = None) -> str:
+    """The install line cards and docs give, with ``extras`` (``"scoring"``) if any: the package
+    is not on the package index, so pip installs it from the repository (or from a wheel built
+    with ``python -m build``).
+
+    >>> install_command("scoring")
+    'pip install "bindsplit-datasets[scoring] @ git+https://github.com/bindsplit/bindsplit"'
+    """
+    requirement = f"bindsplit-datasets[{extras}]" if extras else "bindsplit-datasets"
+    return f'pip install "{requirement} @ git+{REPOSITORY_URL}"'
+
+
+#: The plain install line (no extras).
+INSTALL_COMMAND = install_command()
 
 
 def size_category(n: int) -> str:

@@ -31,6 +31,7 @@ from ..names import (
     PAPER_CITATION,
     SPLIT_LABELS,
     hub_dataset_id,
+    install_command,
     size_category,
 )
 from ..tables import Align, render_table
@@ -536,7 +537,10 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             "Score every sample's image-caption similarity matrix and report each configuration "
             "(accuracy with an interval valid at any n and its n, the seen-minus-unseen and "
-            "seen-minus-partial gaps) with the BindSplit metric:\n\n"
+            "seen-minus-partial gaps) with the BindSplit metric. BindSplit is not on the package "
+            "index; install it (with the `scoring` extra: torch, transformers, accelerate) from "
+            "its repository:\n\n"
+            f"```bash\n{install_command('scoring')}\n```\n\n"
             "```python\nfrom bindsplit_datasets import evaluate_model\n\n"
             f'record = evaluate_model("openai/clip-vit-base-patch32", "{repo}")\n'
             'print(record["metrics"]["unseen/i2t"], record["metrics"]["gap/i2t"])\n```'
