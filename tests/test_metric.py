@@ -988,6 +988,17 @@ def test_core_doctests_run():
     assert attempted >= 12
 
 
+def test_the_metric_space_speaks_of_relation_triples_too():
+    """The card's front matter, its description and the app's header: the labels come from
+    attribute bindings or, in a relation build, from (subject, relation, object) triples."""
+    text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert "subject-relation-object triples" in front["description"]
+    assert "--bindings relation" in text and "(subject, relation, object) triples" in text
+    app = (REPO_METRIC / "app.py").read_text(encoding="utf-8")
+    assert "(subject, relation, object) triples" in app
+
+
 def test_readme_examples_run(repo_root):
     text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
     # a code fence ends an example's expected output (blank lines keep the line numbers)

@@ -89,7 +89,9 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(
             "# BindSplit metric\n\nPaste samples as a JSON object with the metric's inputs "
             '(`"scores"`: per sample an images x captions similarity matrix, `"split"`: per '
-            'sample its label; optionally `"category"`, `"macro_group"`, `"balanced"`).'
+            "sample its label, seen / unseen / partial / none by its (attribute, object) "
+            "bindings or, in a relation build, its (subject, relation, object) triples; "
+            'optionally `"category"`, `"macro_group"`, `"balanced"`).'
         )
         samples = gr.Code(value=json.dumps(EXAMPLE, indent=1), language="json", label="samples")
         with gr.Row():
