@@ -21,9 +21,9 @@ from bindsplit_datasets.builds.cards import (
     category_rows,
     composition_rows,
     flat_composition,
-    paper_figure_notes,
     render_card,
 )
+from bindsplit_datasets.builds.paper import paper_figure_notes
 from bindsplit_datasets.labels import composition
 from bindsplit_datasets.names import PAPER_CITATION
 from bindsplit_datasets.reports.eval_results import card_section

@@ -156,7 +156,8 @@ def print_composition(
     ``labelled``: the manifest, or the mapping of its ``reference``, ``min_count`` and
     ``binding_kind`` (what decides whether the paper's figures apply)."""
     from ..benchmarks import get_benchmark
-    from ..builds.cards import composition_report, paper_column_note
+    from ..builds.cards import composition_report
+    from ..builds.paper import paper_column_note
 
     adapter = get_benchmark(benchmark)
     why_not = paper_column_note(labelled, adapter)
