@@ -7,6 +7,7 @@ import argparse
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
+    benchmark_of,
     labelling_options,
     print_composition,
 )
@@ -21,8 +22,9 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
-    "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
+    "bindsplit build whatsup --source whatsup_vlms/data --bindings relation --out builds/whatsup",
+    "bindsplit build custom --source table.csv --image-columns picture "
+    "--caption-columns good,bad_a,bad_b --out builds/mine",
 )
 
 
@@ -43,10 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..benchmarks import BenchmarkAdapter, get_benchmark
     from ..builds.builder import build_benchmark
 
+    benchmark = benchmark_of(args)
     result = build_benchmark(
-        args.benchmark,
+        benchmark,
         out=args.out,
         overwrite=args.overwrite,
         repo_id=args.repo_id,
@@ -55,9 +59,10 @@ def run(args: argparse.Namespace) -> int:
     manifest = result.manifest
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
+    adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
     print_composition(
         manifest["composition"],
-        manifest["benchmark"],
+        adapter,
         manifest,
         manifest["source_report"]["notes"],
         manifest["leakage"],

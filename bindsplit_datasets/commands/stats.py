@@ -7,6 +7,7 @@ import argparse
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
+    benchmark_of,
     labelling_options,
     print_composition,
 )
@@ -33,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..builds.builder import prepare_benchmark
 
-    prepared = prepare_benchmark(args.benchmark, **labelling_options(args))
+    prepared = prepare_benchmark(benchmark_of(args), **labelling_options(args))
     adapter = prepared.adapter
     fingerprint = prepared.index.fingerprint
     print(
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     }
     print_composition(
         prepared.composition().to_dict(),
-        adapter.name,
+        adapter,
         labelled,
         prepared.source.report.notes,
         prepared.leakage,

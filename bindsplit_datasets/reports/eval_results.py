@@ -52,7 +52,7 @@ from .intervals import (
     gap_count,
     interval_label,
     interval_settings,
-    small_reason,
+    sample_flag,
 )
 from .results import (
     GAPS,
@@ -107,7 +107,7 @@ def _notes(metrics: Mapping[str, Any], config: str, metric: str, n: int, fingerp
         how = f" ({METHOD_LABELS[method]})" if method else ""
         notes.append(f"{interval_label(metrics)} [{low}, {high}]{how}")
     notes.append(f"n={n}")
-    flagged = small_reason(metrics, config, metric)
+    flagged = sample_flag(metrics, config, metric)
     if flagged:
         notes.append(flagged)
     if fingerprint:

@@ -31,7 +31,7 @@ from ..errors import SchemaError
 from ..names import hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
-from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, small_reason
+from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, sample_flag
 from .results import (
     GAPS,
     METRIC_LABELS,
@@ -93,7 +93,7 @@ def _details(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> st
     if interval is not None:
         low, high = (percent(bound, signed=signed) for bound in interval)
         details.insert(0, f"{interval_label(metrics)} [{low}, {high}]")
-    flagged = small_reason(metrics, config, metric)
+    flagged = sample_flag(metrics, config, metric)
     if flagged:
         details.append(flagged)
     return ", ".join(details)
