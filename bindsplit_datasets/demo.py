@@ -238,6 +238,7 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     to ``path``: ``id``, ``image`` (the scene), ``caption``, ``caption2`` (its hard positive,
     :func:`hard_positive_caption`), ``negative_caption`` (the colour swap, true of the other
     image) and ``stratum``."""
+    from .datasets_compat import progress_bars_off
     from .parquet_files import load_parquet_files
 
     rows = load_parquet_files(
@@ -252,7 +253,8 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     rows = rows.select_columns(
         ["id", "image", "caption", "caption2", "negative_caption", "stratum"]
     )
-    rows.to_parquet(str(path))
+    with progress_bars_off():  # the demo logs its own steps
+        rows.to_parquet(str(path))
     return path
 
 

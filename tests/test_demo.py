@@ -11,9 +11,9 @@ import pytest
 import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEFAULT_CONFIGS, model_id, run_demo
+from bindsplit_datasets.demo import model_id, run_demo
 from bindsplit_datasets.reports import load_results
-from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
