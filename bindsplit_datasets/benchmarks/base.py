@@ -34,7 +34,7 @@ from ..errors import (
     BindsplitValueError,
     SchemaError,
 )
-from ..names import is_hub_id
+from ..names import MAX_CAPTION_CHARS, is_hub_id
 from ..parquet_files import load_parquet_files
 from ..parsing import (
     Binding,
@@ -492,6 +492,23 @@ def _caption_problem(text: Any) -> str | None:
     return "missing_caption" if missing else None
 
 
+def _long_caption_problems(
+    captions: Mapping[str, list[Any]], columns: Sequence[str]
+) -> Iterator[tuple[int, str, str]]:
+    """``(position, location, "long_caption")`` of each row's first caption over
+    :data:`~bindsplit_datasets.names.MAX_CAPTION_CHARS`, its length and the limit named."""
+    for position, texts in enumerate(zip(*(captions[c] for c in columns), strict=True)):
+        for column, text in zip(columns, texts, strict=True):
+            if isinstance(text, str) and len(text) > MAX_CAPTION_CHARS:
+                yield (
+                    position,
+                    f"row {position}, column {column!r} ({len(text):,} characters, over the "
+                    f"limit of {MAX_CAPTION_CHARS:,})",
+                    "long_caption",
+                )
+                break
+
+
 def check_captions(
     dataset: datasets.Dataset,
     columns: Sequence[str],
@@ -499,18 +516,31 @@ def check_captions(
     *,
     strict: bool,
 ) -> datasets.Dataset:
-    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``.
+    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``,
+    then those with a caption longer than :data:`~bindsplit_datasets.names.MAX_CAPTION_CHARS`:
+    the one check every source's captions go through before anything parses or matches them.
 
     A row without a caption cannot be labelled (its bindings are unknown, not absent), so it is
-    never kept as ``none``: each dropped row is counted in ``report.problems``
-    (``missing_caption``) and summarised in ``report.notes``; with ``strict=True`` the first one
-    raises :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    never kept as ``none``; a caption over the limit is no benchmark caption, and one hostile
+    record must not stall a build. Each dropped row is counted in ``report.problems``
+    (``missing_caption``, ``long_caption``) and summarised in ``report.notes`` (the first row,
+    and the limit); with ``strict=True`` the first one raises
+    :class:`~bindsplit_datasets.errors.BindsplitError` instead.
     """
     captions = dataset.select_columns(list(columns)).to_dict()
     rows = ({c: captions[c][i] for c in columns} for i in range(len(dataset)))
     problems = _first_problems(rows, columns, _caption_problem)
-    return drop_rows(
+    dataset = drop_rows(
         dataset, problems, report, strict=strict, what="a missing (None or empty) caption"
+    )
+    return drop_rows(
+        dataset,
+        _long_caption_problems(dataset.select_columns(list(columns)).to_dict(), columns),
+        report,
+        strict=strict,
+        what=f"a caption over {MAX_CAPTION_CHARS:,} characters",
+        fix=f"shorten or remove it (BindSplit reads captions of at most {MAX_CAPTION_CHARS:,} "
+        "characters)",
     )
 
 
