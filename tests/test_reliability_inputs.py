@@ -5,6 +5,7 @@ names, model ids as text, and the warnings of silent degradations."""
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import signal
@@ -18,6 +19,7 @@ import datasets
 import pytest
 from fixtures_sources import aro_vgr_record, make_aro_mirror_source, make_aro_source
 
+from bindsplit_datasets import cli
 from bindsplit_datasets.benchmarks import aro_vga, aro_vgr, get_benchmark
 from bindsplit_datasets.benchmarks.base import SourceReport, check_captions
 from bindsplit_datasets.errors import BindsplitError
@@ -214,3 +216,54 @@ def test_a_30000_word_caption_in_an_aro_vgr_source_ends_the_build_naming_the_row
     assert f"row 1, column 'true_caption' ({length:,} characters, over the limit of 2,000)" in line
     assert built.returncode == 0, built.stderr
     assert "dropped 1 row(s) with a caption over 2,000 characters (first: row 1" in built.stdout
+
+
+# ------------------------------------------------------------------------ parse's stdin
+def _stdin(monkeypatch, data: bytes) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_parse_reads_stdin_a_line_at_a_time_up_to_the_limit(monkeypatch, capsys):
+    """Blank lines are skipped, Windows line ends and a last line without one are read, and a
+    line of exactly the limit is a caption."""
+    at_limit = "a red car " + "x" * (MAX_CAPTION_CHARS - 10)
+    _stdin(monkeypatch, b"a red car\r\n\n" + at_limit.encode() + b"\nthe sky")
+    assert cli.main(["parse", "--bindings", "attribute"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "a red car\t(red, car)" and out[2] == "the sky\t-" and len(out) == 3
+    assert out[1].startswith(at_limit)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"a red car\n" + b"x" * (MAX_CAPTION_CHARS + 1) + b"\n", "stdin line 2 is longer"),
+        (b"a red car\n" + "\u00e9".encode() * MAX_CAPTION_CHARS + b"e\n", "stdin line 2 is longer"),
+        (b"a red car\n\ncaf\xe9 dog\n", "stdin line 3 is not UTF-8 text ("),
+    ],
+)
+def test_parse_refuses_a_long_or_undecodable_line_naming_it(monkeypatch, capsys, data, message):
+    _stdin(monkeypatch, data)
+    assert cli.main(["parse"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "a red car\t(red, car)\t-\n"  # the lines before it were parsed
+    assert captured.err.count("\n") == 1 and f"bindsplit parse: error: {message}" in captured.err
+
+
+def test_parse_of_dev_zero_ends_at_once_with_one_line(monkeypatch, capsys):
+    with open("/dev/zero", "rb") as zeros:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(zeros, encoding="utf-8"))
+        with _ends_within(60):  # it used to read one endless line into memory
+            assert cli.main(["parse"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "bindsplit parse: error: stdin line 1 is longer than the longest caption BindSplit reads "
+        f"({MAX_CAPTION_CHARS:,} characters); shorten or split it\n"
+    )
+
+
+def test_parse_refuses_a_caption_argument_over_the_limit(capsys):
+    assert cli.main(["parse", "a red car", "x" * (MAX_CAPTION_CHARS + 1)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "a red car\t(red, car)\t-\n"
+    assert f"caption 2 ({MAX_CAPTION_CHARS + 1:,} characters) is longer" in captured.err
