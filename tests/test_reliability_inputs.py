@@ -267,3 +267,88 @@ def test_parse_refuses_a_caption_argument_over_the_limit(capsys):
     captured = capsys.readouterr()
     assert captured.out == "a red car\t(red, car)\t-\n"
     assert f"caption 2 ({MAX_CAPTION_CHARS + 1:,} characters) is longer" in captured.err
+
+
+# --------------------------------------------------------------------- a build's provenance
+@pytest.fixture(scope="module")
+def synthetic_build(tmp_path_factory) -> Path:
+    """A small synthetic build (2 samples per stratum, its own reference)."""
+    from bindsplit_datasets.builds.builder import build_benchmark
+    from bindsplit_datasets.synthetic import default_world, reference_index, write_test_benchmark
+
+    world = default_world()
+    folder = tmp_path_factory.mktemp("synthetic")
+    index = reference_index(world, n_captions=120)
+    source = write_test_benchmark(world, folder / "source", 2, 7, index=index, progress=False)
+    return build_benchmark("synthetic", out=folder / "build", source=source, reference=None).path
+
+
+def _scores_for(build: Path, path: Path) -> Path:
+    """A scores file for every sample of ``build`` (caption i scores highest on image i)."""
+    import pandas as pd
+
+    from bindsplit_datasets.loading import load_bindsplit
+
+    data = load_bindsplit(build)
+    column = data.columns.id
+    ids = data.dataset[column] if column else [str(i) for i in range(len(data.dataset))]
+    n_images, n_captions = len(data.columns.image), len(data.columns.caption)
+    matrix = [[float(i == j) for j in range(n_captions)] for i in range(n_images)]
+    pd.DataFrame({"id": [str(i) for i in ids], "scores": [matrix] * len(ids)}).to_parquet(path)
+    return path
+
+
+def _edited(build: Path, tmp_path: Path, **changes) -> Path:
+    """A copy of ``build`` whose manifest has ``changes`` (an entry changed to ``None`` is
+    removed)."""
+    import json
+    import shutil
+
+    copy = Path(shutil.copytree(build, tmp_path / "edited"))
+    manifest = json.loads((copy / "bindsplit.json").read_text(encoding="utf-8"))
+    edited = {k: v for k, v in {**manifest, **changes}.items() if v is not None}
+    (copy / "bindsplit.json").write_text(json.dumps(edited), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"benchmark": "aro_vga"},
+        {"source": {"hub_id": "gowitheflow/ARO-Visual-Attribution", "revision": "main"}},
+        {"reference": {"corpus": {"kind": "coco2017"}}},
+    ],
+    ids=["benchmark", "source", "reference"],
+)
+def test_a_manifest_edited_after_the_build_is_refused_by_verify_and_eval(
+    synthetic_build, tmp_path, capsys, changes
+):
+    from bindsplit_datasets.builds.manifest import provenance_digest, verify_build
+    from bindsplit_datasets.errors import BuildVerificationError
+
+    manifest = verify_build(synthetic_build)
+    assert manifest["provenance"] == provenance_digest(manifest)
+    scores = _scores_for(synthetic_build, tmp_path / "s.parquet")
+    eval_argv = ["eval", "--scores", str(scores), "--name", "m"]
+    out = tmp_path / "r.json"
+    assert cli.main([*eval_argv, "--data", str(synthetic_build), "--out", str(out)]) == 0
+    edited = _edited(synthetic_build, tmp_path, **changes)
+    with pytest.raises(BuildVerificationError, match="was changed after the build"):
+        verify_build(edited)
+    capsys.readouterr()
+    out = tmp_path / "edited.json"
+    assert cli.main([*eval_argv, "--data", str(edited), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bindsplit.json of" in err and "changed after the build" in err
+    assert not out.exists()
+
+
+def test_a_manifest_without_a_provenance_digest_is_read_as_an_older_build(
+    synthetic_build, tmp_path, caplog
+):
+    from bindsplit_datasets.builds.manifest import verify_build
+
+    manifest = verify_build(synthetic_build)
+    older = _edited(synthetic_build, tmp_path, provenance=None)
+    assert verify_build(older)["benchmark"] == manifest["benchmark"]
+    assert "records no provenance digest (an older build)" in caplog.text
