@@ -6,20 +6,15 @@ A build (docs/architecture.md) is trusted only as far as its files match its man
 fingerprint (:func:`rows_fingerprint`, the function the build records it with), the row count of
 every configuration, the label counts of the composition, and every configuration other than
 ``full`` holding exactly the rows of ``full`` with that label. A label rewritten after the build, a
-deleted, truncated or corrupt shard, or a hand-edited manifest fails :func:`verify_build` with a
-:class:`~bindsplit_datasets.errors.BuildVerificationError` naming the file and the fix. The rows'
-fingerprint covers the rows only; what the build says it was made from (benchmark, source,
-reference and the labelling options) is covered by the manifest's ``provenance`` digest
-(:func:`provenance_digest`), so a manifest that names another benchmark fails as edited rows do.
-Loading (:func:`~bindsplit_datasets.loading.load_bindsplit`), evaluation and publishing all go
-through these checks.
+deleted, truncated or corrupt shard, or a hand-edited manifest (:mod:`.provenance_digest`)
+fails :func:`verify_build` with a :class:`BuildVerificationError` naming the file and the fix.
+Loading, evaluation and publishing all go through these checks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -47,6 +42,7 @@ from ..names import (
 )
 from ..parquet_files import load_parquet_files, parquet_row_count
 from .features import annotation_columns, card_label_problem, label_feature_problem
+from .provenance_digest import PROVENANCE, check_provenance, provenance_digest
 
 __all__ = [
     "BUILD_HINT",
@@ -61,12 +57,10 @@ __all__ = [
     "binding_kind",
     "check_annotations",
     "check_manifest",
-    "check_provenance",
     "config_files",
     "load_config",
     "local_build",
     "parse_manifest",
-    "provenance_digest",
     "read_manifest",
     "rows_fingerprint",
     "verify_build",
@@ -85,10 +79,6 @@ _LABEL = "bindsplit_label"
 #: File name of a build's dataset card.
 CARD_NAME = "README.md"
 _ROW_BATCH = 1000
-#: The manifest entry holding its provenance digest (:func:`provenance_digest`).
-PROVENANCE = "provenance"
-
-logger = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------------- manifest
@@ -254,46 +244,6 @@ def _failed(problem: str) -> BuildVerificationError:
     return BuildVerificationError(f"{problem}; {VERIFY_FIX}")
 
 
-def provenance_digest(manifest: Mapping[str, Any]) -> str:
-    """``"sha256:<hex>"`` of every entry of ``manifest`` but the digest itself, as canonical JSON
-    (sorted keys, compact): the benchmark, its source and reference, the labelling options, the
-    composition and the rows' fingerprint. The builder records it; :func:`verify_rows` recomputes
-    it, so a manifest edited after the build (another benchmark named, another source or
-    reference claimed) is refused as edited rows are.
-
-    Like the rows' fingerprint it is a checksum, not a signature: it catches an edited manifest,
-    not a forger who recomputes it with this function.
-    """
-    entries = {key: value for key, value in manifest.items() if key != PROVENANCE}
-    # as read back from the file: tuples are lists and every key a string, sorted as such
-    entries = json.loads(json.dumps(entries))
-    text = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def check_provenance(manifest: Mapping[str, Any], where: str) -> None:
-    """Raise :class:`BuildVerificationError` unless the manifest's ``provenance`` digest is that
-    of its entries; a manifest written before builds recorded one is read as it is (a warning
-    says its provenance is unchecked)."""
-    recorded = manifest.get(PROVENANCE)
-    if recorded is None:
-        logger.warning(
-            "the %s of %s records no provenance digest (an older build): its benchmark, source "
-            "and reference are not checked; %s to have them checked",
-            MANIFEST_NAME,
-            where,
-            REBUILD_FIX,
-        )
-        return
-    actual = provenance_digest(manifest)
-    if recorded != actual:
-        raise _failed(
-            f"the {MANIFEST_NAME} of {where} was changed after the build: its provenance digest "
-            f"is {actual[:23]}, it records {str(recorded)[:23]} (its benchmark "
-            f"{manifest.get('benchmark')!r}, source or reference are not what was built)"
-        )
-
-
 def verify_rows(
     manifest: Mapping[str, Any], rows: Mapping[str, datasets.Dataset], where: str
 ) -> None:
@@ -304,19 +254,11 @@ def verify_rows(
     holds exactly the rows of ``full`` with that label, in order. Without ``full``: each
     configuration has the manifest's row count and only rows of its own label.
 
-    Then the manifest's own entries (:func:`check_provenance`): the row checks come first, as
-    their messages say more.
+    Then the manifest's provenance digest (after the row checks, whose messages say more).
 
     Raises:
         BuildVerificationError: the first mismatch, naming the configuration and the fix.
     """
-    _verify_rows(manifest, rows, where)
-    check_provenance(manifest, where)
-
-
-def _verify_rows(
-    manifest: Mapping[str, Any], rows: Mapping[str, datasets.Dataset], where: str
-) -> None:
     image_columns = _image_columns(manifest, next(iter(rows.values()), None))
     kind = binding_kind(manifest)
     columns = list(annotation_columns(kind))
@@ -341,7 +283,7 @@ def _verify_rows(
             )
             if wrong:
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
-        return
+        return check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)
     recorded = manifest.get("fingerprint")
     actual = rows_fingerprint(full, image_columns, kind)
     if actual != recorded:
@@ -373,6 +315,7 @@ def _verify_rows(
             raise _failed(
                 f"{where}/{config} does not hold exactly the {config!r} rows of {where}/full"
             )
+    check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)
 
 
 def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> dict[str, Any]:
