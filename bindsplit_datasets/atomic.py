@@ -186,6 +186,11 @@ def _check_existing(
         )
     if not folder and path.is_dir():
         raise OutputExistsError(f"{where}: it is a folder; {fix} that names a file")
+    if not folder and not path.is_file():  # reading or replacing it would block or destroy it
+        raise OutputExistsError(
+            f"{where}: it is a named pipe, a device or a socket, not a regular file, and "
+            f"BindSplit writes regular files only; {fix}"
+        )
     if kind is not None and kind.updates:
         return
     if folder and not any(path.iterdir()):

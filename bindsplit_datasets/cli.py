@@ -36,6 +36,7 @@ from typing import Any
 from . import commands
 from ._version import __version__
 from .commands._help import HelpFormatter, examples_epilog, verbosity_options
+from .commands._paths import check_path_arguments
 from .errors import Terminated, describe_error, is_user_error
 
 __all__ = [
@@ -214,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser = build_parser()  # imports every command module: Ctrl-C may come here
             args = parser.parse_args(argv)
             command = f"bindsplit {args.command}"
-            return _run(args, command)
+            return _run(parser, args, command)
     except KeyboardInterrupt:
         print(f"{command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -226,11 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
-def _run(args: argparse.Namespace, command: str) -> int:
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, command: str) -> int:
     verbose, quiet = getattr(args, "verbose", False), getattr(args, "quiet", False)
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     with _package_logging(level, quiet):
         try:
+            check_path_arguments(parser, args)  # a FIFO named anywhere: refused at once
             return int(args._run(args) or 0)
         except (BrokenPipeError, KeyboardInterrupt, Terminated):
             raise

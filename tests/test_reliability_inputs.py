@@ -352,3 +352,133 @@ def test_a_manifest_without_a_provenance_digest_is_read_as_an_older_build(
     older = _edited(synthetic_build, tmp_path, provenance=None)
     assert verify_build(older)["benchmark"] == manifest["benchmark"]
     assert "records no provenance digest (an older build)" in caplog.text
+
+
+# ------------------------------------------------------- FIFOs named anywhere: the checked open
+def _subparser(parser, word: str):
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub = action.choices[word]
+    sub.populate()
+    return sub
+
+
+def _file_arguments() -> list[tuple[list[str], str]]:
+    """``(command words, option)`` of every path argument of every command (``""``: the
+    command's positional path argument), as the command line's guard reads them."""
+    import argparse
+
+    from bindsplit_datasets.commands._paths import PATH_ARGUMENTS
+
+    found = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name in action.choices:
+                    walk(_subparser(parser, name), [*words, name])
+            elif action.dest in PATH_ARGUMENTS and action.choices is None:
+                found.append((words, action.option_strings[-1] if action.option_strings else ""))
+
+    walk(cli.build_parser(), [])
+    return found
+
+
+def _argv(words: list[str], option: str, fifo: str) -> list[str]:
+    """A command line of ``words`` with ``fifo`` as ``option`` (``""``: the positional path
+    argument) and every other required argument filled in with a dummy."""
+
+    from bindsplit_datasets.commands._paths import PATH_ARGUMENTS
+
+    parser = cli.build_parser()
+    for word in words:
+        parser = _subparser(parser, word)
+    required = [g for g in parser._mutually_exclusive_groups if g.required]
+    argv = list(words)
+    for action in parser._actions:
+        names = action.option_strings
+        if not names:  # a positional: the target, a choice, or a dummy
+            if option == "" and action.dest in PATH_ARGUMENTS:
+                argv.append(fifo)
+            elif action.nargs != "*":
+                argv.append(next(iter(action.choices)) if action.choices else "x")
+        elif option in names:
+            pair = getattr(action.type, "__name__", "") == "_source"  # BENCHMARK=SRC
+            argv += [option, f"bivlc={fifo}" if pair else fifo]
+        elif action.required or any(
+            group._group_actions[0] is action
+            and not {option} & {o for a in group._group_actions for o in a.option_strings}
+            for group in required
+        ):
+            argv += [names[-1], "x"]
+    return argv
+
+
+FILE_ARGUMENTS = _file_arguments()
+
+
+def test_every_file_argument_is_checked():
+    """The path arguments the test below covers are every file and folder a command names."""
+    names = {(" ".join(words), option) for words, option in FILE_ARGUMENTS}
+    for expected in [
+        ("export", "--readme"),
+        ("export", "--out"),
+        ("eval", "--scores"),
+        ("eval", "--save-scores"),
+        ("build", "--source"),
+        ("build", "--reference"),
+        ("build", "--sim-solution"),
+        ("reproduce", "--sim-solution"),
+        ("stats", "--source"),
+        ("plot", "--out"),
+        ("compare", ""),
+        ("reference info", ""),
+        ("push-space", "--wheel"),
+        ("install-metric", "--modules-cache"),
+    ]:
+        assert expected in names
+    assert len(names) >= 40
+
+
+@pytest.mark.parametrize(
+    ("words", "option"), FILE_ARGUMENTS, ids=[f"{' '.join(w)} {o}" for w, o in FILE_ARGUMENTS]
+)
+def test_a_fifo_as_any_file_argument_is_refused_at_once(tmp_path, capsys, words, option):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    argv = _argv(words, option, str(fifo))
+    assert any(arg.endswith(str(fifo)) for arg in argv), argv
+    with _ends_within(60):  # a reader that opens the FIFO blocks: the test fails here
+        assert cli.main(argv) == 2, argv
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{fifo} is a named pipe (FIFO), not a regular file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # nothing written beside it
+
+
+def test_the_library_readers_and_the_output_guard_refuse_a_fifo(tmp_path):
+    """From Python too (no command line guard): the README of a model index, an output path,
+    a Parquet shard, a wheel and a VisMin solution file."""
+    from report_records import ALPHA
+
+    from bindsplit_datasets.atomic import RESULTS_OUTPUT, check_output
+    from bindsplit_datasets.benchmarks.vismin import read_sim_solution
+    from bindsplit_datasets.errors import NotARegularFileError, OutputExistsError, SchemaError
+    from bindsplit_datasets.parquet_files import parquet_row_count
+    from bindsplit_datasets.publish.wheel import project_wheel
+    from bindsplit_datasets.reports.model_index import write_model_index
+
+    fifo = tmp_path / "README.md"
+    os.mkfifo(fifo)
+    with _ends_within(60):
+        with pytest.raises(NotARegularFileError, match="README .* is a named pipe"):
+            write_model_index(fifo, [ALPHA])
+        with pytest.raises(OutputExistsError, match="a named pipe, a device or a socket"):
+            check_output(fifo, RESULTS_OUTPUT, overwrite=True)
+        with pytest.raises(SchemaError, match="Parquet file .* is a named pipe"):
+            parquet_row_count(fifo, fix="rebuild")
+        with pytest.raises(NotARegularFileError, match="wheel .* is a named pipe"):
+            project_wheel(fifo)
+        with pytest.raises(NotARegularFileError, match="sim_solution file .* is a named pipe"):
+            read_sim_solution(fifo)
+    assert [p.name for p in tmp_path.iterdir()] == ["README.md"]

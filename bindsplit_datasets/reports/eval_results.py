@@ -42,6 +42,7 @@ from ..builds.eval_tasks import (
     task_id,
 )
 from ..errors import OutputExistsError, SchemaError
+from ..input_files import check_input_file
 from ..names import HUB_NAMES, hub_dataset_id, is_path_name
 from ..tables import percent
 from .grouping import model_label
@@ -203,7 +204,7 @@ def write_eval_results(
     target = Path(folder) / EVAL_RESULTS_FOLDER
     texts = format_eval_results(records, **options)
     for name in texts:
-        path = target / name
+        path = check_input_file(target / name, "eval results file")
         if path.is_dir() or (
             path.exists() and not path.read_text(encoding="utf-8").startswith(HEADER)
         ):

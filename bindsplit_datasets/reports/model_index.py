@@ -28,6 +28,7 @@ import yaml
 
 from ..atomic import write_text
 from ..errors import SchemaError
+from ..input_files import check_input_file
 from ..names import hub_dataset_id
 from ..tables import percent
 from .grouping import model_label
@@ -246,7 +247,7 @@ def write_model_index(
     """
     from huggingface_hub import ModelCardData
 
-    path = Path(readme)
+    path = check_input_file(readme, "README")
     text = path.read_bytes().decode("utf-8") if path.exists() else ""  # line endings kept
     try:
         before = _front_matter(text)
