@@ -482,3 +482,15 @@ def test_the_library_readers_and_the_output_guard_refuse_a_fifo(tmp_path):
         with pytest.raises(NotARegularFileError, match="sim_solution file .* is a named pipe"):
             read_sim_solution(fifo)
     assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
+
+
+# ----------------------------------------------------------------------------- install-metric
+@pytest.mark.slow  # evaluate loads the metric in a subprocess
+def test_install_metric_into_a_relative_modules_cache_verifies(tmp_path, monkeypatch, capsys):
+    """The check that evaluate loads it runs from another folder: a relative cache named from
+    here used to point nowhere there, and a working install was reported broken."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["install-metric", "--modules-cache", "relative/cache"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("installed: evaluate.load('bindsplit') loads relative/cache/")
+    assert cli.main(["install-metric", "--modules-cache", "relative/cache"]) == 0  # idempotent
