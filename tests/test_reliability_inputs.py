@@ -494,3 +494,57 @@ def test_install_metric_into_a_relative_modules_cache_verifies(tmp_path, monkeyp
     out = capsys.readouterr().out
     assert out.startswith("installed: evaluate.load('bindsplit') loads relative/cache/")
     assert cli.main(["install-metric", "--modules-cache", "relative/cache"]) == 0  # idempotent
+
+
+# ------------------------------------------------------------------ model ids are text
+MARKUP_ID = r"$\frac{a}{$ x^{"
+
+
+def _markup_records(tmp_path: Path) -> list[Path]:
+    import json
+
+    from report_records import record_from_samples
+
+    labels = ["seen", "seen", "unseen", "unseen", "partial", "seen"]
+    paths = []
+    for name in (MARKUP_ID, "$$plain$$"):
+        value = record_from_samples(name, labels, [1, 1, 0, 1, 0, 1], [1, 0, 0, 1, 1, 1])
+        path = tmp_path / f"{len(paths)}.json"
+        path.write_text(json.dumps(value), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def test_plot_draws_a_model_id_that_looks_like_mathtext(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from bindsplit_datasets.reports.figures import results_figure
+    from bindsplit_datasets.reports.results import load_results
+
+    paths = _markup_records(tmp_path)
+    for suffix in ("png", "svg"):
+        out = tmp_path / f"figure.{suffix}"
+        assert cli.main(["plot", *map(str, paths), "--out", str(out)]) == 0, capsys.readouterr()
+        assert out.stat().st_size > 0
+    figure = results_figure(load_results(paths))
+    figure.canvas.draw()  # a mathtext parse of the ids would fail here
+    texts = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
+    assert texts == [MARKUP_ID, "$$plain$$"]
+
+
+def test_the_space_shows_a_model_id_as_text():
+    from bindsplit_datasets.reports.leaderboard_text import escape_markdown
+
+    shown = escape_markdown(f"left out {MARKUP_ID}")
+    assert shown == r"left out <span>$</span>\\frac\{a\}\{<span>$</span> x^\{"
+    assert "$$" not in escape_markdown("$$plain$$")
+
+
+def test_the_model_card_keeps_a_model_id_as_written(tmp_path):
+    import yaml
+
+    from bindsplit_datasets.reports.model_index import write_model_index
+    from bindsplit_datasets.reports.results import load_results
+
+    readme = write_model_index(tmp_path / "README.md", load_results(_markup_records(tmp_path)[:1]))
+    front = readme.read_text(encoding="utf-8").split("---")[1]
+    assert yaml.safe_load(front)["model-index"][0]["name"] == MARKUP_ID

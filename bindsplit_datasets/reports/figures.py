@@ -257,6 +257,20 @@ def results_figure(
             "nothing to plot"
         )
     require("plot", "matplotlib", purpose="a figure")
+    import matplotlib
+
+    # model ids are user data, shown as text: "$" never starts mathtext (every text made here)
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _figure(records, configs, groups, panels)
+
+
+def _figure(
+    records: Sequence[Mapping[str, Any]],
+    configs: Sequence[str],
+    groups: Mapping[str, Sequence[Mapping[str, Any]]],
+    panels: Sequence[str],
+) -> Figure:
+    """The body of :func:`results_figure`, once the records are checked."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
