@@ -19,12 +19,15 @@ pairing always come from the build. :func:`align_scores` checks an imported file
 build: every id of the build present exactly once, no unknown id, each matrix of the sample's
 shape, every value finite; each refusal is one line naming the sample. ``--save-scores`` also
 records the build's fingerprint (metadata ``bindsplit_build_fingerprint``, optional in the
-format); :func:`check_scores_fingerprint` refuses a file made for another build. Scores are kept
+format); :func:`check_scores_fingerprint` refuses a file made for another build, and warns
+about a file without one (another tool's, or one whose metadata was stripped: its ids may name
+another build's samples, which nothing can tell). Scores are kept
 in float64 (as precise as given: two scores 1e-9 apart are not a tie).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -54,6 +57,8 @@ FORMAT_KEY = b"bindsplit_format"
 #: Parquet key-value metadata key holding the fingerprint of the build the scores were made for
 #: (optional: written by ``--save-scores``; an imported file that has it must match the build).
 FINGERPRINT_KEY = b"bindsplit_build_fingerprint"
+
+logger = logging.getLogger(__name__)
 #: Ids named at most in one error line.
 _NAMED = 3
 
@@ -191,13 +196,23 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
 
 def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> None:
     """Refuse the scores file ``path`` when it records the fingerprint of another build than
-    ``fingerprint`` (the build it is imported into); a file without one is accepted."""
+    ``fingerprint`` (the build it is imported into). A file without one is accepted (the tag is
+    optional: other tools write scores files too) with a warning that it cannot be checked."""
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException):
         return  # read_imported_scores has refused it already
     stored = metadata.get(FINGERPRINT_KEY)
-    if stored is None or fingerprint is None or stored.decode(errors="replace") == fingerprint:
+    if stored is None:
+        logger.warning(
+            "%s records no build fingerprint (%s): nothing tells whether it scored this build "
+            "or another one with the same sample ids; it is imported as this build's. Make sure "
+            "it was made for this build (`bindsplit eval --save-scores` records it)",
+            Path(path).name,
+            FINGERPRINT_KEY.decode(),
+        )
+        return
+    if fingerprint is None or stored.decode(errors="replace") == fingerprint:
         return
     raise ScoresFileError(
         f"{path} holds scores made for the build with fingerprint "
