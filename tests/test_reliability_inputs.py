@@ -548,3 +548,57 @@ def test_the_model_card_keeps_a_model_id_as_written(tmp_path):
     readme = write_model_index(tmp_path / "README.md", load_results(_markup_records(tmp_path)[:1]))
     front = readme.read_text(encoding="utf-8").split("---")[1]
     assert yaml.safe_load(front)["model-index"][0]["name"] == MARKUP_ID
+
+
+# ----------------------------------------------------------- silent degradations, now said
+def test_an_untagged_scores_file_is_imported_with_a_warning(synthetic_build, tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    from bindsplit_datasets.builds.manifest import read_manifest
+    from bindsplit_datasets.scoring.scores_file import FINGERPRINT_KEY
+
+    untagged = _scores_for(synthetic_build, tmp_path / "untagged.parquet")
+    table = pq.read_table(untagged)
+    fingerprint = read_manifest(synthetic_build)["fingerprint"].encode()
+    tagged = tmp_path / "tagged.parquet"
+    pq.write_table(table.replace_schema_metadata({FINGERPRINT_KEY: fingerprint}), tagged)
+    argv = ["eval", "--data", str(synthetic_build), "--name", "m"]
+    assert cli.main([*argv, "--scores", str(untagged), "--out", str(tmp_path / "u.json")]) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "WARNING" in line]
+    assert len(warned) == 1 and "untagged.parquet records no build fingerprint" in warned[0]
+    assert "nothing tells whether it scored this build" in warned[0]
+    assert cli.main([*argv, "--scores", str(tagged), "--out", str(tmp_path / "t.json")]) == 0
+    assert "no build fingerprint" not in capsys.readouterr().err
+
+
+def test_bootstrap_intervals_of_one_sample_are_wilson_and_say_so(synthetic_build, tmp_path):
+    """The percentile bootstrap gives 1/1 the "95%" interval [1, 1]: such accuracies get
+    Wilson's, their gaps Newcombe's, and the record, the table and the notes say so."""
+    from bindsplit_datasets.metric_core import BindsplitStatistics, compute_metrics
+    from bindsplit_datasets.reports.intervals import interval_method, interval_note
+    from bindsplit_datasets.reports.results import load_results
+    from bindsplit_datasets.reports.results_table import table_rows
+
+    one = (0, 0, 0, 0, 1, 0)  # one sample, every metric right
+    stats = BindsplitStatistics(splits={"seen": one, "unseen": (0, 0, 1, 0, 0, 0)})
+    results = compute_metrics(stats, n_bootstrap=200, interval_method="bootstrap")
+    assert results["seen/i2t"] == 1.0 and results["seen/i2t_ci"][0] < 0.3  # not [1, 1]
+    assert results["seen/i2t_ci"] == compute_metrics(stats, n_bootstrap=0)["seen/i2t_ci"]
+    assert results["small_n_interval_method"] == "wilson"
+    assert results["interval_method"] == "bootstrap-percentile"
+
+    scores = _scores_for(synthetic_build, tmp_path / "s.parquet")
+    out = tmp_path / "r.json"
+    argv = ["eval", "--scores", str(scores), "--data", str(synthetic_build), "--name", "m"]
+    assert cli.main([*argv, "--interval-method", "bootstrap", "--out", str(out)]) == 0
+    (record,) = load_results([out])
+    metrics = record["metrics"]
+    assert metrics["small_n_interval_method"] == "wilson"
+    for key, interval in metrics.items():
+        if key.endswith("_ci"):
+            assert interval[1] > interval[0], key  # no zero-width interval
+    assert interval_method(metrics, "seen", "i2t") == "wilson"
+    assert interval_method(metrics, "gap", "i2t") == "newcombe"
+    rows = {(r["configuration"], r["metric"]): r for r in table_rows([record])}
+    assert rows["seen", "i2t"]["interval_method"] == "wilson" and rows["seen", "i2t"]["small_n"]
+    assert "Wilson (gaps: Newcombe) where flagged *" in interval_note(metrics)

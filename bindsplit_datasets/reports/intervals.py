@@ -24,6 +24,7 @@ from ..metric_core import (
     SEED_KEY,
     SETTINGS_KEYS,
     SMALL_N,
+    SMALL_N_INTERVAL_METHOD_KEY,
     WILSON,
     is_small_sample,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "SMALL_FLAG",
     "gap_count",
     "interval_label",
+    "interval_method",
     "interval_note",
     "interval_settings",
     "is_small",
@@ -93,7 +95,21 @@ def interval_note(metrics: Mapping[str, Any]) -> str:
         how += f"; gaps: {METHOD_LABELS[gap_method]}"
     if settings[N_BOOTSTRAP_KEY] is not None and BOOTSTRAP in (method, gap_method):
         how += f" ({settings[N_BOOTSTRAP_KEY]} resamples, seed {settings[SEED_KEY]})"
+    fallback = settings[SMALL_N_INTERVAL_METHOD_KEY]
+    if fallback is not None:
+        how += f"; {METHOD_LABELS[fallback]} (gaps: Newcombe) where flagged {SMALL_FLAG}"
     return f"{how}; {legend}"
+
+
+def interval_method(metrics: Mapping[str, Any], config: str, metric: str) -> str | None:
+    """How the interval of ``{config}/{metric}`` (a configuration or a gap) was made: the
+    record's method, except where bootstrapped intervals fell back on a small or degenerate
+    sample (``small_n_interval_method``: Wilson, and Newcombe for a gap with such a side)."""
+    settings = interval_settings(metrics)
+    gap = config in GAPS
+    if settings[SMALL_N_INTERVAL_METHOD_KEY] is not None and is_small(metrics, config, metric):
+        return NEWCOMBE if gap else str(settings[SMALL_N_INTERVAL_METHOD_KEY])
+    return settings[GAP_INTERVAL_METHOD_KEY if gap else INTERVAL_METHOD_KEY]
 
 
 def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:

@@ -51,7 +51,14 @@ from typing import TYPE_CHECKING, Any
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
-from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .intervals import (
+    GAP_NAMES,
+    gap_count,
+    interval_method,
+    interval_settings,
+    is_small,
+    provenance,
+)
 from .results import (
     GAPS,
     METRICS,
@@ -178,9 +185,7 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _row(
-    metrics: Mapping[str, Any], config: str, metric: str, n: int, method: Any
-) -> dict[str, Any] | None:
+def _row(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> dict[str, Any] | None:
     """The row of ``{config}/{metric}`` (a configuration or a gap), or None where absent."""
     value = metrics.get(metric_key(config, metric))
     if value is None:
@@ -193,7 +198,7 @@ def _row(
         "ci_low": None if interval is None else float(interval[0]),
         "ci_high": None if interval is None else float(interval[1]),
         "n": n,
-        "interval_method": method,
+        "interval_method": interval_method(metrics, config, metric),
         "small_n": is_small(metrics, config, metric),
     }
 
@@ -221,14 +226,12 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            method = settings["interval_method"]
-            found += [_row(metrics, config, metric, n, method) for metric in METRICS]
+            found += [_row(metrics, config, metric, n) for metric in METRICS]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, gap_n, method) for metric in METRICS]
+            found += [_row(metrics, gap, metric, gap_n) for metric in METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
