@@ -45,7 +45,7 @@ from ..errors import OutputExistsError, SchemaError
 from ..input_files import check_input_file
 from ..names import HUB_NAMES, hub_dataset_id, is_path_name
 from ..tables import percent
-from .grouping import model_label
+from .grouping import model_label, valid_records
 from .intervals import (
     GAP_LABELS,
     GAP_NAMES,
@@ -131,6 +131,7 @@ def eval_results(
     attribute the results, e.g. to the results dataset holding the records.
     Raises :class:`SchemaError` for records of several models or several of one benchmark.
     """
+    records = valid_records(records)
     models = list(dict.fromkeys(model_label(record) for record in records))
     if len(models) != 1:
         raise SchemaError(

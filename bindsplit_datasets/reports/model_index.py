@@ -31,7 +31,7 @@ from ..errors import SchemaError
 from ..input_files import check_input_file
 from ..names import hub_dataset_id
 from ..tables import percent
-from .grouping import model_label
+from .grouping import model_label, valid_records
 from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, is_small
 from .results import (
     GAPS,
@@ -107,6 +107,7 @@ def eval_results(
     datasets, ``dataset_id`` the dataset itself (records of one benchmark)."""
     from huggingface_hub import EvalResult
 
+    records = valid_records(records)
     _single_model(records)
     results: list[EvalResult] = []
     benchmarks: set[str] = set()

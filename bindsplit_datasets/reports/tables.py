@@ -8,6 +8,7 @@ from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
+from .grouping import valid_records
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
     GAPS,
@@ -40,6 +41,7 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     n), then the gaps (seen - unseen, seen - partial) in points with n the smaller count, and a
     line saying how the intervals were made and what ``*`` flags (n < 30 or 0/n, n/n). A metric
     a benchmark lacks (T2I of a 1 x 2 benchmark) or an empty configuration shows as ``-``."""
+    (record,) = valid_records([record])
     metrics = record["metrics"]
     header = ["configuration", "n", *(METRIC_LABELS[m] for m in METRICS)]
     rows = [
