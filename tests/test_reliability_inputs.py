@@ -5,6 +5,7 @@ names, model ids as text, and the warnings of silent degradations."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import random
@@ -602,3 +603,212 @@ def test_bootstrap_intervals_of_one_sample_are_wilson_and_say_so(synthetic_build
     rows = {(r["configuration"], r["metric"]): r for r in table_rows([record])}
     assert rows["seen", "i2t"]["interval_method"] == "wilson" and rows["seen", "i2t"]["small_n"]
     assert "Wilson (gaps: Newcombe) where flagged *" in interval_note(metrics)
+
+
+# ------------------------------------------------------------- one line, exit code 2 (issue 41)
+def _one_line(capsys, command: str) -> str:
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("bindsplit")]
+    assert "Traceback" not in err and len(lines) == 1, err
+    assert lines[0].startswith(f"{command}: error: "), lines[0]
+    return lines[0]
+
+
+def test_out_dot_onto_a_previous_build_is_one_line(synthetic_build, tmp_path, monkeypatch, capsys):
+    """Renaming the folder one is in fails with 'Device or resource busy': refused first."""
+    import shutil
+
+    previous = Path(shutil.copytree(synthetic_build, tmp_path / "previous"))
+    monkeypatch.chdir(previous / "full")
+    for out in (".", ".."):
+        argv = ["build", "bivlc", "--source", str(tmp_path / "none.parquet"), "--out", out]
+        assert cli.main([*argv, "--overwrite"]) == 2
+        assert "it is the folder you are in, or holds it" in _one_line(capsys, "bindsplit build")
+    assert sorted(p.name for p in previous.iterdir()) == sorted(
+        p.name for p in synthetic_build.iterdir()
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["reproduce", "--out", "{file}/x"], "{file} is a file, not a folder"),
+        (
+            ["eval", "--scores", "{file}", "--data", ".", "--name", "m", "--out", "{file}/r"],
+            "is a file, not",
+        ),
+        (["plot", "{file}", "--out", "{file}/f.png"], "is a file, not a folder"),
+    ],
+)
+def test_an_output_below_a_file_is_one_line(tmp_path, capsys, argv, message):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    argv = [arg.replace("{file}", str(afile)) for arg in argv]
+    assert cli.main(argv) == 2
+    assert message.replace("{file}", str(afile)) in _one_line(capsys, f"bindsplit {argv[0]}")
+
+
+def _raising(monkeypatch, error_of) -> None:
+    """``bindsplit stats`` raises what ``error_of()`` raises (the command's own code, where a
+    library raised it)."""
+    import bindsplit_datasets.commands.stats as stats
+
+    def run(args):
+        error_of()
+
+    monkeypatch.setattr(stats, "run", run)
+
+
+def _dataset_generation_error() -> None:
+    import datasets
+
+    def rows():
+        yield {"caption": "a red car"}
+        raise ValueError("row 2 is not a row")
+
+    datasets.Dataset.from_generator(rows)
+
+
+def _unidentified_image() -> None:
+    from PIL import Image
+
+    Image.open(io.BytesIO(b"not an image"))
+
+
+def _offline_hub() -> None:
+    from huggingface_hub.errors import OfflineModeIsEnabled
+
+    raise ConnectionError("Couldn't reach 'org/name' on the Hub") from OfflineModeIsEnabled()
+
+
+def _import_without_memory() -> None:
+    raise ImportError("libtorch_cpu.so: failed to map segment from shared object")
+
+
+@pytest.mark.parametrize(
+    ("error_of", "message"),
+    [
+        (_dataset_generation_error, "the data could not be read (ValueError: row 2 is not a row)"),
+        (_unidentified_image, "an image cannot be decoded (cannot identify image file)"),
+        (_offline_hub, "the Hub or a remote source cannot be reached (Couldn't reach"),
+        (_import_without_memory, "out of memory (libtorch_cpu.so: failed to map segment"),
+    ],
+    ids=["DatasetGenerationError", "UnidentifiedImageError", "offline", "ImportError-memory"],
+)
+def test_library_errors_of_the_users_making_are_one_line(monkeypatch, capsys, error_of, message):
+    _raising(monkeypatch, error_of)
+    assert cli.main(["stats", "bivlc"]) == 2
+    assert message in _one_line(capsys, "bindsplit stats")
+
+
+def test_an_import_error_that_is_a_bug_keeps_its_traceback(monkeypatch):
+    def missing():
+        raise ImportError("cannot import name 'nothing' from 'somewhere'")
+
+    _raising(monkeypatch, missing)
+    with pytest.raises(ImportError, match="cannot import name"):
+        cli.main(["stats", "bivlc"])
+
+
+def test_an_unreachable_hub_source_and_s3_are_one_line(tmp_path, capsys):
+    reference = tmp_path / "reference.txt"
+    reference.write_text("a red car\n", encoding="utf-8")
+    argv = ["build", "bivlc", "--source", "no-org/no-such-dataset", "--reference", str(reference)]
+    assert cli.main([*argv, "--out", str(tmp_path / "b")]) == 2  # HF_HUB_OFFLINE in the tests
+    assert "cannot be reached" in _one_line(capsys, "bindsplit build")
+    pytest.importorskip("fsspec")
+    if importlib.util.find_spec("s3fs") is None:
+        argv = [
+            "reference",
+            "build",
+            "s3://bucket/captions.txt",
+            "--out",
+            str(tmp_path / "i.parquet"),
+        ]
+        assert cli.main(argv) == 2
+        assert "pip install s3fs" in _one_line(capsys, "bindsplit reference")
+
+
+def test_corrupt_parquet_shards_of_a_reference_are_one_line(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    pq.write_table(pa.table({"caption": ["a red car"] * 10}), shards / "a.parquet")
+    (shards / "b.parquet").write_bytes(b"PAR1 not really")
+    argv = ["reference", "build", str(shards), "--caption-column", "caption"]
+    assert cli.main([*argv, "--out", str(tmp_path / "i.parquet")]) == 2
+    line = _one_line(capsys, "bindsplit reference")
+    assert "shards: b.parquet is not a readable Parquet file" in line
+
+
+_EXHAUST_WHILE_IMPORTING = """
+import runpy, sys
+
+TARGET, KIND = sys.argv[1], sys.argv[2]
+
+class Exhausting:
+    def find_spec(self, name, path=None, target=None):
+        if name == TARGET:
+            if KIND == "memory":
+                raise MemoryError
+            raise ImportError(f"{name}.so: cannot allocate memory")
+        return None
+
+sys.meta_path.insert(0, Exhausting())
+sys.argv = ["bindsplit", "stats", "bivlc", "--source", "x"]
+runpy.run_module("bindsplit_datasets", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "kind"),
+    [
+        ("bindsplit_datasets.commands.stats", "memory"),  # while the parser is made
+        ("bindsplit_datasets.benchmarks", "memory"),  # while its arguments are added
+        ("datasets", "import"),  # a library that cannot be mapped into memory
+        ("bindsplit_datasets.cli", "memory"),  # before the command line exists
+    ],
+)
+def test_memory_exhausted_while_modules_import_is_one_line_exit_2(module, kind):
+    """``ulimit -v``: a MemoryError, or an ImportError for want of memory, while the modules
+    import (simulated at a chosen module: the real limit that hits there varies by machine)."""
+    run = subprocess.run(
+        [sys.executable, "-c", _EXHAUST_WHILE_IMPORTING, module, kind],
+        capture_output=True,
+        env=_python_env(),
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "error: out of memory" in lines[0], run.stderr
+
+
+def test_a_metric_that_is_none_is_refused_in_one_line_by_the_python_api(tmp_path):
+    import copy
+
+    from report_records import ALPHA
+
+    from bindsplit_datasets.errors import BindsplitValueError, SchemaError
+    from bindsplit_datasets.reports import format_record_table
+    from bindsplit_datasets.reports.eval_results import eval_results
+    from bindsplit_datasets.reports.figures import plot_results, results_figure
+    from bindsplit_datasets.reports.model_index import model_index
+
+    for key in ("full/i2t", "full/n"):
+        record = copy.deepcopy(ALPHA)
+        record["metrics"][key] = None
+        calls = (
+            (format_record_table, (record,)),
+            (model_index, ([record],)),
+            (eval_results, ([record],)),
+            (plot_results, ([record], tmp_path / "f.png")),
+        )
+        for call, arguments in calls:
+            with pytest.raises(SchemaError, match=f"results record 1 of 1: metrics\\['{key}'\\]"):
+                call(*arguments)
+    with pytest.raises(BindsplitValueError, match="metrics must be a list of metric names"):
+        results_figure([ALPHA], None)  # type: ignore[arg-type]
+    assert not (tmp_path / "f.png").exists()
