@@ -16,8 +16,10 @@ from ..metric_core import (
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
     DEFAULT_CONFIDENCE,
+    DROP_INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
     GAP_NAMES,
+    HARD_POSITIVE_SETTINGS_KEYS,
     INTERVAL_METHOD_KEY,
     N_BOOTSTRAP_KEY,
     NEWCOMBE,
@@ -28,6 +30,7 @@ from ..metric_core import (
     WILSON,
     is_small_sample,
 )
+from .keys import DROP_METRIC
 from .results import GAPS, count_key, metric_key
 
 __all__ = [
@@ -57,14 +60,19 @@ METHOD_LABELS: dict[str, str] = {
 
 def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
-    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
+    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys), and
+    ``drop_interval_method`` where the record has it (hard positives).
 
     A record written before they were recorded has percentile-bootstrap intervals at 95% (what
     ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
     interval, every setting is ``None``.
     """
     if INTERVAL_METHOD_KEY in metrics:
-        return {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings = {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings.update(
+            {key: metrics[key] for key in HARD_POSITIVE_SETTINGS_KEYS if key in metrics}
+        )
+        return settings
     bootstrapped = any(key.endswith("_ci") for key in metrics)
     implied = {
         INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
@@ -107,6 +115,8 @@ def interval_method(metrics: Mapping[str, Any], config: str, metric: str) -> str
     sample (``small_n_interval_method``: Wilson, and Newcombe for a gap with such a side)."""
     settings = interval_settings(metrics)
     gap = config in GAPS
+    if metric == DROP_METRIC and not gap:  # a hard-positive drop has its own method
+        return settings.get(DROP_INTERVAL_METHOD_KEY)
     if settings[SMALL_N_INTERVAL_METHOD_KEY] is not None and is_small(metrics, config, metric):
         return NEWCOMBE if gap else str(settings[SMALL_N_INTERVAL_METHOD_KEY])
     return settings[GAP_INTERVAL_METHOD_KEY if gap else INTERVAL_METHOD_KEY]

@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import BindsplitError, BindsplitFileNotFoundError
 from ..metric_core import GAP_NAMES
 from ..names import is_hub_id
-from .results import METRICS, ResultsRecord
+from .results import REPORTED_METRICS, ResultsRecord
 from .results_table import COLUMNS, table_records
 
 __all__ = ["RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source"]
@@ -89,7 +89,7 @@ def row_problem(row: Mapping[str, Any]) -> str | None:
     for column in ("model", "benchmark", "configuration", "metric", "scored_by"):
         if not isinstance(row[column], str):
             return f"{column} {row[column]!r} is not text"
-    if row["metric"] not in METRICS:
+    if row["metric"] not in REPORTED_METRICS:
         return f"unknown metric {row['metric']!r}"
     low = -1.0 if row["configuration"] in _GAP_ROWS else 0.0
     if not _finite(row["value"], low, 1.0):

@@ -15,7 +15,7 @@ from ..names import (
     results_dataset_id,
 )
 from .leaderboard_view import SMALL_N
-from .results import METRIC_LABELS
+from .results import METRIC_LABELS, METRICS
 
 __all__ = ["about_markdown", "escape_markdown"]
 
@@ -43,7 +43,7 @@ def about_markdown() -> str:
     configs = "\n".join(
         f"- `{config}`: {meaning}." for config, meaning in CONFIGURATION_MEANINGS.items()
     )
-    metrics = ", ".join(f"{label} (`{metric}`)" for metric, label in METRIC_LABELS.items())
+    metrics = ", ".join(f"{METRIC_LABELS[metric]} (`{metric}`)" for metric in METRICS)
     return f"""## About
 
 BindSplit splits compositional vision-language benchmarks by whether the (attribute, object)
