@@ -171,10 +171,11 @@ def test_a_caption_over_the_limit_is_dropped_with_its_row_named(tmp_path):
     assert len(loaded.dataset) == 2 and dict(loaded.report.problems) == {"long_caption": 1}
     assert loaded.report.notes == [
         f"dropped 1 row(s) with a caption over {MAX_CAPTION_CHARS:,} characters (first: row 1, "
-        f"column 'true_caption' (180,018 characters, over the limit of {MAX_CAPTION_CHARS:,}): "
-        "long caption)"
+        "column 'true_caption': long caption)"
     ]
-    with pytest.raises(BindsplitError, match=r"row 1, column 'true_caption' \(180,018 char"):
+    with pytest.raises(
+        BindsplitError, match=r"row 1, column 'true_caption': long caption; .* at most 2,000 char"
+    ):
         get_benchmark("aro_vgr").load(source, strict=True)
 
 
@@ -213,8 +214,7 @@ def test_a_30000_word_caption_in_an_aro_vgr_source_ends_the_build_naming_the_row
     strict, built = runs
     assert strict.returncode == 2 and "Traceback" not in strict.stderr, strict.stderr
     (line,) = [line for line in strict.stderr.splitlines() if line.startswith("bindsplit")]
-    length = len(f"the cup {body} a")
-    assert f"row 1, column 'true_caption' ({length:,} characters, over the limit of 2,000)" in line
+    assert "row 1, column 'true_caption': long caption" in line and "at most 2,000 char" in line
     assert built.returncode == 0, built.stderr
     assert "dropped 1 row(s) with a caption over 2,000 characters (first: row 1" in built.stdout
 

@@ -512,21 +512,8 @@ def _caption_problem(text: Any) -> str | None:
     return "missing_caption" if missing else None
 
 
-def _long_caption_problems(
-    captions: Mapping[str, list[Any]], columns: Sequence[str]
-) -> Iterator[tuple[int, str, str]]:
-    """``(position, location, "long_caption")`` of each row's first caption over
-    :data:`~bindsplit_datasets.names.MAX_CAPTION_CHARS`, its length and the limit named."""
-    for position, texts in enumerate(zip(*(captions[c] for c in columns), strict=True)):
-        for column, text in zip(columns, texts, strict=True):
-            if isinstance(text, str) and len(text) > MAX_CAPTION_CHARS:
-                yield (
-                    position,
-                    f"row {position}, column {column!r} ({len(text):,} characters, over the "
-                    f"limit of {MAX_CAPTION_CHARS:,})",
-                    "long_caption",
-                )
-                break
+def _long_caption(text: Any) -> str | None:
+    return "long_caption" if isinstance(text, str) and len(text) > MAX_CAPTION_CHARS else None
 
 
 def check_captions(
@@ -541,11 +528,10 @@ def check_captions(
     the one check every source's captions go through before anything parses or matches them.
 
     A row without a caption cannot be labelled (its bindings are unknown, not absent), so it is
-    never kept as ``none``; a caption over the limit is no benchmark caption, and one hostile
-    record must not stall a build. Each dropped row is counted in ``report.problems``
-    (``missing_caption``, ``long_caption``) and summarised in ``report.notes`` (the first row,
-    and the limit); with ``strict=True`` the first one raises
-    :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    never kept as ``none``; a longer caption is no benchmark caption (one hostile record must not
+    stall a build). Each dropped row is counted in ``report.problems`` (``missing_caption``,
+    ``long_caption``) and summarised in ``report.notes`` (the first row, and the limit); with
+    ``strict=True`` the first one raises :class:`~bindsplit_datasets.errors.BindsplitError`.
     """
     captions = dataset.select_columns(list(columns)).to_dict()
     rows = ({c: captions[c][i] for c in columns} for i in range(len(dataset)))
@@ -553,14 +539,12 @@ def check_captions(
     dataset = drop_rows(
         dataset, problems, report, strict=strict, what="a missing (None or empty) caption"
     )
+    limit = f"{MAX_CAPTION_CHARS:,} characters"
+    rows = iter(dataset.select_columns(list(columns)).with_format(None))
+    problems = _first_problems(rows, columns, _long_caption)
+    fix = f"shorten or remove it (BindSplit reads captions of at most {limit})"
     return drop_rows(
-        dataset,
-        _long_caption_problems(dataset.select_columns(list(columns)).to_dict(), columns),
-        report,
-        strict=strict,
-        what=f"a caption over {MAX_CAPTION_CHARS:,} characters",
-        fix=f"shorten or remove it (BindSplit reads captions of at most {MAX_CAPTION_CHARS:,} "
-        "characters)",
+        dataset, problems, report, strict=strict, what=f"a caption over {limit}", fix=fix
     )
 
 

@@ -42,7 +42,7 @@ from ..names import (
 )
 from ..parquet_files import load_parquet_files, parquet_row_count
 from .features import annotation_columns, card_label_problem, label_feature_problem
-from .provenance_digest import PROVENANCE, check_provenance, provenance_digest
+from .provenance_digest import check_provenance, with_provenance
 
 __all__ = [
     "BUILD_HINT",
@@ -254,8 +254,6 @@ def verify_rows(
     holds exactly the rows of ``full`` with that label, in order. Without ``full``: each
     configuration has the manifest's row count and only rows of its own label.
 
-    Then the manifest's provenance digest (after the row checks, whose messages say more).
-
     Raises:
         BuildVerificationError: the first mismatch, naming the configuration and the fix.
     """
@@ -283,7 +281,7 @@ def verify_rows(
             )
             if wrong:
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
-        return check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)
+        return
     recorded = manifest.get("fingerprint")
     mapping = (manifest.get("source") or {}).get("mapping")  # a custom build's column roles
     actual = rows_fingerprint(full, image_columns, kind, mapping)
@@ -316,7 +314,6 @@ def verify_rows(
             raise _failed(
                 f"{where}/{config} does not hold exactly the {config!r} rows of {where}/full"
             )
-    check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)
 
 
 def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> dict[str, Any]:
@@ -326,8 +323,8 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     the configuration folders are exactly the manifest's, every shard readable with the
     manifest's row count per configuration, and the rows themselves (:func:`verify_rows`: the
     fingerprint over ``full``, the composition, each configuration equal to ``full``'s rows of
-    its label). Reads every row once (``datasets`` caches the Arrow conversion, so loading the
-    folder afterwards costs little).
+    its label), then the manifest's provenance digest. Reads every row once (``datasets`` caches
+    the Arrow conversion, so loading the folder afterwards costs little).
 
     Raises:
         BuildVerificationError: the folder does not match its manifest (names the file; the fix
@@ -360,11 +357,9 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
             raise _failed(
                 f"{folder / config} holds {n} rows, its {MANIFEST_NAME} records {expected}"
             )
-    rows = {
-        config: load_config(folder, config, fix=VERIFY_FIX, cache_dir=cache_dir)
-        for config in configs
-    }
+    rows = {c: load_config(folder, c, fix=VERIFY_FIX, cache_dir=cache_dir) for c in configs}
     verify_rows(manifest, rows, where)
+    check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)  # after: says less
     return manifest
 
 
@@ -488,8 +483,7 @@ class BuildManifest:
     binding_kind: str = DEFAULT_BINDING_KIND
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form, format tag first and its provenance digest last
-        (:func:`provenance_digest` of the rest)."""
+        """The JSON form, format tag first, its provenance digest last."""
         data = {
             "format": BUILD_FORMAT,
             "bindsplit_version": self.bindsplit_version,
@@ -507,7 +501,7 @@ class BuildManifest:
             "fingerprint": self.fingerprint,
             "columns": self.columns.to_dict(),
         }
-        return {**data, PROVENANCE: provenance_digest(data)}
+        return with_provenance(data)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "the manifest") -> BuildManifest:

@@ -22,7 +22,7 @@ from typing import Any
 from ..errors import BuildVerificationError
 from ..names import MANIFEST_NAME
 
-__all__ = ["PROVENANCE", "check_provenance", "provenance_digest"]
+__all__ = ["PROVENANCE", "check_provenance", "provenance_digest", "with_provenance"]
 
 #: The manifest entry holding its provenance digest.
 PROVENANCE = "provenance"
@@ -41,6 +41,11 @@ def provenance_digest(manifest: Mapping[str, Any]) -> str:
     entries = json.loads(json.dumps({k: v for k, v in manifest.items() if k != PROVENANCE}))
     text = json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def with_provenance(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """``manifest`` with its provenance digest, the last entry (what the builder writes)."""
+    return {**manifest, PROVENANCE: provenance_digest(manifest)}
 
 
 def check_provenance(manifest: Mapping[str, Any], where: str, *, fix: str, rebuild: str) -> None:
