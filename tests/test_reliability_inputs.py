@@ -324,7 +324,8 @@ def _edited(build: Path, tmp_path: Path, **changes) -> Path:
 def test_a_manifest_edited_after_the_build_is_refused_by_verify_and_eval(
     synthetic_build, tmp_path, capsys, changes
 ):
-    from bindsplit_datasets.builds.manifest import provenance_digest, verify_build
+    from bindsplit_datasets.builds.manifest import verify_build
+    from bindsplit_datasets.builds.provenance_digest import provenance_digest
     from bindsplit_datasets.errors import BuildVerificationError
 
     manifest = verify_build(synthetic_build)

@@ -52,6 +52,7 @@ __all__ = [
     "is_scores_file",
     "read_imported_scores",
     "read_scores",
+    "warn_untagged",
     "write_scores",
 ]
 
@@ -209,31 +210,37 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
     return by_id
 
 
-def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> None:
+def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> bool:
     """Refuse the scores file ``path`` when it records the fingerprint of another build than
-    ``fingerprint`` (the build it is imported into). A file without one is accepted (the tag is
-    optional: other tools write scores files too) with a warning that it cannot be checked."""
+    ``fingerprint`` (the build it is imported into); whether it records one. A file without one
+    is accepted (the tag is optional: other tools write scores files too); once its scores are
+    imported, :func:`warn_untagged` says it could not be checked."""
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException):
-        return  # read_imported_scores has refused it already
+        return False  # read_imported_scores has refused it already
     stored = metadata.get(FINGERPRINT_KEY)
     if stored is None:
-        logger.warning(
-            "%s records no build fingerprint (%s): nothing tells whether it scored this build "
-            "or another one with the same sample ids; it is imported as this build's. Make sure "
-            "it was made for this build (`bindsplit eval --save-scores` records it)",
-            Path(path).name,
-            FINGERPRINT_KEY.decode(),
-        )
-        return
+        return False
     if fingerprint is None or stored.decode(errors="replace") == fingerprint:
-        return
+        return True
     raise ScoresFileError(
         f"{path} holds scores made for the build with fingerprint "
         f"{stored.decode(errors='replace')}, not for this build ({fingerprint}): the same ids "
         "may name other images or labels; score this build, or import the scores into the "
         "build they were made for."
+    )
+
+
+def warn_untagged(path: str | Path) -> None:
+    """Warn that the imported scores file ``path`` records no build fingerprint, so nothing
+    told whether it scored this build or another one with the same sample ids."""
+    logger.warning(
+        "%s records no build fingerprint (%s): nothing tells whether it scored this build or "
+        "another one with the same sample ids; it was imported as this build's. Make sure it "
+        "was made for this build (`bindsplit eval --save-scores` records it)",
+        Path(path).name,
+        FINGERPRINT_KEY.decode(),
     )
 
 
