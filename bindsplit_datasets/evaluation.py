@@ -514,7 +514,12 @@ def evaluate_scores(
     its SHA-256.
     """
     from .downloads import file_digest
-    from .scoring.scores_file import align_scores, check_scores_fingerprint, read_imported_scores
+    from .scoring.scores_file import (
+        align_scores,
+        check_scores_fingerprint,
+        read_imported_scores,
+        warn_untagged,
+    )
 
     start = time.perf_counter()
     selected = parse_configs(configs)
@@ -529,6 +534,7 @@ def evaluate_scores(
     if not name or not name.strip():
         raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
     source: dict[str, Any] | None = None
+    path: Path | None = None
     if isinstance(scores, Mapping):
         by_id, where = {str(key): value for key, value in scores.items()}, "the scores"
     else:
@@ -542,11 +548,12 @@ def evaluate_scores(
             f"{data.config!r} configuration, pass the 'full' configuration (configs= chooses "
             "what the record reports)."
         )
-    if source is not None:
-        check_scores_fingerprint(scores, data.fingerprint)  # type: ignore[arg-type]
+    tagged = path is None or check_scores_fingerprint(path, data.fingerprint)
     ids = _rows(data).ids
     shape = (len(data.columns.image), len(data.columns.caption))
     matrices = align_scores(by_id, ids, shape, where)
+    if path is not None and not tagged:
+        warn_untagged(path)
     model = {
         "id": name,
         "revision": model_revision,

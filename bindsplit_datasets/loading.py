@@ -20,7 +20,9 @@ import datasets
 
 from .builds.features import annotation_columns
 from .builds.manifest import (
+    REBUILD_FIX,
     SPLIT,
+    VERIFY_FIX,
     BuildColumns,
     binding_kind,
     build_columns,
@@ -32,6 +34,7 @@ from .builds.manifest import (
     verify_build,
     verify_rows,
 )
+from .builds.provenance_digest import check_provenance
 from .errors import BindsplitValueError, SchemaError
 from .labels import config_includes
 from .names import BUILD_FORMAT, CONFIGURATIONS
@@ -133,6 +136,8 @@ def load_bindsplit(
         manifest = verify_build(folder, cache_dir=cache_dir)
     else:
         manifest = read_manifest(data, revision=revision)
+        if verify:  # from the Hub: what the build says it was made from, checked first
+            check_provenance(manifest, str(data), fix=VERIFY_FIX, rebuild=REBUILD_FIX)
     check_config(config, tuple(manifest["configs"]))
     if folder is not None:
         dataset = load_config(folder, config, cache_dir=cache_dir)

@@ -192,11 +192,13 @@ def test_the_metric_writes_exactly_these_keys() -> None:
     expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
     for gap in (GAP, GAP_PARTIAL):
         expected |= {gap_key(m, gap) for m in METRICS} | {interval_key(gap, m) for m in METRICS}
-    expected |= set(SETTINGS_KEYS) - {"macro_interval_method"}  # no macro groups here
+    # no macro groups here, and Wilson's intervals (no bootstrap to fall back from)
+    unused = {"macro_interval_method", "small_n_interval_method"}
+    expected |= set(SETTINGS_KEYS) - unused
     assert set(results) == expected
-    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - {
-        "macro_interval_method"
-    }
+    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - (
+        unused
+    )
     assert gap_key("i2t", GAP_PARTIAL) == "gap_partial/i2t"
 
 
@@ -369,6 +371,7 @@ def test_interval_settings_of_new_and_old_records() -> None:
         "confidence": 0.9,
         "n_bootstrap": 50,
         "seed": 7,
+        "small_n_interval_method": None,
     }
     # written before the settings were recorded: a 95% percentile bootstrap, resamples unknown
     assert interval_settings(ALPHA["metrics"]) == {
@@ -378,6 +381,7 @@ def test_interval_settings_of_new_and_old_records() -> None:
         "confidence": 0.95,
         "n_bootstrap": None,
         "seed": None,
+        "small_n_interval_method": None,
     }
     assert set(interval_settings({"full/n": 2, "full/i2t": 0.5}).values()) == {None}
 

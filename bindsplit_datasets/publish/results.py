@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import BindsplitFileNotFoundError, SchemaError
+from ..input_files import check_input_file
 from ..names import HUB_ORG, RESULTS_FORMAT
 from ..reports.results import ResultsRecord, is_results_record
 from .canonical import check_records
@@ -168,7 +169,7 @@ def _records(path: Path, explicit: bool) -> list[tuple[Any, str]] | None:
     """(record, source) pairs of a JSON file, or None for a JSON file found in a folder that is not
     a results record (another tool's file: left out); a file named explicitly must be one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(check_input_file(path, "results file").read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         if not explicit:
             return None

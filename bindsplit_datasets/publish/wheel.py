@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
+from ..input_files import check_input_file
 
 __all__ = ["DISTRIBUTION", "WHEEL_FOLDER", "project_wheel", "space_requirements"]
 
@@ -78,7 +79,7 @@ def project_wheel(wheel: str | Path | None = None) -> Path:
     """``wheel`` checked to be a BindSplit wheel, or (None) one built from the source checkout
     the package runs from; :class:`BindsplitValueError` where there is none to build from."""
     if wheel is not None:
-        path = Path(wheel)
+        path = check_input_file(wheel, "wheel")
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"wheel not found: {path}")
         if not _WHEEL_NAME.fullmatch(path.name):

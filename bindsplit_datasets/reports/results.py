@@ -213,7 +213,9 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
                     "an interval [low, high] of fractions with low <= high"
                 )
         n = metrics.get(count_key(config))
-        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        if count_key(config) in metrics and (
+            isinstance(n, bool) or not isinstance(n, int) or n < 0
+        ):
             raise SchemaError(
                 f"{source}: metrics[{count_key(config)!r}] = {n!r} is not a sample count"
             )
