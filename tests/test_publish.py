@@ -893,6 +893,11 @@ def results_record(
                 "full/i2t": i2t,
                 "full/i2t_ci": [max(0.0, i2t - 0.2), min(1.0, i2t + 0.2)],
             },
+            "samples": {  # the outcomes that give full/i2t (every reader re-derives it)
+                "id": [f"s{i}" for i in range(10)],
+                "label": ["none"] * 10,
+                "i2t": [int(i < round(i2t * 10)) for i in range(10)],
+            },
             "created": "2026-01-01T00:00:00+00:00",
         }
     )

@@ -56,7 +56,14 @@ from ..metric_core import (
     SEED_KEY,
     SETTINGS_KEYS,
 )
-from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
+from ..names import (
+    CONFIGURATIONS,
+    DEFAULT_BINDING_KIND,
+    METRIC_LABELS,
+    RESULTS_FORMAT,
+    SPLIT_LABELS,
+    is_hub_id,
+)
 from .keys import (
     GAP,
     GAP_PARTIAL,
@@ -299,8 +306,10 @@ def _check_samples(samples: Any, source: str) -> None:
         raise SchemaError(f"{source}: samples['id'] holds duplicate ids; each sample once")
     if "label" not in samples or "i2t" not in samples:
         raise SchemaError(f"{source}: samples must have 'label' and 'i2t' lists")
-    if not all(isinstance(value, str) for value in samples["label"]):
-        raise SchemaError(f"{source}: samples['label'] must hold split labels (strings)")
+    if not all(value in SPLIT_LABELS for value in samples["label"]):
+        raise SchemaError(
+            f"{source}: samples['label'] must hold split labels ({', '.join(SPLIT_LABELS)})"
+        )
     for key, values in samples.items():
         if key not in ("id", "label") and not all(_is_binary(value) for value in values):
             what = "0/1 outcomes" if key in _OUTCOME_KEYS else "true/false configuration flags"
@@ -440,11 +449,14 @@ class ResultsRecord:
 
     @classmethod
     def from_json(cls, data: Any, source: str) -> ResultsRecord:
-        """A record as read from a file: validated, then checked against its digest."""
-        from .consistency import check_consistency
+        """A record as read from a file: validated, checked against its digest, and its numbers
+        re-derived from its per-sample outcomes, which it must keep
+        (:mod:`~bindsplit_datasets.reports.consistency`)."""
+        from .consistency import check_consistency, require_samples
 
         record = validate_record(data, source, consistent=False)
         _check_digest(record, source)
+        require_samples(record, source)
         check_consistency(record, source)
         return cls(record, source)
 
