@@ -613,11 +613,11 @@ def test_ties_are_counted_in_the_precision_given():
 
 
 def test_a_done_run_whose_counts_contradict_the_build_is_run_again(tmp_path):
-    from report_records import record
+    from report_records import record, with_samples
 
     from bindsplit_datasets.runs import Build, _build_contradictions
 
-    value = record("alpha", {"full": {"i2t": 0.8}, "unseen": {"i2t": 0.5}})  # n 100 and 10
+    value = with_samples(record("alpha", {"full": {"i2t": 0.8}, "unseen": {"i2t": 0.5}}))
     build = Build("b", "bivlc", "f1", None, {"full": 100, "unseen": 10, "seen": 60})
     assert _build_contradictions(value, build, tmp_path / "r.json") == []
     other = Build("b", "bivlc", "f1", None, {"full": 100, "unseen": 11})
