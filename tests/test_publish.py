@@ -32,6 +32,7 @@ from bindsplit_datasets.errors import BindsplitError, BindsplitValueError, Schem
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (
     PUBLISH_RECORD,
+    canonical,
     execute_plan,
     inspect_build,
     plan_dataset,
@@ -78,12 +79,15 @@ def card_text(configs: dict[str, int] = SHARDS, default: str = "full") -> str:
     return "\n".join([*lines, "---", "", *body])
 
 
-#: What makes a BiVLC build the canonical one (publish/canonical.py).
+#: What a BiVLC build read from its Hub source against COCO says it is (publish/canonical.py).
 CANONICAL = {
     "reference": {"corpus": {"kind": "coco", "name": "coco2017"}},
     "min_count": 1,
     "source": {"hub_id": "imirandam/BiVLC", "revision": "main", "sha": "1" * 40},
 }
+#: The fake build's fingerprint, published as canonical (on the Hub, in these tests): what makes
+#: it the canonical build, whatever its manifest says.
+CANONICAL_FINGERPRINT = "0" * 64
 
 
 def write_build(folder: Path) -> Path:
@@ -108,7 +112,7 @@ def write_build(folder: Path) -> Path:
         "benchmark": "bivlc",
         "pretty_name": "BiVLC",
         "configs": ROWS,
-        "fingerprint": "0" * 64,
+        "fingerprint": CANONICAL_FINGERPRINT,
         "columns": {
             "image": ["image", "negative_image"],
             "caption": ["caption", "negative_caption"],
@@ -119,6 +123,15 @@ def write_build(folder: Path) -> Path:
     (folder / "bindsplit.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "README.md").write_text(card_text(), encoding="utf-8")
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _published_canonical_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every benchmark's canonical build, as published on the Hub, has the fake build's
+    fingerprint (the guard reads it from the Hub, never from a local folder)."""
+    monkeypatch.setattr(
+        canonical, "_published_fingerprint", lambda benchmark: CANONICAL_FINGERPRINT
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -1074,19 +1087,28 @@ def test_results_dry_run_and_plan_errors(
 # --- the publishing guard: canonical names for canonical builds only ---------------------------
 
 
+#: Another build's fingerprint (other rows, or the same rows labelled against another corpus).
+OTHER_FINGERPRINT = "1" * 64
+
+
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        ({"reference": {"corpus": {"name": "captions.txt"}}}, "its reference is captions.txt"),
+        ({"reference": {"corpus": {"file": "captions.txt"}}}, "its reference is captions.txt,"),
+        ({"reference": {"corpus": {"kind": "captions"}}}, "its reference is an unnamed corpus"),
         ({"min_count": 2}, "seen from 2 captions, not 1"),
         ({"source": {"path": "bivlc_fixture.parquet", "sha256": "ab"}}, "bivlc_fixture.parquet"),
+        # a manifest edited to name the canonical source and reference: its rows are not the
+        # canonical build's (the fingerprint is checked against the rows)
+        ({}, "its build (fingerprint 111111111111) is not the one published as bindsplit/bivlc"),
     ],
 )
 def test_a_private_build_is_not_published_as_the_canonical_one(
     build: Path, capsys: pytest.CaptureFixture[str], change: dict, problem: str
 ) -> None:
     manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
-    (build / "bindsplit.json").write_text(json.dumps({**manifest, **change}), encoding="utf-8")
+    edited = {**manifest, **change, "fingerprint": OTHER_FINGERPRINT}
+    (build / "bindsplit.json").write_text(json.dumps(edited), encoding="utf-8")
     with pytest.raises(BindsplitValueError, match="not the canonical bindsplit/bivlc") as caught:
         plan_dataset(build)
     assert problem in str(caught.value)
@@ -1112,6 +1134,65 @@ def test_push_results_into_the_canonical_namespace_needs_canonical_results(
     with pytest.raises(BindsplitValueError, match="are not of the canonical bindsplit/bivlc"):
         plan_results([private], "bindsplit/bindsplit-results")
     assert plan_results([private], "my-lab/bindsplit-results").repo_id == "my-lab/bindsplit-results"
-    record["dataset"]["data"] = "bindsplit/bivlc"  # evaluated on the published dataset
+    # a record re-sealed to say it was evaluated on the published dataset: still not canonical
+    record["dataset"]["data"] = "bindsplit/bivlc"
+    record["dataset"]["reference"] = CANONICAL["reference"]
+    claimed = write_records([record], tmp_path / "claimed.json")
+    with pytest.raises(BindsplitValueError, match="fingerprint f1\\) is not the one"):
+        plan_results([claimed], "bindsplit/bindsplit-results")
+    # a record of the published build (its fingerprint), whatever it says it was evaluated on
+    record["dataset"] = {**record["dataset"], "data": "bivlc", "fingerprint": CANONICAL_FINGERPRINT}
     published = write_records([record], tmp_path / "published.json")
     assert plan_results([published], "bindsplit/bindsplit-results").files
+
+
+#: The default synthetic world's canonical content, as canonical.synthetic_content computes it.
+SYNTHETIC = {"world": "w" * 64, "test_set": "t" * 64, "rows": ROWS["full"], "reference": "r" * 16}
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({}, None),  # the default world's default test set and reference: canonical
+        ({"source": {"world": "w" * 64, "sha256": "x" * 64}}, "not the default test benchmark"),
+        ({"reference": {"corpus": {"world": "w" * 64}, "digest": "other"}}, "training corpus"),
+        ({"source": {"world": "v" * 64, "sha256": "t" * 64}}, "not of the default synthetic"),
+    ],
+)
+def test_a_synthetic_build_is_canonical_by_its_content(
+    build: Path, monkeypatch: pytest.MonkeyPatch, change: dict, problem: str | None
+) -> None:
+    monkeypatch.setattr(canonical, "_published_fingerprint", lambda benchmark: None)
+    monkeypatch.setattr(canonical, "synthetic_content", lambda: SYNTHETIC)
+    manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
+    synthetic = {
+        **manifest,
+        "benchmark": "synthetic",
+        "source": {"path": "test", "world": "w" * 64, "sha256": "t" * 64},
+        "reference": {"corpus": {"kind": "synthetic", "world": "w" * 64}, "digest": "r" * 16},
+        **change,
+    }
+    (build / "bindsplit.json").write_text(json.dumps(synthetic), encoding="utf-8")
+    if problem is None:
+        assert plan_dataset(build).repo_id == "bindsplit/synthetic"
+        return
+    with pytest.raises(
+        BindsplitValueError, match="not the canonical bindsplit/synthetic"
+    ) as caught:
+        plan_dataset(build)
+    assert problem in str(caught.value)
+    assert plan_dataset(build, org="my-lab").repo_id == "my-lab/synthetic"
+
+
+def test_the_canonical_fingerprint_is_read_from_the_hub_never_a_local_folder(
+    build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder named like the canonical dataset is not where the canonical build is read."""
+    monkeypatch.undo()  # the real _published_fingerprint, offline: nothing published is known
+    canonical._published_fingerprint.cache_clear()
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(build, tmp_path / "bindsplit" / "bivlc")
+    assert canonical.canonical_fingerprints("bivlc") == frozenset()
+    monkeypatch.setattr(publish_dataset, "verify_build", read_manifest)
+    with pytest.raises(BindsplitValueError, match="none known"):
+        plan_dataset(tmp_path / "bindsplit" / "bivlc")

@@ -183,3 +183,36 @@ def test_two_table_rows_of_one_record_that_disagree_leave_it_out(tmp_path: Path)
     source = load_source(tmp_path / "t.parquet")
     assert [r["model"]["id"] for r in source.records] == ["org/siglip"]
     assert "two different results for org/clip on the bivlc build" in source.skipped[0]
+
+
+def test_a_local_folder_named_like_a_hub_id_is_recorded_as_that_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--data bindsplit/bivlc` that resolves to a local folder: the record says it was evaluated
+    on that folder, never on the published dataset, and is not reported as canonical."""
+    from fixtures_sources import make_bivlc_source
+
+    from bindsplit_datasets.builds.builder import build_benchmark
+    from bindsplit_datasets.evaluation import evaluate_scores
+
+    monkeypatch.chdir(tmp_path)
+    reference = tmp_path / "reference.txt"
+    reference.write_text("a red car on the road\na white dog on the grass\n", encoding="utf-8")
+    rows = [{"caption": "a red car", "negative_caption": "a white dog"}] * 2 + [
+        {"caption": "a purple car", "negative_caption": "a golden dog"}
+    ] * 2
+    build_benchmark(
+        "bivlc",
+        out=Path("bindsplit/bivlc"),
+        source=make_bivlc_source(tmp_path / "bivlc.parquet", rows),
+        reference=reference,
+        progress=False,
+    )
+    scores = {str(i): [[1.0, 0.0], [0.0, 1.0]] for i in range(len(rows))}
+    record = evaluate_scores(scores, "bindsplit/bivlc", name="org/clip")
+    assert record["dataset"]["data"] == "./bindsplit/bivlc"
+    path = write_record(record, tmp_path / "r.json")
+    assert load_results([path])[0]["dataset"]["data"] == "bivlc"  # the folder's name
+    assert cli.main(["export", "eval-results", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "are not of the canonical bindsplit/bivlc" in err and "none known" in err

@@ -236,8 +236,8 @@ def _from_folder(folder: Path) -> Source:
         )
     rows: list[dict[str, Any]] = []
     for path in tables:
-        found, notes = _table(path, folder)
-        rows += found
+        table_rows, notes = _table(path, folder)
+        rows += table_rows
         skipped += notes
     return Source(rows, str(folder), paired=False, skipped=skipped)
 
