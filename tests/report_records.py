@@ -8,6 +8,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.reports.results import seal_record
 
 __all__ = [
@@ -23,7 +27,9 @@ __all__ = [
     "FILE_GAMMA",
     "GAMMA",
     "N",
+    "SAMPLE_LABELS",
     "record",
+    "genuine_record",
     "record_from_samples",
     "with_samples",
     "write_records",
@@ -301,3 +307,34 @@ FILE_ARO_ALPHA = record_from_samples(
 FILE_ARO_GAMMA = record_from_samples(
     "gamma", _FILE_LABELS, [1, 1, 0, 1, 1, 1, 1, 0, 0, 1], benchmark="aro_vga"
 )
+
+
+SAMPLE_LABELS = ["seen"] * 40 + ["unseen"] * 30 + ["partial"] * 20 + ["none"] * 10
+
+
+def genuine_record(
+    model: str = "org/clip", seed: int = 0, method: str = "wilson", **settings: Any
+) -> dict[str, Any]:
+    """A record as evaluation makes it: the metric's core over random 2 x 2 score matrices
+    (another path to the numbers than the one every reader re-derives them by)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.random((len(SAMPLE_LABELS), 2, 2))
+    balanced = [i % 3 == 0 for i in range(len(SAMPLE_LABELS))]
+    stats = accumulate(scores, SAMPLE_LABELS, balanced=balanced)
+    metrics = compute_metrics(stats, interval_method=method, **settings)
+    outcomes = [sample_outcome(matrix) for matrix in scores]
+    return seal_record(
+        {
+            "format": RESULTS_FORMAT,
+            "model": {"id": model, "revision": None, "scored_by": "encoder"},
+            "dataset": {"data": "bivlc", "benchmark": "bivlc", "fingerprint": "f" * 64},
+            "metrics": metrics,
+            "samples": {
+                "id": [str(i) for i in range(len(SAMPLE_LABELS))],
+                "label": SAMPLE_LABELS,
+                "balanced": balanced,
+                "i2t": [int(i2t) for i2t, _ in outcomes],
+                "t2i": [int(bool(t2i)) for _, t2i in outcomes],
+            },
+        }
+    )

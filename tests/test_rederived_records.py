@@ -9,65 +9,33 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
+from report_records import SAMPLE_LABELS, genuine_record
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import BindsplitFileNotFoundError, SchemaError
-from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
-from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.reports import load_results, write_record, write_records
 from bindsplit_datasets.reports.consistency import rederive
 from bindsplit_datasets.reports.leaderboard_sources import load_source
 from bindsplit_datasets.reports.results import seal_record
 
-LABELS = ["seen"] * 40 + ["unseen"] * 30 + ["partial"] * 20 + ["none"] * 10
-
-
-def genuine(
-    model: str = "org/clip", seed: int = 0, method: str = "wilson", **settings: Any
-) -> dict[str, Any]:
-    """A record as evaluation makes it: the metric's core over random 2 x 2 score matrices
-    (another path to the numbers than the one every reader re-derives them by)."""
-    rng = np.random.default_rng(seed)
-    scores = rng.random((len(LABELS), 2, 2))
-    balanced = [i % 3 == 0 for i in range(len(LABELS))]
-    stats = accumulate(scores, LABELS, balanced=balanced)
-    metrics = compute_metrics(stats, interval_method=method, **settings)
-    outcomes = [sample_outcome(matrix) for matrix in scores]
-    return seal_record(
-        {
-            "format": RESULTS_FORMAT,
-            "model": {"id": model, "revision": None, "scored_by": "encoder"},
-            "dataset": {"data": "bivlc", "benchmark": "bivlc", "fingerprint": "f" * 64},
-            "metrics": metrics,
-            "samples": {
-                "id": [str(i) for i in range(len(LABELS))],
-                "label": LABELS,
-                "balanced": balanced,
-                "i2t": [int(i2t) for i2t, _ in outcomes],
-                "t2i": [int(bool(t2i)) for _, t2i in outcomes],
-            },
-        }
-    )
-
 
 def resealed(change: Callable[[dict[str, Any]], Any], record: dict[str, Any] | None = None):
     """A genuine record edited consistently by ``change`` and sealed again with the package's
     own ``seal_record``: its digest is right."""
-    value = json.loads(json.dumps(record or genuine()))
+    value = json.loads(json.dumps(record or genuine_record()))
     change(value)
     return seal_record(value)
 
 
 @pytest.mark.parametrize("method", ["wilson", "clopper-pearson", "bootstrap"])
 def test_a_genuine_record_re_derives_to_itself(tmp_path: Path, method: str) -> None:
-    record = genuine(method=method, n_bootstrap=200)
+    record = genuine_record(method=method, n_bootstrap=200)
     derived = rederive(record)
     assert derived and all(record["metrics"][key] == value for key, value in derived.items())
     closed_form = method != "bootstrap"
     assert ("gap/i2t_ci" in derived) is closed_form and "gap_partial/group" in derived
-    assert "balanced/n" in derived and derived["full/n"] == len(LABELS)
+    assert "balanced/n" in derived and derived["full/n"] == len(SAMPLE_LABELS)
     assert load_results([write_record(record, tmp_path / "r.json")]) == [record]
 
 
@@ -128,7 +96,7 @@ def test_a_resealed_forgery_is_refused_by_every_reader(
 
 def test_what_the_outcomes_give_is_named(tmp_path: Path) -> None:
     forged = resealed(_moved_gap)
-    value = genuine()["metrics"]["gap/i2t"]
+    value = genuine_record()["metrics"]["gap/i2t"]
     with pytest.raises(SchemaError, match=f"its per-sample outcomes give {value}"):
         load_results([write_records([forged], tmp_path / "f.json")])
 
@@ -142,10 +110,13 @@ def test_labels_outside_the_split_labels_are_refused() -> None:
 
 
 def test_two_different_records_of_one_model_and_build_are_both_left_out(tmp_path: Path) -> None:
-    first, other = genuine(seed=1), genuine(seed=2)  # the same model, revision and build
+    first, other = (
+        genuine_record(seed=1),
+        genuine_record(seed=2),
+    )  # the same model, revision and build
     write_record(first, tmp_path / "a.json")
     write_record(other, tmp_path / "b.json")
-    write_record(genuine("org/siglip", seed=3), tmp_path / "c.json")
+    write_record(genuine_record("org/siglip", seed=3), tmp_path / "c.json")
     write_records([first], tmp_path / "collection.json")  # a copy: not a conflict
     source = load_source(tmp_path)
     assert [r["model"]["id"] for r in source.records] == ["org/siglip"]
@@ -174,7 +145,7 @@ def test_two_table_rows_of_one_record_that_disagree_leave_it_out(tmp_path: Path)
 
     from bindsplit_datasets.reports.results_table import results_table
 
-    table = results_table([genuine(), genuine("org/siglip", seed=3)])
+    table = results_table([genuine_record(), genuine_record("org/siglip", seed=3)])
     rows = table.to_pylist()
     changed = {**rows[0], "value": rows[0]["value"] / 2, "ci_low": 0.0}
     pq.write_table(
