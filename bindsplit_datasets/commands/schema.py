@@ -15,7 +15,7 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit schema results > results.schema.json",
-    "check-jsonschema --schemafile results.schema.json clip.json",
+    "bindsplit schema results > docs/results.schema.json   # the copy a checkout keeps",
 )
 
 
