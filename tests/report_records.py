@@ -27,9 +27,11 @@ __all__ = [
     "FILE_GAMMA",
     "GAMMA",
     "N",
+    "SAMPLE_BALANCED",
     "SAMPLE_LABELS",
     "record",
     "genuine_record",
+    "genuine_scores",
     "record_from_samples",
     "with_samples",
     "write_records",
@@ -312,14 +314,23 @@ FILE_ARO_GAMMA = record_from_samples(
 SAMPLE_LABELS = ["seen"] * 40 + ["unseen"] * 30 + ["partial"] * 20 + ["none"] * 10
 
 
+#: The ``balanced`` flags of :func:`genuine_record`'s samples.
+SAMPLE_BALANCED = [i % 3 == 0 for i in range(len(SAMPLE_LABELS))]
+
+
+def genuine_scores(seed: int = 0) -> np.ndarray:
+    """The 2 x 2 score matrices of :func:`genuine_record`'s samples."""
+    return np.random.default_rng(seed).random((len(SAMPLE_LABELS), 2, 2))
+
+
 def genuine_record(
     model: str = "org/clip", seed: int = 0, method: str = "wilson", **settings: Any
 ) -> dict[str, Any]:
     """A record as evaluation makes it: the metric's core over random 2 x 2 score matrices
-    (another path to the numbers than the one every reader re-derives them by)."""
-    rng = np.random.default_rng(seed)
-    scores = rng.random((len(SAMPLE_LABELS), 2, 2))
-    balanced = [i % 3 == 0 for i in range(len(SAMPLE_LABELS))]
+    (:func:`genuine_scores`; another path to the numbers than the one every reader re-derives
+    them by)."""
+    scores = genuine_scores(seed)
+    balanced = SAMPLE_BALANCED
     stats = accumulate(scores, SAMPLE_LABELS, balanced=balanced)
     metrics = compute_metrics(stats, interval_method=method, **settings)
     outcomes = [sample_outcome(matrix) for matrix in scores]

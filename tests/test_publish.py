@@ -1196,3 +1196,79 @@ def test_the_canonical_fingerprint_is_read_from_the_hub_never_a_local_folder(
     monkeypatch.setattr(publish_dataset, "verify_build", read_manifest)
     with pytest.raises(BindsplitValueError, match="none known"):
         plan_dataset(tmp_path / "bindsplit" / "bivlc")
+
+
+# --- per-sample scores on the Hub (push-results --with-scores) ------------------------------
+
+
+def scored_record(folder: Path, model: str, seed: int, **changes: Any) -> Path:
+    """A record and the --save-scores file it names, side by side in ``folder``."""
+    from report_records import SAMPLE_BALANCED, SAMPLE_LABELS, genuine_record, genuine_scores
+
+    from bindsplit_datasets.reports import write_record
+    from bindsplit_datasets.scoring.scores_file import write_scores
+
+    folder.mkdir(parents=True, exist_ok=True)
+    record = genuine_record(model, seed)
+    name = f"{model.replace('/', '__')}.parquet"
+    scores = changes.pop("scores", genuine_scores(seed))
+    write_scores(
+        folder / name,
+        scores,
+        SAMPLE_LABELS,
+        ids=record["samples"]["id"],
+        balanced=SAMPLE_BALANCED,
+        fingerprint=changes.pop("fingerprint", record["dataset"]["fingerprint"]),
+    )
+    record = {**record, "save_scores": {"path": f"/home/me/{name}", "error": None}, **changes}
+    return write_record(record, folder / f"{model.replace('/', '__')}.json")
+
+
+def test_with_scores_the_per_sample_scores_are_planned_beside_the_records(
+    tmp_path: Path, hub: FakeHub, logged_in: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "results"
+    paths = [scored_record(folder, "org/clip", 1), scored_record(folder, "org/siglip", 2)]
+    plan = plan_results([folder], "org/r", with_scores=True)
+    keys = [publish.record_key(json.loads(path.read_text(encoding="utf-8"))) for path in paths]
+    scores = [f for f in plan.files if f.path_in_repo.startswith("scores/")]
+    assert [f.path_in_repo for f in scores] == [publish.scores_path(key) for key in keys]
+    assert scores[0].path_in_repo == f"scores/bivlc/org__clip/{keys[0].digest}.parquet"
+    assert [f.local_path for f in scores] == [
+        folder / "org__clip.parquet",
+        folder / "org__siglip.parquet",
+    ]
+    # without the option, only the records and the table
+    assert not [f for f in plan_results([folder], "org/r").files if "scores/" in f.path_in_repo]
+    # the dry run lists them and sends nothing; --yes uploads them through publish()
+    assert push_results.main([str(folder), "--repo", "org/r", "--with-scores"]) == 0
+    out = capsys.readouterr().out
+    assert "scores/bivlc/org__clip/" in out and "2 per-sample scores files" in out
+    assert hub.writes() == []
+    assert push_results.main([str(folder), "--repo", "org/r", "--with-scores", "--yes"]) == 0
+    files = hub.files("dataset", "org/r")
+    for file in scores:
+        assert files[file.path_in_repo] == file.read()
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"save_scores": None}, "lacks"),
+        ({"fingerprint": "another build"}, "was not made for the build"),
+        ({"scores": "swapped"}, "does not give the outcomes"),
+    ],
+)
+def test_with_scores_only_the_records_own_scores_go(
+    tmp_path: Path, changes: dict[str, Any], message: str
+) -> None:
+    from report_records import genuine_scores
+
+    if changes.get("scores") == "swapped":  # scores of another model on the same samples
+        changes["scores"] = genuine_scores(7)
+    if changes.get("save_scores", 0) is None:
+        changes = {"save_scores": {"path": None, "error": None}}
+    path = scored_record(tmp_path / "results", "org/clip", 1, **changes)
+    with pytest.raises(SchemaError, match=message):
+        plan_results([path], "org/r", with_scores=True)
+    assert plan_results([path], "org/r").files  # the record alone still goes
