@@ -38,6 +38,7 @@ from ..metric_core import (
     BALANCED,
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
     INTERVAL_METHOD_KEY,
     LABEL_POOLS,
     WILSON,
@@ -190,7 +191,7 @@ def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
     derived = compute_metrics(
         _statistics(samples),
         n_bootstrap=0,
-        confidence=metrics.get(CONFIDENCE_KEY) or 0.95,
+        confidence=metrics.get(CONFIDENCE_KEY) or DEFAULT_CONFIDENCE,
         interval_method=method if closed_form else WILSON,
     )
     kept = {
