@@ -1,5 +1,6 @@
 """Both Spaces in a real browser: Debian's chromium driven by Playwright's Python package (no
-browser download: ``executable_path``). The metric Space computes the example; the leaderboard
+browser download: ``executable_path``). The metric Space computes the example and shows the table
+of an uploaded results.json; the leaderboard
 Space, fed the flat folder ``bindsplit eval --out-dir`` writes, sorts by ``unseen`` so that the
 best model on ``unseen`` comes first (numbers, not text). Screenshots go to ``build-artifacts/``
 (CI keeps them). Skipped, saying why, where chromium or playwright is absent; ``.ci/run``
@@ -15,8 +16,9 @@ from pathlib import Path
 import pytest
 from app_server import running_app
 from leaderboard_records import leaderboard_records
+from report_records import genuine_record
 
-from bindsplit_datasets.reports import write_record
+from bindsplit_datasets.reports import write_record, write_records
 from bindsplit_datasets.reports.leaderboard_view import board
 from bindsplit_datasets.reports.results import record_file_name
 
@@ -62,6 +64,15 @@ def test_metric_space_computes_in_a_browser(browser, tmp_path: Path) -> None:  #
         page.get_by_text("seen/n", exact=False).first.wait_for()
         screenshot(page, "metric-space")
         assert "unseen/i2t" in page.inner_text("body")
+        # a results.json uploaded: the table `bindsplit eval` prints, re-derived from its outcomes
+        records = tmp_path / "results.json"
+        write_records([genuine_record("org/uploaded")], records)
+        page.locator("input[type=file]").set_input_files(str(records))
+        page.get_by_role("button", name="Show the table").click()
+        page.get_by_text("org/uploaded on bivlc", exact=False).first.wait_for()
+        screenshot(page, "metric-space-table")
+        table = page.locator("table").last.inner_text()
+        assert "gap (seen - unseen)" in table and "I2T %" in table
 
 
 def test_leaderboard_sorts_by_unseen_in_a_browser(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

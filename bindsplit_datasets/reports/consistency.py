@@ -8,25 +8,51 @@ push-results, plot, the leaderboard) checks:
 - every name that becomes part of a path (the benchmark, each configuration) is a single path
   component (:func:`~bindsplit_datasets.names.is_path_name`);
 - each accuracy (and gap) lies inside its interval;
-- where the record keeps its per-sample outcomes, each configuration's ``n`` is the number of its
-  samples and each accuracy is the share of them answered right (with hard positives, also the
-  original I2T, and the drop: the share right without them and wrong with them).
+- where the record keeps its per-sample outcomes, its numbers are re-derived from them
+  (:func:`rederive`): each configuration's ``n`` is the number of its samples, each accuracy the
+  share of them answered right (with hard positives, also the original I2T, and the drop: the
+  share right without them and wrong with them), each gap the difference of its two
+  configurations, and, where the intervals are closed-form (Wilson or Clopper-Pearson, gaps
+  Newcombe), each interval what the metric makes of those counts at the record's level. A record
+  read from a file must keep them (:func:`require_samples`): without them nothing it reports can
+  be re-derived.
 
 :func:`check_against_build` adds, where the build's manifest is at hand, that each configuration's
-``n`` is the build's row count and the record's fingerprint is the build's. Each refusal is one
+``n`` is the build's row count and the record's fingerprint is the build's, and, where the build's
+rows are at hand too, that the record's samples are the build's (ids and labels): a record whose
+fingerprint was swapped for another build's is refused. Each refusal is one
 :class:`~bindsplit_datasets.errors.SchemaError` line naming the record and the inconsistency.
+
+What this does not catch: a record whose per-sample outcomes were edited consistently (outcomes,
+then every number derived from them, then the digest) is a record of another model's answers, and
+only scoring the model again tells; bootstrap intervals are checked to hold their value, not
+re-drawn (numpy does not promise the same draws across versions); breakdowns by category or macro
+group are not re-derived (the samples do not keep their groups).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SchemaError
+from ..metric_core import (
+    BALANCED,
+    CLOPPER_PEARSON,
+    CONFIDENCE_KEY,
+    DEFAULT_CONFIDENCE,
+    INTERVAL_METHOD_KEY,
+    LABEL_POOLS,
+    WILSON,
+    BindsplitStatistics,
+    compute_metrics,
+)
 from ..names import SPLIT_LABELS, is_path_name
 from .keys import (
     DROP_METRIC,
     GAP,
+    GAPS,
+    METRICS,
     ORIGINAL_METRIC,
     REFERENCE_CONFIG,
     REPORTED_METRICS,
@@ -37,7 +63,14 @@ from .keys import (
     record_configs,
 )
 
-__all__ = ["check_against_build", "check_consistency", "check_names"]
+__all__ = [
+    "check_against_build",
+    "check_build_samples",
+    "check_consistency",
+    "check_names",
+    "rederive",
+    "require_samples",
+]
 
 #: Rounding slack of a stored fraction (JSON keeps doubles exactly; other writers may not).
 _TOLERANCE = 1e-9
@@ -135,11 +168,105 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
                 )
 
 
+#: Interval methods whose bounds are a function of the counts alone (re-derived exactly).
+_CLOSED_FORM = frozenset({WILSON, CLOPPER_PEARSON})
+#: A sample's outcome cell in the metric's statistics: 3 * i2t + t2i (2: no T2I).
+_NO_T2I = 2
+
+
+def _statistics(samples: Mapping[str, Any]) -> BindsplitStatistics:
+    """The metric's statistics of a record's per-sample outcomes (labels, I2T, T2I, the
+    ``balanced`` flags): what ``bindsplit eval`` reduced its score matrices to."""
+
+    def counts(rows: Sequence[int]) -> dict[str, tuple[int, ...]]:
+        table: dict[str, list[int]] = {}
+        for row in rows:
+            t2i = _NO_T2I if t2i_values is None else int(bool(t2i_values[row]))
+            cell = 3 * int(bool(samples["i2t"][row])) + t2i
+            table.setdefault(samples["label"][row], [0] * 6)[cell] += 1
+        return {label: tuple(table[label]) for label in sorted(table)}
+
+    t2i_values = samples.get("t2i")
+    rows = range(len(samples["id"]))
+    stats = BindsplitStatistics(splits=counts(rows))
+    if BALANCED in samples:
+        stats.balanced = BindsplitStatistics(
+            splits=counts([row for row in rows if samples[BALANCED][row]])
+        )
+    return stats
+
+
+def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The numbers of a record that its per-sample outcomes determine, as the metric computes
+    them at the record's settings: ``{config}/n``, the accuracies and the gaps of every
+    configuration the samples define, and (closed-form methods only) their intervals. Empty for
+    a record without samples."""
+    samples, metrics = record.get("samples"), record["metrics"]
+    if not isinstance(samples, Mapping):
+        return {}
+    method = metrics.get(INTERVAL_METHOD_KEY)
+    closed_form = method in _CLOSED_FORM
+    derived = compute_metrics(
+        _statistics(samples),
+        n_bootstrap=0,
+        confidence=metrics.get(CONFIDENCE_KEY) or DEFAULT_CONFIDENCE,
+        interval_method=method if closed_form else WILSON,
+    )
+    kept = {
+        key: value
+        for key, value in derived.items()
+        if key.partition("/")[0] in (*LABEL_POOLS, BALANCED, *GAPS)
+        and key.partition("/")[2].removesuffix("_ci") in (*METRICS, "n")
+        and (closed_form or not key.endswith("_ci"))
+    }
+    if BALANCED not in samples:
+        kept = {key: value for key, value in kept.items() if not key.startswith(f"{BALANCED}/")}
+    return kept
+
+
+def _differs(stored: Any, derived: Any) -> bool:
+    if isinstance(derived, list):
+        return not (
+            isinstance(stored, (list, tuple))
+            and len(stored) == len(derived)
+            and not any(_differs(a, b) for a, b in zip(stored, derived, strict=True))
+        )
+    if isinstance(stored, bool) or not isinstance(stored, (int, float)):
+        return True
+    return abs(stored - derived) > _TOLERANCE
+
+
+def _check_derived(record: Mapping[str, Any], source: str) -> None:
+    """Every number the samples determine equals what they give (:func:`rederive`)."""
+    metrics = record["metrics"]
+    for key, value in rederive(record).items():
+        if key in metrics and _differs(metrics[key], value):
+            raise _refuse(
+                source,
+                f"{key} = {metrics[key]} but its per-sample outcomes give {value} (the numbers "
+                "are re-derived from the outcomes)",
+            )
+
+
+def require_samples(record: Mapping[str, Any], source: str) -> None:
+    """Refuse a record without per-sample outcomes: what it reports cannot be re-derived, so
+    an edited and re-sealed record could not be told from the one ``bindsplit eval`` wrote
+    (which always keeps them)."""
+    if not isinstance(record.get("samples"), Mapping):
+        raise SchemaError(
+            f'{source} has no per-sample outcomes ("samples"), so its numbers cannot be '
+            "re-derived and it cannot be trusted; `bindsplit eval` always writes them: use the "
+            "record as it wrote it, or re-run `bindsplit eval`"
+        )
+
+
 def check_consistency(record: Mapping[str, Any], source: str) -> None:
-    """Refuse a record whose names, values, intervals and counts disagree (module docstring)."""
+    """Refuse a record whose names, values, intervals and counts disagree, or whose numbers are
+    not what its per-sample outcomes give (module docstring)."""
     check_names(record, source)
     _check_intervals(record["metrics"], source)
     _check_counts(record, source)
+    _check_derived(record, source)
 
 
 def check_against_build(
@@ -164,3 +291,29 @@ def check_against_build(
                 f"{count_key(config)} = {n} but the build's {config} configuration has "
                 f"{sizes[config]} rows",
             )
+
+
+def check_build_samples(
+    record: Mapping[str, Any], ids: Sequence[str], labels: Sequence[str], source: str, where: str
+) -> None:
+    """Refuse a record whose per-sample outcomes are not of the build at hand: the samples of a
+    record of the ``full`` configuration must be the build's rows, ``ids`` and ``labels`` in row
+    order (a record of another configuration is checked by its counts). The fingerprint names a
+    build, the samples show which build was scored, so a fingerprint swapped for another
+    build's is caught here."""
+    require_samples(record, source)
+    if ((record.get("dataset") or {}).get("config") or REFERENCE_CONFIG) != REFERENCE_CONFIG:
+        return
+    samples = record["samples"]
+    found = list(zip(samples["id"], samples["label"], strict=True))
+    rows = list(zip(ids, labels, strict=True))
+    if found != rows:
+        first = next(
+            (index for index, (a, b) in enumerate(zip(found, rows, strict=False)) if a != b),
+            min(len(found), len(rows)),
+        )
+        raise SchemaError(
+            f"{source} does not hold the samples of {where} ({len(found)} samples, {len(rows)} "
+            f"rows; the first difference at sample {first}) although it names that build's "
+            "fingerprint: it is a result of another build; re-run `bindsplit eval` on this build"
+        )

@@ -1,10 +1,22 @@
-"""Hugging Face Space of the BindSplit metric: paste samples as JSON, get the metric's results.
+"""Hugging Face Space of the BindSplit metric: paste samples as JSON, or upload a scores file or
+results records, and get the metric's results and their table.
 
 Runs as ``python app.py`` (what a gradio Space does) with the gradio version named by
 ``sdk_version`` in README.md. The computation is the metric's own core (``bindsplit_core.py`` and
 ``bindsplit_bootstrap.py``, the modules ``bindsplit.py`` wraps for evaluate), so the Space needs
-only numpy besides gradio.
-The endpoint ``/compute`` is also callable with ``gradio_client``:
+only numpy besides gradio (and pyarrow, pandas' Parquet reader, for uploaded scores files); it
+never imports the BindSplit package. Uploads:
+
+- a per-sample scores file (``bindsplit eval --save-scores``, Parquet): the metric computed from
+  its matrices, labels, categories and ``balanced`` flags, at the options chosen;
+- a results record or a collection of them (``bindsplit eval --out``, ``results.json``): each
+  record's numbers re-derived from its per-sample outcomes at the record's own settings (a
+  record without them is shown as stored, and says so).
+
+Either way the table is the one ``bindsplit eval`` prints: per configuration n and each accuracy
+in percent with its interval, ``*`` on values resting on fewer than 30 samples or a degenerate
+count, then the gaps in points. The endpoints ``/compute`` and ``/table`` are also callable with
+``gradio_client``:
 
     Client(URL).predict(samples_json, 1000, 0.95, 0, 25, api_name="/compute")
 
@@ -20,7 +32,8 @@ from typing import Any
 
 import gradio as gr
 from bindsplit_bootstrap import compute_metrics
-from bindsplit_core import accumulate
+from bindsplit_core import GAPS, METRICS, BindsplitStatistics, accumulate
+from bindsplit_intervals import SMALL_N, WILSON, is_small_sample
 
 INPUTS = ("scores", "split", "category", "macro_group", "balanced", "hard_positives")
 """The keys of the samples JSON: the metric's inputs (the first two required)."""
@@ -84,6 +97,200 @@ def compute(
         raise gr.Error(str(error)) from None
 
 
+#: How the table heads each accuracy.
+METRIC_LABELS = {"i2t": "I2T %", "t2i": "T2I %", "group": "group %"}
+#: The table's columns.
+TABLE_HEADER = ["configuration", "n", *METRIC_LABELS.values()]
+#: The columns of a scores file the metric reads (``--save-scores`` writes them all).
+SCORES_COLUMNS = ("id", "scores", "bindsplit_label")
+#: A results record's format tag.
+RESULTS_FORMAT = "bindsplit-results/1"
+
+
+def read_scores_file(path: str | Path) -> dict[str, Any]:
+    """The metric's inputs from a ``--save-scores`` Parquet file (row order: its ``sample``
+    column); a ValueError names a file that is not one."""
+    import pandas as pd
+
+    try:
+        table = pd.read_parquet(path)
+    except (OSError, ValueError, ImportError) as error:
+        raise ValueError(
+            f"{Path(path).name} is not a readable Parquet scores file ({error})"
+        ) from None
+    missing = [column for column in SCORES_COLUMNS if column not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{Path(path).name} is not a scores file written by `bindsplit eval --save-scores` "
+            f"(no column {', '.join(missing)})"
+        )
+    if "sample" in table.columns:
+        table = table.sort_values("sample")
+
+    def optional(column: str) -> list[Any] | None:
+        if column not in table.columns or table[column].isna().all():
+            return None
+        return [None if value is None or value != value else value for value in table[column]]
+
+    return {
+        "scores": [[list(row) for row in matrix] for matrix in table["scores"]],
+        "split": list(table["bindsplit_label"]),
+        "category": optional("category"),
+        "macro_group": optional("macro_group"),
+        "balanced": None if optional("balanced") is None else [bool(v) for v in table["balanced"]],
+    }
+
+
+def _statistics(samples: dict[str, Any]) -> BindsplitStatistics:
+    """The metric's statistics of a record's per-sample outcomes (label, I2T, T2I, flags)."""
+
+    def counts(rows: list[int]) -> dict[str, tuple[int, ...]]:
+        table: dict[str, list[int]] = {}
+        for row in rows:
+            t2i = 2 if samples.get("t2i") is None else int(bool(samples["t2i"][row]))
+            cell = 3 * int(bool(samples["i2t"][row])) + t2i
+            table.setdefault(samples["label"][row], [0] * 6)[cell] += 1
+        return {label: tuple(table[label]) for label in sorted(table)}
+
+    rows = list(range(len(samples["id"])))
+    stats = BindsplitStatistics(splits=counts(rows))
+    if "balanced" in samples:
+        stats.balanced = BindsplitStatistics(
+            splits=counts([row for row in rows if samples["balanced"][row]])
+        )
+    return stats
+
+
+def record_metrics(record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """A record's numbers re-derived from its per-sample outcomes at its own settings (its
+    configurations only), and whether they were; a record without outcomes: its metrics as
+    stored."""
+    metrics, samples = record.get("metrics") or {}, record.get("samples")
+    if not isinstance(samples, dict) or not {"id", "label", "i2t"} <= set(samples):
+        return dict(metrics), False
+    method = metrics.get("interval_method") or WILSON
+    derived = compute_metrics(
+        _statistics(samples),
+        n_bootstrap=int(metrics.get("n_bootstrap") or 0),
+        confidence=float(metrics.get("confidence") or 0.95),
+        seed=int(metrics.get("seed") or 0),
+        interval_method=method,
+    )
+    reported = {key.split("/", 1)[0] for key in metrics if key.endswith("/n")} | set(GAPS)
+    return {k: v for k, v in derived.items() if k.split("/", 1)[0] in reported}, True
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """The results records of a JSON file (one record, or a list of them as ``results.json``);
+    a ValueError names a file that holds none."""
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"{Path(path).name} is not a JSON file ({error})") from None
+    records = value if isinstance(value, list) else [value]
+    if not records or not all(
+        isinstance(r, dict) and r.get("format") == RESULTS_FORMAT for r in records
+    ):
+        raise ValueError(
+            f"{Path(path).name} holds no BindSplit results records (format {RESULTS_FORMAT}); "
+            "upload what `bindsplit eval` wrote, or a --save-scores Parquet file"
+        )
+    return records
+
+
+def _percent(value: float, signed: bool) -> str:
+    return f"{100 * value:+.1f}" if signed else f"{100 * value:.1f}"
+
+
+def _small(metrics: dict[str, Any], config: str, metric: str) -> bool:
+    if config in GAPS:
+        return any(_small(metrics, part, metric) for part in GAPS[config])
+    value, n = metrics.get(f"{config}/{metric}"), metrics.get(f"{config}/n")
+    return value is not None and n is not None and is_small_sample(round(value * n), n)
+
+
+def _cell(metrics: dict[str, Any], config: str, metric: str, signed: bool = False) -> str:
+    value = metrics.get(f"{config}/{metric}")
+    if value is None:
+        return "-"
+    text = _percent(value, signed)
+    interval = metrics.get(f"{config}/{metric}_ci")
+    if interval is not None:
+        text += f" [{_percent(interval[0], signed)}, {_percent(interval[1], signed)}]"
+    return text + ("*" if _small(metrics, config, metric) else "")
+
+
+def results_table(metrics: dict[str, Any]) -> list[list[str]]:
+    """The metric's results as ``bindsplit eval`` prints them (:data:`TABLE_HEADER`): per
+    configuration its n and each accuracy in percent with its interval, ``*`` where it rests on
+    fewer than 30 samples or a degenerate count, then the gaps in points (n: the smaller
+    count)."""
+    configs = [key[: -len("/n")] for key in metrics if key.endswith("/n") and key.count("/") == 1]
+    rows = [
+        [config, str(metrics[f"{config}/n"]), *(_cell(metrics, config, m) for m in METRICS)]
+        for config in configs
+        if config not in GAPS
+    ]
+    for gap, (first, second) in GAPS.items():
+        if any(f"{gap}/{metric}" in metrics for metric in METRICS):
+            counts = [metrics.get(f"{first}/n"), metrics.get(f"{second}/n")]
+            n = "" if None in counts else str(min(c for c in counts if c is not None))
+            cells = (_cell(metrics, gap, m, signed=True) for m in METRICS)
+            rows.append([f"gap ({first} - {second})", n, *cells])
+    return rows
+
+
+def markdown_table(title: str, metrics: dict[str, Any]) -> str:
+    """:func:`results_table` as Markdown under ``title``, with what ``*`` flags."""
+    lines = [f"### {title}", "", "| " + " | ".join(TABLE_HEADER) + " |"]
+    lines.append("|" + "---|" * len(TABLE_HEADER))
+    lines += ["| " + " | ".join(row) + " |" for row in results_table(metrics)]
+    level = metrics.get("confidence") or 0.95
+    lines += ["", f"{100 * level:g}% intervals; * n < {SMALL_N} or a degenerate count (0/n, n/n)"]
+    return "\n".join(lines)
+
+
+def tables(
+    path: str | None,
+    n_bootstrap: float = 1000,
+    confidence: float = 0.95,
+    seed: float = 0,
+    macro_min_samples: float = 25,
+) -> str:
+    """The formatted table(s) of an uploaded file: a scores file's metric at these options, or
+    each results record's numbers (re-derived from its outcomes where it keeps them)."""
+    try:
+        if not path:
+            raise ValueError("upload a --save-scores Parquet file or a results JSON file")
+        if str(path).lower().endswith(".parquet"):
+            inputs = read_scores_file(path)
+            stats = accumulate(
+                inputs["scores"],
+                inputs["split"],
+                inputs["category"],
+                inputs["macro_group"],
+                balanced=inputs["balanced"],
+            )
+            metrics = compute_metrics(
+                stats,
+                n_bootstrap=int(n_bootstrap),
+                confidence=float(confidence),
+                seed=int(seed),
+                macro_min_samples=int(macro_min_samples),
+            )
+            return markdown_table(f"{Path(path).name}: {stats.n} samples", metrics)
+        parts = []
+        for record in read_records(path):
+            metrics, derived = record_metrics(record)
+            model = (record.get("model") or {}).get("id", "?")
+            benchmark = (record.get("dataset") or {}).get("benchmark", "?")
+            how = "re-derived from its per-sample outcomes" if derived else "as stored"
+            parts.append(markdown_table(f"{model} on {benchmark} ({how})", metrics))
+        return "\n\n".join(parts)
+    except (ValueError, TypeError, KeyError) as error:
+        raise gr.Error(str(error)) from None
+
+
 def build_demo() -> gr.Blocks:
     """The Space's interface: samples and options in, the results dict out."""
     with gr.Blocks(title="BindSplit metric") as demo:
@@ -107,6 +314,20 @@ def build_demo() -> gr.Blocks:
             inputs=[samples, n_bootstrap, confidence, seed, macro_min_samples],
             outputs=results,
             api_name="compute",
+        )
+        gr.Markdown(
+            "## Or upload a file\n\nA per-sample scores file (`bindsplit eval --save-scores`, "
+            "Parquet) or results records (`bindsplit eval --out`, a `results.json`): the table "
+            "`bindsplit eval` prints."
+        )
+        upload = gr.File(label="scores file or results", file_types=[".parquet", ".json"])
+        table_button = gr.Button("Show the table")
+        table = gr.Markdown(label="table")
+        table_button.click(
+            tables,
+            inputs=[upload, n_bootstrap, confidence, seed, macro_min_samples],
+            outputs=table,
+            api_name="table",
         )
         with gr.Accordion("Metric card", open=False):
             gr.Markdown(_card())
