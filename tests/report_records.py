@@ -10,7 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from bindsplit_datasets.metric_core import accumulate, compute_metrics, sample_outcome
+from bindsplit_datasets.metric_core import (
+    accumulate,
+    compute_metrics,
+    sample_outcome,
+    sample_outcomes,
+)
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.reports.results import seal_record
 
@@ -30,6 +35,8 @@ __all__ = [
     "SAMPLE_BALANCED",
     "SAMPLE_LABELS",
     "record",
+    "genuine_hard_record",
+    "genuine_hard_scores",
     "genuine_record",
     "genuine_scores",
     "record_from_samples",
@@ -346,6 +353,41 @@ def genuine_record(
                 "balanced": balanced,
                 "i2t": [int(i2t) for i2t, _ in outcomes],
                 "t2i": [int(bool(t2i)) for _, t2i in outcomes],
+            },
+        }
+    )
+
+
+def genuine_hard_scores(seed: int = 0) -> np.ndarray:
+    """The 2 x 3 score matrices of :func:`genuine_hard_record`'s samples: caption 2 is a hard
+    positive of image 0 (a build's ``columns.hard_positive``)."""
+    return np.random.default_rng(seed).random((len(SAMPLE_LABELS), 2, 3))
+
+
+def genuine_hard_record(
+    model: str = "org/clip", seed: int = 0, method: str = "wilson", **settings: Any
+) -> dict[str, Any]:
+    """A record of a build with one hard positive per sample, as evaluation makes it: the
+    metric's core over :func:`genuine_hard_scores` (I2T with the hard positive, the original
+    I2T and the drop; T2I and group), its samples' outcomes from ``sample_outcomes``."""
+    scores = genuine_hard_scores(seed)
+    hard = [1] * len(SAMPLE_LABELS)
+    stats = accumulate(scores, SAMPLE_LABELS, balanced=SAMPLE_BALANCED, hard_positives=hard)
+    metrics = compute_metrics(stats, interval_method=method, **settings)
+    outcomes = sample_outcomes(scores, hard)
+    return seal_record(
+        {
+            "format": RESULTS_FORMAT,
+            "model": {"id": model, "revision": None, "scored_by": "encoder"},
+            "dataset": {"data": "hard", "benchmark": "sugarcrepe_pp", "fingerprint": "h" * 64},
+            "metrics": metrics,
+            "samples": {
+                "id": [str(i) for i in range(len(SAMPLE_LABELS))],
+                "label": SAMPLE_LABELS,
+                "balanced": SAMPLE_BALANCED,
+                "i2t": [int(outcome.i2t) for outcome in outcomes],
+                "i2t_original": [int(outcome.i2t_original) for outcome in outcomes],
+                "t2i": [int(bool(outcome.t2i)) for outcome in outcomes],
             },
         }
     )

@@ -10,12 +10,15 @@ push-results, plot, the leaderboard) checks:
 - each accuracy (and gap) lies inside its interval;
 - where the record keeps its per-sample outcomes, its numbers are re-derived from them
   (:func:`rederive`): each configuration's ``n`` is the number of its samples, each accuracy the
-  share of them answered right (with hard positives, also the original I2T, and the drop: the
-  share right without them and wrong with them), each gap the difference of its two
-  configurations, and, where the intervals are closed-form (Wilson or Clopper-Pearson, gaps
-  Newcombe), each interval what the metric makes of those counts at the record's level. A record
-  read from a file must keep them (:func:`require_samples`): without them nothing it reports can
-  be re-derived.
+  share of them answered right, each gap the difference of its two configurations, and, where the
+  intervals are closed-form (Wilson or Clopper-Pearson, gaps Newcombe), each interval what the
+  metric makes of those counts at the record's level. A record of a build with hard positives is
+  re-derived from its ``i2t`` (with them), ``i2t_original`` (without them) and ``t2i`` outcomes
+  alike: the original I2T, the drop (the share right without them and wrong with them, its
+  interval made by the record's ``drop_interval_method``) and their gaps; a sample right with
+  its hard positives but wrong without them, or hard-positive numbers without the
+  ``i2t_original`` outcomes they come from, are refused. A record read from a file must keep
+  them (:func:`require_samples`): without them nothing it reports can be re-derived.
 
 :func:`check_against_build` adds, where the build's manifest is at hand, that each configuration's
 ``n`` is the build's row count and the record's fingerprint is the build's, and, where the build's
@@ -41,18 +44,20 @@ from ..metric_core import (
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
     DEFAULT_CONFIDENCE,
+    DROP_INTERVAL_METHOD_KEY,
     INTERVAL_METHOD_KEY,
     LABEL_POOLS,
     WILSON,
     BindsplitStatistics,
     compute_metrics,
+    outcome_statistics,
 )
 from ..names import SPLIT_LABELS, is_path_name
 from .keys import (
     DROP_METRIC,
     GAP,
     GAPS,
-    METRICS,
+    HARD_POSITIVE_METRICS,
     ORIGINAL_METRIC,
     REFERENCE_CONFIG,
     REPORTED_METRICS,
@@ -130,6 +135,13 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
         return
     i2t, t2i = samples.get("i2t"), samples.get("t2i")
     original = samples.get(ORIGINAL_METRIC)
+    hard = [key for key in metrics if key.partition("/")[2] in HARD_POSITIVE_METRICS]
+    if hard and original is None:  # `bindsplit eval` keeps the outcomes they come from
+        raise _refuse(
+            source,
+            f"it reports {hard[0]} but its samples have no {ORIGINAL_METRIC} outcomes (I2T "
+            "without the hard positives) to re-derive it from",
+        )
     outcomes = {"i2t": i2t, "t2i": t2i, ORIGINAL_METRIC: original}
     if i2t is not None and t2i is not None:
         outcomes["group"] = [bool(a) and bool(b) for a, b in zip(i2t, t2i, strict=True)]
@@ -170,55 +182,69 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
 
 #: Interval methods whose bounds are a function of the counts alone (re-derived exactly).
 _CLOSED_FORM = frozenset({WILSON, CLOPPER_PEARSON})
-#: A sample's outcome cell in the metric's statistics: 3 * i2t + t2i (2: no T2I).
-_NO_T2I = 2
+#: The configurations and gaps whose numbers the samples determine (not the breakdowns).
+_DERIVED_PREFIXES = (*LABEL_POOLS, BALANCED, *GAPS)
 
 
 def _statistics(samples: Mapping[str, Any]) -> BindsplitStatistics:
-    """The metric's statistics of a record's per-sample outcomes (labels, I2T, T2I, the
-    ``balanced`` flags): what ``bindsplit eval`` reduced its score matrices to."""
+    """The metric's statistics of a record's per-sample outcomes (labels, I2T, T2I, I2T without
+    the hard positives, the ``balanced`` flags): what ``bindsplit eval`` reduced its score
+    matrices to."""
+    flags = samples.get(BALANCED)
+    return outcome_statistics(
+        samples["label"],
+        samples["i2t"],
+        samples.get("t2i"),
+        i2t_original=samples.get(ORIGINAL_METRIC),
+        balanced=None if flags is None else [bool(flag) for flag in flags],
+    )
 
-    def counts(rows: Sequence[int]) -> dict[str, tuple[int, ...]]:
-        table: dict[str, list[int]] = {}
-        for row in rows:
-            t2i = _NO_T2I if t2i_values is None else int(bool(t2i_values[row]))
-            cell = 3 * int(bool(samples["i2t"][row])) + t2i
-            table.setdefault(samples["label"][row], [0] * 6)[cell] += 1
-        return {label: tuple(table[label]) for label in sorted(table)}
 
-    t2i_values = samples.get("t2i")
-    rows = range(len(samples["id"]))
-    stats = BindsplitStatistics(splits=counts(rows))
-    if BALANCED in samples:
-        stats.balanced = BindsplitStatistics(
-            splits=counts([row for row in rows if samples[BALANCED][row]])
-        )
-    return stats
+def _derive(stats: BindsplitStatistics, method: Any, confidence: float) -> dict[str, Any]:
+    """The numbers of the configurations and gaps that ``stats`` give at ``method``: with their
+    intervals where ``method`` is closed-form, without them otherwise (bootstrap intervals are
+    not re-drawn)."""
+    closed_form = method in _CLOSED_FORM
+    derived = compute_metrics(
+        stats,
+        n_bootstrap=0,
+        confidence=confidence,
+        interval_method=method if closed_form else WILSON,
+    )
+    return {
+        key: value
+        for key, value in derived.items()
+        if key.partition("/")[0] in _DERIVED_PREFIXES
+        and key.partition("/")[2].removesuffix("_ci") in (*REPORTED_METRICS, "n")
+        and (closed_form or not key.endswith("_ci"))
+    }
+
+
+def _is_drop_interval(key: str) -> bool:
+    """A configuration's drop interval (``{config}/i2t_drop_ci``; a gap's is a difference's)."""
+    config = key.partition("/")[0]
+    return config not in GAPS and key == interval_key(config, DROP_METRIC)
 
 
 def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
     """The numbers of a record that its per-sample outcomes determine, as the metric computes
     them at the record's settings: ``{config}/n``, the accuracies and the gaps of every
-    configuration the samples define, and (closed-form methods only) their intervals. Empty for
-    a record without samples."""
+    configuration the samples define (with hard positives, the original I2T and the drop too),
+    and (closed-form methods only) their intervals, the drop's by ``drop_interval_method``.
+    Empty for a record without samples; a ValueError for outcomes no scores give (a sample
+    right with its hard positives but wrong without them)."""
     samples, metrics = record.get("samples"), record["metrics"]
     if not isinstance(samples, Mapping):
         return {}
+    stats = _statistics(samples)
     method = metrics.get(INTERVAL_METHOD_KEY)
-    closed_form = method in _CLOSED_FORM
-    derived = compute_metrics(
-        _statistics(samples),
-        n_bootstrap=0,
-        confidence=metrics.get(CONFIDENCE_KEY) or DEFAULT_CONFIDENCE,
-        interval_method=method if closed_form else WILSON,
-    )
-    kept = {
-        key: value
-        for key, value in derived.items()
-        if key.partition("/")[0] in (*LABEL_POOLS, BALANCED, *GAPS)
-        and key.partition("/")[2].removesuffix("_ci") in (*METRICS, "n")
-        and (closed_form or not key.endswith("_ci"))
-    }
+    confidence = metrics.get(CONFIDENCE_KEY) or DEFAULT_CONFIDENCE
+    kept = _derive(stats, method, confidence)
+    drop_method = metrics.get(DROP_INTERVAL_METHOD_KEY, method)
+    if stats.hard_positives and drop_method != method:  # the drop's own interval method
+        kept = {key: value for key, value in kept.items() if not _is_drop_interval(key)}
+        drops = _derive(stats, drop_method, confidence).items()
+        kept.update({key: value for key, value in drops if _is_drop_interval(key)})
     if BALANCED not in samples:
         kept = {key: value for key, value in kept.items() if not key.startswith(f"{BALANCED}/")}
     return kept
@@ -239,7 +265,11 @@ def _differs(stored: Any, derived: Any) -> bool:
 def _check_derived(record: Mapping[str, Any], source: str) -> None:
     """Every number the samples determine equals what they give (:func:`rederive`)."""
     metrics = record["metrics"]
-    for key, value in rederive(record).items():
+    try:
+        derived = rederive(record)
+    except ValueError as error:
+        raise _refuse(source, str(error)) from None
+    for key, value in derived.items():
         if key in metrics and _differs(metrics[key], value):
             raise _refuse(
                 source,
