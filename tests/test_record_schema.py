@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from report_records import FILE_ALPHA, FILE_ARO_GAMMA, genuine_record
+from report_records import FILE_ALPHA, FILE_ARO_GAMMA, genuine_hard_record, genuine_record
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.commands.schema import schema_text
@@ -44,7 +44,15 @@ def test_the_command_prints_the_schema_docs_holds(capsys: pytest.CaptureFixture[
 
 
 @pytest.mark.parametrize(
-    "record", [genuine_record(), genuine_record(method="bootstrap"), FILE_ALPHA, FILE_ARO_GAMMA]
+    "record",
+    [
+        genuine_record(),
+        genuine_record(method="bootstrap"),
+        FILE_ALPHA,
+        FILE_ARO_GAMMA,
+        genuine_hard_record(),  # hard positives: i2t_original, i2t_drop, drop_interval_method
+        genuine_hard_record(method="bootstrap", n_bootstrap=50),
+    ],
 )
 def test_records_as_written_validate(record: dict[str, Any]) -> None:
     assert not list(VALIDATOR.iter_errors(record))
@@ -118,4 +126,33 @@ def test_each_metric_key_rule_names_what_it_checks() -> None:
         broken = copy.deepcopy(record)
         broken["metrics"][key] = "high"
         with pytest.raises(SchemaError, match=f"metrics\\[{key!r}\\] = 'high' is not"):
+            check_record_shape(broken, "r.json")
+
+
+def test_hard_positive_keys_are_checked_as_strictly_as_the_accuracies() -> None:
+    """Every hard-positive number (the original I2T, the drop, their intervals and gaps) is
+    refused naming its key when it is not one; the drop's method must be an interval method;
+    ``samples["i2t_original"]`` holds one 0/1 outcome per sample."""
+    record = genuine_hard_record()
+    keys = [key for key in record["metrics"] if "i2t_original" in key or "i2t_drop" in key]
+    assert {"full/i2t_drop", "seen/i2t_original_ci", "gap/i2t_drop", "gap_partial/i2t_drop_ci"} <= {
+        *keys
+    }
+    for key in keys:
+        broken = copy.deepcopy(record)
+        broken["metrics"][key] = 1.5 if not key.endswith("_ci") else [0.5, 1.5]
+        with pytest.raises(SchemaError, match=f"metrics\\[{key!r}\\] = .* is not"):
+            check_record_shape(broken, "r.json")
+        assert list(VALIDATOR.iter_errors(broken)), key
+    broken = copy.deepcopy(record)
+    broken["metrics"]["drop_interval_method"] = "newcombe"
+    with pytest.raises(SchemaError, match=r"metrics\['drop_interval_method'\] = 'newcombe'"):
+        check_record_shape(broken, "r.json")
+    for values, message in (
+        ([1] * 99, r"samples\['i2t_original'\] is not a list of 100 values"),
+        (["yes"] * 100, r"samples\['i2t_original'\] must hold 0/1 outcomes"),
+    ):
+        broken = copy.deepcopy(record)
+        broken["samples"]["i2t_original"] = values
+        with pytest.raises(SchemaError, match=message):
             check_record_shape(broken, "r.json")
