@@ -1202,17 +1202,28 @@ def test_the_canonical_fingerprint_is_read_from_the_hub_never_a_local_folder(
 # --- per-sample scores on the Hub (push-results --with-scores) ------------------------------
 
 
-def scored_record(folder: Path, model: str, seed: int, **changes: Any) -> Path:
-    """A record and the --save-scores file it names, side by side in ``folder``."""
-    from report_records import SAMPLE_BALANCED, SAMPLE_LABELS, genuine_record, genuine_scores
+def scored_record(
+    folder: Path, model: str, seed: int, *, hard: bool = False, **changes: Any
+) -> Path:
+    """A record and the --save-scores file it names, side by side in ``folder`` (``hard``: of a
+    build with one hard positive per sample, the file saying so as ``bindsplit eval`` writes
+    it)."""
+    from report_records import (
+        SAMPLE_BALANCED,
+        SAMPLE_LABELS,
+        genuine_hard_record,
+        genuine_hard_scores,
+        genuine_record,
+        genuine_scores,
+    )
 
     from bindsplit_datasets.reports import write_record
     from bindsplit_datasets.scoring.scores_file import write_scores
 
     folder.mkdir(parents=True, exist_ok=True)
-    record = genuine_record(model, seed)
+    record = (genuine_hard_record if hard else genuine_record)(model, seed)
     name = f"{model.replace('/', '__')}.parquet"
-    scores = changes.pop("scores", genuine_scores(seed))
+    scores = changes.pop("scores", (genuine_hard_scores if hard else genuine_scores)(seed))
     write_scores(
         folder / name,
         scores,
@@ -1220,6 +1231,7 @@ def scored_record(folder: Path, model: str, seed: int, **changes: Any) -> Path:
         ids=record["samples"]["id"],
         balanced=SAMPLE_BALANCED,
         fingerprint=changes.pop("fingerprint", record["dataset"]["fingerprint"]),
+        hard_positives=changes.pop("hard_positives", int(hard)),
     )
     record = {**record, "save_scores": {"path": f"/home/me/{name}", "error": None}, **changes}
     return write_record(record, folder / f"{model.replace('/', '__')}.json")
@@ -1273,3 +1285,45 @@ def test_with_scores_only_the_records_own_scores_go(
     with pytest.raises(SchemaError, match=message):
         plan_results([path], "org/r", with_scores=True)
     assert plan_results([path], "org/r").files  # the record alone still goes
+
+
+def test_with_scores_a_hard_positive_records_scores_go_beside_it(
+    tmp_path: Path, hub: FakeHub, logged_in: None
+) -> None:
+    """A record of a build with hard positives: its scores file (metadata
+    ``bindsplit_hard_positives``) gives its outcomes with and without them, and goes."""
+    folder = tmp_path / "results"
+    path = scored_record(folder, "org/clip", 1, hard=True)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "i2t_original" in record["samples"] and "full/i2t_drop" in record["metrics"]
+    plan = plan_results([path], "org/r", with_scores=True)
+    (scores,) = [f for f in plan.files if f.path_in_repo.startswith("scores/")]
+    assert scores.path_in_repo == publish.scores_path(publish.record_key(record))
+    assert scores.path_in_repo.startswith("scores/sugarcrepe_pp/org__clip/")
+    assert push_results.main([str(path), "--repo", "org/r", "--with-scores", "--yes"]) == 0
+    assert hub.files("dataset", "org/r")[scores.path_in_repo] == scores.read()
+
+
+@pytest.mark.parametrize(
+    ("hard", "changes", "message"),
+    [
+        (True, {"hard_positives": 0}, "does not score the hard positives"),  # read as negatives
+        (False, {"hard_positives": 1}, "does not score the hard positives"),
+        (True, {"scores": "swapped"}, "does not give the outcomes"),
+        (True, {"scores": "without the hard positive"}, "does not give the outcomes"),
+    ],
+)
+def test_with_scores_a_hard_positive_records_scores_must_be_its_own(
+    tmp_path: Path, hard: bool, changes: dict[str, Any], message: str
+) -> None:
+    from report_records import genuine_hard_scores
+
+    if changes.get("scores") == "swapped":  # another model's, on the same samples
+        changes["scores"] = genuine_hard_scores(7)
+    elif changes.get("scores"):  # the hard positive scored below every caption: I2T changes
+        edited = genuine_hard_scores(1)
+        edited[:, 0, 2] = -1.0
+        changes["scores"] = edited
+    path = scored_record(tmp_path / "results", "org/clip", 1, hard=hard, **changes)
+    with pytest.raises(SchemaError, match=message):
+        plan_results([path], "org/r", with_scores=True)

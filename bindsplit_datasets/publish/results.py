@@ -11,7 +11,9 @@ With ``with_scores`` (``push-results --with-scores``), each record's per-sample 
 gives) is uploaded too, as ``scores/<benchmark>/<model>/<key>.parquet``, as lmms-eval publishes
 its per-sample logs: anyone can then score a new model on the same build and run the exact
 McNemar test against it, sample by sample. A scores file is uploaded only if it is the record's:
-made for its build (fingerprint tag) and giving, sample by sample, the record's outcomes.
+made for its build (fingerprint tag), with hard positives where the record has them (metadata
+``bindsplit_hard_positives``; the record's ``samples["i2t_original"]``), and giving, sample by
+sample, the record's outcomes (with hard positives, I2T with and without them).
 
 Beside the records, ``data/results.parquet`` is the results table
 (:mod:`~bindsplit_datasets.reports.results_table`: one row per model, revision, benchmark,
@@ -122,9 +124,17 @@ def scores_path(key: RecordKey) -> str:
 
 def _scores_file(record: Mapping[str, Any], folder: Path, source: str) -> Path:
     """The per-sample scores file of ``record`` (found in ``folder``, where the record is), checked
-    to be the record's: written by ``--save-scores`` for its build, and giving its outcomes."""
-    from ..metric_core import sample_outcome
-    from ..scoring.scores_file import FINGERPRINT_KEY, is_scores_file, read_imported_scores
+    to be the record's: written by ``--save-scores`` for its build, with hard positives exactly
+    where the record has them (metadata ``bindsplit_hard_positives``), and giving its outcomes
+    (with hard positives, I2T with and without them)."""
+    from ..metric_core import sample_outcomes
+    from ..reports.keys import ORIGINAL_METRIC
+    from ..scoring.scores_file import (
+        FINGERPRINT_KEY,
+        HARD_POSITIVES_KEY,
+        is_scores_file,
+        read_imported_scores,
+    )
 
     saved = record.get("save_scores") or {}
     fix = (
@@ -144,21 +154,41 @@ def _scores_file(record: Mapping[str, Any], folder: Path, source: str) -> Path:
         )
     import pyarrow.parquet as pq
 
-    tag = (pq.read_schema(path).metadata or {}).get(FINGERPRINT_KEY, b"").decode(errors="replace")
+    metadata = pq.read_schema(path).metadata or {}
+    tag = metadata.get(FINGERPRINT_KEY, b"").decode(errors="replace")
     if tag != record["dataset"].get("fingerprint"):
         raise SchemaError(
             f"{path} was not made for the build of {source} (fingerprint {tag or 'missing'}, the "
             f"record's {record['dataset'].get('fingerprint')}); {fix}"
         )
-    scores = read_imported_scores(path)
     samples = record["samples"]
-    t2i = samples.get("t2i")
+    i2t, t2i, original = samples["i2t"], samples.get("t2i"), samples.get(ORIGINAL_METRIC)
+    hard = metadata.get(HARD_POSITIVES_KEY, b"0").decode(errors="replace")
+    if not hard.isdigit() or (int(hard) > 0) != (original is not None):
+        has = "has no" if original is None else "has"
+        raise SchemaError(
+            f"{path} does not score the hard positives of {source} (metadata "
+            f"{HARD_POSITIVES_KEY.decode()} {hard!r}; the record {has} {ORIGINAL_METRIC} "
+            f"outcomes); {fix}"
+        )
+    scores = read_imported_scores(path)
     if sorted(scores) != sorted(samples["id"]):
         raise SchemaError(f"{path} does not score the samples of {source}; {fix}")
-    for index, sample in enumerate(samples["id"]):
-        i2t, t2i_right = sample_outcome(scores[sample])
-        expected = (bool(samples["i2t"][index]), None if t2i is None else bool(t2i[index]))
-        if (i2t, t2i_right) != expected:
+    counts = [int(hard)] * len(samples["id"]) if original is not None else None
+    try:
+        outcomes = sample_outcomes([scores[sample] for sample in samples["id"]], counts)
+    except ValueError as error:
+        raise SchemaError(
+            f"{path} does not hold the score matrices of {source} ({error}); {fix}"
+        ) from None
+    for index, (sample, outcome) in enumerate(zip(samples["id"], outcomes, strict=True)):
+        found = (outcome.i2t, outcome.t2i, outcome.i2t_original)
+        expected = (
+            bool(i2t[index]),
+            None if t2i is None else bool(t2i[index]),
+            bool(i2t[index] if original is None else original[index]),
+        )
+        if found != expected:
             raise SchemaError(
                 f"{path} does not give the outcomes of {source} (sample {sample!r}); {fix}"
             )
