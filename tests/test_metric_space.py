@@ -12,12 +12,20 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from report_records import SAMPLE_BALANCED, SAMPLE_LABELS, genuine_record, genuine_scores
+from report_records import (
+    SAMPLE_BALANCED,
+    SAMPLE_LABELS,
+    genuine_hard_record,
+    genuine_hard_scores,
+    genuine_record,
+    genuine_scores,
+)
 
 from bindsplit_datasets.metric_core import accumulate, compute_metrics
+from bindsplit_datasets.names import METRIC_LABELS
 from bindsplit_datasets.reports import write_records
-from bindsplit_datasets.reports.tables import format_record_table
-from bindsplit_datasets.scoring.scores_file import write_scores
+from bindsplit_datasets.reports.tables import HARD_POSITIVE_NOTE, format_record_table
+from bindsplit_datasets.scoring.scores_file import HARD_POSITIVES_KEY, write_scores
 
 METRIC = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
 
@@ -26,7 +34,12 @@ METRIC = Path(__file__).resolve().parents[1] / "metrics" / "bindsplit"
 def app() -> ModuleType:
     """The Space's app.py as the Space runs it: its folder's modules top-level (under names
     of their own here, and gone from sys.modules afterwards)."""
-    siblings = ("bindsplit_core", "bindsplit_bootstrap", "bindsplit_intervals")
+    siblings = (
+        "bindsplit_core",
+        "bindsplit_bootstrap",
+        "bindsplit_intervals",
+        "bindsplit_outcomes",
+    )
     sys.path.insert(0, str(METRIC))
     try:
         spec = importlib.util.spec_from_file_location("metric_space_app", METRIC / "app.py")
@@ -127,3 +140,86 @@ def test_a_demo_style_collection_reads(app: ModuleType, tmp_path: Path) -> None:
     records: list[dict[str, Any]] = [genuine_record("a", 1), genuine_record("b", 2)]
     path = write_records(records, tmp_path / "results.json")
     assert [r["model"]["id"] for r in app.read_records(path)] == ["a", "b"]
+
+
+# -- hard positives ----------------------------------------------------------------------------
+
+
+def test_the_space_restates_the_packages_hard_positive_names(app: ModuleType) -> None:
+    assert app.HARD_POSITIVE_NOTE == HARD_POSITIVE_NOTE
+    assert app.HARD_POSITIVES_KEY == HARD_POSITIVES_KEY
+    assert {m: label.removesuffix(" %") for m, label in app.METRIC_LABELS.items()} == METRIC_LABELS
+
+
+@pytest.mark.parametrize("method", ["wilson", "clopper-pearson"])
+def test_a_hard_positive_records_table_is_the_one_bindsplit_eval_prints(
+    app: ModuleType, method: str
+) -> None:
+    record = genuine_hard_record(method=method)
+    printed = format_record_table(record)
+    assert printed.endswith(HARD_POSITIVE_NOTE)
+    expected = rendered_rows(printed)[:-2]  # the last lines: the interval note, what they are
+    assert app.results_table(record["metrics"]) == expected
+    assert len(expected[0]) == 2 + 5  # configuration, n, I2T, T2I, group, original, drop
+    assert expected[-1][0] == "gap (seen - partial)"
+    text = app.markdown_table("t", record["metrics"])
+    assert "| configuration | n | I2T % | T2I % | group % | I2T original % | I2T drop % |" in text
+    assert text.endswith(HARD_POSITIVE_NOTE)
+    assert "I2T drop" not in app.markdown_table("t", genuine_record()["metrics"])
+
+
+def test_a_hard_positive_record_is_shown_re_derived(app: ModuleType, tmp_path: Path) -> None:
+    genuine = genuine_hard_record()
+    derived, was = app.record_metrics(genuine)
+    assert was and derived == {k: v for k, v in genuine["metrics"].items() if k in derived}
+    assert {"full/i2t_original_ci", "gap/i2t_drop_ci", "drop_interval_method"} <= set(derived)
+    forged = json.loads(json.dumps(genuine))
+    forged["metrics"]["full/i2t_drop"] = 0.5  # what the outcomes do not give
+    forged["metrics"]["full/i2t_drop_ci"] = [0.45, 0.55]
+    assert app.record_metrics(forged)[0]["full/i2t_drop"] == genuine["metrics"]["full/i2t_drop"]
+    # the drop's intervals by the record's own drop_interval_method
+    exact = genuine_hard_record(method="clopper-pearson")["metrics"]
+    other = {
+        **genuine,
+        "metrics": {**genuine["metrics"], "drop_interval_method": exact["interval_method"]},
+    }
+    derived, _ = app.record_metrics(other)
+    assert derived["full/i2t_drop_ci"] == exact["full/i2t_drop_ci"]
+    assert derived["full/i2t_ci"] == genuine["metrics"]["full/i2t_ci"]  # Wilson's still
+    path = write_records([genuine, forged], tmp_path / "results.json")
+    text = app.tables(str(path))
+    assert text.count("| I2T original % | I2T drop % |") == 2 and "50.0" not in text
+
+
+def test_a_hard_positive_scores_file_gives_the_metric_with_them(
+    app: ModuleType, tmp_path: Path
+) -> None:
+    hard = [1] * len(SAMPLE_LABELS)
+    path = write_scores(
+        tmp_path / "hard.parquet",
+        genuine_hard_scores(4),
+        SAMPLE_LABELS,
+        ids=[f"id{i}" for i in range(len(SAMPLE_LABELS))],
+        balanced=SAMPLE_BALANCED,
+        fingerprint="h" * 64,
+        hard_positives=1,
+    )
+    inputs = app.read_scores_file(path)
+    assert inputs["hard_positives"] == hard
+    options = {"n_bootstrap": 0, "confidence": 0.95, "seed": 0, "macro_min_samples": 25}
+    stats = accumulate(
+        genuine_hard_scores(4), SAMPLE_LABELS, balanced=SAMPLE_BALANCED, hard_positives=hard
+    )
+    expected = compute_metrics(stats, **options)
+    assert "full/i2t_drop" in expected
+    text = app.tables(str(path), *options.values())
+    assert text == app.markdown_table(f"hard.parquet: {len(SAMPLE_LABELS)} samples", expected)
+    assert "I2T drop %" in text and HARD_POSITIVE_NOTE in text
+    # a file without the metadata is read without hard positives (the plain metric)
+    plain = write_scores(
+        tmp_path / "plain.parquet",
+        genuine_scores(4),
+        SAMPLE_LABELS,
+        ids=[f"id{i}" for i in range(len(SAMPLE_LABELS))],
+    )
+    assert app.read_scores_file(plain)["hard_positives"] is None

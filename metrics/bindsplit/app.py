@@ -8,13 +8,16 @@ only numpy besides gradio (and pyarrow, pandas' Parquet reader, for uploaded sco
 never imports the BindSplit package. Uploads:
 
 - a per-sample scores file (``bindsplit eval --save-scores``, Parquet): the metric computed from
-  its matrices, labels, categories and ``balanced`` flags, at the options chosen;
+  its matrices, labels, categories, ``balanced`` flags and number of hard positives (metadata
+  ``bindsplit_hard_positives``, in files of builds that have them), at the options chosen;
 - a results record or a collection of them (``bindsplit eval --out``, ``results.json``): each
-  record's numbers re-derived from its per-sample outcomes at the record's own settings (a
-  record without them is shown as stored, and says so).
+  record's numbers re-derived from its per-sample outcomes at the record's own settings
+  (``i2t_original`` too where it has hard positives; a record without outcomes is shown as
+  stored, and says so).
 
 Either way the table is the one ``bindsplit eval`` prints: per configuration n and each accuracy
-in percent with its interval, ``*`` on values resting on fewer than 30 samples or a degenerate
+in percent with its interval (with hard positives also the original I2T and the drop, and a
+line saying what they are), ``*`` on values resting on fewer than 30 samples or a degenerate
 count, then the gaps in points. The endpoints ``/compute`` and ``/table`` are also callable with
 ``gradio_client``:
 
@@ -32,7 +35,14 @@ from typing import Any
 
 import gradio as gr
 from bindsplit_bootstrap import compute_metrics
-from bindsplit_core import GAPS, METRICS, BindsplitStatistics, accumulate
+from bindsplit_core import (
+    GAPS,
+    HARD_POSITIVE_METRICS,
+    METRICS,
+    BindsplitStatistics,
+    accumulate,
+    outcome_statistics,
+)
 from bindsplit_intervals import SMALL_N, WILSON, is_small_sample
 
 INPUTS = ("scores", "split", "category", "macro_group", "balanced", "hard_positives")
@@ -97,23 +107,39 @@ def compute(
         raise gr.Error(str(error)) from None
 
 
-#: How the table heads each accuracy.
-METRIC_LABELS = {"i2t": "I2T %", "t2i": "T2I %", "group": "group %"}
-#: The table's columns.
-TABLE_HEADER = ["configuration", "n", *METRIC_LABELS.values()]
+#: How the table heads each accuracy (and, with hard positives, the original I2T and the drop).
+METRIC_LABELS = {
+    "i2t": "I2T %",
+    "t2i": "T2I %",
+    "group": "group %",
+    "i2t_original": "I2T original %",
+    "i2t_drop": "I2T drop %",
+}
+#: What the table of results with hard positives says under it (as ``bindsplit eval`` does).
+HARD_POSITIVE_NOTE = (
+    "hard positives: I2T counts a sample right only if its positive and every hard positive "
+    "score above every negative; I2T original leaves them out; I2T drop = original - I2T, the "
+    "share of samples right only without them"
+)
 #: The columns of a scores file the metric reads (``--save-scores`` writes them all).
 SCORES_COLUMNS = ("id", "scores", "bindsplit_label")
+#: The scores file's metadata key holding each sample's number of hard positives (only in files
+#: of builds that have them).
+HARD_POSITIVES_KEY = b"bindsplit_hard_positives"
 #: A results record's format tag.
 RESULTS_FORMAT = "bindsplit-results/1"
 
 
 def read_scores_file(path: str | Path) -> dict[str, Any]:
     """The metric's inputs from a ``--save-scores`` Parquet file (row order: its ``sample``
-    column); a ValueError names a file that is not one."""
+    column; ``hard_positives`` from its metadata, ``None`` without); a ValueError names a file
+    that is not one."""
     import pandas as pd
+    import pyarrow.parquet as pq
 
     try:
         table = pd.read_parquet(path)
+        hard = (pq.read_schema(path).metadata or {}).get(HARD_POSITIVES_KEY)
     except (OSError, ValueError, ImportError) as error:
         raise ValueError(
             f"{Path(path).name} is not a readable Parquet scores file ({error})"
@@ -132,52 +158,62 @@ def read_scores_file(path: str | Path) -> dict[str, Any]:
             return None
         return [None if value is None or value != value else value for value in table[column]]
 
+    if hard is not None and not hard.isdigit():
+        raise ValueError(
+            f"{Path(path).name}: its {HARD_POSITIVES_KEY.decode()} metadata {hard!r} is not a count"
+        )
     return {
         "scores": [[list(row) for row in matrix] for matrix in table["scores"]],
         "split": list(table["bindsplit_label"]),
         "category": optional("category"),
         "macro_group": optional("macro_group"),
         "balanced": None if optional("balanced") is None else [bool(v) for v in table["balanced"]],
+        "hard_positives": None if hard is None else [int(hard)] * len(table),
     }
 
 
 def _statistics(samples: dict[str, Any]) -> BindsplitStatistics:
-    """The metric's statistics of a record's per-sample outcomes (label, I2T, T2I, flags)."""
-
-    def counts(rows: list[int]) -> dict[str, tuple[int, ...]]:
-        table: dict[str, list[int]] = {}
-        for row in rows:
-            t2i = 2 if samples.get("t2i") is None else int(bool(samples["t2i"][row]))
-            cell = 3 * int(bool(samples["i2t"][row])) + t2i
-            table.setdefault(samples["label"][row], [0] * 6)[cell] += 1
-        return {label: tuple(table[label]) for label in sorted(table)}
-
-    rows = list(range(len(samples["id"])))
-    stats = BindsplitStatistics(splits=counts(rows))
-    if "balanced" in samples:
-        stats.balanced = BindsplitStatistics(
-            splits=counts([row for row in rows if samples["balanced"][row]])
-        )
-    return stats
+    """The metric's statistics of a record's per-sample outcomes (label, I2T, T2I, I2T without
+    the hard positives, flags)."""
+    flags = samples.get("balanced")
+    return outcome_statistics(
+        samples["label"],
+        samples["i2t"],
+        samples.get("t2i"),
+        i2t_original=samples.get("i2t_original"),
+        balanced=None if flags is None else [bool(flag) for flag in flags],
+    )
 
 
 def record_metrics(record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """A record's numbers re-derived from its per-sample outcomes at its own settings (its
-    configurations only), and whether they were; a record without outcomes: its metrics as
-    stored."""
+    configurations only; the drop's intervals by its ``drop_interval_method``) and those
+    settings, and whether they were; a record without outcomes: its metrics as stored."""
     metrics, samples = record.get("metrics") or {}, record.get("samples")
     if not isinstance(samples, dict) or not {"id", "label", "i2t"} <= set(samples):
         return dict(metrics), False
+    stats = _statistics(samples)
     method = metrics.get("interval_method") or WILSON
-    derived = compute_metrics(
-        _statistics(samples),
-        n_bootstrap=int(metrics.get("n_bootstrap") or 0),
-        confidence=float(metrics.get("confidence") or 0.95),
-        seed=int(metrics.get("seed") or 0),
-        interval_method=method,
-    )
+    options = {
+        "n_bootstrap": int(metrics.get("n_bootstrap") or 0),
+        "confidence": float(metrics.get("confidence") or 0.95),
+        "seed": int(metrics.get("seed") or 0),
+    }
+    derived = compute_metrics(stats, interval_method=method, **options)
+    drop_method = metrics.get("drop_interval_method") or method
+    if stats.hard_positives and drop_method != method:
+        drops = compute_metrics(stats, interval_method=drop_method, **options)
+        derived.update(
+            {
+                key: value
+                for key, value in drops.items()
+                if key.endswith("/i2t_drop_ci") and key.split("/", 1)[0] not in GAPS
+            }
+        )
+        derived["drop_interval_method"] = drops["drop_interval_method"]
     reported = {key.split("/", 1)[0] for key in metrics if key.endswith("/n")} | set(GAPS)
-    return {k: v for k, v in derived.items() if k.split("/", 1)[0] in reported}, True
+    kept = {k: v for k, v in derived.items() if "/" not in k or k.split("/", 1)[0] in reported}
+    return kept, True
 
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
@@ -220,33 +256,46 @@ def _cell(metrics: dict[str, Any], config: str, metric: str, signed: bool = Fals
     return text + ("*" if _small(metrics, config, metric) else "")
 
 
+def shown_metrics(metrics: dict[str, Any]) -> tuple[str, ...]:
+    """The table's metric columns: the accuracies, and with hard positives the original I2T and
+    the drop."""
+    hard = any(key.endswith(f"/{metric}") for key in metrics for metric in HARD_POSITIVE_METRICS)
+    return (*METRICS, *HARD_POSITIVE_METRICS) if hard else METRICS
+
+
 def results_table(metrics: dict[str, Any]) -> list[list[str]]:
-    """The metric's results as ``bindsplit eval`` prints them (:data:`TABLE_HEADER`): per
-    configuration its n and each accuracy in percent with its interval, ``*`` where it rests on
-    fewer than 30 samples or a degenerate count, then the gaps in points (n: the smaller
-    count)."""
+    """The metric's results as ``bindsplit eval`` prints them (columns: configuration, n and
+    :func:`shown_metrics`): per configuration its n and each accuracy in percent with its
+    interval, ``*`` where it rests on fewer than 30 samples or a degenerate count, then the gaps
+    in points (n: the smaller count)."""
+    shown = shown_metrics(metrics)
     configs = [key[: -len("/n")] for key in metrics if key.endswith("/n") and key.count("/") == 1]
     rows = [
-        [config, str(metrics[f"{config}/n"]), *(_cell(metrics, config, m) for m in METRICS)]
+        [config, str(metrics[f"{config}/n"]), *(_cell(metrics, config, m) for m in shown)]
         for config in configs
         if config not in GAPS
     ]
     for gap, (first, second) in GAPS.items():
-        if any(f"{gap}/{metric}" in metrics for metric in METRICS):
+        if any(f"{gap}/{metric}" in metrics for metric in shown):
             counts = [metrics.get(f"{first}/n"), metrics.get(f"{second}/n")]
             n = "" if None in counts else str(min(c for c in counts if c is not None))
-            cells = (_cell(metrics, gap, m, signed=True) for m in METRICS)
+            cells = (_cell(metrics, gap, m, signed=True) for m in shown)
             rows.append([f"gap ({first} - {second})", n, *cells])
     return rows
 
 
 def markdown_table(title: str, metrics: dict[str, Any]) -> str:
-    """:func:`results_table` as Markdown under ``title``, with what ``*`` flags."""
-    lines = [f"### {title}", "", "| " + " | ".join(TABLE_HEADER) + " |"]
-    lines.append("|" + "---|" * len(TABLE_HEADER))
+    """:func:`results_table` as Markdown under ``title``, with what ``*`` flags (and, with hard
+    positives, what the original I2T and the drop are)."""
+    shown = shown_metrics(metrics)
+    header = ["configuration", "n", *(METRIC_LABELS[metric] for metric in shown)]
+    lines = [f"### {title}", "", "| " + " | ".join(header) + " |"]
+    lines.append("|" + "---|" * len(header))
     lines += ["| " + " | ".join(row) + " |" for row in results_table(metrics)]
     level = metrics.get("confidence") or 0.95
     lines += ["", f"{100 * level:g}% intervals; * n < {SMALL_N} or a degenerate count (0/n, n/n)"]
+    if shown != METRICS:
+        lines += ["", HARD_POSITIVE_NOTE]
     return "\n".join(lines)
 
 
@@ -270,6 +319,7 @@ def tables(
                 inputs["category"],
                 inputs["macro_group"],
                 balanced=inputs["balanced"],
+                hard_positives=inputs["hard_positives"],
             )
             metrics = compute_metrics(
                 stats,
