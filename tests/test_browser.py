@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from app_server import running_app
 from leaderboard_records import leaderboard_records
-from report_records import genuine_record
+from report_records import genuine_hard_record, genuine_record
 
 from bindsplit_datasets.reports import write_record, write_records
 from bindsplit_datasets.reports.leaderboard_view import board
@@ -65,14 +65,17 @@ def test_metric_space_computes_in_a_browser(browser, tmp_path: Path) -> None:  #
         screenshot(page, "metric-space")
         assert "unseen/i2t" in page.inner_text("body")
         # a results.json uploaded: the table `bindsplit eval` prints, re-derived from its outcomes
+        # (and a record with hard positives: the original I2T and the drop beside I2T)
         records = tmp_path / "results.json"
-        write_records([genuine_record("org/uploaded")], records)
+        write_records([genuine_record("org/uploaded"), genuine_hard_record("org/hard")], records)
         page.locator("input[type=file]").set_input_files(str(records))
         page.get_by_role("button", name="Show the table").click()
         page.get_by_text("org/uploaded on bivlc", exact=False).first.wait_for()
         screenshot(page, "metric-space-table")
-        table = page.locator("table").last.inner_text()
-        assert "gap (seen - unseen)" in table and "I2T %" in table
+        first, hard = (table.inner_text() for table in page.locator("table").all()[-2:])
+        assert "gap (seen - unseen)" in first and "I2T %" in first and "I2T drop" not in first
+        assert "I2T original %" in hard and "I2T drop %" in hard
+        assert "org/hard on sugarcrepe_pp" in page.inner_text("body")
 
 
 def test_leaderboard_sorts_by_unseen_in_a_browser(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

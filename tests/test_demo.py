@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
+from bindsplit_datasets.demo import DEMO_CONFIGS, DEMO_MODELS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reports.record_model import results_schema
 from bindsplit_datasets.reports.results import record_file_name
@@ -86,6 +86,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert [r["model"]["id"] for r in hard_records] == [model_id("clip"), model_id("negclip")]
     assert all(r["metrics"]["full/n"] == 3 * N_PER_STRATUM for r in hard_records)
     assert "Hard positives (seed 003)" in printed and "synthetic_hard_positives" in printed
+    # its records carry the hard-positive keys and validate against the published schema too
+    per_model = load_results(sorted((hard / "results").iterdir()))
+    assert sorted(r["model"]["id"] for r in per_model) == sorted(model_id(n) for n in DEMO_MODELS)
+    for path in [hard / "results.json", *(hard / "results").iterdir()]:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        for record in value if isinstance(value, list) else [value]:
+            assert not list(validator.iter_errors(record)), path
+            assert "i2t_original" in record["samples"], path
+            assert record["metrics"]["drop_interval_method"] == "wilson", path
+            assert {"full/i2t_drop_ci", "gap/i2t_original"} <= set(record["metrics"]), path
     assert not (hard / "table.parquet").exists()
 
 
