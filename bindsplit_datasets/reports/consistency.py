@@ -240,7 +240,7 @@ def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
     method = metrics.get(INTERVAL_METHOD_KEY)
     confidence = metrics.get(CONFIDENCE_KEY) or DEFAULT_CONFIDENCE
     kept = _derive(stats, method, confidence)
-    drop_method = metrics.get(DROP_INTERVAL_METHOD_KEY, method)
+    drop_method = metrics.get(DROP_INTERVAL_METHOD_KEY) or method
     if stats.hard_positives and drop_method != method:  # the drop's own interval method
         kept = {key: value for key, value in kept.items() if not _is_drop_interval(key)}
         drops = _derive(stats, drop_method, confidence).items()
