@@ -194,7 +194,7 @@ def record_metrics(record: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         return dict(metrics), False
     stats = _statistics(samples)
     method = metrics.get("interval_method") or WILSON
-    options = {
+    options: dict[str, Any] = {
         "n_bootstrap": int(metrics.get("n_bootstrap") or 0),
         "confidence": float(metrics.get("confidence") or 0.95),
         "seed": int(metrics.get("seed") or 0),
