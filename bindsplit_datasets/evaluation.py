@@ -70,6 +70,8 @@ __all__ = [
     "evaluate_model",
     "evaluate_scores",
     "parse_configs",
+    "sample_ids",
+    "sample_labels",
     "write_record",
 ]
 
@@ -160,12 +162,29 @@ class _Rows:
     hard_positives: list[int] | None
 
 
+def sample_ids(data: BindsplitData) -> list[str]:
+    """The id each row's outcome is recorded under (a record's ``samples["id"]``): the source's
+    own (where the build names a unique one), else the row in ``full``, or ``CONFIG/ROW`` for a
+    row of another configuration (so it never pairs with another row's outcome)."""
+    dataset = data.dataset
+    name = data.columns.id
+    if name and name in dataset.column_names:
+        own = [str(value) for value in dataset[name]]
+        if len(set(own)) == len(own):
+            return own
+    prefix = "" if data.config == "full" else f"{data.config}/"
+    return [f"{prefix}{index}" for index in range(len(dataset))]
+
+
+def sample_labels(data: BindsplitData) -> list[str]:
+    """Each row's split label (a record's ``samples["label"]``)."""
+    return [label_name(value) for value in data.dataset["bindsplit_label"]]
+
+
 def _rows(data: BindsplitData) -> _Rows:
-    """The rows' labels, groups, ids, flags and hard-positive counts, read from the columns the
-    build describes (the manifest's ``columns``; every row has ``len(columns.hard_positive)``
-    hard positives); an id is the source's own (where the build names a unique one), else the
-    row in ``full``, or ``CONFIG/ROW`` for a row of another configuration (so it never pairs with
-    another row's outcome)."""
+    """The rows' labels, groups, ids (:func:`sample_ids`), flags and hard-positive counts, read
+    from the columns the build describes (the manifest's ``columns``; every row has
+    ``len(columns.hard_positive)`` hard positives)."""
     columns = data.columns
     dataset = data.dataset
     present = dataset.column_names
@@ -173,14 +192,10 @@ def _rows(data: BindsplitData) -> _Rows:
     def column(name: str | None) -> list[Any] | None:
         return list(dataset[name]) if name and name in present else None
 
-    labels = [label_name(value) for value in dataset["bindsplit_label"]]
+    labels = sample_labels(data)
     categories = column(columns.category)
     macro_groups = column(columns.macro_group)
-    prefix = "" if data.config == "full" else f"{data.config}/"
-    ids = [f"{prefix}{index}" for index in range(len(dataset))]
-    own = column(columns.id)
-    if own is not None and len({str(value) for value in own}) == len(own):
-        ids = [str(value) for value in own]
+    ids = sample_ids(data)
     balanced = None
     if "balanced" in present:
         balanced = [bool(value) for value in dataset["balanced"]]
