@@ -180,7 +180,8 @@ def verify_installed(modules_cache: str | os.PathLike[str] | None = None) -> Non
     import tempfile
 
     cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
-    env = {**os.environ, "HF_MODULES_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
+    # the check runs in another folder: a relative cache is named from here
+    env = {**os.environ, "HF_MODULES_CACHE": str(cache.absolute()), "HF_HUB_OFFLINE": "1"}
     env["HF_EVALUATE_OFFLINE"] = "1"
     with tempfile.TemporaryDirectory() as folder:
         run = subprocess.run(
@@ -215,7 +216,7 @@ def _install(cache: Path) -> Path:
             shutil.copyfile(METRIC_DIR / name, temporary / name)
         meta = {
             "original file path": str(METRIC_DIR / _SCRIPT),
-            "local file path": str(entry / _SCRIPT),
+            "local file path": str((entry / _SCRIPT).absolute()),
         }
         (temporary / f"{Path(_SCRIPT).stem}.json").write_text(json.dumps(meta), encoding="utf-8")
         if entry.exists():  # an entry changed by hand: set aside, then replaced

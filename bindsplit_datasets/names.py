@@ -27,6 +27,7 @@ __all__ = [
     "METRIC_LABELS",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
+    "MAX_CAPTION_CHARS",
     "INSTALL_COMMAND",
     "PAPER_CITATION",
     "PAPER_URL",
@@ -79,6 +80,12 @@ METRIC_LABELS: dict[str, str] = {
     "i2t_original": "I2T original",
     "i2t_drop": "I2T drop",
 }
+
+#: The longest caption BindSplit reads, in characters: a benchmark source's longer caption is a
+#: bad row (dropped and counted as ``long_caption``; ``--strict`` refuses it), and ``bindsplit
+#: parse`` refuses a longer line. Real captions are far shorter (COCO's and SugarCrepe's longest
+#: are 240 characters); the bound keeps one hostile record from stalling a command.
+MAX_CAPTION_CHARS = 2_000
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose

@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from .datasets_compat import DatasetGenerationError, InMemoryTable, progress_bars_off
 from .errors import SchemaError
+from .input_files import check_input_file
 
 __all__ = ["empty_dataset", "load_parquet_files", "parquet_row_count"]
 
@@ -34,7 +35,7 @@ def parquet_row_count(path: str | Path, *, fix: str, error: type[SchemaError] = 
             message names the file and ends with ``fix``.
     """
     try:
-        return pq.read_metadata(path).num_rows
+        return pq.read_metadata(check_input_file(path, "Parquet file")).num_rows
     except (pa.ArrowException, OSError) as problem:
         raise error(f"{path} is not a readable Parquet file ({_reason(problem)}); {fix}") from None
 

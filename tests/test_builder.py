@@ -64,6 +64,7 @@ BIVLC_ROWS = [
 ]
 MANIFEST_KEYS = {
     "format",
+    "provenance",
     "bindsplit_version",
     "benchmark",
     "pretty_name",

@@ -290,12 +290,16 @@ def test_only_the_package_logger_is_configured(monkeypatch, capsys):
 
 
 # ------------------------------------------------------------------------------ bindsplit parse
-def test_parse_prints_the_bindings_of_each_caption(capsys):
+def test_parse_prints_the_bindings_and_triples_of_each_caption(capsys):
     assert cli.main(["parse", "a red car next to a white dog", "the sky"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "a red car next to a white dog\t(red, car), (white, dog)",
-        "the sky\t-",
+        "a red car next to a white dog\t(red, car), (white, dog)\t(car, next to, dog)",
+        "the sky\t-\t-",
     ]
+    assert cli.main(["parse", "--bindings", "attribute", "a red car next to a white dog"]) == 0
+    assert capsys.readouterr().out == "a red car next to a white dog\t(red, car), (white, dog)\n"
+    assert cli.main(["parse", "--bindings", "relation", "a red car next to a white dog"]) == 0
+    assert capsys.readouterr().out == "a red car next to a white dog\t(car, next to, dog)\n"
 
 
 def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
@@ -311,7 +315,12 @@ def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
     assert {f["stage"] for f in records[0]["rules"]} == {"binding", "relation"}  # relation rules
     assert records[1]["kinds_before"] == ["determiner", "noun", "noun"]
     assert records[1]["kinds_after"] == ["determiner", "participle", "noun"]
-    assert set(records[0]) >= {"tokens", "tags", "units", "relations"}
+    assert set(records[0]) >= {"tokens", "tags", "units", "bindings", "relations"}
+    assert records[1]["relations"] == []
+    monkeypatch.setattr("sys.stdin", io.StringIO("a man riding a horse\n"))
+    assert cli.main(["parse", "--json", "--bindings", "attribute"]) == 0
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert record["bindings"] == [] and "relations" not in record
 
 
 def test_parse_explain_names_the_rules_that_fired(capsys):

@@ -7,12 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import model_id, run_demo
+from bindsplit_datasets.demo import DEMO_MODELS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
+from bindsplit_datasets.reports.record_model import results_schema
 from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
@@ -66,6 +68,12 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     names = [record_file_name(model_id(name), "synthetic") for name in ("clip", "negclip")]
     assert sorted(p.name for p in (out / "results").iterdir()) == names
     assert load_results([out / "results" / name for name in names]) == records
+    # every record the demo writes validates against the published JSON Schema
+    validator = Draft202012Validator(results_schema())
+    for path in [out / "results.json", *(out / "results").iterdir()]:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        for record in value if isinstance(value, list) else [value]:
+            assert not list(validator.iter_errors(record)), path
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left
@@ -88,6 +96,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert [r["model"]["id"] for r in hard_records] == [model_id("clip"), model_id("negclip")]
     assert all(r["metrics"]["full/n"] == 3 * N_PER_STRATUM for r in hard_records)
     assert "Hard positives (seed 003)" in printed and "synthetic_hard_positives" in printed
+    # its records carry the hard-positive keys and validate against the published schema too
+    per_model = load_results(sorted((hard / "results").iterdir()))
+    assert sorted(r["model"]["id"] for r in per_model) == sorted(model_id(n) for n in DEMO_MODELS)
+    for path in [hard / "results.json", *(hard / "results").iterdir()]:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        for record in value if isinstance(value, list) else [value]:
+            assert not list(validator.iter_errors(record)), path
+            assert "i2t_original" in record["samples"], path
+            assert record["metrics"]["drop_interval_method"] == "wilson", path
+            assert {"full/i2t_drop_ci", "gap/i2t_original"} <= set(record["metrics"]), path
     assert not (hard / "table.parquet").exists()
 
 

@@ -572,9 +572,20 @@ def test_wilson_and_newcombe_exact_at_small_n(core):
     low, high = results["gap/i2t_ci"]
     assert low < 0 < high and high - low >= 0.45
     assert (results["interval_method"], results["gap_interval_method"]) == ("wilson", "newcombe")
-    # the percentile bootstrap, still on offer, collapses here: why it is not the default
+    # the percentile bootstrap, still on offer, collapses here: why it is not the default, and
+    # why such accuracies get Wilson's interval (issue 41), recorded, and their gaps Newcombe's
     bootstrap = core.compute_metrics(stats, n_bootstrap=200, interval_method="bootstrap")
-    assert bootstrap["seen/i2t_ci"] == [0.0, 0.0]
+    small = ("seen/i2t_ci", "unseen/i2t_ci", "partial/i2t_ci", "gap/i2t_ci", "gap_partial/i2t_ci")
+    assert [bootstrap[k] for k in small] == [results[k] for k in small]
+    assert bootstrap["full/i2t_ci"] != results["full/i2t_ci"]  # 11/30: bootstrapped
+    assert bootstrap["interval_method"] == "bootstrap-percentile"
+    assert bootstrap["small_n_interval_method"] == "wilson" and "small_n_interval_method" not in (
+        results
+    )
+    collapsed = core.compute_metrics(
+        stats, n_bootstrap=200, interval_method="bootstrap", small_n_fallback=False
+    )
+    assert collapsed["seen/i2t_ci"] == [0.0, 0.0] and "small_n_interval_method" not in collapsed
 
 
 def binomial_cdf(k: int, n: int, p: float) -> float:
@@ -617,18 +628,22 @@ def test_coverage_by_simulation(core):
     n, p = 20, 0.05
     counts = rng.binomial(n, p, size=20_000)
     coverage = {}
-    for method in ("wilson", "clopper-pearson", "bootstrap"):
+    methods = {
+        "wilson": {"interval_method": "wilson"},
+        "clopper-pearson": {"interval_method": "clopper-pearson"},
+        "bootstrap": {"interval_method": "bootstrap"},  # n < 30: Wilson's interval (issue 41)
+        "bootstrap only": {"interval_method": "bootstrap", "small_n_fallback": False},
+    }
+    for method, options in methods.items():
         covers = {}
         for k in np.unique(counts).tolist():
             stats = core.BindsplitStatistics(splits={"seen": cells(k, n)})
-            low, high = core.compute_metrics(stats, n_bootstrap=500, interval_method=method)[
-                "seen/i2t_ci"
-            ]
+            low, high = core.compute_metrics(stats, n_bootstrap=500, **options)["seen/i2t_ci"]
             covers[k] = low <= p <= high
         coverage[method] = float(np.mean([covers[k] for k in counts.tolist()]))
-    assert coverage["wilson"] >= 0.92
+    assert coverage["wilson"] >= 0.92 and coverage["bootstrap"] == coverage["wilson"]
     assert coverage["clopper-pearson"] >= 0.95
-    assert coverage["bootstrap"] < 0.7
+    assert coverage["bootstrap only"] < 0.7
 
 
 def test_bad_interval_method(core):

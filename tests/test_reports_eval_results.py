@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 from huggingface_hub import parse_eval_result_entries
-from report_records import ALPHA, ARO_ALPHA, BETA, write_records
+from report_records import ALPHA, ARO_ALPHA, BETA, FILE_ALPHA, FILE_ARO_ALPHA, write_records
 
 from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import OutputExistsError, SchemaError
@@ -121,7 +121,7 @@ def test_write_into_a_model_folder_never_replaces_a_foreign_file(tmp_path: Path)
 
 
 def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_ARO_ALPHA)
     # results of local builds are not reported as the canonical bindsplit/<benchmark>
     assert cli.main(["export", "eval-results", *paths]) == 2
     err = capsys.readouterr().err

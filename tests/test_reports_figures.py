@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BIVLC, GAMMA, record, write_records
+from report_records import (
+    ALPHA,
+    ARO_ALPHA,
+    ARO_GAMMA,
+    BIVLC,
+    FILE_ALPHA,
+    FILE_GAMMA,
+    record,
+    write_records,
+)
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import SchemaError
@@ -73,7 +82,7 @@ def test_the_gap_panel_covers_every_metric_in_percentage_points() -> None:
 
 
 def test_plot_command_and_other_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = write_records(tmp_path, ALPHA, GAMMA)
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_GAMMA)
     out = tmp_path / "fig.svg"
     assert cli.main(["plot", *paths, "--out", str(out), "--metrics", "i2t", "group"]) == 0
     assert capsys.readouterr().out == f"wrote {out}\n"
@@ -95,7 +104,7 @@ def test_plot_without_matplotlib_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed
-    paths = write_records(tmp_path, ALPHA)
+    paths = write_records(tmp_path, FILE_ALPHA)
     out = tmp_path / "fig.png"
     assert cli.main(["plot", *paths, "--out", str(out)]) == 2
     err = capsys.readouterr().err
@@ -125,12 +134,12 @@ def test_plot_shows_partial_and_balanced_by_default(tmp_path: Path) -> None:
 
 def test_plot_has_a_gap_panel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The last panel of a row: seen - unseen of the first metric, with n, the small-sample
-    flag on values resting on 10 samples; none where its configurations are not drawn."""
-    paths = write_records(tmp_path, ALPHA, GAMMA)
+    flag on values resting on 2 samples; none where its configurations are not drawn."""
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_GAMMA)
     out = tmp_path / "fig.svg"
     assert cli.main(["plot", *paths, "--out", str(out), "--metrics", "i2t"]) == 0
     svg = out.read_text(encoding="utf-8")
-    assert "bivlc: I2T gap" in svg and "<!-- seen - unseen" in svg and "(n=10)" in svg
-    assert "<!-- +20.0* -->" in svg and "<!-- +22.0* -->" in svg  # alpha's and gamma's gaps
+    assert "bivlc: I2T gap" in svg and "<!-- seen - unseen" in svg and "(n=2)" in svg
+    assert "<!-- +33.3* -->" in svg and "<!-- -50.0* -->" in svg  # alpha's and gamma's gaps
     assert cli.main(["plot", *paths, "--out", str(out), "--configs", "full", "seen"]) == 0
     assert "I2T gap" not in out.read_text(encoding="utf-8")

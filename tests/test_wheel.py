@@ -45,6 +45,7 @@ REQUIRED = (
     ),
     f"benchmarks/data/{OFFICIAL_SOLUTION['file']}",
     "benchmarks/data/NOTICE",
+    "publish/data/canonical_builds.json",
     "_metric/bindsplit/bindsplit.py",
     "_metric/bindsplit/bindsplit_bootstrap.py",
     "_metric/bindsplit/bindsplit_intervals.py",

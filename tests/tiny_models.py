@@ -450,6 +450,7 @@ def fake_manifest(
     from bindsplit_datasets.benchmarks import get_benchmark
     from bindsplit_datasets.builds.features import CATEGORY_COLUMN, MACRO_GROUP_COLUMN
     from bindsplit_datasets.builds.manifest import BuildColumns, rows_fingerprint
+    from bindsplit_datasets.builds.provenance_digest import with_provenance
 
     adapter = get_benchmark(benchmark)
     columns = BuildColumns(
@@ -459,15 +460,17 @@ def fake_manifest(
         category=CATEGORY_COLUMN if CATEGORY_COLUMN in dataset.column_names else None,
         macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in dataset.column_names else None,
     )
-    return {
-        "format": "bindsplit-build/2",
-        "benchmark": benchmark,
-        "pretty_name": adapter.pretty_name,
-        "reference": {"corpus": "test"},
-        "configs": dict(sizes),
-        "fingerprint": rows_fingerprint(dataset, adapter.image_columns),
-        "columns": columns.to_dict(),
-    }
+    return with_provenance(  # as a build records it, so that its provenance is checked too
+        {
+            "format": "bindsplit-build/2",
+            "benchmark": benchmark,
+            "pretty_name": adapter.pretty_name,
+            "reference": {"corpus": "test"},
+            "configs": dict(sizes),
+            "fingerprint": rows_fingerprint(dataset, adapter.image_columns),
+            "columns": columns.to_dict(),
+        }
+    )
 
 
 def with_group_columns(dataset: datasets.Dataset, benchmark: str) -> datasets.Dataset:

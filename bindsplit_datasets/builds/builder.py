@@ -520,8 +520,11 @@ def write_build(
             leakage=dict(prepared.leakage),
             binding_kind=prepared.binding_kind,
         )
-        manifest = _without_local_paths(recorded.to_dict(), prepared.local_folders)
-        BuildManifest.from_dict(manifest, str(out)).write(tmp)
+        written = BuildManifest.from_dict(
+            _without_local_paths(recorded.to_dict(), prepared.local_folders), str(out)
+        )
+        written.write(tmp)
+        manifest = written.to_dict()  # its provenance digest that of the manifest written
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id, adapter=prepared.adapter)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
     # the build's name, not its path: ``out`` may be a temporary folder of the caller's (the demo)

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError
+from ..input_files import check_input_file
 from .plan import PlannedFile
 
 __all__ = ["DISTRIBUTION", "WHEEL_FOLDER", "project_wheel", "space_requirements"]
@@ -88,7 +89,7 @@ def project_wheel(wheel: str | Path | None = None) -> PlannedFile:
     runs from (its bytes; nothing of the build is left on disk); :class:`BindsplitValueError`
     where there is none to build from."""
     if wheel is not None:
-        path = Path(wheel)
+        path = check_input_file(wheel, "wheel")
         if not path.is_file():
             raise BindsplitFileNotFoundError(f"wheel not found: {path}")
         if not _WHEEL_NAME.fullmatch(path.name):

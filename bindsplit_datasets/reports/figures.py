@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
 from ..tables import percent
-from .grouping import group_by_benchmark, unique_labels
+from .grouping import group_by_benchmark, unique_labels, valid_records
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, is_small
 from .results import (
     GAPS,
@@ -256,6 +256,10 @@ def results_figure(
     Raises :class:`~bindsplit_datasets.errors.MissingExtraError` (one line: install the
     ``plot`` extra) without matplotlib.
     """
+    if isinstance(metrics, str) or not isinstance(metrics, Sequence):
+        raise BindsplitValueError(
+            f"metrics must be a list of metric names ({', '.join(METRICS)}), got {metrics!r}"
+        )
     unknown = [metric for metric in metrics if metric not in METRICS]
     if unknown:
         raise BindsplitValueError(
@@ -270,6 +274,20 @@ def results_figure(
             "nothing to plot"
         )
     require("plot", "matplotlib", purpose="a figure")
+    import matplotlib
+
+    # model ids are user data, shown as text: "$" never starts mathtext (every text made here)
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _figure(records, configs, groups, panels)
+
+
+def _figure(
+    records: Sequence[Mapping[str, Any]],
+    configs: Sequence[str],
+    groups: Mapping[str, Sequence[Mapping[str, Any]]],
+    panels: Sequence[str],
+) -> Figure:
+    """The body of :func:`results_figure`, once the records are checked."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
@@ -351,6 +369,7 @@ def plot_results(
         raise BindsplitFileNotFoundError(
             f"folder {out.parent} does not exist: create it or choose another --out"
         )
+    records = valid_records(records)  # the Space draws table records: results_figure takes them
     figure = results_figure(records, metrics, configs, allow_mixed_builds=allow_mixed_builds)
     with atomic_file(out) as temporary:
         figure.savefig(temporary, format=file_format, dpi=dpi)
