@@ -40,6 +40,7 @@ from ._version import __version__
 from .commands._help import HelpFormatter, examples_epilog, verbosity_options
 from .commands._paths import check_path_arguments
 from .errors import Terminated, describe_error, is_user_error
+from .progress import interactive
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -111,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     verbosity = verbosity_options()
     parser = argparse.ArgumentParser(
         prog="bindsplit",
-        description="Split compositional benchmarks into seen and unseen attribute-object "
-        "bindings.",
+        description="Split compositional benchmarks into seen and unseen bindings: the "
+        "(attribute, object) bindings of their captions (the paper's), or their (subject, "
+        "relation, object) triples (build --bindings relation|both).",
         epilog=examples_epilog(("bindsplit demo", "bindsplit build --help", "bindsplit eval -h")),
         formatter_class=HelpFormatter,
         parents=[verbosity],
@@ -163,7 +165,8 @@ def _silence_library_bars() -> Callable[[], None]:
 @contextmanager
 def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     """Log the package's messages at ``level`` to stderr (and, ``quiet``, hide progress bars) for
-    the duration of a command; the previous logging state comes back afterwards."""
+    the duration of a command, and hide the libraries' progress bars off a terminal (where the
+    package logs its own progress as lines); the previous state comes back afterwards."""
     package = logging.getLogger(PACKAGE_LOGGER)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
@@ -171,7 +174,9 @@ def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     package.addHandler(handler)
     package.setLevel(level)
     package.propagate = False
-    restore_bars = _silence_library_bars() if quiet else None
+    # off a terminal the package logs its progress (progress.py); the libraries' bars would only
+    # write carriage returns between its lines
+    restore_bars = _silence_library_bars() if quiet or not interactive() else None
     if quiet:
         os.environ["TQDM_DISABLE"] = "1"
     try:

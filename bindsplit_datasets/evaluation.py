@@ -52,18 +52,17 @@ from .metric_core import (
     count_ties,
     sample_outcomes,
 )
-from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .names import RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
 from .reports.keys import ORIGINAL_METRIC
-from .reports.results import key_config
+from .reports.results import DEFAULT_CONFIGS, key_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .models.loaders import ModelCache
     from .scoring.scorer import Scorer
 
 __all__ = [
-    "DEFAULT_CONFIGS",
     "SCORED_BY_IMPORTED",
     "check_interval_options",
     "check_output_path",
@@ -76,9 +75,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-#: Configurations reported by default, in report order.
-DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
 
 #: ``model.scored_by`` of a record made from a scores file.
 SCORED_BY_IMPORTED = "imported"

@@ -16,7 +16,7 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .builds.datasets_compat import DatasetGenerationError, InMemoryTable
+from .datasets_compat import DatasetGenerationError, InMemoryTable, progress_bars_off
 from .errors import SchemaError
 from .input_files import check_input_file
 
@@ -92,12 +92,13 @@ def load_parquet_files(
 
         cache_dir = default_cache_dir() / "datasets"
     try:
-        return datasets.load_dataset(
-            "parquet",
-            data_files={split: [str(p) for p in paths]},
-            split=split,
-            cache_dir=str(cache_dir),
-        )
+        with progress_bars_off():  # a local read: "Generating test split" says nothing useful
+            return datasets.load_dataset(
+                "parquet",
+                data_files={split: [str(p) for p in paths]},
+                split=split,
+                cache_dir=str(cache_dir),
+            )
     except DatasetGenerationError as problem:
         found = _first_unreadable(paths)
         if found is not None:

@@ -325,7 +325,8 @@ def run_planned(
                 f"scoring {run.model} on {run.build.benchmark} again: {run.out} holds other "
                 f"results ({'; '.join(run.changes)})"
             )
-        logger.info("evaluating %s on %s", run.model, run.build.data)
+        # names, not paths: a model or build may sit in a temporary folder (the demo's)
+        logger.info("evaluating %s on %s", run.name or run.model, run.build.benchmark)
         record = evaluate(
             run.model, loaded[run.build.data], name=run.name, model_cache=models, **options
         )

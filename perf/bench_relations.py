@@ -20,7 +20,8 @@ Throughput on distinct real SugarCrepe captions (best of three rounds): ``parse_
 reference build counting both calls), and ``parse_relations_many`` with one and two processes.
 
 ``--quick`` runs every part on a few captions (seconds) and checks nothing: the test suite runs it
-so that an API change cannot break the benchmark unnoticed.
+so that an API change cannot break the benchmark unnoticed. A full run writes the figures the
+README quotes into ``docs/benchmarks.md`` (``perf/figures.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from _captions import shared_data
+from figures import Figures
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -43,6 +45,10 @@ import relation_gold  # noqa: E402
 
 TARGET_SWAP_SHARE = 0.85
 ROUNDS = 3
+#: The figures of this script the README quotes (written by a full run).
+FIGURES = Figures("bench_relations.py")
+#: The README's names of the gold set's parts.
+PARTS = {"dev": "development", "heldout": "held out"}
 
 
 def quality() -> None:
@@ -53,13 +59,24 @@ def quality() -> None:
     counts, sizes, _ = relation_gold.score(relation_gold.items(), data, parse_relations)
     print("Relation gold set, exact-match triples (SPEC section 1b)")
     print(f"{'part':<10}{'captions':>10}{'tp':>6}{'fp':>6}{'fn':>6}{'precision':>11}{'recall':>8}")
+    table = ["| part | captions | precision | recall |", "|---|---|---|---|"]
     for split in ("dev", "heldout"):
         precision, recall = relation_gold.micro(counts[split])
         tp, fp, fn = counts[split]
         print(f"{split:<10}{sizes[split]:>10}{tp:>6}{fp:>6}{fn:>6}{precision:>11.3f}{recall:>8.3f}")
+        cells = [PARTS[split], f"{sizes[split]:,}", f"{precision:.3f}", f"{recall:.3f}"]
+        if split == "heldout":
+            cells = [f"**{cell}**" for cell in cells]
+        table.append("| " + " | ".join(cells) + " |")
+    FIGURES.quote("relations-quality", "\n".join(table), "exact-match triple P / R, gold set")
     for split in ("dev", "heldout"):
         pairs = relation_gold.written_swap_pairs(split)
         passed, total = relation_gold.share(pairs, parse_relations, relation_gold.is_relation_swap)
+        FIGURES.quote(
+            f"relations-swap-{split}",
+            f"{passed} of {total}",
+            f"written relation-swap pairs ({PARTS[split]}) with one relation changed",
+        )
         print(
             f"relation-swap pairs ({split}): {passed}/{total} parse to the same (subject, object) "
             f"pairs with one relation changed ({passed / max(total, 1):.1%}; target >= "
@@ -73,6 +90,11 @@ def quality() -> None:
         samples = json.loads((data / "sugarcrepe" / f"{subset}.json").read_text(encoding="utf-8"))
         pairs = [(s["caption"], s["negative_caption"]) for s in samples.values()]
         passed, total = relation_gold.share(pairs, parse_relations, check, skip_empty=True)
+        FIGURES.quote(
+            f"relations-{subset.replace('_', '-')}",
+            f"{passed / max(total, 1):.0%} ({passed:,} of {total:,})",
+            f"SugarCrepe {subset} samples with triples that parse to the positive's with {what}",
+        )
         print(
             f"SugarCrepe {subset} (label-free): {passed}/{total} samples with triples parse to the "
             f"positive's triples with {what} ({passed / max(total, 1):.1%}; "
@@ -126,6 +148,10 @@ def throughput(n_captions: int) -> None:
     print(f"parse_relations / parse_bindings time per caption: {ratio:.2f}x")
     both = best["parse_bindings_and_relations"] / best["parse_bindings (per caption)"]
     print(f"parse_bindings_and_relations / parse_bindings (both from one tagging): {both:.2f}x")
+    rate = n_captions / best["parse_relations (per caption)"]
+    FIGURES.quote("relations-time", f"{ratio:.1f}x", "parse_relations / parse_bindings, time")
+    FIGURES.quote("relations-rate", f"{rate:,.0f}", "parse_relations, captions a second")
+    FIGURES.quote("relations-both", f"{both:.1f}x", "both from one tagging / parse_bindings")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     quality()
     linear_time(100 if args.quick else 1000)
     throughput(50 if args.quick else 3000)
+    if not args.quick:
+        FIGURES.save()
     return 0
 
 

@@ -244,7 +244,8 @@ def test_quiet_before_or_after_the_command_silences_info_and_progress(monkeypatc
 
 def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatch):
     """transformers' bars (loading weights) and huggingface_hub's (downloads) ignore
-    TQDM_DISABLE; -q turns them off for the command and back on after it."""
+    TQDM_DISABLE; -q turns them off for the command and back on after it, and so does a run off
+    a terminal (where the package logs its progress as lines): on a terminal they stay."""
     import transformers.utils.logging as transformers_logging
     from huggingface_hub import utils as hub_utils
 
@@ -263,7 +264,11 @@ def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatc
     assert seen == {"transformers": False, "hub": False}
     assert transformers_logging.is_progress_bar_enabled()
     assert not hub_utils.are_progress_bars_disabled()
-    assert cli.main(["synth", "--out", "x"]) == 0  # without -q: left on
+    assert cli.main(["synth", "--out", "x"]) == 0  # off a terminal (captured): off too
+    assert seen == {"transformers": False, "hub": False}
+    assert transformers_logging.is_progress_bar_enabled()
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+    assert cli.main(["synth", "--out", "x"]) == 0  # on a terminal, without -q: left on
     assert seen == {"transformers": True, "hub": True}
 
 

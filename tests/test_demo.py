@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEMO_CONFIGS, DEMO_MODELS, model_id, run_demo
+from bindsplit_datasets.demo import DEMO_MODELS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reports.record_model import results_schema
-from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -28,7 +29,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
         ["demo", "--out", str(out), "--n-per-stratum", str(N_PER_STRATUM), "--n-bootstrap", "50"]
     )
     assert code == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    # what the user reads names no temporary folder and no file of the installed package (the
+    # demo builds and scores in a temporary folder, with the shipped checkpoints)
+    for text in (captured.out, captured.err):
+        assert ".tmp" not in text and str(Path(bindsplit_datasets.__file__).parent) not in text
+    # off a terminal the progress is logged as lines, and no library draws a bar among them
+    assert "\r" not in captured.err
+    assert "INFO bindsplit_datasets.progress: synthetic test set: 100%" in captured.err
+    assert "Creating parquet" not in captured.err and "Loading weights" not in captured.err
     records = load_results([out / "results.json"])
     assert [r["model"]["id"] for r in records] == [model_id("clip"), model_id("negclip")]
     manifest = json.loads((out / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
@@ -42,7 +52,7 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     for record in records:
         assert record["dataset"]["data"] == "dataset"  # its name: records carry no local path
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
-        for config in DEMO_CONFIGS:
+        for config in DEFAULT_CONFIGS:
             # balanced: the seen samples and the partial ones (an attribute swap keeps both
             # captions equally familiar: each states one held-out binding of two)
             expected = {"full": 3, "balanced": 2}.get(config, 1) * N_PER_STRATUM

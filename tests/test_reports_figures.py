@@ -20,7 +20,7 @@ from report_records import (
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import SchemaError
-from bindsplit_datasets.reports import panel_metrics, plot_results
+from bindsplit_datasets.reports import panel_metrics, plot_results, results_figure
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -43,11 +43,42 @@ def test_plot_writes_a_png_atomically(tmp_path: Path) -> None:
     wide = png_size(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]  # no temporary left
 
-    # a 1 x 2 benchmark alone: one I2T panel instead of three, one row instead of two
+    # a 1 x 2 benchmark alone: its I2T panel and its gaps, one row
     aro_only = tmp_path / "aro.png"
     plot_results([ARO_ALPHA, ARO_GAMMA], aro_only)
     narrow = png_size(aro_only)
-    assert narrow[0] < wide[0] / 2 and narrow[1] < wide[1]
+    assert narrow[0] <= wide[0] / 2 and narrow[1] < wide[1]
+
+
+def test_several_benchmarks_fill_a_grid_of_their_own_panels() -> None:
+    """BiVLC (I2T, T2I, group) and ARO (I2T only): one panel per metric a benchmark reports and
+    one of its gaps, at most four a row; no empty panel, a figure of sensible size."""
+    figure = results_figure([*BIVLC, ARO_ALPHA, ARO_GAMMA])
+    titles = [ax.get_title() for ax in figure.axes]
+    assert titles == [
+        "bivlc: I2T",
+        "bivlc: T2I",
+        "bivlc: group",
+        "bivlc: I2T, T2I, group gap",
+        "aro_vga: I2T",
+        "aro_vga: I2T gap",
+    ]
+    assert all(ax.patches for ax in figure.axes)  # every panel has bars
+    assert len({ax.get_position().y0 for ax in figure.axes[:4]}) == 1  # four on the first row
+    width, height = figure.get_size_inches()
+    assert width <= 4 * 7.5 and height <= 2 * 3.4 + 0.6
+
+
+def test_the_gap_panel_covers_every_metric_in_percentage_points() -> None:
+    figure = results_figure(BIVLC)
+    gaps = figure.axes[-1]
+    ticks = [tick.get_text() for tick in gaps.get_xticklabels()]
+    assert [tick.split("\n")[1].split(" (")[0] for tick in ticks] == ["I2T", "T2I", "group"]
+    assert "percentage points" in gaps.get_ylabel()
+    figure.canvas.draw()
+    labels = [tick.get_text() for tick in gaps.get_yticklabels()]
+    assert labels and not any("%" in label for label in labels)
+    assert any(label.startswith("+") for label in labels)
 
 
 def test_plot_command_and_other_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

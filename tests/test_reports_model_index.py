@@ -87,7 +87,7 @@ def test_one_result_per_benchmark_and_configuration() -> None:
     assert entry["results"][0]["metrics"][3] == {
         "type": "i2t_gap_seen_unseen",
         "value": 20.0,
-        "name": "I2T gap (seen - unseen), points (95% CI [+10.0, +30.0], n=10, small n)",
+        "name": "I2T gap (seen - unseen), points (95% CI [+10.0, +30.0], n=10, unseen: small n)",
     }
     # 1 image x 2 captions: I2T only
     assert [m["type"] for m in entry["results"][3]["metrics"]] == [

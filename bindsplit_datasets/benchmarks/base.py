@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
-from tqdm.auto import tqdm
 
 from ..downloads import files_digest
 from ..errors import (
@@ -50,6 +49,7 @@ from ..parsing import (
     parse_relations,
     parse_relations_many,
 )
+from ..progress import progress as progress_bar
 from .spec import BenchmarkSpec
 
 __all__ = [
@@ -277,7 +277,9 @@ class BenchmarkAdapter(abc.ABC):
             [c for c in dataset.column_names if c not in self.image_columns]
         ).with_format(None)
         bindings: list[list[list[Binding]]] = []
-        with tqdm(total=len(text), desc="bindings", unit="row", disable=not progress) as bar:
+        with progress_bar(
+            total=len(text), desc="bindings", unit="row", disable=not progress
+        ) as bar:
             for batch in text.iter(batch_size=_ROW_BATCH):
                 columns = list(batch)
                 for values in zip(*batch.values(), strict=True):
@@ -586,8 +588,8 @@ def check_images(
     raw = dataset.select_columns(list(columns))
     for column in columns:
         raw = raw.cast_column(column, datasets.Image(decode=False))
-    rows = tqdm(
-        raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
+    rows = progress_bar(
+        raw, total=len(raw), desc="checking images", unit="row", disable=not progress
     )
     problems = _first_problems(rows, columns, image_problem)
     return drop_rows(dataset, problems, report, strict=strict)

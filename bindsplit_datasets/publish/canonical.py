@@ -2,7 +2,7 @@
 
 ``bindsplit/<benchmark>`` (:func:`~bindsplit_datasets.names.hub_dataset_id`) names the canonical
 build of a benchmark: labelled against the paper's reference (COCO train2017 captions,
-``min_count`` 1; :func:`~bindsplit_datasets.builds.cards.paper_comparable`) from the
+``min_count`` 1; :func:`~bindsplit_datasets.builds.paper.paper_comparable`) from the
 benchmark's canonical source (its adapter's ``hub_id``, read from the Hub). A build of another
 reference or of local files (a fixture, a subset, a private copy) published or reported under that
 name would be mistaken for it, so :func:`check_build` (``push-dataset``) and

@@ -53,7 +53,7 @@ from .intervals import (
     gap_count,
     interval_label,
     interval_settings,
-    is_small,
+    sample_flag,
 )
 from .results import (
     GAPS,
@@ -108,8 +108,9 @@ def _notes(metrics: Mapping[str, Any], config: str, metric: str, n: int, fingerp
         how = f" ({METHOD_LABELS[method]})" if method else ""
         notes.append(f"{interval_label(metrics)} [{low}, {high}]{how}")
     notes.append(f"n={n}")
-    if is_small(metrics, config, metric):
-        notes.append("small n")
+    flagged = sample_flag(metrics, config, metric)
+    if flagged:
+        notes.append(flagged)
     if fingerprint:
         notes.append(f"build {str(fingerprint)[:12]}")
     return ", ".join(notes)

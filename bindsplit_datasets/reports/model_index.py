@@ -32,7 +32,7 @@ from ..input_files import check_input_file
 from ..names import hub_dataset_id
 from ..tables import percent
 from .grouping import model_label, valid_records
-from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, is_small
+from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, sample_flag
 from .results import (
     GAPS,
     METRIC_LABELS,
@@ -94,8 +94,9 @@ def _details(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> st
     if interval is not None:
         low, high = (percent(bound, signed=signed) for bound in interval)
         details.insert(0, f"{interval_label(metrics)} [{low}, {high}]")
-    if is_small(metrics, config, metric):
-        details.append("small n")
+    flagged = sample_flag(metrics, config, metric)
+    if flagged:
+        details.append(flagged)
     return ", ".join(details)
 
 

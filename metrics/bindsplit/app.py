@@ -347,9 +347,10 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(
             "# BindSplit metric\n\nPaste samples as a JSON object with the metric's inputs "
             '(`"scores"`: per sample an images x captions similarity matrix, `"split"`: per '
-            'sample its label; optionally `"category"`, `"macro_group"`, `"balanced"`, '
-            '`"hard_positives"`: per sample its number of hard positives, the caption columns '
-            "after the positives)."
+            "sample its label, seen / unseen / partial / none by its (attribute, object) "
+            "bindings or, in a relation build, its (subject, relation, object) triples; "
+            'optionally `"category"`, `"macro_group"`, `"balanced"`, `"hard_positives"`: per '
+            "sample its number of hard positives, the caption columns after the positives)."
         )
         samples = gr.Code(value=json.dumps(EXAMPLE, indent=1), language="json", label="samples")
         with gr.Row():
