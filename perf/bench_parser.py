@@ -1,9 +1,10 @@
 """Binding parser: quality on real benchmark captions, consistency, linear time and throughput.
 
 Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions
-of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), and
-on the project's first gold set, beside the figures an earlier evaluation reported on its own
-hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
+of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
+the project's first gold set and on issue 39's object-boundary set (full sentences with a
+participle or verb after a compound object), beside the figures an earlier evaluation reported
+on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
 this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
 swap/att rows a swap moves attributes between objects and adds or removes none, so both captions
 of a pair should parse to the same attributes and the same objects; the share of pairs with
@@ -143,6 +144,14 @@ def quality() -> None:
     )
     p, r = gold_sets.micro(original["all"])
     print(f"the project's first gold set (COCO, BiVLC, written, ARO): P {p:.3f} / R {r:.3f}")
+    boundaries, _, _ = gold_sets.score(
+        gold_sets.items(gold_sets.BOUNDARIES), texts, parse_bindings, lambda item: [item["split"]]
+    )
+    cells = ", ".join(
+        "{} P {:.3f} / R {:.3f}".format(split, *gold_sets.micro(boundaries[split]))
+        for split in ("development", "heldout")
+    )
+    print(f"object-boundary set (issue 39 item 9, bindings_gold_boundaries.json): {cells}")
     for name, pairs in _swap_pairs().items():
         consistent, total = _swap_consistency(pairs, parse_bindings)
         print(

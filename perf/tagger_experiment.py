@@ -155,6 +155,8 @@ def silver(caption: str) -> tuple[list[str], list[str], list[int]] | None:
     tags = list(tags)
     for i, position in enumerate(positions):
         assert words[position] == explanation.tokens[i], (caption, words, explanation.tokens)
+    if len(explanation.kinds_before) != len(explanation.units):
+        return words, tags, positions  # a correction merged units: the shipped tags are kept
     token = 0
     for text, before, after in zip(
         explanation.units, explanation.kinds_before, explanation.kinds_after, strict=True
