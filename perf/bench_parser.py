@@ -4,11 +4,11 @@ Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real Su
 of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
 the project's first gold set and on issue 39's object-boundary set (full sentences with a
 participle or verb after a compound object), beside the figures an earlier evaluation reported
-on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
-this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
-swap/att rows a swap moves attributes between objects and adds or removes none, so both captions
-of a pair should parse to the same attributes and the same objects; the share of pairs with
-bindings that do is printed.
+on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule
+extractor and for this parser before its rewrite. A label-free check: in SugarCrepe's
+``swap_att`` and BiVLC's swap/att rows a swap moves attributes between objects and adds or
+removes none, so both captions of a pair should parse to the same attributes and the same
+objects; the share of pairs with bindings that do is printed.
 
 Time. ``parse_bindings("a red dog " * 30000)`` (300,000 characters) against ``* 3000``: parsing
 is linear in the caption's length, so the ratio should be about 10 (target at most 12).
