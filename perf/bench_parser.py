@@ -1,13 +1,14 @@
 """Binding parser: quality on real benchmark captions, consistency, linear time and throughput.
 
 Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions
-of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), and
-on the project's first gold set, beside the figures an earlier evaluation reported on its own
-hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
-this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
-swap/att rows a swap moves attributes between objects and adds or removes none, so both captions
-of a pair should parse to the same attributes and the same objects; the share of pairs with
-bindings that do is printed.
+of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
+the project's first gold set and on issue 39's object-boundary set (full sentences with a
+participle or verb after a compound object), beside the figures an earlier evaluation reported
+on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule
+extractor and for this parser before its rewrite. A label-free check: in SugarCrepe's
+``swap_att`` and BiVLC's swap/att rows a swap moves attributes between objects and adds or
+removes none, so both captions of a pair should parse to the same attributes and the same
+objects; the share of pairs with bindings that do is printed.
 
 Time. ``parse_bindings("a red dog " * 30000)`` (300,000 characters) against ``* 3000``: parsing
 is linear in the caption's length, so the ratio should be about 10 (target at most 12).
@@ -43,6 +44,7 @@ import os
 import resource
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -153,6 +155,21 @@ def quality() -> None:
     p, r = gold_sets.micro(original["all"])
     first = FIGURES.quote("parser-first-gold", f"{p:.3f} / {r:.3f}", "P / R, the first gold set")
     print(f"the project's first gold set (COCO, BiVLC, written, ARO): P / R {first}")
+    boundaries, _, _ = gold_sets.score(
+        gold_sets.items(gold_sets.BOUNDARIES), texts, parse_bindings, lambda item: [item["split"]]
+    )
+    sizes = Counter(item["split"] for item in gold_sets.items(gold_sets.BOUNDARIES))
+    cells = FIGURES.quote(
+        "parser-boundaries",
+        " and ".join(
+            "{:.3f} / {:.3f} ({}, {} items)".format(
+                *gold_sets.micro(boundaries[split]), PARTS[split], sizes[split]
+            )
+            for split in ("development", "heldout")
+        ),
+        "P / R of the object-boundary set, development and held out",
+    )
+    print(f"object-boundary set (bindings_gold_boundaries.json): P / R {cells}")
     for (name, pairs), figure in zip(_swap_pairs().items(), SWAP_FIGURES, strict=True):
         consistent, total = _swap_consistency(pairs, parse_bindings)
         share = FIGURES.quote(
@@ -166,6 +183,8 @@ def quality() -> None:
         )
 
 
+#: The README's names of a gold set's parts.
+PARTS = {"development": "development", "heldout": "held out"}
 #: The figure names of the swap consistency of each sample of :func:`_swap_pairs`.
 SWAP_FIGURES = ("parser-swap-sugarcrepe", "parser-swap-bivlc")
 
