@@ -57,9 +57,7 @@ FIGURES = Figures("bench_relations.py")
 PARTS = {"dev": "development", "heldout": "held out"}
 
 
-def quality_table(
-    parse: Callable[[str], Any], title: str, figures: Figures | None = None
-) -> None:
+def quality_table(parse: Callable[[str], Any], title: str, figures: Figures | None = None) -> None:
     """Precision, recall and F1 of ``parse`` per split and per file and register; the share of
     relation-swap pairs parsed as one; the development errors per family. With ``figures``, the
     table of the two gold sets and the swap shares are the figures the README quotes."""
