@@ -56,8 +56,6 @@ logger = logging.getLogger(__name__)
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 #: The folder of the per-model results records in the output.
 RECORDS_FOLDER = "results"
-#: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
-DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
 #: The builds of the demo output, by folder: the attribute and relation splits, the half-truths.
 BUILDS: dict[str, str] = {
     "dataset": "synthetic",
@@ -160,6 +158,7 @@ def run_demo(
     from .benchmarks.custom import custom_adapter
     from .builds.builder import build_benchmark
     from .reports import plot_results, write_records
+    from .reports.results import DEFAULT_CONFIGS
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -196,7 +195,7 @@ def run_demo(
         )
         table.unlink()
         shutil.rmtree(source)
-        scores = {"configs": DEMO_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
+        scores = {"configs": DEFAULT_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
         builds = [tmp / folder for folder in BUILDS]
         records = _score(checkpoints, builds, tmp / RECORDS_FOLDER, tmp, out, seed, **scores)
         hard_records = _score(
@@ -205,7 +204,7 @@ def run_demo(
         write_records(records, tmp / "results.json")
         write_records(hard_records, hard / "results.json")
         plotted = [r for r in records if r["dataset"]["benchmark"] != HALFTRUTH]
-        plot_results(plotted, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+        plot_results(plotted, tmp / "accuracy_by_split.png", configs=DEFAULT_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
             "bindsplit_version": __version__,
@@ -277,6 +276,7 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     to ``path``: ``id``, ``image`` (the scene), ``caption``, ``caption2`` (its hard positive,
     :func:`hard_positive_caption`), ``negative_caption`` (the colour swap, true of the other
     image) and ``stratum``."""
+    from .datasets_compat import progress_bars_off
     from .parquet_files import load_parquet_files
 
     rows = load_parquet_files(
@@ -291,7 +291,8 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     rows = rows.select_columns(
         ["id", "image", "caption", "caption2", "negative_caption", "stratum"]
     )
-    rows.to_parquet(str(path))
+    with progress_bars_off():  # the demo logs its own steps
+        rows.to_parquet(str(path))
     return path
 
 
@@ -309,6 +310,7 @@ def format_demo_report(result: DemoResult) -> str:
     from .reports import format_comparison
     from .reports import format_record_table as format_table
     from .reports.halftruth_tables import format_halftruth_table, has_halftruths
+    from .reports.results import DEFAULT_CONFIGS
 
     splits = [r for r in result.records if not has_halftruths(r)]
     halftruths = [r for r in result.records if has_halftruths(r)]
@@ -317,7 +319,7 @@ def format_demo_report(result: DemoResult) -> str:
         for record in result.records
     ]
     for metric in ("i2t", "group"):
-        parts.append(format_comparison(splits, metric, configs=DEMO_CONFIGS))
+        parts.append(format_comparison(splits, metric, configs=DEFAULT_CONFIGS))
     if halftruths:
         parts.append(format_comparison(halftruths, "acc_ht", configs=("full", "seen", "unseen")))
     if result.hard_positive_records:
@@ -327,7 +329,9 @@ def format_demo_report(result: DemoResult) -> str:
             f"--spec {result.hard_positives}/spec.yaml`:"
         )
         parts += [format_table(record) for record in result.hard_positive_records]
-        parts.append(format_comparison(result.hard_positive_records, "i2t", configs=DEMO_CONFIGS))
+        parts.append(
+            format_comparison(result.hard_positive_records, "i2t", configs=DEFAULT_CONFIGS)
+        )
     parts.append(
         f"Wrote {result.dataset} (attribute build with its card), {result.relations} (relation "
         f"build), {result.halftruths} (half-truth build), {result.results}, {result.figure}"

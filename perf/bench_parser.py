@@ -1,13 +1,14 @@
 """Binding parser: quality on real benchmark captions, consistency, linear time and throughput.
 
 Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions
-of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), and
-on the project's first gold set, beside the figures an earlier evaluation reported on its own
-hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
-this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
-swap/att rows a swap moves attributes between objects and adds or removes none, so both captions
-of a pair should parse to the same attributes and the same objects; the share of pairs with
-bindings that do is printed.
+of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
+the project's first gold set and on issue 39's object-boundary set (full sentences with a
+participle or verb after a compound object), beside the figures an earlier evaluation reported
+on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule
+extractor and for this parser before its rewrite. A label-free check: in SugarCrepe's
+``swap_att`` and BiVLC's swap/att rows a swap moves attributes between objects and adds or
+removes none, so both captions of a pair should parse to the same attributes and the same
+objects; the share of pairs with bindings that do is printed.
 
 Time. ``parse_bindings("a red dog " * 30000)`` (300,000 characters) against ``* 3000``: parsing
 is linear in the caption's length, so the ratio should be about 10 (target at most 12).
@@ -30,7 +31,8 @@ when the rule alone is switched off.
 
 ``--quick`` runs every part of the parser's own on a few captions (seconds, without NLTK and
 spaCy) and checks nothing: the test suite runs it so that an API change cannot break the benchmark
-unnoticed.
+unnoticed. A full run writes the figures the README quotes into ``docs/benchmarks.md``
+(``perf/figures.py``).
 """
 
 from __future__ import annotations
@@ -42,11 +44,13 @@ import os
 import resource
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from _captions import shared_data
+from figures import Figures
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -69,6 +73,8 @@ TARGET_SPACY_RATIO = 10.0
 TARGET_SPEEDUP = 1.6
 TARGET_LINEAR = 12.0
 ROUNDS = 5
+#: The figures of this script the README quotes (written by a full run).
+FIGURES = Figures("bench_parser.py")
 
 
 def _cpu_seconds() -> float:
@@ -138,17 +144,65 @@ def quality() -> None:
         print(f"{split:<14}" + "".join(f"{p:>6.3f}/{r:<6.3f}" for p, r in cells))
     for name, (p, r) in REPORTED.items():
         print(f"  reported on another SugarCrepe sample, {name}: P {p:.3f} / R {r:.3f}")
+    FIGURES.quote(
+        "parser-quality",
+        _quality_table(groups),
+        "exact-match P / R of the (attribute, object) pairs, real SugarCrepe captions",
+    )
     original, _, _ = gold_sets.score(
         gold_sets.items(gold_sets.ORIGINAL), texts, parse_bindings, lambda item: ["all"]
     )
     p, r = gold_sets.micro(original["all"])
-    print(f"the project's first gold set (COCO, BiVLC, written, ARO): P {p:.3f} / R {r:.3f}")
-    for name, pairs in _swap_pairs().items():
+    first = FIGURES.quote("parser-first-gold", f"{p:.3f} / {r:.3f}", "P / R, the first gold set")
+    print(f"the project's first gold set (COCO, BiVLC, written, ARO): P / R {first}")
+    boundaries, _, _ = gold_sets.score(
+        gold_sets.items(gold_sets.BOUNDARIES), texts, parse_bindings, lambda item: [item["split"]]
+    )
+    sizes = Counter(item["split"] for item in gold_sets.items(gold_sets.BOUNDARIES))
+    cells = FIGURES.quote(
+        "parser-boundaries",
+        " and ".join(
+            "{:.3f} / {:.3f} ({}, {} items)".format(
+                *gold_sets.micro(boundaries[split]), PARTS[split], sizes[split]
+            )
+            for split in ("development", "heldout")
+        ),
+        "P / R of the object-boundary set, development and held out",
+    )
+    print(f"object-boundary set (bindings_gold_boundaries.json): P / R {cells}")
+    for (name, pairs), figure in zip(_swap_pairs().items(), SWAP_FIGURES, strict=True):
         consistent, total = _swap_consistency(pairs, parse_bindings)
+        share = FIGURES.quote(
+            figure,
+            f"{consistent / max(total, 1):.0%} ({consistent:,} of {total:,})",
+            f"{name} pairs with bindings that parse to the same attributes and objects",
+        )
         print(
             f"{name}: {consistent}/{total} pairs with bindings parse to the same attributes and "
-            f"objects on both sides ({consistent / max(total, 1):.1%})"
+            f"objects on both sides ({share})"
         )
+
+
+#: The README's names of a gold set's parts.
+PARTS = {"development": "development", "heldout": "held out"}
+#: The figure names of the swap consistency of each sample of :func:`_swap_pairs`.
+SWAP_FIGURES = ("parser-swap-sugarcrepe", "parser-swap-bivlc")
+
+
+def _quality_table(groups: dict[str, Any]) -> str:
+    """The README's table: P / R per SugarCrepe subset, development and held out."""
+    lines = ["| SugarCrepe subset | development | held out |", "|---|---|---|"]
+    for subset in (*SUBSETS, "all"):
+        cells = []
+        for split in ("development", "heldout"):
+            counts = groups[split] if subset == "all" else groups.get(f"{split}:{subset}")
+            p, r = gold_sets.micro(counts or [0, 0, 0])
+            cells.append(f"{p:.3f} / {r:.3f}")
+        if subset == "all":
+            lines.append(f"| **all** | **{cells[0]}** | **{cells[1]}** |")
+        else:
+            lines.append(f"| {subset} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
 
 
 def _swap_pairs() -> dict[str, list[tuple[str, str]]]:
@@ -221,9 +275,12 @@ def linear_time(repeats: int) -> None:
 
     short = min(_timed(lambda: parse_bindings("a red dog " * repeats))[0] for _ in range(5))
     long = min(_timed(lambda: parse_bindings("a red dog " * (10 * repeats)))[0] for _ in range(3))
+    ratio = FIGURES.quote(
+        "parser-linear", f"{long / short:.1f}x", "time of a caption ten times as long"
+    )
     print(
         f"one caption of {10 * len('a red dog ') * repeats:,} characters: {long:.2f} s, "
-        f"{long / short:.1f}x the time of one of {len('a red dog ') * repeats:,} "
+        f"{ratio} the time of one of {len('a red dog ') * repeats:,} "
         f"(linear: 10x; target <= {TARGET_LINEAR:.0f}x)"
     )
 
@@ -274,13 +331,19 @@ def throughput(n_captions: int, *, references: bool = True) -> None:
     rate = {name: n_captions / wall for name, (wall, _) in best.items()}
     for name, (wall, cpu) in best.items():
         print(f"{labels[name]:<44}{wall:>9.2f}{rate[name]:>12,.0f}{cpu / wall:>12.2f}")
+    FIGURES.quote("parser-rate-cold", f"{rate['cold']:,.0f}", "parse_bindings, captions a second")
     if "nltk" in rate:
+        cold = f"{rate['cold'] / rate['nltk']:.2f}x"
+        warm = f"{rate['warm'] / rate['nltk']:.2f}x"
         print(
-            f"parse_bindings / raw NLTK tagging: {rate['cold'] / rate['nltk']:.2f}x cold, "
-            f"{rate['warm'] / rate['nltk']:.2f}x steady state (target >= {TARGET_PARSE_RATIO}x)"
+            f"parse_bindings / raw NLTK tagging: {cold} cold, {warm} steady state (target >= "
+            f"{TARGET_PARSE_RATIO}x)"
         )
     else:
-        print("parse_bindings / raw NLTK tagging: not measured (NLTK or its tagger data absent)")
+        cold = warm = "not measured (NLTK or its tagger data absent)"
+        print(f"parse_bindings / raw NLTK tagging: {cold}")
+    FIGURES.quote("parser-nltk-cold", cold, "parse_bindings / NLTK's raw tagger, cold")
+    FIGURES.quote("parser-nltk-warm", warm, "parse_bindings / NLTK's raw tagger, steady state")
     if "spacy" in rate:
         print(
             f"parse_bindings / spaCy small: {rate['cold'] / rate['spacy']:.1f}x "
@@ -288,10 +351,10 @@ def throughput(n_captions: int, *, references: bool = True) -> None:
         )
     else:
         print("parse_bindings / spaCy small: not measured (spaCy or en_core_web_sm not installed)")
-    print(
-        f"parse_many 2 processes / 1 process: {rate['many2'] / rate['many1']:.2f}x "
-        f"(target >= {TARGET_SPEEDUP}x)"
+    two = FIGURES.quote(
+        "parser-two-processes", f"{rate['many2'] / rate['many1']:.2f}x", "parse_many, 2 / 1 process"
     )
+    print(f"parse_many 2 processes / 1 process: {two} (target >= {TARGET_SPEEDUP}x)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -305,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     rule_contributions(40 if args.quick else None)
     linear_time(300 if args.quick else 3000)
     throughput(50 if args.quick else 5000, references=not args.quick)
+    if not args.quick:
+        FIGURES.save()
     return 0
 
 

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bindsplit_datasets import cli
+from bindsplit_datasets.benchmarks.halftruth_sources import read_source
 from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.builds.manifest import read_manifest, verify_build
 from bindsplit_datasets.evaluation import evaluate_scores
@@ -26,7 +27,6 @@ from bindsplit_datasets.halftruths import (
     image_halftruths,
     unit_text,
 )
-from bindsplit_datasets.halftruths.sources import read_source
 from bindsplit_datasets.metric_halftruth import halftruth_metrics, halftruth_outcomes
 from bindsplit_datasets.names import label_name
 from bindsplit_datasets.parsing import (

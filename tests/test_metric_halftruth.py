@@ -4,6 +4,7 @@ the results table and the leaderboard."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -12,7 +13,10 @@ import pytest
 from bindsplit_datasets.metric_core import newcombe_interval
 from bindsplit_datasets.metric_halftruth import (
     halftruth_metrics,
+    halftruth_outcome_metrics,
     halftruth_outcomes,
+    halftruth_samples,
+    outcomes_from_samples,
     t_interval,
     welch_interval,
 )
@@ -114,6 +118,15 @@ def test_metrics_equal_the_hand_computation_on_a_fixed_score_matrix():
     assert metrics["delta_gap_interval_method"] == "welch"
 
 
+def test_the_metrics_of_a_records_samples_are_those_of_its_scores():
+    samples = halftruth_samples(halftruth_outcomes(SCORES), CATEGORIES)
+    assert samples["acc_ht"] == ACC_HT and samples["ref_acc"] == REF_ACC
+    assert samples["delta"] == pytest.approx(DELTA) and samples["category"] == CATEGORIES
+    stored = json.loads(json.dumps(samples))  # as a results record keeps them
+    again = halftruth_outcome_metrics(outcomes_from_samples(stored), LABELS, stored["category"])
+    assert again == halftruth_metrics(SCORES, LABELS, CATEGORIES)  # every number, exactly
+
+
 def test_t_and_welch_intervals_follow_their_definitions():
     values = [0.10, -0.05, 0.0]
     assert t_interval(values) == pytest.approx(_mean_interval(values))
@@ -146,7 +159,6 @@ def _record(model: str, scores: list) -> dict:
 
     metrics = compute_metrics(accumulate(scores, LABELS, CATEGORIES), n_bootstrap=0)
     metrics.update(halftruth_metrics(scores, LABELS, CATEGORIES))
-    outcomes = halftruth_outcomes(scores)
     return {
         "format": "bindsplit-results/1",
         "model": {"id": model, "revision": None, "scored_by": "imported"},
@@ -156,8 +168,7 @@ def _record(model: str, scores: list) -> dict:
             "id": [str(i) for i in range(len(scores))],
             "label": LABELS,
             "i2t": [0] * len(scores),
-            "acc_ht": outcomes.acc_ht.astype(int).tolist(),
-            "ref_acc": outcomes.ref_acc.astype(int).tolist(),
+            **halftruth_samples(halftruth_outcomes(scores), CATEGORIES),
         },
     }
 

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
-from tqdm.auto import tqdm
 
 from ..downloads import files_digest
 from ..errors import (
@@ -40,7 +39,7 @@ from ..errors import (
     BindsplitValueError,
     SchemaError,
 )
-from ..names import is_hub_id
+from ..names import MAX_CAPTION_CHARS, is_hub_id
 from ..parquet_files import load_parquet_files
 from ..parsing import (
     Binding,
@@ -50,6 +49,7 @@ from ..parsing import (
     parse_relations,
     parse_relations_many,
 )
+from ..progress import progress as progress_bar
 from .spec import BenchmarkSpec
 
 __all__ = [
@@ -277,7 +277,9 @@ class BenchmarkAdapter(abc.ABC):
             [c for c in dataset.column_names if c not in self.image_columns]
         ).with_format(None)
         bindings: list[list[list[Binding]]] = []
-        with tqdm(total=len(text), desc="bindings", unit="row", disable=not progress) as bar:
+        with progress_bar(
+            total=len(text), desc="bindings", unit="row", disable=not progress
+        ) as bar:
             for batch in text.iter(batch_size=_ROW_BATCH):
                 columns = list(batch)
                 for values in zip(*batch.values(), strict=True):
@@ -512,6 +514,10 @@ def _caption_problem(text: Any) -> str | None:
     return "missing_caption" if missing else None
 
 
+def _long_caption(text: Any) -> str | None:
+    return "long_caption" if isinstance(text, str) and len(text) > MAX_CAPTION_CHARS else None
+
+
 def check_captions(
     dataset: datasets.Dataset,
     columns: Sequence[str],
@@ -519,18 +525,28 @@ def check_captions(
     *,
     strict: bool,
 ) -> datasets.Dataset:
-    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``.
+    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``,
+    then those with a caption longer than :data:`~bindsplit_datasets.names.MAX_CAPTION_CHARS`:
+    the one check every source's captions go through before anything parses or matches them.
 
     A row without a caption cannot be labelled (its bindings are unknown, not absent), so it is
-    never kept as ``none``: each dropped row is counted in ``report.problems``
-    (``missing_caption``) and summarised in ``report.notes``; with ``strict=True`` the first one
-    raises :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    never kept as ``none``; a longer caption is no benchmark caption (one hostile record must not
+    stall a build). Each dropped row is counted in ``report.problems`` (``missing_caption``,
+    ``long_caption``) and summarised in ``report.notes`` (the first row, and the limit); with
+    ``strict=True`` the first one raises :class:`~bindsplit_datasets.errors.BindsplitError`.
     """
     captions = dataset.select_columns(list(columns)).to_dict()
     rows = ({c: captions[c][i] for c in columns} for i in range(len(dataset)))
     problems = _first_problems(rows, columns, _caption_problem)
-    return drop_rows(
+    dataset = drop_rows(
         dataset, problems, report, strict=strict, what="a missing (None or empty) caption"
+    )
+    limit = f"{MAX_CAPTION_CHARS:,} characters"
+    rows = iter(dataset.select_columns(list(columns)).with_format(None))
+    problems = _first_problems(rows, columns, _long_caption)
+    fix = f"shorten or remove it (BindSplit reads captions of at most {limit})"
+    return drop_rows(
+        dataset, problems, report, strict=strict, what=f"a caption over {limit}", fix=fix
     )
 
 
@@ -572,8 +588,8 @@ def check_images(
     raw = dataset.select_columns(list(columns))
     for column in columns:
         raw = raw.cast_column(column, datasets.Image(decode=False))
-    rows = tqdm(
-        raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
+    rows = progress_bar(
+        raw, total=len(raw), desc="checking images", unit="row", disable=not progress
     )
     problems = _first_problems(rows, columns, image_problem)
     return drop_rows(dataset, problems, report, strict=strict)

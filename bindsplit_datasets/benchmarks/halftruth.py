@@ -56,7 +56,7 @@ class HalfTruthBenchmark(BenchmarkAdapter):
     )
 
     def check_source(self, source: str | Path | None) -> None:
-        from ..halftruths.sources import SYNTHETIC
+        from .halftruth_sources import SYNTHETIC
 
         if source is not None and str(source) == SYNTHETIC:
             return
@@ -65,8 +65,8 @@ class HalfTruthBenchmark(BenchmarkAdapter):
     def default_reference(self, source: str | Path | None = None) -> str | Path:
         """The synthetic world's own training corpus for a synthetic source, else COCO
         train2017 (``coco2017``)."""
-        from ..halftruths.sources import SYNTHETIC, source_kind
         from . import get_benchmark
+        from .halftruth_sources import SYNTHETIC, source_kind
 
         if source_kind(source) != "synthetic":
             return "coco2017"
@@ -79,7 +79,7 @@ class HalfTruthBenchmark(BenchmarkAdapter):
         """Read the source and make its half-truth rows against ``options["reference"]`` (the
         build's reference index, which the builder passes)."""
         from ..halftruths.rows import halftruth_rows, sample_positions
-        from ..halftruths.sources import read_source
+        from .halftruth_sources import read_source
 
         self.check_options(options)
         index = options.get(REFERENCE_OPTION)

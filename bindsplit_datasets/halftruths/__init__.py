@@ -18,8 +18,9 @@ BindSplit dataset (the ``halftruth`` benchmark): the source's own columns plus `
 configurations full / seen / unseen by the foil's familiarity; the metric's half-truth accuracy,
 similarity gap and refinement accuracy are ``metrics/bindsplit/bindsplit_halftruth.py``'s.
 
-Modules: :mod:`.units`, :mod:`.truth`, :mod:`.foils`, :mod:`.generate` (one image),
-:mod:`.sources` (reading the sources), :mod:`.rows` (a source's rows).
+Modules: :mod:`.units`, :mod:`.truth`, :mod:`.foils`, :mod:`.generate` (one image), :mod:`.rows`
+(a source's rows); the sources are read by the benchmark
+(:mod:`bindsplit_datasets.benchmarks.halftruth_sources`).
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ _EXPORTS: dict[str, str] = {
     "UNITS": "generate",
     "Vocabulary": "foils",
     "familiarity": "generate",
+    "CaptionedImages": "rows",
     "halftruth_rows": "rows",
     "image_halftruths": "generate",
-    "read_source": "sources",
     "unit_text": "units",
 }
 
@@ -56,8 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
         familiarity,
         image_halftruths,
     )
-    from .rows import halftruth_rows
-    from .sources import read_source
+    from .rows import CaptionedImages, halftruth_rows
     from .truth import ImageUnits
     from .units import KINDS, unit_text
 

@@ -18,16 +18,29 @@ from typing import Any
 
 import datasets
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..errors import BindsplitValueError, SchemaError
 from ..parsing import parse_many, parse_relations_many
+from ..progress import progress as progress_bar
 from .foils import Vocabulary
 from .generate import ADDED_COLUMNS, HalfTruth, image_halftruths, unit_kinds
-from .sources import CaptionedImages
 from .units import Unit
 
-__all__ = ["HalfTruthRows", "halftruth_rows", "sample_positions"]
+__all__ = ["CaptionedImages", "HalfTruthRows", "halftruth_rows", "sample_positions"]
+
+
+@dataclass
+class CaptionedImages:
+    """Images with captions: ``dataset`` holds the source's own columns (one row per image, the
+    image in ``image_column``), ``captions[i]`` the captions of row ``i``'s image, and
+    ``identity`` the source's identity for the build fingerprint (names, never local paths).
+    The ``halftruth`` benchmark reads its sources into one
+    (:mod:`bindsplit_datasets.benchmarks.halftruth_sources`)."""
+
+    dataset: datasets.Dataset
+    image_column: str
+    captions: list[list[str]]
+    identity: dict[str, Any]
 
 
 @dataclass
@@ -88,7 +101,9 @@ def halftruth_rows(
     made: list[HalfTruth] = []
     counts: Counter[str] = Counter()
     without = 0
-    for position in tqdm(positions, desc="half-truths", unit=" images", disable=not progress):
+    for position in progress_bar(
+        positions, desc="half-truths", unit=" images", disable=not progress
+    ):
         captions = [(bindings[t], relations[t]) for t in source.captions[position]]
         number = position if numbers is None else int(numbers[position])
         found = image_halftruths(

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TypeVar
 
+from ..progress import progress as progress_bar
 from . import tagger
 from .normalise import Binding, _inflect_engine
 from .parser import parse_bindings
@@ -137,10 +138,10 @@ def parse_many(
         return []
     distinct = list(dict.fromkeys(items))
 
-    from tqdm.auto import tqdm
-
     parsed: list[tuple[tuple[str, str], ...]] = []
-    with tqdm(total=len(distinct), unit=" captions", desc="parsing", disable=not progress) as bar:
+    with progress_bar(
+        total=len(distinct), unit=" captions", desc="parsing", disable=not progress
+    ) as bar:
         chunks = _chunks(distinct, chunksize)
         for part in map_caption_chunks(_parse_chunk, chunks, num_proc=num_proc):
             parsed.extend(part)

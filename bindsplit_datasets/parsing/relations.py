@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..progress import progress as progress_bar
 from . import relation_chunks
 from . import relation_words as rw
 from .batch import _chunks, checked_texts, map_caption_chunks
@@ -151,10 +152,10 @@ def _map_distinct(
 ) -> dict[str, _T]:  # fmt: skip
     """``func`` over the distinct captions, in chunks, in worker processes: caption -> result."""
     distinct = list(dict.fromkeys(items))
-    from tqdm.auto import tqdm
-
     parsed: list[_T] = []
-    with tqdm(total=len(distinct), unit=" captions", desc="relations", disable=not progress) as bar:
+    with progress_bar(
+        total=len(distinct), unit=" captions", desc="relations", disable=not progress
+    ) as bar:
         parts = map_caption_chunks(func, _chunks(distinct, chunksize), num_proc=num_proc)
         for part in parts:
             parsed.extend(part)

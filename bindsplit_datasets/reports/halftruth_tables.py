@@ -48,14 +48,11 @@ def _cell(metrics: Mapping[str, Any], prefix: str, metric: str, signed: bool) ->
 
 
 def _small(metrics: Mapping[str, Any], prefix: str, metric: str) -> bool:
-    """The small-sample flag: n < 30 (or, for an accuracy, a degenerate count); for a gap,
-    either side's."""
+    """The small-sample flag (:func:`~.intervals.is_small`: n < 30, or for an accuracy a
+    degenerate count); for a gap, also of a kind or an edit, either side's."""
     head, _, rest = prefix.partition("/")
     if head == _GAP:
         return any(_small(metrics, f"{foil}/{rest}" if rest else foil, metric) for foil in _FOILS)
-    if metric == DELTA:
-        n = metrics.get(count_key(prefix))
-        return n is not None and int(n) < SMALL_N
     return is_small(metrics, prefix, metric)
 
 

@@ -54,16 +54,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
-from ..metric_core import (
-    DROP_INTERVAL_METHOD_KEY,
-    GAP_INTERVAL_METHOD_KEY,
-    INTERVAL_METHOD_KEY,
-    SMALL_N,
-)
-from ..metric_halftruth import DELTA, HALFTRUTH_METRICS
+from ..metric_halftruth import HALFTRUTH_METRICS
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
-from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
-from .keys import DROP_METRIC
+from .intervals import (
+    GAP_NAMES,
+    gap_count,
+    interval_method,
+    interval_method_key,
+    interval_settings,
+    is_small,
+    provenance,
+)
 from .results import (
     GAPS,
     REPORTED_METRICS,
@@ -194,16 +195,12 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _row(
-    metrics: Mapping[str, Any], config: str, metric: str, n: int, method: Any
-) -> dict[str, Any] | None:
+def _row(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> dict[str, Any] | None:
     """The row of ``{config}/{metric}`` (a configuration or a gap), or None where absent."""
     value = metrics.get(metric_key(config, metric))
     if value is None:
         return None
     interval = metrics.get(interval_key(config, metric))
-    # a mean (Δ) has no degenerate count: only its n can be small
-    small = n < SMALL_N if metric == DELTA else is_small(metrics, config, metric)
     return {
         "configuration": GAP_ROWS.get(config, config),
         "metric": metric,
@@ -211,29 +208,9 @@ def _row(
         "ci_low": None if interval is None else float(interval[0]),
         "ci_high": None if interval is None else float(interval[1]),
         "n": n,
-        "interval_method": method,
-        "small_n": small,
+        "interval_method": interval_method(metrics, config, metric),
+        "small_n": is_small(metrics, config, metric),
     }
-
-
-def _method_key(metric: str, *, gap: bool) -> str:
-    """The metrics' setting that says how a row's interval was made: a gap's, a hard-positive
-    drop's, an accuracy's, or a half-truth metric's own (``metric_halftruth``)."""
-    if metric in HALFTRUTH_METRICS:
-        kind = "delta" if metric == DELTA else "halftruth"
-        return f"{kind}_gap_interval_method" if gap else f"{kind}_interval_method"
-    if gap:
-        return GAP_INTERVAL_METHOD_KEY
-    return DROP_INTERVAL_METHOD_KEY if metric == DROP_METRIC else INTERVAL_METHOD_KEY
-
-
-def _method(
-    metrics: Mapping[str, Any], settings: Mapping[str, Any], metric: str, *, gap: bool
-) -> Any:
-    """How a row's interval was made (the record's interval settings, or a half-truth
-    metric's own setting)."""
-    key = _method_key(metric, gap=gap)
-    return settings.get(key, metrics.get(key))
 
 
 def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -259,18 +236,12 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            found += [
-                _row(metrics, config, metric, n, _method(metrics, settings, metric, gap=False))
-                for metric in _ROW_METRICS
-            ]
+            found += [_row(metrics, config, metric, n) for metric in _ROW_METRICS]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            found += [
-                _row(metrics, gap, metric, gap_n, _method(metrics, settings, metric, gap=True))
-                for metric in _ROW_METRICS
-            ]
+            found += [_row(metrics, gap, metric, gap_n) for metric in _ROW_METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -421,8 +392,13 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
-        if row.get("interval_method") is not None:
-            metrics[_method_key(metric, gap=gap is not None)] = row["interval_method"]
+        method_key = interval_method_key(metric, gap=gap is not None)
+        # a small sample's row may name the fallback (Wilson) of bootstrapped intervals: the
+        # record's method is that of its other rows, where it has any
+        if row.get("interval_method") is not None and not (
+            row["small_n"] and method_key in metrics
+        ):
+            metrics[method_key] = row["interval_method"]
         for setting in ("confidence", "n_bootstrap", "seed"):
             if row.get(setting) is not None:
                 metrics[setting] = row[setting]

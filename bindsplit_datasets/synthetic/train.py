@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from ..atomic import CHECKPOINT_OUTPUT, atomic_directory, check_output
 from ..errors import BindsplitValueError
+from ..progress import progress as progress_bar
 from .corpus import (
     DEFAULT_TRAIN_SEED,
     SceneSpec,
@@ -336,7 +336,7 @@ def train(
     losses: list[float] = []
     started = time.perf_counter()
     stopped_early = False
-    bar = tqdm(
+    bar = progress_bar(
         range(config.steps), desc=f"training {config.model}", unit=" steps", disable=not progress
     )
     for step in bar:

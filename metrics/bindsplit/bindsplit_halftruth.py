@@ -52,14 +52,18 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
 
 __all__ = [
     "ACCURACIES",
+    "CATEGORY",
     "DELTA",
     "HALFTRUTH_CONFIGURATIONS",
     "HALFTRUTH_METRICS",
     "HALFTRUTH_SETTINGS",
     "HalfTruthOutcomes",
     "halftruth_metrics",
+    "halftruth_outcome_metrics",
     "halftruth_outcomes",
+    "halftruth_results",
     "halftruth_samples",
+    "outcomes_from_samples",
     "t_interval",
     "welch_interval",
 ]
@@ -68,6 +72,8 @@ __all__ = [
 ACCURACIES: tuple[str, ...] = ("acc_ht", "ref_acc")
 #: The mean similarity gap s(I, anchor) - s(I, half-truth).
 DELTA = "delta"
+#: A results record's per-sample list of each half-truth sample's ``{kind}/{edit}``.
+CATEGORY = "category"
 #: Every half-truth metric, in report order.
 HALFTRUTH_METRICS: tuple[str, ...] = ("acc_ht", DELTA, "ref_acc")
 #: The configurations a half-truth build reports: all samples, seen foils, unseen foils.
@@ -241,10 +247,36 @@ def halftruth_metrics(
     >>> metrics["unseen/kind/relation/n"], metrics["gap/acc_ht"], round(metrics["gap/delta"], 4)
     (2, 0.5, 0.1)
     """
+    return halftruth_outcome_metrics(
+        halftruth_outcomes(scores), splits, categories, confidence=confidence
+    )
+
+
+def halftruth_outcome_metrics(
+    outcomes: HalfTruthOutcomes,
+    splits: Sequence[str],
+    categories: Sequence[str | None] | None = None,
+    *,
+    confidence: float = 0.95,
+) -> dict[str, Any]:
+    """:func:`halftruth_metrics` of samples known by their outcomes (a results record's
+    ``samples``: ``acc_ht``, ``delta``, ``ref_acc``): what the scores that gave those outcomes
+    give, every number and interval (all closed-form), so that a record is re-derived from its
+    samples.
+
+    >>> outcomes = HalfTruthOutcomes(
+    ...     np.array([True, False]), np.array([0.25, -0.05]), np.array([True, True])
+    ... )
+    >>> metrics = halftruth_outcome_metrics(outcomes, ["seen", "unseen"], ["entity/object"] * 2)
+    >>> metrics["full/acc_ht"], metrics["gap/ref_acc"], metrics["seen/category/entity/object/n"]
+    (0.5, 0.0, 1)
+    """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence}")
-    outcomes = halftruth_outcomes(scores)
     n = len(outcomes.acc_ht)
+    lengths = [len(outcomes.delta)] + ([] if outcomes.ref_acc is None else [len(outcomes.ref_acc)])
+    if any(length != n for length in lengths):
+        raise ValueError(f"got {n} AccHT outcomes but {lengths} gaps / refinement outcomes")
     if len(splits) != n:
         raise ValueError(f"got {n} score matrices but {len(splits)} split labels")
     if categories is not None and len(categories) != n:
@@ -286,10 +318,52 @@ def halftruth_metrics(
     return result
 
 
-def halftruth_samples(outcomes: HalfTruthOutcomes) -> Mapping[str, list[int]]:
-    """Per-sample outcomes as 0/1 lists (``acc_ht``, and ``ref_acc`` where there is a
-    refinement): what a results record keeps for paired comparisons of models."""
-    lists = {"acc_ht": [int(v) for v in outcomes.acc_ht]}
+def halftruth_samples(
+    outcomes: HalfTruthOutcomes, categories: Sequence[str | None] | None = None
+) -> dict[str, list[Any]]:
+    """Per-sample outcomes as a results record keeps them: ``acc_ht`` (0/1), ``delta`` (the
+    sample's s(I, anchor) - s(I, half-truth)), ``ref_acc`` (0/1) where there is a refinement and
+    ``category`` (``{kind}/{edit}``) where given: what paired comparisons of models read and what
+    :func:`halftruth_outcome_metrics` re-derives every half-truth number from.
+
+    >>> halftruth_samples(halftruth_outcomes([[[0.5, 0.25, 0.25]]]), ["relation/swap"])
+    {'acc_ht': [1], 'delta': [0.25], 'ref_acc': [0], 'category': ['relation/swap']}
+    """
+    lists: dict[str, list[Any]] = {
+        "acc_ht": [int(v) for v in outcomes.acc_ht],
+        "delta": [float(v) for v in outcomes.delta],
+    }
     if outcomes.ref_acc is not None:
         lists["ref_acc"] = [int(v) for v in outcomes.ref_acc]
+    if categories is not None:
+        lists[CATEGORY] = [c or "" for c in categories]
     return lists
+
+
+def halftruth_results(
+    scores: Sequence[Any] | np.ndarray,
+    splits: Sequence[str],
+    categories: Sequence[str | None] | None = None,
+    *,
+    confidence: float = 0.95,
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """What a results record of a half-truth build adds: :func:`halftruth_metrics` of
+    ``scores`` and the per-sample lists (:func:`halftruth_samples`) they are re-derived from."""
+    outcomes = halftruth_outcomes(scores)
+    metrics = halftruth_outcome_metrics(outcomes, splits, categories, confidence=confidence)
+    return metrics, halftruth_samples(outcomes, categories)
+
+
+def outcomes_from_samples(samples: Mapping[str, Sequence[Any]]) -> HalfTruthOutcomes:
+    """The outcomes a results record's ``samples`` keep (:func:`halftruth_samples`); a
+    KeyError names a missing list.
+
+    >>> outcomes_from_samples({"acc_ht": [1, 0], "delta": [0.5, -0.5]}).ref_acc is None
+    True
+    """
+    ref_acc = samples.get("ref_acc")
+    return HalfTruthOutcomes(
+        np.asarray(samples["acc_ht"], dtype=bool),
+        np.asarray(samples[DELTA], dtype=np.float64),
+        None if ref_acc is None else np.asarray(ref_acc, dtype=bool),
+    )

@@ -1,7 +1,9 @@
-"""Sources of half-truths: images with captions, every caption true of its image.
+"""Sources of half-truths (the ``halftruth`` benchmark): images with captions, every caption true
+of its image.
 
-:func:`read_source` reads one of three kinds of source into :class:`CaptionedImages` (the rows
-with the source's own columns, which column holds the image, and each image's captions):
+:func:`read_source` reads one of three kinds of source into
+:class:`~bindsplit_datasets.halftruths.rows.CaptionedImages` (the rows with the source's own
+columns, which column holds the image, and each image's captions):
 
 * the **synthetic relation test set** (``synthetic``, or a folder written by
   :func:`~bindsplit_datasets.synthetic.write_test_benchmark`): ``image_0`` with ``caption_0``;
@@ -19,19 +21,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import datasets
 
 from ..downloads import files_digest
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..halftruths.rows import CaptionedImages
 from ..input_files import check_input_file
 
 __all__ = [
     "SYNTHETIC",
-    "CaptionedImages",
     "read_coco",
     "read_source",
     "read_table",
@@ -40,18 +40,6 @@ __all__ = [
 
 #: The ``--source`` naming the default synthetic relation test set.
 SYNTHETIC = "synthetic"
-
-
-@dataclass
-class CaptionedImages:
-    """Images with captions: ``dataset`` holds the source's own columns (one row per image, the
-    image in ``image_column``), ``captions[i]`` the captions of row ``i``'s image, and
-    ``identity`` the source's identity for the build fingerprint (names, never local paths)."""
-
-    dataset: datasets.Dataset
-    image_column: str
-    captions: list[list[str]]
-    identity: dict[str, Any]
 
 
 def source_kind(
@@ -107,7 +95,7 @@ def read_source(
 
 
 def _read_synthetic(source: str | Path | None) -> CaptionedImages:
-    from ..benchmarks import get_benchmark
+    from . import get_benchmark
 
     adapter = get_benchmark("synthetic_relation")
     loaded = adapter.load(None if source is None or str(source) == SYNTHETIC else source)
@@ -175,7 +163,7 @@ def read_table(
     :func:`~bindsplit_datasets.benchmarks.table_source.read_table_source`: image paths relative
     to the table): one image column, one or more caption columns, every caption true of the
     row's image."""
-    from ..benchmarks.table_source import read_table_source
+    from .table_source import read_table_source
 
     if len(image_columns) != 1:
         raise BindsplitValueError(
