@@ -304,13 +304,16 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 
 def format_demo_report(result: DemoResult) -> str:
-    """Per model its attribute and relation tables and its half-truth table, then the
-    leaderboards of I2T and group per configuration (attribute and relation builds) and of AccHT
-    (half-truths), then the hard-positive benchmark."""
+    """Per model its attribute and relation tables and its half-truth table, then every model's
+    attribute and relation splits side by side (seen, unseen and the gap), the leaderboards of
+    I2T and group per configuration (attribute and relation builds) and of AccHT (half-truths),
+    then the hard-positive benchmark."""
+    from .metric_halftruth import HALFTRUTH_CONFIGURATIONS
     from .reports import format_comparison
     from .reports import format_record_table as format_table
     from .reports.halftruth_tables import format_halftruth_table, has_halftruths
     from .reports.results import DEFAULT_CONFIGS
+    from .reports.tables import format_split_gaps
 
     splits = [r for r in result.records if not has_halftruths(r)]
     halftruths = [r for r in result.records if has_halftruths(r)]
@@ -318,10 +321,13 @@ def format_demo_report(result: DemoResult) -> str:
         format_halftruth_table(record) if has_halftruths(record) else format_table(record)
         for record in result.records
     ]
+    if splits:  # each model's attribute split beside its relation split
+        parts.append(format_split_gaps(splits))
     for metric in ("i2t", "group"):
         parts.append(format_comparison(splits, metric, configs=DEFAULT_CONFIGS))
     if halftruths:
-        parts.append(format_comparison(halftruths, "acc_ht", configs=("full", "seen", "unseen")))
+        configs = HALFTRUTH_CONFIGURATIONS
+        parts.append(format_comparison(halftruths, "acc_ht", configs=configs))
     if result.hard_positive_records:
         parts.append(
             "Hard positives (seed 003): the same samples in SugarCrepe++'s layout, `caption2` "

@@ -93,6 +93,12 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
     assert "synthetic_relation (relation bindings): I2T accuracy" in printed
+    # each model's attribute split beside its relation split, with the gap and its interval
+    side_by_side = printed.split("I2T accuracy by split, side by side\n", 1)[1].splitlines()
+    for model in models:
+        for build in ("synthetic (attribute bindings)", "synthetic_relation (relation bindings)"):
+            row = f"{model} {build} "
+            assert any(" ".join(line.split()).startswith(row) for line in side_by_side[2:6])
     assert "AccHT accuracy, 2 models" in printed
     for line in ("entity    seen - unseen", "relation  unseen", "relation/swap"):
         assert line in printed

@@ -193,3 +193,32 @@ def test_halftruth_metrics_reach_the_results_table_and_the_leaderboard():
     table_text = format_halftruth_table(first)
     assert "entity    seen - unseen" in table_text and "relation/swap" in table_text
     assert "Δ Student t, its gap Welch t" in table_text
+
+
+def test_the_leaderboard_ranks_halftruth_builds_by_their_own_metrics():
+    """The leaderboard Space's board (ranks, intervals, the seen - unseen gap) and the view
+    across benchmarks rank a half-truth build by AccHT and refinement accuracy too."""
+    from report_records import genuine_halftruth_record, genuine_record
+
+    from bindsplit_datasets.reports.leaderboard_across import across_benchmarks
+    from bindsplit_datasets.reports.leaderboard_view import benchmark_metrics, board
+
+    records = [
+        genuine_halftruth_record("org/a", 0),
+        genuine_halftruth_record("org/b", 1),
+        genuine_record("org/a", 0),
+        genuine_record("org/b", 1),
+    ]
+    assert benchmark_metrics(records, "halftruth") == ["i2t", "acc_ht", "ref_acc"]
+    found = board(records, "halftruth", "acc_ht")
+    assert list(found.rows) == ["full", "seen", "unseen"]
+    by_model = {row["model"]: row for row in found.rows["full"]}
+    for record in records[:2]:
+        metrics = record["metrics"]
+        row = by_model[record["model"]["id"]]
+        assert row["accuracy"] == pytest.approx(100 * metrics["full/acc_ht"])
+        entry = next(e for e in found.models if e["model"] == record["model"]["id"])
+        assert entry["gap"] == pytest.approx(100 * metrics["gap/acc_ht"])
+        assert entry["gap_low"] == pytest.approx(100 * metrics["gap/acc_ht_ci"][0])
+    across = across_benchmarks(records, "acc_ht")
+    assert across.benchmarks == ["halftruth"] and "bivlc" in across.left_out

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..datasets_compat import progress_bars_off
 from ..errors import BindsplitValueError
 from ..names import HALFTRUTH, REFERENCE_OPTION
 from ..parsing import Binding, Relation, parse_bindings, parse_relations
@@ -99,17 +100,21 @@ class HalfTruthBenchmark(BenchmarkAdapter):
         )
         report = SourceReport()
         # a seeded sample of the images first (only those are read), each numbered as in the
-        # source (its number seeds its half-truths)
+        # source (its number seeds its half-truths); datasets' bars off: the steps log their own
         chosen = sample_positions(
             len(captioned.dataset), None if max_images is None else int(max_images), seed
         )
-        numbered = captioned.dataset.select(chosen).flatten_indices().add_column(_POSITION, chosen)
-        checked = check_images(numbered, [captioned.image_column], report, strict=strict)
-        kept = list(checked[_POSITION])
-        captioned.dataset = checked.remove_columns(_POSITION)
-        captioned.captions = [captioned.captions[i] for i in kept]
-        self.image_columns = (captioned.image_column,)  # type: ignore[misc]  # the source's
-        made = halftruth_rows(captioned, index, units=units, seed=seed, numbers=kept, progress=True)
+        with progress_bars_off():
+            numbered = captioned.dataset.select(chosen).flatten_indices()
+            numbered = numbered.add_column(_POSITION, chosen)
+            checked = check_images(numbered, [captioned.image_column], report, strict=strict)
+            kept = list(checked[_POSITION])
+            captioned.dataset = checked.remove_columns(_POSITION)
+            captioned.captions = [captioned.captions[i] for i in kept]
+            self.image_columns = (captioned.image_column,)  # type: ignore[misc]  # the source's
+            made = halftruth_rows(
+                captioned, index, units=units, seed=seed, numbers=kept, progress=True
+            )
         report.n_rows = len(made.dataset)
         report.notes += [
             f"half-truths of {made.n_images:,} images ({units} units, seed {seed}): "
