@@ -8,6 +8,7 @@ import pytest
 import torch
 from transformers import AutoModel, AutoProcessor, CLIPModel, CLIPProcessor
 
+from bindsplit_datasets.downloads import file_digest
 from bindsplit_datasets.synthetic import (
     CHECKPOINTS,
     STRATA,
@@ -123,6 +124,7 @@ def test_training_report_is_complete(name):
     assert report["model"] == name
     assert report["steps"] > 0 and report["train_seconds"] > 0
     assert report["checkpoint_bytes"] == (path / "model.safetensors").stat().st_size
+    assert report["checkpoint_sha256"] == file_digest(path / "model.safetensors")
     assert report["world"]["fingerprint"] == default_world().fingerprint
     assert report["world"]["held_out_relations"] == default_world().to_dict()["held_out_relations"]
     for key in ("accuracy", "relation_accuracy"):  # attribute and relation samples

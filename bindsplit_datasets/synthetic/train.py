@@ -16,8 +16,9 @@ Both run on CPU within a step budget (``--steps``) and a wall-clock safety limit
 (``--max-minutes``). Each model is written to ``--out``/<model> (default
 ``synthetic_checkpoints/<model>``); replacing the checkpoints shipped in the package takes
 ``--into-package``. The checkpoint folder gets the model, the tokenizer, the image processor and
-``training_report.json``/``.md``: configuration, steps, wall time, and I2T/T2I/group accuracy per
-label on the synthetic test benchmark, attribute samples (``accuracy``) and relation samples
+``training_report.json``/``.md``: configuration (the recipe), steps, wall time, the weights'
+size and SHA-256 (``checkpoint_sha256``), and I2T/T2I/group accuracy per label on the synthetic
+test benchmark, attribute samples (``accuracy``) and relation samples
 (``relation_accuracy``). The accuracies are computed here with plain torch (the strict ``>``
 rule of docs/protocol.md, section 5; not the project's scorer and metric), on the default test
 benchmark (:func:`~.testset.generate_test_samples` and
@@ -43,6 +44,7 @@ import numpy as np
 import torch
 
 from ..atomic import CHECKPOINT_OUTPUT, atomic_directory, check_output
+from ..downloads import file_digest
 from ..errors import BindsplitValueError
 from ..progress import progress as progress_bar
 from .corpus import (
@@ -439,10 +441,12 @@ def _report_markdown(report: dict[str, Any]) -> str:
         f"({report['seconds_per_step']} s/step, {config['threads']} CPU threads), "
         f"{report['eval_seconds']:.0f} s evaluation; stopped early: {report['stopped_early']}",
         f"- parameters: {report['n_parameters']:,}; "
-        f"checkpoint: {report['checkpoint_bytes']:,} bytes",
+        f"checkpoint: {report['checkpoint_bytes']:,} bytes, "
+        f"sha256 `{report['checkpoint_sha256']}`",
         f"- loss: {report['loss']['first']} at step 1, {report['loss']['last_50_mean']} "
         f"(mean of the last 50 steps); logit scale {report['logit_scale']}",
-        f"- world `{report['world']['fingerprint'][:16]}`, held out: {held_out}",
+        f"- world `{report['world']['fingerprint'][:16]}`, held out: {held_out}; and "
+        f"{len(report['world']['held_out_relations'])} spatial configurations of two shapes",
         "",
         "| samples | label | n | I2T | T2I | group |",
         "|---|---|---|---|---|---|",
@@ -473,8 +477,13 @@ def save_checkpoint(
     with atomic_directory(out, CHECKPOINT_OUTPUT, overwrite=overwrite) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         save_processor(world, tmp)
-        size = (tmp / "model.safetensors").stat().st_size
-        report = {"format": CHECKPOINT_OUTPUT.format, **report, "checkpoint_bytes": size}
+        weights = tmp / "model.safetensors"
+        report = {
+            "format": CHECKPOINT_OUTPUT.format,
+            **report,
+            "checkpoint_bytes": weights.stat().st_size,
+            "checkpoint_sha256": file_digest(weights),
+        }
         (tmp / str(CHECKPOINT_OUTPUT.manifest)).write_text(json.dumps(report, indent=2) + "\n")
         (tmp / "training_report.md").write_text(_report_markdown(report))
     return Path(out)
