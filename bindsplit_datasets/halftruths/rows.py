@@ -79,8 +79,9 @@ def halftruth_rows(
     """The half-truth rows of ``source`` against the reference ``index`` (module docstring).
 
     ``numbers``: each row's number in the original source, which seeds its image's draws
-    (default: its position), so that a sample of a source gives each image the half-truths the
-    whole source gives it.
+    (default: its position), so that an image's draws do not depend on which other images a
+    sample holds (the words its foils may take come from the sample's vocabulary, which for the
+    synthetic world is the whole world's).
     """
     kinds = unit_kinds(units)
     clashes = [c for c in ADDED_COLUMNS if c in source.dataset.column_names]
