@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -15,17 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bindsplit_datasets
-from bindsplit_datasets.errors import PackageDataError
+from bindsplit_datasets.errors import BindsplitValueError, PackageDataError
 from bindsplit_datasets.parsing import (
     Relation,
     parse_bindings,
     parse_relations,
     parse_relations_many,
 )
+from bindsplit_datasets.parsing import lexicon as lx
 from bindsplit_datasets.parsing import relation_words as rw
+from bindsplit_datasets.parsing import wordlists as wl
 from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
 from bindsplit_datasets.parsing.relations import (
-    RELATION_PARSER_VERSION,
     explain_relations,
     parse_bindings_and_relations,
     parse_bindings_and_relations_many,
@@ -286,12 +286,9 @@ def test_every_rule_reads_one_of_its_examples(rule):
     assert rule.stage == "relation" and rule.name == rule.name.lower().replace("_", "-")
 
 
-def test_rule_names_are_unique_and_the_version_counts_them():
+def test_rule_names_are_unique():
     names = [rule.name for rule in RELATION_RULES]
     assert len(set(names)) == len(names)
-    assert f"rules.{len(names)}+" in RELATION_PARSER_VERSION
-    assert RELATION_PARSER_VERSION.startswith("1.0+rules.")
-    assert len(RELATION_PARSER_VERSION.rpartition(".")[2]) == 16
 
 
 def test_explain_shows_rules_and_triples():
@@ -300,30 +297,33 @@ def test_explain_shows_rules_and_triples():
     assert lines[-1] == "-> (boy, fly, kite)"
 
 
-def _data_files() -> list[Path]:
-    folder = resources.files("bindsplit_datasets.parsing") / "data"
-    return sorted(Path(str(path)) for path in folder.iterdir() if path.name.startswith("relation_"))
-
-
 def test_word_tables_have_a_header_and_one_clean_entry_per_line():
-    files = _data_files()
-    assert len(files) >= 10
-    for path in files:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines[0].startswith("# "), path.name
-        entries = [line for line in lines if line and not line.startswith("#")]
-        assert entries and len(entries) == len(set(entries)), path.name
-        assert all(entry == entry.strip().lower() for entry in entries), path.name
+    tables = wl.table_names()
+    assert {"prepositions", "nouns", "pronouns", "verbs", "materials"} <= set(tables)
+    for name in tables:
+        lines = (wl.WORDS_FOLDER / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# ") and wl.description(name), name
+        entries = [line.partition(" | ")[0] for line in lines if line and not line.startswith("#")]
+        assert entries and len(entries) == len(set(entries)), name
+        assert all(entry == " ".join(entry.split()) for entry in entries), name
+        for use in wl.uses(name):  # every use is described in the header
+            assert f"#   {use}: " in "\n".join(lines), (name, use)
+
+
+def test_a_table_read_by_an_unknown_use_is_refused():
+    assert wl.words("prepositions", "blocking") <= wl.words("prepositions")
+    with pytest.raises(BindsplitValueError, match="no use 'blockin'"):
+        wl.words("prepositions", "blockin")
 
 
 def test_word_tables_hold_what_the_rules_rely_on():
-    assert {"on", "under", "with", "behind"} <= rw.PREPOSITIONS
-    assert ("to", "the", "left", "of") in rw.PHRASAL_PREPOSITIONS
-    assert len(rw.PHRASAL_PREPOSITIONS[0]) >= len(rw.PHRASAL_PREPOSITIONS[-1])
-    assert {"of", "for", "without"} <= rw.BLOCKING_PREPOSITIONS
-    assert {"group", "slice", "pair"} <= rw.PARTITIVE_NOUNS
-    assert "bowl" not in rw.PARTITIVE_NOUNS  # containers are objects
-    assert rw.PREPOSITIONS.isdisjoint(rw.BLOCKING_PREPOSITIONS)
+    assert {"on", "under", "with", "behind"} <= lx.RELATION_PREPOSITIONS
+    assert ("to", "the", "left", "of") in lx.PHRASAL_PREPOSITIONS
+    assert len(lx.PHRASAL_PREPOSITIONS[0]) >= len(lx.PHRASAL_PREPOSITIONS[-1])
+    assert {"of", "for", "without"} <= lx.BLOCKING_PREPOSITIONS
+    assert {"group", "slice", "pair"} <= lx.PARTITIVE_NOUNS
+    assert "bowl" not in lx.PARTITIVE_NOUNS  # containers are objects
+    assert lx.RELATION_PREPOSITIONS.isdisjoint(lx.BLOCKING_PREPOSITIONS)
 
 
 def test_verb_lemmas_come_from_the_shipped_table():
@@ -377,4 +377,4 @@ def test_any_word_sequence_parses_to_normalised_triples(words):
     for relation in found:
         for part in (relation.subject, relation.relation, relation.object):
             assert part and part == part.strip().lower() and "  " not in part
-        assert relation.relation not in rw.AUXILIARIES
+        assert relation.relation not in lx.AUXILIARIES

@@ -124,7 +124,7 @@ def _compound_heads(units: Units) -> None:
 
 #: Words tagged as prepositions or conjunctions that the word-class table also knows as nouns
 #: or verbs, and that are these words in a caption.
-_TRUE_PREPOSITIONS: frozenset[str] = wl.words("true_prepositions")
+_TRUE_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "not-noun")
 
 
 @trigger(kinds=ATTR + PREP)

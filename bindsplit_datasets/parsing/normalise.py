@@ -47,7 +47,7 @@ def _inflect_engine() -> Any:
 
 
 #: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
-PLURALS_WITHOUT_S: frozenset[str] = wl.words("plurals_without_s")
+PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
 
 
 @lru_cache(maxsize=1 << 16)

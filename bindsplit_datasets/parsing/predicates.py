@@ -5,7 +5,6 @@ colours after a colour participle ("a wall painted blue") to the noun before it 
 from __future__ import annotations
 
 from . import lexicon as lx
-from . import relation_words as rw
 from . import wordlists as wl
 from .reader import Reader
 from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
@@ -13,9 +12,9 @@ from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, 
 __all__ = ["PredicateReader"]
 
 #: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
-_EVENT_COPULAS: frozenset[str] = wl.words("event_copulas")
+_EVENT_COPULAS: frozenset[str] = wl.words("verbs", "event-copula")
 #: Words before "one" that make it stand for a noun ("the other one"), not count ("one is").
-_PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("pro_noun_determiners")
+_PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
 
 
 class PredicateReader(Reader):
@@ -193,7 +192,7 @@ class PredicateReader(Reader):
         (blue, pants); "a woman in black" names no garment and states nothing (protocol
         section 1)."""
         u = self.u
-        if u.key_at(end) != "in" or u.key_at(end - 1) in rw.ANIMATE_NOUNS:
+        if u.key_at(end) != "in" or u.key_at(end - 1) in lx.ANIMATE_NOUNS:
             return
         colours: list[int] = []
         j = end + 1

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from . import lexicon as lx
 from . import relation_words as rw
 from . import wordclasses as wc
+from . import wordlists as wl
 from .normalise import object_of, singularise
 from .units import (
     ADV,
@@ -49,23 +50,23 @@ from .units import (
 __all__ = ["Chunk", "chunk_units"]
 
 #: Words that open a new clause whose subject is named afresh.
-_CLAUSE_WORDS = frozenset({"while", "whilst", "where", "when", "whereas", "because", "so"})
+_CLAUSE_WORDS: frozenset[str] = wl.words("conjunctions", "clause")
 #: Words that open a new clause only when a subject and a finite verb follow ("as he holds").
-_CLAUSE_IF_FINITE = frozenset({"as", "after", "before", "until"})
-_SENTENCE_ENDS = frozenset({".", ";", "!", "?", ":"})
+_CLAUSE_IF_FINITE: frozenset[str] = wl.words("conjunctions", "clause-if-finite")
+_SENTENCE_ENDS: frozenset[str] = wl.words("conjunctions", "sentence-end")
 _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
 _MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
-#: True determiners; another word tagged DT that can be a noun is one ("a tooth/DT brush").
-_DETERMINERS = frozenset(
-    {"a", "an", "the", "this", "that", "these", "those", "each", "every", "some", "any", "no",
-     "all", "both", "another", "either", "neither", "half", "such"}
-)  # fmt: skip
+#: Determiners that are never nouns; another word tagged DT that can be a noun is one ("a tooth/DT
+#: brush").
+_DETERMINERS: frozenset[str] = wl.words("determiners", "closed")
 #: Tags the tagger gives a noun in a telegraphic phrase ("man wearing hat/WP").
 _ODD_TAGS = frozenset({"WP", "WDT", "FW", "UH", "LS", "SYM"})
 #: Words after which "to" is part of a preposition, not an infinitive ("next to tree/VB").
-_TO_PREPOSITIONS = frozenset({"next", "close", "near", "up", "due"})
+_TO_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "with-to")
+#: Words tagged as prepositions that are never nouns here, though they can be.
+_NEVER_NOUNS: frozenset[str] = wl.words("prepositions", "never-noun")
 
 
 @dataclass
@@ -138,7 +139,7 @@ def _mend(u: Units) -> None:
             if wc.classes(singularise(key)) & wc.NOUN:
                 u.kind[i] = NOUN  # "several zebras/CD eat"
         elif u.kind[i] == OTHER and u.tag[i] in _ODD_TAGS and wc.classes(key) & wc.NOUN:
-            if key not in rw.PRONOUNS and key not in _CLAUSE_WORDS:
+            if key not in lx.PRONOUNS and key not in _CLAUSE_WORDS:
                 u.kind[i] = NOUN  # "man wearing hat/WP"
         elif (
             u.kind[i] == ADV
@@ -159,10 +160,10 @@ def _mend(u: Units) -> None:
             u.kind[i] = NOUN  # "pillow beside bed/VBD", "tree next to building/VBG"
         elif (
             u.kind[i] == PREP
-            and key not in rw.PREPOSITIONS
-            and key not in rw.BLOCKING_PREPOSITIONS
+            and key not in lx.RELATION_PREPOSITIONS
+            and key not in lx.BLOCKING_PREPOSITIONS
             and key not in lx.PREPOSITIONS
-            and key not in ("next", "to", "of", "out", "far", "close", "across", "inside")
+            and key not in _NEVER_NOUNS
             and wc.classes(key) & wc.NOUN
         ):
             u.kind[i] = NOUN  # "bike/IN leaning against fence"
@@ -178,7 +179,7 @@ def _mend(u: Units) -> None:
 
 #: The multi-word prepositions by their first word, longest first.
 _PHRASAL_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
-for _words in rw.PHRASAL_PREPOSITIONS:
+for _words in lx.PHRASAL_PREPOSITIONS:
     _PHRASAL_BY_FIRST[_words[0]] = (*_PHRASAL_BY_FIRST.get(_words[0], ()), _words)
 
 
@@ -193,7 +194,7 @@ def _phrasal(u: Units, i: int) -> int:
         u.kind[i] == PREP
         and i + 3 < u.n
         and keys[i + 1] == "the"
-        and keys[i + 2] in rw.POSITION_NOUNS
+        and keys[i + 2] in lx.POSITION_NOUNS
         and keys[i + 3] == "of"
     ):
         return 4
@@ -204,9 +205,9 @@ def _gives_way(head: str, first: bool) -> bool:
     """Whether a noun before "of" gives way to the noun after it: a partitive noun ("a group
     of people", "two kinds of crackers"), or a picture noun that opens the caption ("a photo of
     a boat")."""
-    if head in rw.PARTITIVE_NOUNS or singularise(head) in rw.PARTITIVE_NOUNS:
+    if head in lx.PARTITIVE_NOUNS or singularise(head) in lx.PARTITIVE_NOUNS:
         return True
-    return first and head in rw.PICTURE_NOUNS
+    return first and head in lx.PICTURE_NOUNS
 
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
@@ -215,7 +216,7 @@ def _noun_phrase(u: Units, start: int, end: int) -> str:
         start += 1
     head = u.key[end - 1]
     if end - start == 1 and (
-        head in rw.POSITION_NOUNS or head in rw.TIME_NOUNS or head in rw.PRONOUNS
+        head in lx.POSITION_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
     ):
         return ""
     before = start - 1
@@ -228,9 +229,9 @@ def _noun_phrase(u: Units, start: int, end: int) -> str:
 
 def _pronoun(u: Units, i: int) -> int:
     """Length of the pronoun at unit ``i`` (0 if none): "it", "them", "each other"."""
-    if " ".join(u.key[i : i + 2]) in rw.PRONOUNS:
+    if " ".join(u.key[i : i + 2]) in lx.PRONOUNS:
         return 2
-    if u.key[i] in rw.PRONOUNS and u.kind[i] not in (DET, REL) and u.tag[i] != "PRP$":
+    if u.key[i] in lx.PRONOUNS and u.kind[i] not in (DET, REL) and u.tag[i] != "PRP$":
         return 1 if u.kind[i] in (OTHER, NOUN) or u.tag[i].startswith("PRP") else 0
     return 0
 
@@ -264,14 +265,14 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
         j += 1
     while j > i and u.kind[j - 1] in (ADV, NEG):
         j -= 1  # adverbs after the verb are left for what follows ("sitting outside")
-    lexical = [k for k in words if u.key[k] not in rw.AUXILIARIES]
+    lexical = [k for k in words if u.key[k] not in lx.AUXILIARIES]
     if not lexical and words and u.key[words[-1]] in ("has", "have", "had", "having"):
         lexical = words[-1:]  # "a bus has a sign": "have" alone is the relation
     main = lexical[-1] if lexical else -1
     lemma = rw.verb_lemma(u.key[main]) if main >= 0 else ""
-    if lemma in rw.LIGHT_VERBS:
+    if lemma in lx.LIGHT_VERBS:
         lemma = ""
-    if lemma and j < u.n and u.tag[j] == "RP" and u.key[j] in rw.PARTICLES:
+    if lemma and j < u.n and u.tag[j] == "RP" and u.key[j] in lx.PARTICLES:
         lemma, j = f"{lemma} {u.key[j]}", j + 1  # "blow out", "pucker up"
     finite = any(
         u.kind[k] in (COPULA, VERB)
@@ -333,9 +334,9 @@ def chunk_units(u: Units) -> list[Chunk]:
             chunks.append(chunk)
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
-        elif kind == PREP or key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
-            if key in rw.PREPOSITIONS or key in rw.BLOCKING_PREPOSITIONS:
-                chunks.append(Chunk("PREP", key, blocking=key in rw.BLOCKING_PREPOSITIONS))
+        elif kind == PREP or key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
+            if key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
+                chunks.append(Chunk("PREP", key, blocking=key in lx.BLOCKING_PREPOSITIONS))
             i += 1
         elif kind == CONJ:
             chunks.append(Chunk("CONJ", "", key=key))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import relation_words as rw
+from . import lexicon as lx
 from .normalise import singularise
 from .relation_chunks import Chunk
 from .ruleset import NO_TRACE, RULES, Example, Rule, Trace
@@ -125,7 +125,7 @@ def _conjoined_subject(s: _State, i: int) -> bool:
 
 
 def _pronoun_subject(s: _State, i: int) -> bool:
-    if s.chunks[i].key not in rw.SUBJECT_PRONOUNS or s.subject is not None:
+    if s.chunks[i].key not in lx.SUBJECT_PRONOUNS or s.subject is not None:
         return False
     s.subject = list(s.first_subject or [""])
     s.last, s.last_from_subject = s.subject, False
@@ -150,7 +150,7 @@ def _pending_object(s: _State, i: int) -> bool:
 
 
 def _animate(obj: str) -> bool:
-    return singularise(obj.rpartition(" ")[2]) in rw.ANIMATE_NOUNS
+    return singularise(obj.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
 
 
 def _clause_subject(s: _State, i: int) -> bool:
@@ -177,7 +177,7 @@ def _blocking_preposition(s: _State, i: int) -> bool:
     s.pending = ("block", "", [])
     after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
     s.block_head = s.last if after_noun else None
-    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in rw.CONTAINER_NOUNS
+    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in lx.CONTAINER_NOUNS
     return True
 
 
@@ -189,7 +189,7 @@ def _passive_agent(s: _State, i: int) -> bool:
         or verb is None
         or not verb.lemma
         or not verb.participle
-        or verb.participle in rw.LOCATIVE_PARTICIPLES
+        or verb.participle in lx.LOCATIVE_PARTICIPLES
     ):
         return False
     s.pending = ("agent", verb.lemma, verb.subject)

@@ -19,25 +19,21 @@ Relation(subject='bench', relation='next to', object='bike')]
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from . import relation_chunks
-from . import relation_words as rw
 from .batch import _chunks, checked_texts, map_caption_chunks
 from .corrections import read_units
 from .normalise import Binding
 from .relation_chunks import chunk_units
-from .relation_rules import RELATION_RULES, read_relations
+from .relation_rules import read_relations
 from .rules import read_bindings
 from .ruleset import Trace
 from .text import tokenise
 from .virtual_articles import tag_caption
 
 __all__ = [
-    "RELATION_PARSER_VERSION",
     "Relation",
     "explain_relations",
     "parse_bindings_and_relations",
@@ -47,21 +43,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-
-
-def _tables_digest() -> str:
-    """SHA-256 of the word-table files, the lemma table and the chunker's own word sets."""
-    digest = hashlib.sha256(rw.TABLES_SHA256.encode())
-    for name, value in sorted(vars(relation_chunks).items()):
-        if name.startswith("_") and name[1:].isupper() and isinstance(value, frozenset):
-            digest.update(f"{name}={sorted(value)}".encode())
-    return digest.hexdigest()
-
-
-#: Version of the relation rules and word tables (the SHA-256 of their content is part of it;
-#: bump the number when a rule changes); the attribute parser's ``PARSER_VERSION`` covers the
-#: tagger, word classes and units it builds on.
-RELATION_PARSER_VERSION = f"1.0+rules.{len(RELATION_RULES)}+tables-sha256.{_tables_digest()[:16]}"
 
 
 @dataclass(frozen=True, order=True)

@@ -40,15 +40,15 @@ __all__ = [
 
 #: Prepositions after which a present participle modifies the noun after it ("around sparkling
 #: table").
-_PARTICIPLE_PREPOSITIONS: frozenset[str] = wl.words("participle_prepositions")
+_PARTICIPLE_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "participle")
 #: Prepositions the tagger may read as adverbs or particles ("around/RB", "down/RP").
-_PARTICLE_PREPOSITIONS: frozenset[str] = lx.PREPOSITIONS | wl.words("particle_prepositions")
+_PARTICLE_PREPOSITIONS: frozenset[str] = lx.PREPOSITIONS | wl.words("prepositions", "particle")
 #: Auxiliaries of the perfect: a participle after them is a verb unless the lexicon lists it.
-_PERFECT_AUXILIARIES: frozenset[str] = wl.words("perfect_auxiliaries")
+_PERFECT_AUXILIARIES: frozenset[str] = wl.words("verbs", "perfect")
 #: Endings of past tenses and participles ("painted", "broken", "built", "brought").
-_PAST_ENDINGS: tuple[str, ...] = wl.endings("past_endings")
+_PAST_ENDINGS: tuple[str, ...] = wl.endings("endings", "past")
 #: Position words that are the head noun after an attribute ("leather back", "wooden top").
-_POSITION_HEADS: frozenset[str] = wl.words("position_heads")
+_POSITION_HEADS: frozenset[str] = wl.words("nouns", "position-head")
 
 
 def _verbal(units: Units, i: int) -> bool:

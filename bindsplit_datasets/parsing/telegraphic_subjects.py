@@ -11,7 +11,6 @@ Each function here reads such a subject as after an article and fires the named 
 from __future__ import annotations
 
 from . import lexicon as lx
-from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
 from .normalise import singularise
@@ -27,9 +26,9 @@ __all__ = [
 ]
 
 #: Words that open a clause: a noun phrase right after them is its subject ("as dog runs by").
-CLAUSE_OPENERS: frozenset[str] = wl.words("clause_openers")
+CLAUSE_OPENERS: frozenset[str] = wl.words("conjunctions", "clause-opener")
 #: Determiners that open a verb's object ("brushes their teeth", "sports several signs").
-_OBJECT_DETERMINERS: frozenset[str] = wl.words("object_determiners")
+_OBJECT_DETERMINERS: frozenset[str] = wl.words("determiners", "object")
 #: What follows a verb and no noun: a preposition, an object's determiner or modifier, an adverb.
 _AFTER_VERB: frozenset[str] = frozenset((PREP, DET, ATTR, WEAK, PART, ADV))
 
@@ -66,7 +65,7 @@ def article_less_subjects(units: Units) -> None:
         j = i - 1
         while j >= 0 and kind[j] == NOUN:
             j -= 1
-        if key[i - 1] in rw.ANIMATE_NOUNS:
+        if key[i - 1] in lx.ANIMATE_NOUNS:
             while j >= 0 and kind[j] in (ATTR, WEAK, PART, GERUND, ADV):
                 j -= 1
             if (j < 0 or key[j] in CLAUSE_OPENERS) and units.trace.fire(
@@ -99,7 +98,7 @@ def _subject_before_preposition(units: Units, j: int) -> bool:
         head = j
         while j >= 0 and kind[j] == NOUN:
             j -= 1
-        if key[head] in rw.ANIMATE_NOUNS:
+        if key[head] in lx.ANIMATE_NOUNS:
             k = j
             while k >= 0 and kind[k] in (ATTR, WEAK, ADV):
                 k -= 1

@@ -57,21 +57,21 @@ __all__ = [
 ]
 
 #: Nouns that form a compound with "light" before them ("light pole", "light beam").
-_LIGHT_COMPOUND_HEADS: frozenset[str] = wl.words("telegraphic_light_heads")
+_LIGHT_COMPOUND_HEADS: frozenset[str] = wl.words("nouns", "light-compound")
 #: Endings that make a word both noun and adjective an adjective before a noun ("homeless").
-_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("noun_adjective_endings")
+_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("endings", "noun-adjective")
 #: Determiners and pronouns the tagger tags DT/WP/WDT/PDT that are no nouns.
-CLOSED_DETERMINERS: frozenset[str] = wl.words("closed_determiners")
+CLOSED_DETERMINERS: frozenset[str] = wl.words("determiners", "closed")
 #: Prepositions and subordinating conjunctions (tagged IN) that are never head nouns.
 _CLOSED_PREPOSITIONS: frozenset[str] = (
-    lx.PREPOSITIONS | lx.LOCATIVE_PREPOSITIONS | wl.words("closed_prepositions")
+    lx.PREPOSITIONS | lx.LOCATIVE_PREPOSITIONS | wl.words("prepositions", "closed")
 )
 #: Adverbs (besides -ly adverbs) that a hyphen joins to a participle ("well-lit").
-_HYPHEN_ADVERBS: frozenset[str] = wl.words("hyphen_adverbs")
+_HYPHEN_ADVERBS: frozenset[str] = wl.words("adverbs", "hyphen")
 #: "color", "colour".
-_COLOUR_NOUN_WORDS: frozenset[str] = wl.words("colour_noun_words")
+_COLOUR_NOUN_WORDS: frozenset[str] = wl.words("nouns", "colour-word")
 #: Adjectives that take a complement clause and then state no property ("ready to eat").
-_COMPLEMENT_ADJECTIVES: frozenset[str] = wl.words("complement_adjectives")
+_COMPLEMENT_ADJECTIVES: frozenset[str] = wl.words("adjectives", "complement")
 #: Lexicon categories whose words, tagged as nouns before a head, still describe it.
 _THING_FREE_CATEGORIES = (
     lx.COLOURS, lx.MATERIALS, lx.PATTERNS, lx.SHAPES, lx.TEXTURES, lx.SIZES, lx.STATES
@@ -240,7 +240,7 @@ def colour_word_compounds(units: Units) -> None:
 def light_shades(units: Units) -> None:
     """The word "light" before a noun, outside a compound, is the shade or weight of the thing:
     "light scarf" -> (light, scarf), "light jacket" -> (light, jacket); not "light pole" or
-    "street light" (see ``data/words/telegraphic_light_heads.txt``)."""
+    "street light" (see ``data/words/nouns.txt``, use ``light-compound``)."""
     key, kind = units.key, units.kind
     for i in range(units.n - 1):
         if (

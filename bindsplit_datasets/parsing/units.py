@@ -48,25 +48,25 @@ _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
 _ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
-_CONJ_WORDS: frozenset[str] = wl.words("conj_words")
-_REL_WORDS: frozenset[str] = wl.words("rel_words")
-_NEGATIONS: frozenset[str] = wl.words("negation_words")
-_ARTICLES: frozenset[str] = wl.words("articles")
+_CONJ_WORDS: frozenset[str] = wl.words("conjunctions", "coordinating")
+_REL_WORDS: frozenset[str] = wl.words("pronouns", "relative")
+_NEGATIONS: frozenset[str] = wl.words("adverbs", "negation")
+_ARTICLES: frozenset[str] = wl.words("determiners", "article")
 #: Tags of finite verbs.
 _VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
-_SINGULAR_DETERMINERS: frozenset[str] = wl.words("singular_determiners")
-_PLURAL_COPULAS: frozenset[str] = wl.words("plural_copulas")
+_SINGULAR_DETERMINERS: frozenset[str] = wl.words("determiners", "singular")
+_PLURAL_COPULAS: frozenset[str] = wl.words("verbs", "plural-copula")
 #: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
 _CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
 #: Determiners after which a word that can be a noun is one ("a stove", "his train").
-_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("noun_phrase_determiners")
+_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("determiners", "noun-phrase")
 #: Kinds whose tag the word-class table can correct.
 _OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
 #: Kinds that a modifier stands before.
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
 #: Position words that are the head of a compound right after a noun ("lap top", "road side").
-_COMPOUND_HEADS: frozenset[str] = wl.words("compound_heads")
+_COMPOUND_HEADS: frozenset[str] = wl.words("nouns", "compound-head")
 #: What may stand right of a word the tagger calls an adjective when it really is one.
 _AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
 

@@ -41,10 +41,10 @@ __all__ = ["ing_nouns_read_as_gerunds", "word_classes"]
 #: Kinds that open a verb's object right after it ("building sandcastle", "building a fort").
 _OBJECT_OPENERS = frozenset((DET, ATTR, WEAK, PART, GERUND, NOUN))
 #: Endings that confirm the word-class table's "adjective, not a noun" ("mossy", "wooden").
-_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("adjective_endings")
+_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("endings", "adjective")
 #: The endings that make a word the word-class table lacks an adjective ("shirtless"); short
 #: noun-like endings ("y", "al", "ic") are left out.
-_UNKNOWN_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("unknown_adjective_endings")
+_UNKNOWN_ADJECTIVE_ENDINGS: tuple[str, ...] = wl.endings("endings", "unknown-adjective")
 
 
 @dataclass(frozen=True)
@@ -239,8 +239,8 @@ def word_classes(units: Units) -> None:
 
 @trigger(unit=lambda unit: unit.kind == GERUND and unit.key in lx.ING_NOUNS)
 def ing_nouns_read_as_gerunds(units: Units) -> None:
-    """A noun in -ing (``data/words/ing_nouns.txt``) the tagger reads as a gerund is the noun
-    where no object follows it or where a preposition, an article or a modifier stands before
+    """A noun in -ing (``data/words/nouns.txt``, use ``ing``) the tagger reads as a gerund is the
+    noun where no object follows it or where a preposition, an article or a modifier stands before
     it: "building is tall", "dork with earring stands", "gold lettering on door"; not "man
     building sandcastle", "children building a fort"."""
     key, kind = units.key, units.kind
