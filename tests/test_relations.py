@@ -17,7 +17,10 @@ import bindsplit_datasets
 from bindsplit_datasets.errors import BindsplitValueError, PackageDataError
 from bindsplit_datasets.parsing import (
     Relation,
+    explain_relations,
     parse_bindings,
+    parse_bindings_and_relations,
+    parse_bindings_and_relations_many,
     parse_relations,
     parse_relations_many,
 )
@@ -25,11 +28,6 @@ from bindsplit_datasets.parsing import lexicon as lx
 from bindsplit_datasets.parsing import relation_words as rw
 from bindsplit_datasets.parsing import wordlists as wl
 from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
-from bindsplit_datasets.parsing.relations import (
-    explain_relations,
-    parse_bindings_and_relations,
-    parse_bindings_and_relations_many,
-)
 
 #: (caption, expected triples in order): one group per clause of SPEC 1b.
 CASES = [
@@ -281,7 +279,7 @@ def test_parse_relations_many_refuses_bad_input(texts, kwargs, error):
 @pytest.mark.parametrize("rule", RELATION_RULES, ids=lambda rule: rule.name)
 def test_every_rule_reads_one_of_its_examples(rule):
     assert rule.examples and rule.description
-    traces = ["\n".join(explain_relations(example)) for example in rule.examples]
+    traces = ["\n".join(explain_relations(example.caption)) for example in rule.examples]
     assert any(f" {rule.name}" in trace for trace in traces), traces
     assert rule.stage == "relation" and rule.name == rule.name.lower().replace("_", "-")
 

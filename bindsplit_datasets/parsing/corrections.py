@@ -18,80 +18,25 @@ named rule of :data:`.ruleset.RULES`, fired through ``units.trace``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from . import lexicon as lx
 from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
-from .passes import Dispatch, trigger, words
-from .ruleset import NO_TRACE, Trace
+from .kinds import ADV, ATTR, CONJ, DET, GERUND, NOUN, OTHER, PART, PREP, WEAK
+from .passes import trigger, words
 from .units import (
     _AFTER_ADJECTIVE,
     _ARTICLES,
     _CLOTHING_CONTEXT,
     _COMPOUND_HEADS,
-    ADV,
-    ATTR,
-    CONJ,
-    DET,
-    GERUND,
-    NOUN,
-    OTHER,
-    PART,
-    PREP,
-    WEAK,
     Units,
-    classify_units,
     is_adjective,
 )
 from .verb_slips import (
     is_base_verb,
-    linking_verbs,
-    modal_nouns,
-    relative_main_verbs,
-    verbs_in_noun_runs,
 )
-from .word_class_slips import ing_nouns_read_as_gerunds, word_classes
 
-__all__ = ["PASSES", "add_pass", "correct", "read_units"]
-
-
-def read_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
-    """Merge multi-word phrases, classify every unit and correct the tagger's slips."""
-    units = classify_units(tokens, tags, trace)
-    correct(units)
-    return units
-
-
-def correct(units: Units) -> None:
-    """Correct the tagger's usual slips, in place: every pass of :data:`PASSES` in order, each
-    where its trigger holds (:mod:`.passes`)."""
-    if not _DISPATCH:
-        _DISPATCH.append(Dispatch(PASSES))
-    _DISPATCH[0].run(units)
-
-
-def add_pass(
-    correction: Callable[[Units], None],
-    *,
-    after: Callable[[Units], None] | None = None,
-    before: Callable[[Units], None] | None = None,
-) -> None:
-    """Run ``correction`` (a pass of another module, firing rules it registered in
-    :data:`.ruleset.RULES`) right after the pass ``after``, right before the pass ``before``, or
-    (given neither) last."""
-    if correction in PASSES:
-        raise ValueError(f"{correction.__name__} is already a correction pass")
-    if after is not None and before is not None:
-        raise ValueError("add_pass takes after= or before=, not both")
-    _DISPATCH.clear()
-    if after is not None:
-        PASSES.insert(PASSES.index(after) + 1, correction)
-    elif before is not None:
-        PASSES.insert(PASSES.index(before), correction)
-    else:
-        PASSES.append(correction)
+__all__: list[str] = []
 
 
 #: The compound heads and their plurals ("tank tops"), so that no other word is singularised.
@@ -336,28 +281,3 @@ def _irregular_participle(word: str) -> bool:
     """Whether a word is only a verb form other than its base ("torn", "spun", "hung"): a
     participle before a noun, never the first noun of a compound."""
     return wc.classes(word) == wc.VERB and rw.verb_lemma(word) != word
-
-
-#: The correction passes in the order they run; each fires the named rules of
-#: :data:`.ruleset.RULES` it holds (in the rule table's order). :func:`add_pass` adds one (the
-#: one way to change the list: it renews the dispatch).
-PASSES: list[Callable[[Units], None]] = [
-    word_classes,
-    ing_nouns_read_as_gerunds,
-    _nouns_tagged_as_prepositions,
-    _compound_heads,
-    _attribute_runs,
-    _colour_lists,
-    _adjectives_before_attributes,
-    _nouns_tagged_as_adjectives,
-    verbs_in_noun_runs,
-    relative_main_verbs,
-    linking_verbs,
-    _clothing_colours,
-    modal_nouns,
-    _degree_words,
-    _pronoun_phrases,
-]
-
-#: The dispatch of :data:`PASSES`, made on first use and renewed by :func:`add_pass`.
-_DISPATCH: list[Dispatch] = []

@@ -24,14 +24,13 @@ during which a rule fired, and the next passes see the caption as it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-from .memo import Memo
 from .units import Units
 
-__all__ = ["Dispatch", "Trigger", "Unit", "tags", "trigger", "words"]
+__all__ = ["TRIGGERS", "Trigger", "Unit", "tags", "trigger", "words"]
 
 
 class Unit(NamedTuple):
@@ -91,79 +90,3 @@ def words(*tables: Collection[str]) -> UnitTest:
 def tags(*penn_tags: str) -> UnitTest:
     """The unit test "the tagger gave the unit one of ``penn_tags``"."""
     return lambda unit: unit.tag in penn_tags
-
-
-class Dispatch:
-    """Runs correction passes in order, each one only where its trigger holds."""
-
-    def __init__(self, passes: Sequence[Correction]) -> None:
-        #: Each pass by its bit; a caption's triggered passes are an int of these bits.
-        self._passes = {1 << position: correction for position, correction in enumerate(passes)}
-        #: (bit, unit test) of every pass with one.
-        self._tests: list[tuple[int, UnitTest]] = []
-        #: (bit, kinds) of the passes whose kinds pattern is a plain sequence of kinds, and (bit,
-        #: compiled pattern) of the others: a substring test is the cheaper.
-        self._sequences: list[tuple[int, str]] = []
-        self._patterns: list[tuple[int, re.Pattern[str]]] = []
-        #: The bits of the passes that always run.
-        self._always = 0
-        #: The unit tests' answers, as bits, for each (text, tag, kind) seen.
-        self._bits: Memo[tuple[str, str, str], int] = Memo(self._unit_bits, _UNIT_LIMIT)
-        for bit, correction in self._passes.items():
-            found = TRIGGERS.get(correction)
-            if found is None:
-                self._always |= bit
-                continue
-            if found.unit is not None:
-                self._tests.append((bit, found.unit))
-            if found.kinds is not None and found.kinds.isalpha():
-                self._sequences.append((bit, found.kinds))
-            elif found.kinds is not None:
-                self._patterns.append((bit, re.compile(found.kinds)))
-
-    def _unit_bits(self, unit: tuple[str, str, str]) -> int:
-        """The passes whose unit test ``unit`` (text, tag, kind) passes, as bits."""
-        text, tag, kind = unit
-        # a unit's key is its text with hyphens read as spaces (tests/test_passes.py checks it)
-        seen = Unit(text, text.replace("-", " "), tag, kind)
-        bits = 0
-        for bit, test in self._tests:
-            if test(seen):
-                bits |= bit
-        return bits
-
-    def _triggered(self, units: Units) -> int:
-        """The passes whose trigger holds on ``units`` as they are, with those that always run,
-        as bits."""
-        found = set(
-            map(self._bits.__getitem__, zip(units.text, units.tag, units.kind, strict=True))
-        )
-        mask = self._always
-        for bits in found:
-            mask |= bits
-        kinds = units.kinds()
-        for bit, sequence in self._sequences:
-            if sequence in kinds:
-                mask |= bit
-        for bit, pattern in self._patterns:
-            if pattern.search(kinds):
-                mask |= bit
-        return mask
-
-    def triggered(self, units: Units) -> list[Correction]:
-        """The passes whose trigger holds on ``units`` as they are, in order."""
-        mask = self._triggered(units)
-        return [correction for bit, correction in self._passes.items() if mask & bit]
-
-    def run(self, units: Units) -> None:
-        """Run every pass whose trigger holds on ``units`` as they are when its turn comes."""
-        trace, passes = units.trace, self._passes
-        firings = trace.firings
-        pending = self._triggered(units)
-        while pending:
-            bit = pending & -pending  # the first triggered pass not run yet
-            passes[bit](units)
-            if trace.firings != firings:  # a rule fired: the caption may have changed
-                firings = trace.firings
-                pending = self._triggered(units)
-            pending &= -(bit << 1)  # the passes after it

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 from .reader import Reader
-from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 
 __all__ = ["PredicateReader"]
 

@@ -5,8 +5,9 @@ which each named rule adds a binding (or, switched off, none)."""
 from __future__ import annotations
 
 from . import lexicon as lx
+from .kinds import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK
 from .normalise import Binding, object_of
-from .units import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK, Units, is_adjective
+from .units import Units, is_adjective
 
 __all__ = ["Reader"]
 

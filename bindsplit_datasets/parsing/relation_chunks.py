@@ -28,8 +28,7 @@ from . import lexicon as lx
 from . import relation_words as rw
 from . import wordclasses as wc
 from . import wordlists as wl
-from .normalise import object_of, singularise
-from .units import (
+from .kinds import (
     ADV,
     ATTR,
     CONJ,
@@ -44,8 +43,9 @@ from .units import (
     REL,
     VERB,
     WEAK,
-    Units,
 )
+from .normalise import object_of, singularise
+from .units import Units
 
 __all__ = ["Chunk", "chunk_units"]
 

@@ -38,23 +38,10 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, PART, PREP, REL, WEAK
 from .normalise import Binding, object_of
 from .predicates import PredicateReader
-from .units import (
-    _ARTICLES,
-    ADV,
-    ATTR,
-    CONJ,
-    COPULA,
-    DET,
-    GERUND,
-    NOUN,
-    PART,
-    PREP,
-    REL,
-    WEAK,
-    Units,
-)
+from .units import _ARTICLES, Units
 
 __all__ = ["read_bindings"]
 

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 from itertools import compress, islice
 
-from . import corrections, tagger
 from . import lexicon as lx
+from . import tagger
 from . import telegraphic_subjects as ts
 from . import telegraphic_words as tw
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK
 from .memo import Memo
 from .normalise import singularise
 from .passes import trigger, words
-from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK, Units
-from .verb_slips import linking_verbs, verbs_in_noun_runs
-from .word_class_slips import word_classes
+from .units import Units
 
 __all__ = [
     "infinitive_slips",
@@ -303,38 +302,3 @@ def _head_word(unit: tuple[str, str, str]) -> bool:
 
 #: :func:`_head_word` of every (key, kind, tag) seen.
 _HEAD_WORDS: Memo[tuple[str, str, str], bool] = Memo(_head_word)
-
-
-def _place_passes() -> None:
-    """The telegraphic passes in :data:`.corrections.PASSES`, in their order: the word-level ones
-    that merge or drop part of a word before the word-class corrections, the phrase-final head
-    before the clothing colours ("in yellow top"), the rest last."""
-    for correction in (
-        tw.hyphenated_adverbs,
-        tw.hyphenated_compounds,
-        tw.participles_read_as_numbers,
-        tw.nouns_read_as_determiners,
-        tw.nouns_read_as_prepositions,
-        tw.colour_word_compounds,
-    ):
-        corrections.add_pass(correction, before=word_classes)
-    corrections.add_pass(ts.article_less_subjects, after=verbs_in_noun_runs)
-    corrections.add_pass(ts.article_less_coordinated_subjects, after=ts.article_less_subjects)
-    corrections.add_pass(telegraphic_heads, after=linking_verbs)
-    corrections.add_pass(tw.article_less_garment_top, after=telegraphic_heads)
-    for correction in (
-        tw.light_shades,
-        prepositions_read_as_particles,
-        infinitive_slips,
-        tw.noun_participle_compounds,
-        tw.gerund_compound_heads,
-        ts.article_less_verbs,
-        object_gerunds,
-        tw.adjectives_after_articles,
-        phrase_initial_participles,
-        tw.complement_clauses,
-    ):
-        corrections.add_pass(correction)
-
-
-_place_passes()

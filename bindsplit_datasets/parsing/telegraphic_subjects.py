@@ -13,9 +13,10 @@ from __future__ import annotations
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, WEAK
 from .normalise import singularise
 from .passes import Unit, trigger
-from .units import ADV, ATTR, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, WEAK, Units
+from .units import Units
 from .verb_slips import is_base_verb
 
 __all__ = [

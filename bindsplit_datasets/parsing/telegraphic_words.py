@@ -19,24 +19,10 @@ from __future__ import annotations
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, REL, VERB, WEAK
 from .normalise import singularise
 from .passes import tags, trigger, words
-from .units import (
-    ADV,
-    ATTR,
-    CONJ,
-    COPULA,
-    DET,
-    GERUND,
-    NOUN,
-    OTHER,
-    PART,
-    PREP,
-    REL,
-    VERB,
-    WEAK,
-    Units,
-)
+from .units import Units
 
 __all__ = [
     "CLOSED_DETERMINERS",

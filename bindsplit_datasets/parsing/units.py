@@ -20,29 +20,26 @@ from functools import lru_cache
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import (
+    ADV,
+    ATTR,
+    CONJ,
+    COPULA,
+    DET,
+    GERUND,
+    NEG,
+    NOUN,
+    OTHER,
+    PART,
+    PREP,
+    REL,
+    VERB,
+    WEAK,
+)
 from .normalise import singularise
 from .ruleset import NO_TRACE, Trace
 
 __all__ = ["Units", "classify_units"]
-
-# Unit kinds: what a unit can do in a noun phrase.
-NOUN = "N"  # noun (or compound)
-ATTR = "A"  # attribute in any attribute slot (adjective, lexicon word, lexicon phrase)
-WEAK = "W"  # lexicon word tagged as a verb: an attribute only where a modifier can stand
-PART = "V"  # past participle: a modifier only where a modifier can stand
-GERUND = "G"  # present participle: likewise, but never right after a preposition
-DET = "D"  # determiner, number, quantifier, possessive, non-attribute adjective
-ADV = "R"  # adverb (skipped)
-CONJ = "C"  # and / or / comma / slash
-COPULA = "P"  # a linking verb ("is", "looks")
-REL = "T"  # that / which / who
-PREP = "I"
-NEG = "X"
-VERB = "B"  # base or present-tense verb (VB, VBP)
-OTHER = "O"
-
-#: Kinds that modify a noun when they stand before it.
-MODIFIERS = frozenset({ATTR, WEAK, PART, GERUND})
 
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
@@ -94,6 +91,11 @@ class Units:
     ) -> None:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
         self.trace = trace
+
+    def copy(self) -> Units:
+        """Another :class:`Units` with copies of these lists (the same trace): what a later
+        stage may change without changing what an earlier one read."""
+        return Units(list(self.text), list(self.key), list(self.kind), list(self.tag), self.trace)
 
     def kinds(self) -> str:
         """The units' kinds as one string (each kind is one character), for a pass to see at

@@ -18,13 +18,7 @@ from itertools import compress, islice
 
 from . import lexicon as lx
 from . import wordclasses as wc
-from .normalise import singularise
-from .passes import trigger, words
-from .units import (
-    _ARTICLES,
-    _PLURAL_COPULAS,
-    _SINGULAR_DETERMINERS,
-    _VERB_TAGS,
+from .kinds import (
     ADV,
     ATTR,
     CONJ,
@@ -39,8 +33,10 @@ from .units import (
     REL,
     VERB,
     WEAK,
-    Units,
 )
+from .normalise import singularise
+from .passes import trigger, words
+from .units import _ARTICLES, _PLURAL_COPULAS, _SINGULAR_DETERMINERS, _VERB_TAGS, Units
 
 __all__ = [
     "is_base_verb",

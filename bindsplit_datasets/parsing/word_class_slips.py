@@ -13,28 +13,11 @@ from dataclasses import dataclass
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, OTHER, PART, PREP, VERB, WEAK
 from .memo import Memo
 from .passes import trigger
 from .ruleset import rule_name
-from .units import (
-    _MODIFIED,
-    _NOUN_PHRASE_DETERMINERS,
-    _OPEN_CLASS,
-    ADV,
-    ATTR,
-    CONJ,
-    COPULA,
-    DET,
-    GERUND,
-    NOUN,
-    OTHER,
-    PART,
-    PREP,
-    VERB,
-    WEAK,
-    Units,
-    is_adjective,
-)
+from .units import _MODIFIED, _NOUN_PHRASE_DETERMINERS, _OPEN_CLASS, Units, is_adjective
 
 __all__ = ["ing_nouns_read_as_gerunds", "word_classes"]
 
