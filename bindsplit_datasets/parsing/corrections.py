@@ -30,11 +30,11 @@ from .units import (
     _CLOTHING_CONTEXT,
     _COMPOUND_HEADS,
     Units,
-    is_adjective,
 )
 from .verb_slips import (
     is_base_verb,
 )
+from .wordtests import is_adjective
 
 __all__: list[str] = []
 

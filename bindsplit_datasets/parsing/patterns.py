@@ -11,15 +11,20 @@ is. A unit pattern is a mapping of conditions on one unit, all of which must hol
 - ``in`` / ``not_in``: the key is (not) in one of these word tables (``"table"`` or
   ``"table:use"``, read by :mod:`.wordlists`, or a set the lexicon derives: :data:`TABLES`);
 - ``class`` / ``class_not``: the word-class table (:mod:`.wordclasses`) gives the word one of
-  these classes (``noun``, ``verb``, ``adjective``, ``adverb``) / none of them; ``classes``: exactly
-  these (``[]``: a word the table does not know);
-- ``suffix`` / ``suffix_not``: the key ends (does not end) with one of these;
+  these classes (``noun``, ``verb``, ``adjective``, ``adverb``; ``unknown``: the table does not
+  know the word) / none of them; ``classes``: exactly these (``[]``: a word the table does not
+  know);
+- ``suffix`` / ``suffix_not``: the key ends (does not end) with one of these; ``ends_in`` /
+  ``ends_not_in``: with one of the endings of these tables;
 - ``phrase`` (the key has a space), ``hyphen`` (the text has a hyphen), ``alpha`` (only letters),
   ``punct`` (starts with no letter or digit): ``true`` or ``false``;
-- ``test`` / ``test_not``: a named test of the word holds / fails (:data:`.wordtests.WORD_TESTS`);
+- ``test`` / ``test_not``: the named tests of the word (:data:`.wordtests.WORD_TESTS`) all hold /
+  none holds;
+- ``any``: a list of unit patterns, one of which the unit matches (besides the other keys);
 - ``op``: how many units the pattern takes: none (exactly one), ``"!"`` (one unit that does *not*
   match, or the caption's edge), ``"?"`` (zero or one), ``"*"`` (zero or more), ``"+"`` (one or
-  more);
+  more); ``"*"`` and ``"+"`` take as many units as match, never fewer (``[{"kind": "adverb",
+  "op": "*"}, X]``: the first unit after the adverbs is X);
 - ``anchor``: ``true`` on the unit the rule fires at (a window of one unit is its own anchor).
 
 ``set`` is aligned with ``match``: ``{"kind": name}`` (and ``"tag"``) for a unit the rule changes,
@@ -59,11 +64,19 @@ TABLES: dict[str, frozenset[str]] = {
     "colours": lx.COLOURS,
     "non-attributes": lx.NON_ATTRIBUTES,
 }
-_CLASSES = {"noun": wc.NOUN, "verb": wc.VERB, "adjective": wc.ADJECTIVE, "adverb": wc.ADVERB}
+_CLASSES = {
+    "noun": wc.NOUN,
+    "verb": wc.VERB,
+    "adjective": wc.ADJECTIVE,
+    "adverb": wc.ADVERB,
+    "unknown": 0,
+}
 _KEYS = frozenset(
     "kind kind_not tag tag_not word word_not in not_in class class_not classes suffix suffix_not "
-    "phrase hyphen alpha punct test test_not op anchor".split()
+    "ends_in ends_not_in phrase hyphen alpha punct test test_not any op anchor".split()
 )
+#: ``class``: a word the word-class table does not know.
+_UNKNOWN = 1 << 8
 _OPS = (None, "!", "?", "*", "+")
 #: Distinct units remembered before the memory is emptied (a bound on memory in a long run).
 _UNIT_LIMIT = 1 << 17
@@ -101,6 +114,11 @@ def _many(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
 
+def _endings(ref: str) -> tuple[str, ...]:
+    name, _, use = ref.partition(":")
+    return wl.endings(name, use or None)
+
+
 def _words(value: Any) -> frozenset[str]:
     return frozenset().union(*(table(ref) for ref in _many(value)))
 
@@ -108,8 +126,13 @@ def _words(value: Any) -> frozenset[str]:
 def _class_bits(value: Any) -> int:
     bits = 0
     for name in _many(value):
-        bits |= _CLASSES[name]
+        bits |= _CLASSES[name] or _UNKNOWN
     return bits
+
+
+def _classes(key: str) -> int:
+    """The word classes of ``key`` as bits, :data:`_UNKNOWN` for a word the table lacks."""
+    return wc.classes(key) or _UNKNOWN
 
 
 def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
@@ -138,15 +161,20 @@ def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
             tests.append(lambda u, f=found, p=positive: (u.key in f) == p)
         elif key == "class":
             bits = _class_bits(value)
-            tests.append(lambda u, b=bits: bool(wc.classes(u.key) & b))
+            tests.append(lambda u, b=bits: bool(_classes(u.key) & b))
         elif key == "class_not":
             bits = _class_bits(value)
-            tests.append(lambda u, b=bits: not wc.classes(u.key) & b)
+            tests.append(lambda u, b=bits: not _classes(u.key) & b)
         elif key == "classes":
-            bits = _class_bits(value)
-            tests.append(lambda u, b=bits: wc.classes(u.key) == b)
-        elif key in ("suffix", "suffix_not"):
-            endings, positive = _many(value), key == "suffix"
+            bits = _class_bits(value) or _UNKNOWN
+            tests.append(lambda u, b=bits: _classes(u.key) == b)
+        elif key in ("suffix", "suffix_not", "ends_in", "ends_not_in"):
+            endings = (
+                _many(value)
+                if key.startswith("suffix")
+                else tuple(e for ref in _many(value) for e in _endings(ref))
+            )
+            positive = key in ("suffix", "ends_in")
             tests.append(lambda u, e=endings, p=positive: u.key.endswith(e) == p)
         elif key == "phrase":
             tests.append(lambda u, v=value: (" " in u.key) == v)
@@ -156,9 +184,17 @@ def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
             tests.append(lambda u, v=value: u.key.isalpha() == v)
         elif key == "punct":
             tests.append(lambda u, v=value: (not u.key[0].isalnum()) == v)
-        elif key in ("test", "test_not"):
-            word_test, positive = WORD_TESTS[value], key == "test"
-            tests.append(lambda u, t=word_test, p=positive: bool(t(u.key)) == p)
+        elif key == "test":
+            word_tests = tuple(WORD_TESTS[name] for name in _many(value))
+            tests.append(lambda u, t=word_tests: all(test(u.key) for test in t))
+        elif key == "test_not":
+            word_tests = tuple(WORD_TESTS[name] for name in _many(value))
+            tests.append(lambda u, t=word_tests: not any(test(u.key) for test in t))
+        elif key == "any":
+            options = tuple(unit_test(option, where) for option in value)
+            tests.append(lambda u, o=options: any(option(u) for option in o))
+    if len(tests) == 1:
+        return tests[0]
     return lambda unit: all(test(unit) for test in tests)
 
 
@@ -197,7 +233,7 @@ def _side(
     patterns: Sequence[tuple[int, str | None]], bits: list[int], j: int, step: int, n: int
 ) -> list[int] | None:
     """Positions of the units ``patterns`` match from unit ``j`` on, going ``step`` (one per
-    pattern: ``-1`` for none), or ``None``: greedy, with backtracking."""
+    pattern: ``-1`` for none), or ``None``."""
     if not patterns:
         return []
     bit, op = patterns[0]
@@ -220,18 +256,14 @@ def _side(
                 return [j, *tail]
         tail = _side(rest, bits, j, step, n)
         return None if tail is None else [-1, *tail]
-    # "*" and "+": as many as match, then fewer
+    # "*" and "+": as many as match, never fewer
     last = j
     while 0 <= last < n and bits[last] & bit:
         last += step
-    count = (last - j) * step
-    least = 1 if op == "+" else 0
-    while count >= least:
-        tail = _side(rest, bits, j + count * step, step, n)
-        if tail is not None:
-            return [j + (count - 1) * step if count else -1, *tail]
-        count -= 1
-    return None
+    if op == "+" and last == j:
+        return None
+    tail = _side(rest, bits, last, step, n)
+    return None if tail is None else [last - step if last != j else -1, *tail]
 
 
 class Engine:

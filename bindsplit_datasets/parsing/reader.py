@@ -7,7 +7,8 @@ from __future__ import annotations
 from . import lexicon as lx
 from .kinds import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK
 from .normalise import Binding, object_of
-from .units import Units, is_adjective
+from .units import Units
+from .wordtests import is_adjective
 
 __all__ = ["Reader"]
 

@@ -166,23 +166,6 @@ _SINGULAR_SECOND_WORDS = {
 
 
 @lru_cache(maxsize=1 << 16)
-def is_adjective(word: str) -> bool:
-    """Whether a word the tagger calls an adjective is one: a lexicon word, a hyphenated
-    compound ("snow covered", "park like"), a word the word-class table knows as an adjective or,
-    for a word it does not know, one with a typical adjective ending."""
-    if word in lx.ATTRIBUTES or " " in word:
-        return True
-    if word in lx.SUFFIX_EXCEPTIONS or word in lx.NOUN_MODIFIERS:
-        return False  # "table", "flatbed", "building"; "video game", "vegetable dish"
-    known = wc.classes(word)
-    if known:
-        return bool(known & wc.ADJECTIVE)  # "abstract", "standard"; not "kitchen", "ski"
-    return (  # unknown: by its ending
-        len(word) > 4 and word.endswith(lx.ADJECTIVE_SUFFIXES) and word not in lx.SUFFIX_EXCEPTIONS
-    )
-
-
-@lru_cache(maxsize=1 << 16)
 def _kind(word: str, tag: str) -> str:
     """The kind of a single token from its lexical key and tag."""
     if word in _CONJ_WORDS:
