@@ -42,8 +42,9 @@ as one bit, per distinct (text, tag, kind) of a corpus: a window is matched by b
 
 from __future__ import annotations
 
+import functools
 import importlib
-import re
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -53,16 +54,16 @@ from . import wordclasses as wc
 from . import wordlists as wl
 from .kinds import KINDS_BY_NAME
 from .memo import Memo
-from .ruleset import RULES, Pass, Rule, RuleSet
+from .ruleset import RULES, Rule, RuleSet
 from .units import Units
 
 __all__ = ["TABLES", "Engine", "Unit", "code", "table", "unit_test"]
 
 #: Word sets the lexicon derives from its tables, by the name a pattern gives them.
 TABLES: dict[str, frozenset[str]] = {
-    "attributes": lx.ATTRIBUTES,
-    "colours": lx.COLOURS,
-    "non-attributes": lx.NON_ATTRIBUTES,
+    "lexicon:attributes": lx.ATTRIBUTES,
+    "lexicon:colours": lx.COLOURS,
+    "lexicon:non-attributes": lx.NON_ATTRIBUTES,
 }
 _CLASSES = {
     "noun": wc.NOUN,
@@ -135,79 +136,134 @@ def _classes(key: str) -> int:
     return wc.classes(key) or _UNKNOWN
 
 
+class _Compiler:
+    """Unit patterns as Python expressions over ``text``, ``key``, ``tag``, ``kind`` and ``cls``
+    (the key's word classes, :data:`_UNKNOWN` for a word the table lacks); the sets, endings and
+    word tests they name are constants of the namespace the expressions are evaluated in."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = {}
+        self._names: dict[tuple[str, Any], str] = {}
+
+    def constant(self, kind: str, value: Any) -> str:
+        """The name of a constant of the namespace holding ``value``."""
+        found = self._names.get((kind, value))
+        if found is None:
+            found = self._names[kind, value] = f"{kind}{len(self._names)}"
+            self.namespace[found] = value
+        return found
+
+    def expression(self, pattern: Mapping[str, Any], where: str) -> str:
+        """The condition ``pattern`` states, as an expression (see the module docstring)."""
+        from .wordtests import WORD_TESTS
+
+        unknown = set(pattern) - _KEYS
+        if unknown:
+            raise ValueError(f"{where}: unknown keys {sorted(unknown)} in {dict(pattern)}")
+        if pattern.get("op") not in _OPS:
+            raise ValueError(f"{where}: op {pattern['op']!r} is none of {_OPS[1:]}")
+        parts: list[str] = []
+        for key, value in sorted(pattern.items(), key=lambda item: _COST.get(item[0], 0)):
+            negated = key.endswith("_not") or key == "not_in" or key == "ends_not_in"
+            if key in ("kind", "kind_not"):
+                found = frozenset(KINDS_BY_NAME[name] for name in _many(value))
+                parts.append(f"kind {'not in' if negated else 'in'} {self.constant('K', found)}")
+            elif key in ("tag", "tag_not"):
+                found = frozenset(_many(value))
+                parts.append(f"tag {'not in' if negated else 'in'} {self.constant('T', found)}")
+            elif key in ("word", "word_not", "in", "not_in"):
+                found = frozenset(_many(value)) if key.startswith("word") else _words(value)
+                parts.append(f"key {'not in' if negated else 'in'} {self.constant('S', found)}")
+            elif key in ("class", "class_not"):
+                parts.append(f"{'not ' if negated else ''}cls & {_class_bits(value)}")
+            elif key == "classes":
+                parts.append(f"cls == {_class_bits(value) or _UNKNOWN}")
+            elif key in ("suffix", "suffix_not", "ends_in", "ends_not_in"):
+                endings = (
+                    tuple(_many(value))
+                    if key.startswith("suffix")
+                    else tuple(e for ref in _many(value) for e in _endings(ref))
+                )
+                test = f"key.endswith({self.constant('E', endings)})"
+                parts.append(f"not {test}" if negated else test)
+            elif key == "phrase":
+                parts.append(f"{'' if value else 'not '}' ' in key")
+            elif key == "hyphen":
+                parts.append(f"{'' if value else 'not '}'-' in text")
+            elif key == "alpha":
+                parts.append(f"{'' if value else 'not '}key.isalpha()")
+            elif key == "punct":
+                parts.append(f"{'not ' if value else ''}key[0].isalnum()")
+            elif key in ("test", "test_not"):
+                for name in _many(value):
+                    call = f"{self.constant('F', WORD_TESTS[name])}(key)"
+                    parts.append(f"not {call}" if negated else call)
+            elif key == "any":
+                options = [self.expression(option, where) for option in value]
+                parts.append("(" + " or ".join(f"({option})" for option in options) + ")")
+        return " and ".join(f"({part})" for part in parts) or "True"
+
+    def function(self, source: str) -> Callable[..., Any]:
+        """The function ``source`` defines (named ``f``), in the namespace."""
+        scope = dict(self.namespace, _classes=_classes)
+        exec(compile(source, "<unit patterns>", "exec"), scope)  # noqa: S102 (our own patterns)
+        return scope["f"]  # type: ignore[no-any-return]
+
+
 def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
     """The test of one unit a unit pattern states (see the module docstring)."""
-    from .wordtests import WORD_TESTS
+    compiler = _Compiler()
+    expression = compiler.expression(pattern, where)
+    test = compiler.function(
+        "def f(unit):\n"
+        "    text, key, tag, kind = unit\n"
+        "    cls = _classes(key)\n"
+        f"    return bool({expression})\n"
+    )
+    return test  # type: ignore[no-any-return]
 
-    unknown = set(pattern) - _KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {sorted(unknown)} in {dict(pattern)}")
-    if pattern.get("op") not in _OPS:
-        raise ValueError(f"{where}: op {pattern['op']!r} is none of {_OPS[1:]}")
-    tests: list[UnitTest] = []
-    for key, value in pattern.items():
-        if key in ("kind", "kind_not"):
-            kinds = frozenset(KINDS_BY_NAME[name] for name in _many(value))
-            positive = key == "kind"
-            tests.append(lambda u, kinds=kinds, p=positive: (u.kind in kinds) == p)
-        elif key in ("tag", "tag_not"):
-            found, positive = frozenset(_many(value)), key == "tag"
-            tests.append(lambda u, f=found, p=positive: (u.tag in f) == p)
-        elif key in ("word", "word_not"):
-            found, positive = frozenset(_many(value)), key == "word"
-            tests.append(lambda u, f=found, p=positive: (u.key in f) == p)
-        elif key in ("in", "not_in"):
-            found, positive = _words(value), key == "in"
-            tests.append(lambda u, f=found, p=positive: (u.key in f) == p)
-        elif key == "class":
-            bits = _class_bits(value)
-            tests.append(lambda u, b=bits: bool(_classes(u.key) & b))
-        elif key == "class_not":
-            bits = _class_bits(value)
-            tests.append(lambda u, b=bits: not _classes(u.key) & b)
-        elif key == "classes":
-            bits = _class_bits(value) or _UNKNOWN
-            tests.append(lambda u, b=bits: _classes(u.key) == b)
-        elif key in ("suffix", "suffix_not", "ends_in", "ends_not_in"):
-            endings = (
-                _many(value)
-                if key.startswith("suffix")
-                else tuple(e for ref in _many(value) for e in _endings(ref))
-            )
-            positive = key in ("suffix", "ends_in")
-            tests.append(lambda u, e=endings, p=positive: u.key.endswith(e) == p)
-        elif key == "phrase":
-            tests.append(lambda u, v=value: (" " in u.key) == v)
-        elif key == "hyphen":
-            tests.append(lambda u, v=value: ("-" in u.text) == v)
-        elif key == "alpha":
-            tests.append(lambda u, v=value: u.key.isalpha() == v)
-        elif key == "punct":
-            tests.append(lambda u, v=value: (not u.key[0].isalnum()) == v)
-        elif key == "test":
-            word_tests = tuple(WORD_TESTS[name] for name in _many(value))
-            tests.append(lambda u, t=word_tests: all(test(u.key) for test in t))
-        elif key == "test_not":
-            word_tests = tuple(WORD_TESTS[name] for name in _many(value))
-            tests.append(lambda u, t=word_tests: not any(test(u.key) for test in t))
-        elif key == "any":
-            options = tuple(unit_test(option, where) for option in value)
-            tests.append(lambda u, o=options: any(option(u) for option in o))
-    if len(tests) == 1:
-        return tests[0]
-    return lambda unit: all(test(unit) for test in tests)
+
+#: The order a unit pattern's conditions are checked in: the cheapest first.
+_COST = {"class": 1, "class_not": 1, "classes": 1, "test": 2, "test_not": 2, "any": 3}
+_ALL_KINDS = frozenset(KINDS_BY_NAME.values())
+
+
+def kinds_of(pattern: Mapping[str, Any]) -> frozenset[str]:
+    """The kinds a unit may have to match ``pattern`` (a unit of another kind cannot)."""
+    kinds = _ALL_KINDS
+    if "kind" in pattern:
+        kinds &= frozenset(KINDS_BY_NAME[name] for name in _many(pattern["kind"]))
+    if "kind_not" in pattern:
+        kinds -= frozenset(KINDS_BY_NAME[name] for name in _many(pattern["kind_not"]))
+    if "any" in pattern:
+        kinds &= frozenset().union(*(kinds_of(option) for option in pattern["any"]))
+    return kinds
 
 
 @dataclass(frozen=True)
 class _Window:
     """A compiled window: the anchor's bit, the bits and ops of the patterns before the anchor
-    (nearest first) and after it, and what it sets at each offset of a fixed unit."""
+    (nearest first) and after it, what it sets on the units of each pattern, and the bits of the
+    patterns a caption must hold for the window to match anywhere (each takes a unit)."""
 
     anchor: int
     before: tuple[tuple[int, str | None], ...]
     after: tuple[tuple[int, str | None], ...]
     sets: tuple[tuple[int, str | None, str | None], ...]  # (index in match, kind, tag)
-    fixed: bool  # every pattern takes exactly one unit: positions are offsets
+    required: tuple[int, ...]
+    #: Where every pattern takes one place (no op but "!"): (offset from the anchor, bit,
+    #: negated) of each pattern but the anchor.
+    offsets: tuple[tuple[int, int, bool], ...] | None
+    anchor_index: int
+
+    def spans(self, i: int) -> list[tuple[int, int]]:
+        """The span of each pattern's unit with the anchor at ``i`` (a window of offsets)."""
+        return [
+            (i + offset, i + offset + 1)
+            for offset in range(
+                -self.anchor_index, len(self.before) + len(self.after) + 1 - self.anchor_index
+            )
+        ]
 
 
 @dataclass(frozen=True)
@@ -226,75 +282,83 @@ class _Pass:
     rules: tuple[_Rule, ...]
     anchors: int  # the anchor bits of its rules
     scan: str
-    code: Callable[[Units], None] | None
+
+
+Span = tuple[int, int]
 
 
 def _side(
     patterns: Sequence[tuple[int, str | None]], bits: list[int], j: int, step: int, n: int
-) -> list[int] | None:
-    """Positions of the units ``patterns`` match from unit ``j`` on, going ``step`` (one per
-    pattern: ``-1`` for none), or ``None``."""
-    if not patterns:
-        return []
-    bit, op = patterns[0]
-    rest = patterns[1:]
-    inside = 0 <= j < n
-    if op is None:
-        if inside and bits[j] & bit:
-            tail = _side(rest, bits, j + step, step, n)
-            return None if tail is None else [j, *tail]
-        return None
-    if op == "!":
-        if inside and bits[j] & bit:
-            return None
-        tail = _side(rest, bits, j + step, step, n)
-        return None if tail is None else [j, *tail]
-    if op == "?":
-        if inside and bits[j] & bit:
-            tail = _side(rest, bits, j + step, step, n)
-            if tail is not None:
-                return [j, *tail]
-        tail = _side(rest, bits, j, step, n)
-        return None if tail is None else [-1, *tail]
-    # "*" and "+": as many as match, never fewer
-    last = j
-    while 0 <= last < n and bits[last] & bit:
-        last += step
-    if op == "+" and last == j:
-        return None
-    tail = _side(rest, bits, last, step, n)
-    return None if tail is None else [last - step if last != j else -1, *tail]
+) -> list[Span] | None:
+    """The span of units each of ``patterns`` matches from unit ``j`` on, going ``step``
+    (``(start, end)``, end exclusive, in caption order), or ``None`` when they do not match."""
+    spans: list[Span] = []
+    for index, (bit, op) in enumerate(patterns):
+        inside = 0 <= j < n
+        if op is None:
+            if not (inside and bits[j] & bit):
+                return None
+            spans.append((j, j + 1))
+            j += step
+        elif op == "!":
+            if inside and bits[j] & bit:
+                return None
+            spans.append((j, j))
+            j += step
+        elif op == "?":
+            if inside and bits[j] & bit:
+                rest = _side(patterns[index + 1 :], bits, j + step, step, n)
+                if rest is not None:
+                    return [*spans, (j, j + 1), *rest]
+            spans.append((j, j))
+        else:  # "*" and "+": as many as match, never fewer
+            last = j
+            while 0 <= last < n and bits[last] & bit:
+                last += step
+            if op == "+" and last == j:
+                return None
+            spans.append((j, last) if step > 0 else (last + 1, j + 1))
+            j = last
+    return spans
 
 
 class Engine:
     """The passes of one correction stage of a rule table, compiled, and their dispatch."""
 
-    def __init__(
-        self,
-        stage: str,
-        rules: RuleSet = RULES,
-        triggers: Mapping[Callable[..., None], Any] | None = None,
-    ) -> None:
-        self._tests: list[UnitTest] = []  # the compiled unit patterns, by bit position
-        self._index: dict[tuple[tuple[str, Any], ...], int] = {}
+    def __init__(self, stage: str, rules: RuleSet = RULES) -> None:
+        self._compiler = _Compiler()
+        #: The unit patterns' expressions, by bit position.
+        self._expressions: list[str] = []
+        self._index: dict[tuple[tuple[str, str], ...], int] = {}
+        #: (bit, expression) of the unit patterns a unit of each kind may match.
+        self._by_kind: dict[str, list[tuple[int, str]]] = {}
+        #: For each kind, the function that gives a unit of that kind its bits.
+        self._kind_bits: dict[str, Callable[[str, str, str, str], int]] = {}
         passes: list[_Pass] = []
-        #: Legacy passes' kinds patterns: (pass bit, regular expression).
-        self._kind_patterns: list[tuple[int, re.Pattern[str]]] = []
-        self._always = 0
         for position, each in enumerate(rules.passes(stage)):
-            bit = 1 << position
-            if each.code is not None:
-                passes.append(self._legacy(each, bit, triggers or {}))
-                continue
             compiled = tuple(self._rule(rules[name]) for name in each.rules)
             anchors = 0
             for rule in compiled:
                 anchors |= rule.anchors
-            passes.append(_Pass(each.name, bit, compiled, anchors, each.scan, None))
+            passes.append(_Pass(each.name, 1 << position, compiled, anchors, each.scan))
         self._passes = tuple(passes)
         self._by_bit = {each.bit: each for each in self._passes}
+        #: Each pass's bit and the patterns each of its windows needs in a caption (as bits).
+        self._required = tuple(
+            (
+                each.bit,
+                tuple(
+                    dict.fromkeys(
+                        functools.reduce(operator.or_, window.required, 0)
+                        for rule in each.rules
+                        for window in rule.windows
+                    )
+                ),
+            )
+            for each in self._passes
+        )
         self._bits: Memo[tuple[str, str, str], int] = Memo(self._unit_bits, _UNIT_LIMIT)
-        self._pass_bits: Memo[int, int] = Memo(self._passes_of)
+        self._pass_bits: Memo[int, int] = Memo(self._passes_of, _UNIT_LIMIT)
 
     # --- compiling ------------------------------------------------------------------------
     def _bit(self, pattern: Mapping[str, Any], where: str) -> int:
@@ -302,8 +366,11 @@ class Engine:
         conditions = {k: v for k, v in pattern.items() if k not in ("op", "anchor")}
         key = tuple(sorted((k, repr(v)) for k, v in conditions.items()))
         if key not in self._index:
-            self._index[key] = len(self._tests)
-            self._tests.append(unit_test(conditions, where))
+            self._index[key] = len(self._expressions)
+            self._expressions.append(self._compiler.expression(conditions, where))
+            bit = 1 << self._index[key]
+            for kind in kinds_of(conditions):
+                self._by_kind.setdefault(kind, []).append((bit, self._expressions[-1]))
         return 1 << self._index[key]
 
     def _window(
@@ -322,18 +389,27 @@ class Engine:
         for index, change in enumerate(sets):
             if change is None:
                 continue
-            if match[index].get("op") is not None:
-                raise ValueError(f"{where}: set changes a unit of variable place")
+            if match[index].get("op") in ("!", "?"):
+                raise ValueError(f"{where}: set changes a unit that may be absent")
             kind = change.get("kind")
             changes.append(
                 (index, None if kind is None else KINDS_BY_NAME[kind], change.get("tag"))
             )
+        fixed = all(op in (None, "!") for _, op in bits)
         return _Window(
             anchor=bits[anchor][0],
             before=tuple(reversed(bits[:anchor])),
             after=tuple(bits[anchor + 1 :]),
             sets=tuple(changes),
-            fixed=all(op is None for _, op in bits),
+            required=tuple(bit for bit, op in bits if op in (None, "+")),
+            offsets=tuple(
+                (index - anchor, bit, op == "!")
+                for index, (bit, op) in enumerate(bits)
+                if index != anchor
+            )
+            if fixed
+            else None,
+            anchor_index=anchor,
         )
 
     def _rule(self, rule: Rule) -> _Rule:
@@ -352,54 +428,41 @@ class Engine:
             code(rule.effect) if rule.effect else None,
         )
 
-    def _legacy(self, each: Pass, bit: int, triggers: Mapping[Callable[..., None], Any]) -> _Pass:
-        function = code(each.code or "")
-        found = triggers.get(function)
-        anchors = 0
-        if found is None:
-            self._always |= bit
-        else:
-            if found.unit is not None:
-                anchors = 1 << len(self._tests)
-                self._tests.append(found.unit)
-            if found.kinds is not None:
-                self._kind_patterns.append((bit, re.compile(found.kinds)))
-        return _Pass(each.name, bit, (), anchors, each.scan, function)
-
     # --- matching -------------------------------------------------------------------------
     def _unit_bits(self, unit: tuple[str, str, str]) -> int:
         text, tag, kind = unit
-        seen = Unit(text, text.replace("-", " "), tag, kind)
-        bits = 0
-        for position, test in enumerate(self._tests):
-            if test(seen):
-                bits |= 1 << position
-        return bits
+        function = self._kind_bits.get(kind)
+        if function is None:
+            lines = ["def f(text, key, tag, kind):", "    cls = _classes(key)", "    bits = 0"]
+            for bit, expression in self._by_kind.get(kind, ()):
+                lines += [f"    if {expression}:", f"        bits |= {bit}"]
+            function = self._kind_bits[kind] = self._compiler.function(
+                "\n".join(lines) + "\n    return bits\n"
+            )
+        return function(text, text.replace("-", " "), tag, kind)
 
-    def _passes_of(self, bits: int) -> int:
+    def _passes_of(self, held: int) -> int:
+        """The passes one of whose windows can match a caption whose units hold the patterns
+        ``held`` (bits): every pattern of the window that takes a unit is among them."""
         found = 0
-        for each in self._passes:
-            if bits & each.anchors:
-                found |= each.bit
+        for bit, masks in self._required:
+            for mask in masks:
+                if held & mask == mask:
+                    found |= bit
+                    break
         return found
 
     def bits(self, units: Units) -> list[int]:
         """The unit patterns each unit matches, as bits."""
-        return list(
-            map(self._bits.__getitem__, zip(units.text, units.tag, units.kind, strict=True))
-        )
+        keys = zip(units.text, units.tag, units.kind, strict=True)
+        return list(map(self._bits.__getitem__, keys))
 
     def triggered(self, units: Units) -> int:
-        """The passes whose anchor some unit matches, with those that always run, as bits."""
-        mask = self._always
-        for bits in set(self.bits(units)):
-            mask |= self._pass_bits[bits]
-        if self._kind_patterns:
-            kinds = units.kinds()
-            for bit, pattern in self._kind_patterns:
-                if pattern.search(kinds):
-                    mask |= bit
-        return mask
+        """The passes one of whose windows can match ``units`` as they are, as bits."""
+        held = 0
+        for bits in self.bits(units):
+            held |= bits
+        return self._pass_bits[held]
 
     def passes(self, units: Units) -> list[str]:
         """The names of the passes whose trigger holds on ``units`` as they are, in order."""
@@ -411,59 +474,76 @@ class Engine:
         the table's order; look again after a pass during which a rule fired."""
         if not self._passes:
             return
-        trace = units.trace
-        firings = trace.firings
-        pending = self.triggered(units)
+        bits = self.bits(units)
+        held = 0
+        for unit in bits:
+            held |= unit
+        pending = self._pass_bits[held]
         while pending:
             bit = pending & -pending  # the first triggered pass not run yet
-            each = self._by_bit[bit]
-            if each.code is not None:
-                each.code(units)
-            else:
-                self._apply(each, units)
-            if trace.firings != firings:  # a rule fired: the caption may have changed
-                firings = trace.firings
-                pending = self.triggered(units)
+            if self._apply(self._by_bit[bit], units, bits):  # a rule fired: look again
+                bits = self.bits(units)
+                held = 0
+                for unit in bits:
+                    held |= unit
+                pending = self._pass_bits[held]
             pending &= -(bit << 1)  # the passes after it
 
-    def _apply(self, each: _Pass, units: Units) -> None:
-        """The rules of a pattern pass at each unit, in scan order."""
+    def _apply(self, each: _Pass, units: Units, bits: list[int]) -> bool:
+        """The rules of a pattern pass at each unit, in scan order: at each unit the first rule
+        that applies acts (its window matches, its test holds and it may fire). Whether a rule
+        fired (``bits`` are then out of date)."""
         fire = units.trace.fire
-        bits = self.bits(units)
-        i = units.n - 1 if each.scan == "right" else 0
+        anchors = each.anchors
+        fired = False
         step = -1 if each.scan == "right" else 1
+        i = units.n - 1 if step < 0 else 0
         while 0 <= i < units.n:
             following = i + step
-            if bits[i] & each.anchors:
+            here = bits[i]
+            if here & anchors:
                 for rule in each.rules:
-                    positions = self._match(rule, bits, i, units.n)
-                    if positions is None:
+                    if not here & rule.anchors:
                         continue
-                    window, places = positions
+                    found = self._match(rule, bits, i, units.n)
+                    if found is None:
+                        continue
                     if rule.test is not None and not rule.test(units, i):
                         continue
                     if not fire(rule.name, i):
                         continue
+                    window, spans = found
                     for index, kind, tag in window.sets:
-                        if kind is not None:
-                            units.kind[places[index]] = kind
-                        if tag is not None:
-                            units.tag[places[index]] = tag
+                        for j in range(*spans[index]):
+                            if kind is not None:
+                                units.kind[j] = kind
+                            if tag is not None:
+                                units.tag[j] = tag
                     if rule.effect is not None:
                         moved = rule.effect(units, i)
                         if moved is not None:
                             following = moved
                     bits = self.bits(units)
+                    fired = True
                     break
             i = following
+        return fired
 
     @staticmethod
-    def _match(rule: _Rule, bits: list[int], i: int, n: int) -> tuple[_Window, list[int]] | None:
-        """The first window of ``rule`` that matches with its anchor at ``i``, with the
-        position of each of its units (``-1`` for a pattern that took none)."""
+    def _match(rule: _Rule, bits: list[int], i: int, n: int) -> tuple[_Window, list[Span]] | None:
+        """The first window of ``rule`` that matches with its anchor at ``i``, with the span of
+        the units each of its patterns took."""
         here = bits[i]
         for window in rule.windows:
             if not here & window.anchor:
+                continue
+            if window.offsets is not None:  # every pattern takes one place: a quick look
+                for offset, bit, negated in window.offsets:
+                    j = i + offset
+                    if bool(0 <= j < n and bits[j] & bit) == negated:
+                        break
+                else:
+                    return window, window.spans(i)
                 continue
             before = _side(window.before, bits, i - 1, -1, n)
             if before is None:
@@ -471,11 +551,11 @@ class Engine:
             after = _side(window.after, bits, i + 1, 1, n)
             if after is None:
                 continue
-            return window, [*reversed(before), i, *after]
+            return window, [*reversed(before), (i, i + 1), *after]
         return None
 
-    def anchors(self, name: str) -> UnitTest:
-        """The trigger of pass ``name``: whether a unit matches the anchor of one of its rules
-        (derived from the patterns, for tests and explanations)."""
-        mask = next(each.anchors for each in self._passes if each.name == name)
-        return lambda unit: bool(self._unit_bits((unit.text, unit.tag, unit.kind)) & mask)
+    def trigger(self, name: str) -> Callable[[Units], bool]:
+        """Whether pass ``name`` runs on a caption's units as they are (its trigger, derived
+        from its patterns: for tests and explanations)."""
+        bit = next(each.bit for each in self._passes if each.name == name)
+        return lambda units: bool(self.triggered(units) & bit)

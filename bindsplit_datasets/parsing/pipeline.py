@@ -104,10 +104,8 @@ class Pipeline:
     """The stages of :data:`STAGES` with the correction passes of a rule table."""
 
     def __init__(self, rules: RuleSet = RULES) -> None:
-        from .passes import TRIGGERS  # the hand-written triggers of the passes still in code
-
-        self.corrections = Engine("correction", rules, TRIGGERS)
-        self.relation_corrections = Engine("relation-correction", rules, TRIGGERS)
+        self.corrections = Engine("correction", rules)
+        self.relation_corrections = Engine("relation-correction", rules)
 
     def read(
         self,
