@@ -162,6 +162,12 @@ class _Compiler:
             raise ValueError(f"{where}: unknown keys {sorted(unknown)} in {dict(pattern)}")
         if pattern.get("op") not in _OPS:
             raise ValueError(f"{where}: op {pattern['op']!r} is none of {_OPS[1:]}")
+        for name in _many(pattern.get("kind", ())) + _many(pattern.get("kind_not", ())):
+            if name not in KINDS_BY_NAME:
+                raise ValueError(f"{where}: no unit kind is named {name!r}")
+        for name in _many(pattern.get("test", ())) + _many(pattern.get("test_not", ())):
+            if name not in WORD_TESTS:
+                raise ValueError(f"{where}: no word test is named {name!r}")
         parts: list[str] = []
         for key, value in sorted(pattern.items(), key=lambda item: _COST.get(item[0], 0)):
             negated = key.endswith("_not") or key == "not_in" or key == "ends_not_in"
