@@ -9,7 +9,7 @@ shipped in ``data/``, read by :mod:`.tagger_weights`), :mod:`.units` (tagged tok
 units of the kinds of :mod:`.kinds`), :mod:`.patterns` (the engine of the correction rules of the
 rule table ``data/rules.json``, read by :mod:`.ruleset`; the rules that are no windows in code
 named there), :mod:`.rules` (which pairs bind; its helpers in :mod:`.reader`, the predicative
-rules in :mod:`.predicates`), :mod:`.relation_chunks` and :mod:`.relation_rules` (the triples),
+rules in :mod:`.predicates`), :mod:`.chunks` and :mod:`.relation_rules` (the triples),
 :mod:`.normalise` (:class:`Binding`, :class:`Relation` and how their words are normalised),
 :mod:`.lexicon` (every word list, read from the tables of ``data/words/`` by
 :mod:`.wordlists`), :mod:`.version` (``PARSER_VERSION``, by content) and :mod:`.batch` (worker

@@ -35,6 +35,7 @@ from .units import Units
 from .wordtests import is_base_verb
 
 __all__ = [
+    "attribute_heading_noun_phrase",
     "base_verb_after_plural_subject",
     "colour_in_clothes",
     "colour_list_before_noun",
@@ -486,3 +487,24 @@ def phrase_initial_participle(units: Units, i: int) -> bool:
     ) and (  # last, as it tags a window again (rare there)
         not wc.classes(key[i]) & wc.NOUN or _participle_after_article(units, i)
     )
+
+
+# --- slips only the relation reader sees --------------------------------------------------------
+
+
+def attribute_heading_noun_phrase(units: Units, i: int) -> bool:
+    """Test of attribute-heading-noun-phrase: the word opens no phrase of its own (an article,
+    an attribute or a noun before it, or nothing) and a verb, a copula or a preposition other
+    than "of" follows it, or an article stands before it at the caption's end ("a light hanging",
+    "a traffic light next to"; not "a bowl full of fruit", "the room is dark")."""
+    from .chunks import phrasal_length
+
+    key, kind, n = units.key, units.kind, units.n
+    if i > 0 and kind[i - 1] not in (DET, ATTR, NOUN):
+        return False  # after a noun it heads a compound: "a traffic light/JJ next to a sign"
+    if i + 1 == n:
+        return i > 0 and key[i - 1] in ("a", "an")
+    after = kind[i + 1]
+    if (after == PREP and key[i + 1] != "of") or phrasal_length(units, i + 1):
+        return True
+    return after in (GERUND, COPULA) or (after == OTHER and units.tag[i + 1] in _VERB_TAGS)

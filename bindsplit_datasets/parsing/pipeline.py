@@ -12,7 +12,7 @@ calling the parser as a view of one run.
 5. ``bindings``: :func:`.rules.read_bindings` (protocol section 1);
 6. ``relation-corrections``: the passes of the stage ``relation-correction``, on a copy of the
    units (slips that matter to relations only; the binding reader never sees them);
-7. ``chunks``: :func:`.relation_chunks.chunk_units` (noun phrases, prepositions, verb groups);
+7. ``chunks``: :func:`.chunks.chunk_units` (noun phrases, prepositions, verb groups);
 8. ``relations``: :func:`.relation_rules.read_relations` (SPEC section 1b).
 
 The order of the correction passes is written once, in ``data/rules.json``; no pass joins by being
@@ -34,10 +34,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from .batch import _chunks, checked_texts, map_caption_chunks
+from .chunks import Chunk, chunk_units
 from .kinds import KIND_NAMES
 from .normalise import Binding, Relation
 from .patterns import Engine
-from .relation_chunks import Chunk, chunk_units
 from .relation_rules import read_relations
 from .rules import read_bindings
 from .ruleset import NO_TRACE, RULES, RuleSet, Trace

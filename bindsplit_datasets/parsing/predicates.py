@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
+from .chunks import clause_subject
 from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 from .reader import Reader
 
@@ -36,7 +37,9 @@ class PredicateReader(Reader):
             and end not in self.run_ending
             and u.trace.fire("subject-of-second-predicate", end)
         ):
-            return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
+            return clause_subject(
+                u, self.run_ending, end
+            )  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
         if run is None:
             return self.pro_noun_subject(end)
@@ -87,19 +90,6 @@ class PredicateReader(Reader):
         if run is None or not self.u.trace.fire("pro-noun-subject", i):
             return []
         return [run]
-
-    def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
-        """The subject of a clause whose second predicate starts after ``conjunction``: the noun
-        run right before the first verb of the caption, when that verb comes before the
-        conjunction ("this bathroom has pink tiles ... and is painted blue" -> bathroom)."""
-        u = self.u
-        for i in range(conjunction):
-            if u.is_verb(i) or u.key[i] in lx.VERBS_3SG:
-                run = self.run_ending.get(u.previous(i))
-                return [run] if run is not None else []
-            if u.kind[i] in (PREP, REL, CONJ):
-                return []
-        return []
 
     def predicative(self, copula: int, subjects: list[tuple[int, int]]) -> int:
         """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;

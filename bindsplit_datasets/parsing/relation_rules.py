@@ -1,6 +1,6 @@
 """Which (subject, relation, object) triples a caption's chunks state (SPEC section 1b).
 
-The chunks (:mod:`.relation_chunks`) are read left to right. For each chunk the rules of its kind
+The chunks (:mod:`.chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
 small named function here, named with its chunk kind, description and example captions (with the
 triples they give) in the rule table ``data/rules.json`` (stage ``"relation"``), so the table
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import lexicon as lx
+from .chunks import Chunk
 from .normalise import singularise
-from .relation_chunks import Chunk
 from .ruleset import NO_TRACE, RULES, Rule, Trace
 
 __all__ = ["RELATION_RULES", "read_relations"]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
+from .chunks import object_start
 from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, PART, PREP, REL, WEAK
 from .normalise import Binding, object_of
 from .predicates import PredicateReader
@@ -128,7 +129,7 @@ class _Reader(PredicateReader):
             return  # nothing before the run can bind to it, and no lexicon word opens it
         if end < u.n and kind[end] in _COMPOUND_KINDS and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
-        head = self.object_start(start, end)
+        head = object_start(self.u, start, end)
         # (position, attribute, rule) of each binding; the object is normalised only if any
         pending = [(i, text[i], "lexicon-word-before-noun") for i in range(start, head)]
         bound = 0

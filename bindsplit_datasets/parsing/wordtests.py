@@ -23,6 +23,7 @@ __all__ = [
     "participle_form",
     "past_participle",
     "plural",
+    "plural_noun",
     "plural_verb_form",
     "present_participle",
 ]
@@ -101,6 +102,12 @@ def plural(word: str) -> bool:
     return singularise(word) != word
 
 
+def plural_noun(word: str) -> bool:
+    """Whether a word is the plural of a noun ("zebras")."""
+    singular = singularise(word)
+    return word != singular and bool(wc.classes(singular) & wc.NOUN)
+
+
 def plural_verb_form(word: str) -> bool:
     """Whether a word looks plural and its singular can be a verb ("stops", "houses"): a
     third-person verb the tagger may read as a plural noun."""
@@ -128,6 +135,7 @@ WORD_TESTS: dict[str, Callable[[str], bool]] = {
     "participle-form": participle_form,
     "past-participle": past_participle,
     "plural": plural,
+    "plural-noun": plural_noun,
     "plural-verb-form": plural_verb_form,
     "present-participle": present_participle,
 }

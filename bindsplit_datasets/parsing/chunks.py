@@ -1,7 +1,14 @@
-"""A caption's units read as the chunks relations are made of (SPEC section 1b).
+"""The one chunker of both readers: noun runs, their objects and clause subjects, and the chunks
+relations are made of (SPEC section 1b).
 
-The attribute parser's units (:func:`.corrections.read_units`: merged compounds, corrected kinds)
-are grouped into a flat list of :class:`Chunk` s:
+The binding reader (:mod:`.rules`) and the relation reader find noun phrases the same way: a noun
+phrase's head is a maximal run of nouns (:func:`noun_runs`, :func:`noun_run_end`), its object the
+run without the lexicon words at its left edge, the last word singular (:func:`object_at`, SPEC
+section 1), and the subject of a clause whose second predicate starts after "and" is the run before
+its first verb (:func:`clause_subject`).
+
+For the relation reader, a caption's units (corrected, and mended by the rule table's stage
+``relation-correction``) are grouped into a flat list of :class:`Chunk` s:
 
 - ``NP``: a noun run, its object normalised as in SPEC section 1 (lexicon words at its left edge are
   attributes, the last word singular); ``obj`` is ``""`` for a phrase that is no argument (a
@@ -14,10 +21,6 @@ are grouped into a flat list of :class:`Chunk` s:
   A possessor before "'s" gives way to the noun after it ("boy's suit" -> suit).
 - ``CONJ``, ``REL`` (that / which / who) and ``BREAK`` (a new clause: while, as, where, a full
   stop).
-
-Two slips of the tagger that matter only to relations are mended first: a noun tagged as a
-preposition at the start of a telegraphic phrase ("bike/IN leaning against fence") and a verb
-tagged as an adverb after a noun ("bears fight/RB with each other").
 """
 
 from __future__ import annotations
@@ -47,7 +50,16 @@ from .kinds import (
 from .normalise import object_of, singularise
 from .units import Units
 
-__all__ = ["Chunk", "chunk_units"]
+__all__ = [
+    "Chunk",
+    "chunk_units",
+    "clause_subject",
+    "noun_run_end",
+    "noun_runs",
+    "object_at",
+    "object_start",
+    "phrasal_length",
+]
 
 #: Words that open a new clause whose subject is named afresh.
 _CLAUSE_WORDS: frozenset[str] = wl.words("conjunctions", "clause")
@@ -67,6 +79,60 @@ _ODD_TAGS = frozenset({"WP", "WDT", "FW", "UH", "LS", "SYM"})
 _TO_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "with-to")
 #: Words tagged as prepositions that are never nouns here, though they can be.
 _NEVER_NOUNS: frozenset[str] = wl.words("prepositions", "never-noun")
+
+
+def noun_run_end(units: Units, start: int, stop: frozenset[str] = frozenset()) -> int:
+    """Where the run of nouns from unit ``start`` ends (exclusive), before any word of ``stop``."""
+    end = start
+    while end < units.n and units.kind[end] == NOUN and units.key[end] not in stop:
+        end += 1
+    return end
+
+
+def noun_runs(units: Units) -> list[tuple[int, int]]:
+    """(start, end) of every maximal run of nouns, end exclusive: one pass over the kinds (about
+    twice as fast as a regular expression over :meth:`.units.Units.kinds` and its matches)."""
+    runs: list[tuple[int, int]] = []
+    start = 0  # where a run can start: after the last unit that is no noun
+    for i, kind in enumerate(units.kind):
+        if kind != NOUN:
+            if start < i:
+                runs.append((start, i))
+            start = i + 1
+    if start < units.n:
+        runs.append((start, units.n))
+    return runs
+
+
+def object_start(units: Units, start: int, end: int) -> int:
+    """Where the object of the noun run ``[start, end)`` starts: lexicon words at its left edge
+    are attributes ("glass vase" -> vase)."""
+    key = units.key
+    while end - start > 1 and key[start] in lx.ATTRIBUTES:
+        start += 1
+    return start
+
+
+def object_at(units: Units, start: int, end: int) -> tuple[int, str]:
+    """(object start, object) of the noun run ``[start, end)`` (see :func:`object_start`)."""
+    head = object_start(units, start, end)
+    return head, object_of(units.text[head:end])
+
+
+def clause_subject(
+    units: Units, run_ending: dict[int, tuple[int, int]], conjunction: int
+) -> list[tuple[int, int]]:
+    """The subject of a clause whose second predicate starts after ``conjunction``: the noun
+    run (of ``run_ending``, by its last unit) right before the first verb of the caption, when
+    that verb comes before the conjunction ("this bathroom has pink tiles ... and is painted
+    blue" -> bathroom)."""
+    for i in range(conjunction):
+        if units.is_verb(i) or units.key[i] in lx.VERBS_3SG:
+            run = run_ending.get(units.previous(i))
+            return [run] if run is not None else []
+        if units.kind[i] in (PREP, REL, CONJ):
+            return []
+    return []
 
 
 @dataclass
@@ -108,82 +174,13 @@ def _ends_phrase(u: Units, i: int) -> bool:
     return i + 1 >= u.n or u.kind[i + 1] in (CONJ, PREP) or not u.key[i + 1][0].isalnum()
 
 
-def _attribute_as_head(u: Units, i: int) -> bool:
-    """Whether a lexicon word (not a colour) that can be a noun heads its noun phrase: after an
-    article, attribute or noun, before a verb or a preposition other than "of" ("a light
-    hanging", "a traffic light next to"; not "a bowl full of fruit", "the room is dark",
-    "dressed in all black")."""
-    key = u.key[i]
-    if key in lx.COLOURS or " " in key or not wc.classes(key) & wc.NOUN:
-        return False
-    if i > 0 and u.kind[i - 1] not in (DET, ATTR, NOUN):
-        return False  # after a noun it heads a compound: "a traffic light/JJ next to a sign"
-    if i + 1 == u.n:
-        return i > 0 and u.key[i - 1] in ("a", "an")
-    after = u.kind[i + 1]
-    if (after == PREP and u.key[i + 1] != "of") or _phrasal(u, i + 1):
-        return True
-    return after in (GERUND, COPULA) or (after == OTHER and u.tag[i + 1] in _FINITE_TAGS)
-
-
-def _mend(u: Units) -> None:
-    """The tagger slips described in the module docstring, mended in place."""
-    for i in range(u.n):
-        key = u.key[i]
-        if u.kind[i] == DET and u.tag[i] == "DT" and key not in _DETERMINERS:
-            if u.kind_at(i + 1) == NOUN and wc.classes(key) & wc.NOUN:
-                u.kind[i] = NOUN  # "a tooth/DT brush"
-        elif u.kind[i] == ATTR and _attribute_as_head(u, i):
-            u.kind[i] = NOUN  # "a light/JJ hanging from the ceiling", "a glass on a table"
-        elif u.kind[i] == DET and u.tag[i] == "CD" and key.isalpha() and singularise(key) != key:
-            if wc.classes(singularise(key)) & wc.NOUN:
-                u.kind[i] = NOUN  # "several zebras/CD eat"
-        elif u.kind[i] == OTHER and u.tag[i] in _ODD_TAGS and wc.classes(key) & wc.NOUN:
-            if key not in lx.PRONOUNS and key not in _CLAUSE_WORDS:
-                u.kind[i] = NOUN  # "man wearing hat/WP"
-        elif (
-            u.kind[i] == ADV
-            and (i == 0 or u.kind[i - 1] == DET)
-            and u.kind_at(i + 1) == PREP
-            and wc.classes(key) & wc.NOUN
-            and not wc.classes(key) & wc.ADVERB
-        ):
-            u.kind[i] = NOUN  # "snow/RB below mountain"
-        elif (
-            u.kind[i] in (VERB, PART, GERUND)
-            and i > 0
-            and u.kind[i - 1] == PREP
-            and (u.key[i - 1] != "to" or u.key_at(i - 2) in _TO_PREPOSITIONS)
-            and _ends_phrase(u, i)
-            and wc.classes(key) & wc.NOUN
-        ):
-            u.kind[i] = NOUN  # "pillow beside bed/VBD", "tree next to building/VBG"
-        elif (
-            u.kind[i] == PREP
-            and key not in lx.RELATION_PREPOSITIONS
-            and key not in lx.BLOCKING_PREPOSITIONS
-            and key not in lx.PREPOSITIONS
-            and key not in _NEVER_NOUNS
-            and wc.classes(key) & wc.NOUN
-        ):
-            u.kind[i] = NOUN  # "bike/IN leaning against fence"
-        elif (
-            u.kind[i] == ADV
-            and u.kind_at(i - 1) == NOUN
-            and u.kind_at(i + 1) == PREP
-            and wc.classes(key) & wc.VERB
-            and not wc.classes(key) & wc.ADVERB
-        ):
-            u.kind[i], u.tag[i] = VERB, "VBP"  # "two bears fight/RB with each other"
-
-
 #: The multi-word prepositions by their first word, longest first.
 _PHRASAL_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
 for _words in lx.PHRASAL_PREPOSITIONS:
     _PHRASAL_BY_FIRST[_words[0]] = (*_PHRASAL_BY_FIRST.get(_words[0], ()), _words)
 
 
-def _phrasal(u: Units, i: int) -> int:
+def phrasal_length(u: Units, i: int) -> int:
     """Length of the multi-word preposition starting at unit ``i`` (0 if none)."""
     keys = u.key
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
@@ -212,8 +209,7 @@ def _gives_way(head: str, first: bool) -> bool:
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
     """The object of the noun run ``start:end``, or "" when it is no argument."""
-    while end - start > 1 and u.key[start] in lx.ATTRIBUTES:
-        start += 1
+    start = object_start(u, start, end)
     head = u.key[end - 1]
     if end - start == 1 and (
         head in lx.POSITION_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
@@ -290,13 +286,12 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
 
 def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
-    _mend(u)
     chunks: list[Chunk] = []
     seen_noun = False
     i = 0
     while i < u.n:
         kind, key = u.kind[i], u.key[i]
-        length = _phrasal(u, i)
+        length = phrasal_length(u, i)
         if length:
             chunks.append(Chunk("PREP", " ".join(u.key[i : i + length])))
             i += length
@@ -307,9 +302,7 @@ def chunk_units(u: Units) -> list[Chunk]:
             i += length
             continue
         if kind == NOUN:
-            end = i
-            while end < u.n and u.kind[end] == NOUN and u.key[end] not in _CLAUSE_WORDS:
-                end += 1
+            end = noun_run_end(u, i, _CLAUSE_WORDS)
             if end == i:  # "while/NN": a clause word
                 chunks.append(Chunk("BREAK", key))
                 i += 1
