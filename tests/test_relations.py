@@ -17,6 +17,7 @@ import bindsplit_datasets
 from bindsplit_datasets.errors import BindsplitValueError, PackageDataError
 from bindsplit_datasets.parsing import (
     Relation,
+    explain,
     explain_relations,
     parse_bindings,
     parse_bindings_and_relations,
@@ -28,6 +29,7 @@ from bindsplit_datasets.parsing import lexicon as lx
 from bindsplit_datasets.parsing import relation_words as rw
 from bindsplit_datasets.parsing import wordlists as wl
 from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
+from bindsplit_datasets.parsing.ruleset import RULES
 
 #: (caption, expected triples in order): one group per clause of SPEC 1b.
 CASES = [
@@ -276,12 +278,38 @@ def test_parse_relations_many_refuses_bad_input(texts, kwargs, error):
 # --- the rule table and the word tables ------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", RELATION_RULES, ids=lambda rule: rule.name)
-def test_every_rule_reads_one_of_its_examples(rule):
-    assert rule.examples and rule.description
-    traces = ["\n".join(explain_relations(example.caption)) for example in rule.examples]
-    assert any(f" {rule.name}" in trace for trace in traces), traces
-    assert rule.stage == "relation" and rule.name == rule.name.lower().replace("_", "-")
+#: The rules only relations read: the relation rules and the corrections only they see.
+RELATION_STAGE_RULES = [rule for rule in RULES if rule.stage in ("relation-correction", "relation")]
+
+
+@pytest.mark.parametrize("rule", RELATION_STAGE_RULES, ids=lambda rule: rule.name)
+def test_each_relation_rule_fires_on_its_examples_which_fail_without_it(rule):
+    assert rule.examples and rule.description and rule.name == rule.name.lower()
+    for example in rule.examples:
+        assert example.triples is not None, f"{rule.name}: {example.caption!r} states no triples"
+        explanation = explain(example.caption)
+        found = [(r.subject, r.relation, r.object) for r in explanation.relations]
+        assert found == list(example.triples)
+        assert rule.name in explanation.relation_rules
+        without = parse_relations(example.caption, disabled={rule.name})
+        assert [(r.subject, r.relation, r.object) for r in without] != list(example.triples), (
+            f"{rule.name}: {example.caption!r} parses the same with the rule switched off"
+        )
+    if rule.stage == "relation":
+        trace = "\n".join(explain_relations(rule.examples[0].caption))
+        assert f" {rule.name}" in trace, trace
+
+
+def test_switching_relation_rules_off_by_name():
+    assert parse_relations("a kite flown by a boy", disabled={"passive-agent"}) == [
+        Relation("kite", "fly by", "boy")
+    ]
+    many = parse_relations_many(["a kite flown by a boy"], num_proc=1, disabled={"passive-agent"})
+    assert many == [[Relation("kite", "fly by", "boy")]]
+    both = parse_bindings_and_relations("a red kite flown by a boy", disabled={"attributive"})
+    assert both == ([], [Relation("boy", "fly", "kite")])
+    with pytest.raises(BindsplitValueError, match="no parser rule is named 'passive-agentt'"):
+        parse_relations("a kite flown by a boy", disabled={"passive-agentt"})
 
 
 def test_rule_names_are_unique():

@@ -290,10 +290,6 @@ def _clause_break(s: _State, i: int) -> bool:
     return True
 
 
-def _pass(s: _State, i: int) -> bool:
-    return True
-
-
 #: The relation rules of the table (stage "relation"), in the order they are tried.
 RELATION_RULES: tuple[Rule, ...] = tuple(RULES[name] for name in RULES.names("relation"))
 
