@@ -100,8 +100,9 @@ def linear_time(repeats: int) -> None:
 
 
 def throughput(n_captions: int) -> None:
-    from bindsplit_datasets.parsing import parse_bindings, parse_relations, parse_relations_many
     from bindsplit_datasets.parsing.relations import parse_bindings_and_relations
+
+    from bindsplit_datasets.parsing import parse_bindings, parse_relations, parse_relations_many
 
     texts = gold_sets.real_texts(shared_data())
     distinct = list(dict.fromkeys(t for k, t in texts.items() if k[0].startswith("sugarcrepe/")))
