@@ -40,6 +40,7 @@ from ..parsing import (
     Binding,
     Relation,
     parse_bindings,
+    parse_bindings_and_relations_many,
     parse_many,
     parse_relations,
     parse_relations_many,
@@ -289,6 +290,17 @@ class BenchmarkAdapter(abc.ABC):
         width = self.n_captions
         return [parsed[start : start + width] for start in range(0, len(parsed), width)]
 
+    def all_caption_bindings_and_relations(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
+        """(:meth:`all_caption_bindings`, :meth:`all_caption_relations`) of ``dataset``: what a
+        build counting both kinds of binding needs. The default asks each; an adapter that
+        parses caption text for both reads each distinct caption once."""
+        return (
+            self.all_caption_bindings(dataset, progress=progress),
+            self.all_caption_relations(dataset, progress=progress),
+        )
+
     def read_rows(self, source: str | Path | None) -> tuple[datasets.Dataset, dict[str, Any]]:
         """The raw rows and identity of the Hub source (``source=None``), another Hub id or a
         local Parquet copy with the Hub's columns, read by :func:`read_dataset_source`; required
@@ -351,6 +363,30 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
         parsed = parse_many(texts, progress=progress)
         width = self.n_captions
         return [parsed[start : start + width] for start in range(0, len(parsed), width)]
+
+    def all_caption_bindings_and_relations(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
+        """Both kinds from one run of the parser over each distinct caption (tokenised and
+        tagged once: :func:`~bindsplit_datasets.parsing.parse_bindings_and_relations_many`),
+        unless the adapter reads either kind another way."""
+        own = (
+            type(self).caption_relations is not BenchmarkAdapter.caption_relations
+            or type(self).all_caption_relations is not BenchmarkAdapter.all_caption_relations
+            or type(self).all_caption_bindings is not ParsedCaptionsAdapter.all_caption_bindings
+        )
+        if own:
+            return super().all_caption_bindings_and_relations(dataset, progress=progress)
+        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
+        rows = zip(*(columns[c] for c in self.caption_columns), strict=True)
+        texts = [text or "" for row in rows for text in row]
+        parsed = parse_bindings_and_relations_many(texts, progress=progress)
+        width = self.n_captions
+        bindings = [[pair[0] for pair in parsed[start : start + width]]
+                    for start in range(0, len(parsed), width)]  # fmt: skip
+        relations = [[pair[1] for pair in parsed[start : start + width]]
+                     for start in range(0, len(parsed), width)]  # fmt: skip
+        return bindings, relations
 
 
 #: Local data files, never Hub ids even where they have the form ``name/file``.
