@@ -278,3 +278,23 @@ def test_every_correction_rule_of_the_table_compiles_with_a_derived_trigger():
     for each in RULES.passes("correction"):
         for name in each.rules:
             assert RULES[name].patterns, f"{name}: a correction rule is a window"
+
+
+def test_every_word_table_and_each_of_its_uses_is_read_by_a_pattern_or_the_code():
+    from pathlib import Path
+
+    from bindsplit_datasets.parsing import wordlists as wl
+
+    package = Path(wl.__file__).parent
+    code = "\n".join(path.read_text(encoding="utf-8") for path in package.glob("*.py"))
+    table = (package / "data" / "rules.json").read_text(encoding="utf-8")
+    unread = []
+    for name in wl.table_names():
+        if not wl.uses(name):
+            if f'"{name}"' not in code + table:
+                unread.append(name)
+            continue
+        for use in wl.uses(name):
+            if f'"{name}", "{use}"' not in code and f'"{name}:{use}"' not in code + table:
+                unread.append(f"{name}:{use}")
+    assert unread == []

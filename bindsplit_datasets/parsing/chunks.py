@@ -70,15 +70,6 @@ _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
 _MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
-#: Determiners that are never nouns; another word tagged DT that can be a noun is one ("a tooth/DT
-#: brush").
-_DETERMINERS: frozenset[str] = wl.words("determiners", "closed")
-#: Tags the tagger gives a noun in a telegraphic phrase ("man wearing hat/WP").
-_ODD_TAGS = frozenset({"WP", "WDT", "FW", "UH", "LS", "SYM"})
-#: Words after which "to" is part of a preposition, not an infinitive ("next to tree/VB").
-_TO_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "with-to")
-#: Words tagged as prepositions that are never nouns here, though they can be.
-_NEVER_NOUNS: frozenset[str] = wl.words("prepositions", "never-noun")
 
 
 def noun_run_end(units: Units, start: int, stop: frozenset[str] = frozenset()) -> int:
@@ -168,10 +159,6 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     if u.kind[before] == NOUN and u.key[i] in lx.COMPOUND_PARTICIPLES and u.kind[after] == NOUN:
         return before > 0 and u.kind[before - 1] == NOUN  # "man riding horse"; not "grass covered"
     return True
-
-
-def _ends_phrase(u: Units, i: int) -> bool:
-    return i + 1 >= u.n or u.kind[i + 1] in (CONJ, PREP) or not u.key[i + 1][0].isalnum()
 
 
 #: The multi-word prepositions by their first word, longest first.

@@ -559,9 +559,3 @@ class Engine:
                 continue
             return window, [*reversed(before), (i, i + 1), *after]
         return None
-
-    def trigger(self, name: str) -> Callable[[Units], bool]:
-        """Whether pass ``name`` runs on a caption's units as they are (its trigger, derived
-        from its patterns: for tests and explanations)."""
-        bit = next(each.bit for each in self._passes if each.name == name)
-        return lambda units: bool(self.triggered(units) & bit)

@@ -7,9 +7,8 @@ reports), its lexical key (hyphens read as spaces: how the lexicon looks it up, 
 "snow-covered" finds "snow covered") and a *kind*: what it can do in a noun phrase.
 
 :func:`classify_units` merges the phrases and gives every unit the kind its tag says;
-:func:`.corrections.read_units` then mends the tagger's usual slips. The tag and word tables of
-both steps are defined here (their word tables read from ``data/words/``), and
-:mod:`.corrections` imports its own from here.
+the correction rules (``data/rules.json``, applied by :mod:`.patterns`) then mend the tagger's
+usual slips. The tag and word tables of the classification are here (read from ``data/words/``).
 """
 
 from __future__ import annotations
@@ -51,21 +50,6 @@ _NEGATIONS: frozenset[str] = wl.words("adverbs", "negation")
 _ARTICLES: frozenset[str] = wl.words("determiners", "article")
 #: Tags of finite verbs.
 _VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
-#: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
-_SINGULAR_DETERMINERS: frozenset[str] = wl.words("determiners", "singular")
-_PLURAL_COPULAS: frozenset[str] = wl.words("verbs", "plural-copula")
-#: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
-_CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
-#: Determiners after which a word that can be a noun is one ("a stove", "his train").
-_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("determiners", "noun-phrase")
-#: Kinds whose tag the word-class table can correct.
-_OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
-#: Kinds that a modifier stands before.
-_MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
-#: Position words that are the head of a compound right after a noun ("lap top", "road side").
-_COMPOUND_HEADS: frozenset[str] = wl.words("nouns", "compound-head")
-#: What may stand right of a word the tagger calls an adjective when it really is one.
-_AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
 
 
 class Units:
@@ -246,7 +230,7 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
 
 def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
-    are left for :func:`.corrections.read_units` to correct."""
+    are left for the correction rules (:mod:`.patterns`) to correct."""
     hyphens = "-" in "".join(tokens)
     keys = [token.replace("-", " ") for token in tokens] if hyphens else list(tokens)
     text, kind, tag = list(tokens), list(map(_token_kind, tokens, tags)), list(tags)
