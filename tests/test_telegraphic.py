@@ -3,8 +3,9 @@ they exposed, and the protocol's section 1 conventions (the telegraphic passes o
 parsing/data/rules.json).
 
 Every telegraphic pass has example captions with their exact bindings; switching its named rules
-off changes the first of them (so no pass is dead), and the passes run in their order in the
-rule table. The phrases
+off changes the first of them (so no pass is dead). The passes run in the order of the rule
+table, the one place it is written; the examples fail where it is wrong ("girl in yellow top
+poses with racket" needs the phrase-final head before the clothing colours). The phrases
 were written for these tests; ``data/telegraphic_heldout.json`` holds more, kept aside while the
 rules were written, on which precision and recall are measured.
 """
@@ -249,41 +250,6 @@ def test_every_pass_has_examples_and_named_rules_in_order():
     assert CLOTHING_RULE in names
     assert pairs("man in red checked shirt") == [("red", "shirt"), ("checked", "shirt")]
     assert parse_bindings("man in red checked shirt", disabled={CLOTHING_RULE}) == []
-
-
-def test_passes_run_in_the_telegraphic_order():
-    order = [each.name for each in RULES.passes("correction")]
-    assert order[:7] == [
-        "hyphenated-adverbs",
-        "hyphenated-compounds",
-        "participles-read-as-numbers",
-        "nouns-read-as-determiners",
-        "nouns-read-as-prepositions",
-        "colour-word-compounds",
-        "word-classes",
-    ]
-    runs = order.index("verbs-in-noun-runs")
-    assert order[runs + 1 : runs + 3] == [
-        "article-less-subjects",
-        "article-less-coordinated-subjects",
-    ]
-    assert order[order.index("linking-verbs") + 1 : order.index("linking-verbs") + 4] == [
-        "telegraphic-heads",
-        "article-less-garment-top",
-        "clothing-colours",
-    ]
-    assert order[-10:] == [
-        "light-shades",
-        "prepositions-read-as-particles",
-        "infinitive-slips",
-        "noun-participle-compounds",
-        "gerund-compound-heads",
-        "article-less-verbs",
-        "object-gerunds",
-        "adjectives-after-articles",
-        "phrase-initial-participles",
-        "complement-clauses",
-    ]
 
 
 def test_rule_tables_are_loaded_without_comments():

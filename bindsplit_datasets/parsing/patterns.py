@@ -108,7 +108,7 @@ def table(ref: str) -> frozenset[str]:
 def code(path: str) -> Callable[..., Any]:
     """The function ``"module.function"`` of this package that a rule names."""
     module, _, name = path.rpartition(".")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
 
 
 def _many(value: Any) -> tuple[Any, ...]:
@@ -213,7 +213,7 @@ class _Compiler:
         """The function ``source`` defines (named ``f``), in the namespace."""
         scope = dict(self.namespace, _classes=_classes)
         exec(compile(source, "<unit patterns>", "exec"), scope)  # noqa: S102 (our own patterns)
-        return scope["f"]  # type: ignore[no-any-return]
+        return scope["f"]
 
 
 def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
@@ -226,7 +226,7 @@ def unit_test(pattern: Mapping[str, Any], where: str = "a pattern") -> UnitTest:
         "    cls = _classes(key)\n"
         f"    return bool({expression})\n"
     )
-    return test  # type: ignore[no-any-return]
+    return test
 
 
 #: The order a unit pattern's conditions are checked in: the cheapest first.
