@@ -9,11 +9,18 @@ where seen and unseen are known exactly (docs/protocol.md, section 7):
 3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
    scored with the Accelerate scorer and the ``bindsplit`` metric, in the runs of ``bindsplit
    eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
-4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``).
+4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``);
+5. a benchmark with *hard positives* (seed 003) in SugarCrepe++'s layout: the same samples as a
+   table of ``image``, ``caption`` (the scene), ``caption2`` (its hard positive: the same scene
+   with its two objects named in the other order) and ``negative_caption`` (the colour swap),
+   described by a spec file and built as any user's table (``bindsplit build custom --spec``),
+   then scored by both checkpoints.
 
 The output folder holds ``dataset/`` (the built benchmark), ``results/`` (one results record per
 model, named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as
-one list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` and ``demo.json``
+one list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png``,
+``hard_positives/`` (``spec.yaml``, the built ``dataset/``, its ``results/`` and
+``results.json``) and ``demo.json``
 (the manifest that marks the folder as a demo output, so a later run may replace it with
 ``--overwrite``; nothing else is ever replaced). It is written next to its final place and moved
 there only when complete.
@@ -25,7 +32,7 @@ import json
 import logging
 import shutil
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +49,32 @@ DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 RECORDS_FOLDER = "results"
 #: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
 DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
+#: The folder of the hard-positive benchmark in the output, and its benchmark name.
+HARD_POSITIVES_FOLDER = "hard_positives"
+HARD_POSITIVES_NAME = "synthetic_hard_positives"
+#: The spec of the hard-positive table (``bindsplit build custom --spec``), written beside it.
+HARD_POSITIVES_SPEC: dict[str, Any] = {
+    "name": HARD_POSITIVES_NAME,
+    "pretty_name": "Synthetic Shapes with hard positives",
+    "source": {
+        "layout": "SugarCrepe++'s columns, written by `bindsplit demo` from the synthetic "
+        "test benchmark"
+    },
+    "columns": {
+        "id": "id",
+        "images": ["image"],
+        "captions": {
+            "positive": ["caption"],
+            "hard_positive": ["caption2"],
+            "negative": ["negative_caption"],
+        },
+        "categories": ["stratum"],
+    },
+    "license": "Apache-2.0",
+    "image_sources": ["images rendered by BindSplit (Apache-2.0)"],
+    # templated captions also occur verbatim in the world's training corpus, the reference
+    "leakage_guard": False,
+}
 
 
 @dataclass(frozen=True)
@@ -53,6 +86,9 @@ class DemoResult:
     results: Path
     figure: Path
     records: list[dict[str, Any]]
+    #: The hard-positive benchmark's folder (its spec, build and results) and its records.
+    hard_positives: Path | None = None
+    hard_positive_records: list[dict[str, Any]] = field(default_factory=list)
 
 
 def model_id(name: str) -> str:
@@ -99,9 +135,11 @@ def run_demo(
     )
 
     checkpoints = {name: checkpoint_path(name) for name in models}  # a missing one fails fast
+    import yaml
+
+    from .benchmarks.custom import custom_adapter
     from .builds.builder import build_benchmark
     from .reports import plot_results, write_records
-    from .runs import plan_runs, run_planned
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -117,19 +155,24 @@ def run_demo(
         )
         dataset = tmp / "dataset"
         build_benchmark("synthetic", out=dataset, source=source, reference=index, progress=progress)
-        shutil.rmtree(source)
-        plan = [  # one plan per checkpoint: each has its own display name
-            run
-            for name, path in checkpoints.items()
-            for run in plan_runs(
-                [str(path)], [dataset], out_dir=tmp / RECORDS_FOLDER, name=model_id(name)
-            )
-        ]
-        scored = run_planned(
-            plan, configs=DEMO_CONFIGS, batch_size=batch_size, n_bootstrap=n_bootstrap, seed=seed
+        hard = tmp / HARD_POSITIVES_FOLDER
+        hard.mkdir()
+        table = hard_positive_table(source, hard / "table.parquet")
+        spec = hard / "spec.yaml"
+        write_text(spec, yaml.safe_dump(HARD_POSITIVES_SPEC, sort_keys=False))
+        hard_dataset = hard / "dataset"
+        build_benchmark(
+            custom_adapter(spec), out=hard_dataset, source=table, reference=index, progress=progress
         )
-        records = [_relocated(record, tmp, out) for record in scored]
+        table.unlink()
+        shutil.rmtree(source)
+        scores = {"configs": DEMO_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
+        records = _score(checkpoints, dataset, tmp / RECORDS_FOLDER, tmp, out, seed, **scores)
+        hard_records = _score(
+            checkpoints, hard_dataset, hard / RECORDS_FOLDER, tmp, out, seed, **scores
+        )
         write_records(records, tmp / "results.json")
+        write_records(hard_records, hard / "results.json")
         plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
@@ -142,6 +185,7 @@ def run_demo(
             "results": "results.json",
             "records": RECORDS_FOLDER,
             "figure": "accuracy_by_split.png",
+            "hard_positives": HARD_POSITIVES_FOLDER,
         }
         write_text(tmp / str(DEMO_OUTPUT.manifest), json.dumps(manifest, indent=2) + "\n")
     return DemoResult(
@@ -150,7 +194,67 @@ def run_demo(
         results=out / "results.json",
         figure=out / "accuracy_by_split.png",
         records=records,
+        hard_positives=out / HARD_POSITIVES_FOLDER,
+        hard_positive_records=hard_records,
     )
+
+
+def _score(
+    checkpoints: dict[str, Path],
+    dataset: Path,
+    records_folder: Path,
+    tmp: Path,
+    out: Path,
+    seed: int,
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """Both checkpoints' records on ``dataset``, written into ``records_folder`` as ``bindsplit
+    eval --out-dir`` writes them, pointing at the final folder."""
+    from .runs import plan_runs, run_planned
+
+    plan = [  # one plan per checkpoint: each has its own display name
+        run
+        for name, path in checkpoints.items()
+        for run in plan_runs([str(path)], [dataset], out_dir=records_folder, name=model_id(name))
+    ]
+    scored = run_planned(plan, seed=seed, **options)
+    return [_relocated(record, tmp, out) for record in scored]
+
+
+def hard_positive_caption(caption: str) -> str:
+    """The same scene in other words: its two object phrases in the other order (the world's
+    template ``"{0} and {1}"``).
+
+    >>> hard_positive_caption("a red circle and a blue square")
+    'a blue square and a red circle'
+    """
+    phrases = caption.split(" and ")
+    if len(phrases) != 2:
+        raise ValueError(f"{caption!r} does not name two objects as '{{0}} and {{1}}'")
+    return f"{phrases[1]} and {phrases[0]}"
+
+
+def hard_positive_table(source: Path, path: Path) -> Path:
+    """The synthetic test benchmark at ``source`` as a table in SugarCrepe++'s columns, written
+    to ``path``: ``id``, ``image`` (the scene), ``caption``, ``caption2`` (its hard positive,
+    :func:`hard_positive_caption`), ``negative_caption`` (the colour swap, true of the other
+    image) and ``stratum``."""
+    from .parquet_files import load_parquet_files
+
+    rows = load_parquet_files(
+        sorted((source / "test").glob("*.parquet")), "test", where=str(source), fix="rerun"
+    )
+    rows = rows.select_columns(["id", "image_0", "caption_0", "caption_1", "stratum"])
+    rows = rows.rename_columns(
+        {"image_0": "image", "caption_0": "caption", "caption_1": "negative_caption"}
+    )
+    hard = [hard_positive_caption(caption) for caption in rows["caption"]]
+    rows = rows.add_column("caption2", hard)
+    rows = rows.select_columns(
+        ["id", "image", "caption", "caption2", "negative_caption", "stratum"]
+    )
+    rows.to_parquet(str(path))
+    return path
 
 
 def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
@@ -168,8 +272,18 @@ def format_demo_report(result: DemoResult) -> str:
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):
         parts.append(format_comparison(result.records, metric, configs=DEMO_CONFIGS))
+    if result.hard_positive_records:
+        parts.append(
+            "Hard positives (seed 003): the same samples in SugarCrepe++'s layout, `caption2` "
+            "naming the scene's objects in the other order, built with `bindsplit build custom "
+            f"--spec {result.hard_positives}/spec.yaml`:"
+        )
+        parts += [format_table(record) for record in result.hard_positive_records]
+        parts.append(format_comparison(result.hard_positive_records, "i2t", configs=DEMO_CONFIGS))
     parts.append(
-        f"Wrote {result.dataset} (built benchmark with its card), {result.results} and "
-        f"{result.figure}."
+        f"Wrote {result.dataset} (built benchmark with its card), {result.results}, "
+        f"{result.figure}"
+        + (f" and {result.hard_positives}" if result.hard_positive_records else "")
+        + "."
     )
     return "\n\n".join(parts)

@@ -43,6 +43,7 @@ __all__ = [
     "ResumeMismatchError",
     "SchemaError",
     "SaveScoresError",
+    "SpecError",
     "ScoresFileError",
     "ScoringOptionError",
     "UnknownModelPrefixError",
@@ -229,6 +230,11 @@ class ParserMismatchError(BindsplitError):
 class RelationsMissingError(SchemaError):
     """A relation build (``--bindings relation|both``) was given a reference index without
     relation triples (an index of the older format, or one built without them)."""
+
+
+class SpecError(SchemaError):
+    """A benchmark spec file (``benchmarks/specs/``, ``bindsplit build custom --spec``) that does
+    not describe a benchmark: the message names the file, the field and the fix."""
 
 
 class LeakageError(BindsplitError):

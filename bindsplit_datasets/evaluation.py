@@ -11,7 +11,8 @@ reduce the matrices with the metric's functional core and return the results rec
 docs/architecture.md: model identity (and ``model.scored_by``: ``encoder``, ``pair scorer`` or
 ``imported``), dataset identity and fingerprint, the metrics of the requested configurations
 (each with its interval and n, plus the seen-minus-unseen and seen-minus-partial gaps, and how
-the intervals were made: method, level, resamples, seed), each sample's outcome
+the intervals were made: method, level, resamples, seed; on a build with hard positives, the
+manifest's ``columns.hard_positive``, also the original I2T and its drop), each sample's outcome
 (for paired comparisons between models), the benchmark's own checks (VisMin's pairing check),
 scoring statistics, environment (versions, platform, the package's git commit) and timings.
 Records from different runs are therefore comparable and can be merged into leaderboards,
@@ -43,16 +44,18 @@ from .metric_core import (
     DEFAULT_CONFIDENCE,
     DEFAULT_INTERVAL_METHOD,
     GAPS,
+    HARD_POSITIVE_SETTINGS_KEYS,
     SETTINGS_KEYS,
     BindsplitStatistics,
     accumulate,
     compute_metrics,
     count_ties,
-    sample_outcome,
+    sample_outcomes,
 )
 from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
+from .reports.keys import ORIGINAL_METRIC
 from .reports.results import key_config
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,7 +115,7 @@ def _select_metrics(metrics: dict[str, Any], configs: Sequence[str]) -> dict[str
     """The metric keys of ``configs``; a gap only when both its configurations are reported;
     the interval settings always."""
     gaps = {gap for gap, pair in GAPS.items() if set(pair) <= set(configs)}
-    kept = set(configs) | gaps | set(SETTINGS_KEYS)
+    kept = set(configs) | gaps | set(SETTINGS_KEYS) | set(HARD_POSITIVE_SETTINGS_KEYS)
     return {key: value for key, value in metrics.items() if key_config(key) in kept}
 
 
@@ -154,13 +157,15 @@ class _Rows:
     macro_groups: list[str | None] | None
     ids: list[str]
     balanced: list[bool] | None
+    hard_positives: list[int] | None
 
 
 def _rows(data: BindsplitData) -> _Rows:
-    """The rows' labels, groups, ids and flags, read from the columns the build describes (the
-    manifest's ``columns``); an id is the source's own (where the build names a unique one), else
-    the row in ``full``, or ``CONFIG/ROW`` for a row of another configuration (so it never pairs
-    with another row's outcome)."""
+    """The rows' labels, groups, ids, flags and hard-positive counts, read from the columns the
+    build describes (the manifest's ``columns``; every row has ``len(columns.hard_positive)``
+    hard positives); an id is the source's own (where the build names a unique one), else the
+    row in ``full``, or ``CONFIG/ROW`` for a row of another configuration (so it never pairs with
+    another row's outcome)."""
     columns = data.columns
     dataset = data.dataset
     present = dataset.column_names
@@ -179,6 +184,7 @@ def _rows(data: BindsplitData) -> _Rows:
     balanced = None
     if "balanced" in present:
         balanced = [bool(value) for value in dataset["balanced"]]
+    hard = len(columns.hard_positive)
     return _Rows(
         labels=labels,
         categories=categories if categories and any(c is not None for c in categories) else None,
@@ -187,26 +193,36 @@ def _rows(data: BindsplitData) -> _Rows:
         ),
         ids=ids,
         balanced=balanced,
+        hard_positives=[hard] * len(dataset) if hard else None,
     )
 
 
 def _statistics(scores: Any, rows: _Rows) -> Any:
-    """The metric core's statistics (with the ``balanced`` flags when the build has them)."""
+    """The metric core's statistics (with the ``balanced`` flags and the hard-positive counts
+    when the build has them)."""
     return accumulate(
-        scores, rows.labels, rows.categories, rows.macro_groups, balanced=rows.balanced
+        scores,
+        rows.labels,
+        rows.categories,
+        rows.macro_groups,
+        balanced=rows.balanced,
+        hard_positives=rows.hard_positives,
     )
 
 
 def _samples(scores: Any, rows: _Rows) -> dict[str, list[Any]]:
     """Each sample's id, label and outcomes (0/1), for paired comparisons between models;
-    ``t2i`` only when samples have two or more images."""
-    outcomes = [sample_outcome(matrix) for matrix in scores]
+    ``t2i`` only when samples have two or more images, ``i2t_original`` (I2T with the hard
+    positives left out; ``i2t`` is with them) only when they have hard positives."""
+    outcomes = sample_outcomes(scores, rows.hard_positives)
     samples: dict[str, list[Any]] = {"id": rows.ids, "label": rows.labels}
     if rows.balanced is not None:
         samples["balanced"] = rows.balanced
-    samples["i2t"] = [int(i2t) for i2t, _ in outcomes]
-    if outcomes and outcomes[0][1] is not None:
-        samples["t2i"] = [int(bool(t2i)) for _, t2i in outcomes]
+    samples["i2t"] = [int(outcome.i2t) for outcome in outcomes]
+    if rows.hard_positives is not None:
+        samples[ORIGINAL_METRIC] = [int(outcome.i2t_original) for outcome in outcomes]
+    if outcomes and outcomes[0].t2i is not None:
+        samples["t2i"] = [int(bool(outcome.t2i)) for outcome in outcomes]
     return samples
 
 
@@ -241,6 +257,7 @@ def _save_scores(
             ids=rows.ids,
             balanced=rows.balanced,
             fingerprint=fingerprint,
+            hard_positives=rows.hard_positives[0] if rows.hard_positives else 0,
         )
     except OSError as error:
         logger.warning(
@@ -254,9 +271,9 @@ def _save_scores(
     return {"path": str(path), "error": None}
 
 
-def _report_ties(scores: Any) -> None:
+def _report_ties(scores: Any, hard_positives: Sequence[int] | None) -> None:
     """State ties as ties: a warning with their number (they are scored wrong, not guessed)."""
-    tied = count_ties(scores)
+    tied = count_ties(scores, hard_positives)
     if tied:
         logger.warning(
             "%d of %d samples have a rival scored exactly as high as the right answer: these "
@@ -277,7 +294,7 @@ def _record(
     metrics of ``selected`` (with ``interval_options``: ``n_bootstrap``, ``confidence``,
     ``seed``, ``interval_method``), the benchmark's own checks and the per-sample outcomes."""
     rows = _rows(data)
-    _report_ties(scores)
+    _report_ties(scores, rows.hard_positives)
     stats = _statistics(scores, rows)
     metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)

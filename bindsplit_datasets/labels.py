@@ -12,18 +12,22 @@ whichever kind.
 
 Conventions
 -----------
-* Caption 0 is the sample's *positive* caption, every other caption a *negative*.
+* Caption 0 is the sample's *positive* caption; so are its *hard positives* (more captions true of
+  image 0, worded differently: seed 003), at the positions the build gives
+  (``positive_captions``); every other caption is a *negative*. Bindings of hard positives are
+  positive bindings wherever positive and negative captions are told apart: the familiarity
+  statistics and ``asymmetric``.
 * A caption's bindings are taken as a set: a binding listed twice in one caption counts once
   (the parser already returns each binding once; hand-written bindings may not).
 * ``B`` is the union of the bindings of all captions. The label is ``none`` when ``B`` is empty,
   ``seen`` when every binding of ``B`` is seen, ``unseen`` when none is, ``partial`` otherwise.
 * Familiarity of a caption is the fraction of its bindings that are seen, ``None`` when the
   caption has no bindings (there is nothing to be familiar with, which is not the same as 0.0).
-* ``asymmetric`` is true when the positive caption's familiarity differs from the familiarity of
-  at least one negative caption, comparing only captions whose familiarity is defined: a caption
+* ``asymmetric`` is true when the familiarity of a positive caption differs from the familiarity
+  of a negative caption, comparing only captions whose familiarity is defined: a caption
   without bindings gives the model no familiarity cue, so a pair involving ``None`` never makes a
-  sample asymmetric. A sample with a single caption is never asymmetric. Familiarities are
-  compared as exact fractions, so 1/3 and 2/6 are equal.
+  sample asymmetric. A sample with a single caption is never asymmetric, nor one whose captions
+  are all positive. Familiarities are compared as exact fractions, so 1/3 and 2/6 are equal.
 * ``balanced`` (the configuration of that name) is true when every caption with bindings has the
   same familiarity and it is above zero; captions without bindings are ignored, as for
   ``asymmetric``. So every ``seen`` sample is balanced (even one with a caption without
@@ -33,7 +37,7 @@ Conventions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
@@ -153,7 +157,8 @@ class SampleAnnotation:
 
     ``caption_bindings`` is ``None`` in a ``relation`` build, ``caption_relations`` outside
     ``relation`` and ``both`` builds; familiarity, ``asymmetric`` and the label are over the
-    units of ``binding_kind``.
+    units of ``binding_kind``. ``positive_captions``: the positions of the positive captions
+    (caption 0 and the hard positives; not a column of the row, the build's manifest gives it).
     """
 
     caption_bindings: tuple[tuple[AnnotatedBinding, ...], ...] | None
@@ -162,6 +167,7 @@ class SampleAnnotation:
     label: str
     caption_relations: tuple[tuple[AnnotatedRelation, ...], ...] | None = None
     binding_kind: str = DEFAULT_BINDING_KIND
+    positive_captions: tuple[int, ...] = (0,)
 
     @property
     def units(self) -> list[list[AnnotatedBinding | AnnotatedRelation]]:
@@ -230,7 +236,7 @@ def config_includes(config: str, annotation: SampleAnnotation | Mapping[str, Any
         )
     if config == "full":
         return True
-    label, _, balanced, _ = _fields(annotation)
+    label, _, balanced, _, _ = _fields(annotation)
     if config == BALANCED:
         return balanced
     return label in LABEL_POOLS[config]
@@ -240,11 +246,14 @@ def _familiarity(flags: Sequence[bool]) -> Fraction | None:
     return Fraction(sum(flags), len(flags)) if flags else None
 
 
-def _is_asymmetric(familiarity: Sequence[Fraction | None]) -> bool:
-    if not familiarity or familiarity[0] is None:
-        return False
-    positive = familiarity[0]
-    return any(f is not None and f != positive for f in familiarity[1:])
+def _is_asymmetric(familiarity: Sequence[Fraction | None], positives: Collection[int]) -> bool:
+    """Whether a defined positive familiarity differs from a defined negative one."""
+    sides: tuple[set[Fraction], set[Fraction]] = (set(), set())
+    for position, value in enumerate(familiarity):
+        if value is not None:
+            sides[position not in positives].add(value)
+    positive, negative = sides
+    return any(p != n for p in positive for n in negative)
 
 
 def annotate_sample(
@@ -253,9 +262,11 @@ def annotate_sample(
     *,
     caption_relations: Sequence[Sequence[Relation]] | None = None,
     binding_kind: str = DEFAULT_BINDING_KIND,
+    positive_captions: Collection[int] = (0,),
 ) -> SampleAnnotation:
     """Annotate one sample from the bindings (and/or triples) of each of its captions (caption
-    0 = positive), labelled by the units of ``binding_kind``.
+    0 = positive; ``positive_captions``: caption 0 and the hard positives, by position),
+    labelled by the units of ``binding_kind``.
 
     Each binding gets ``count = index.count(b)``, each triple ``count = index.relation_count(t)``,
     and ``seen = count >= index.min_count``; the sample gets each caption's familiarity,
@@ -265,6 +276,12 @@ def annotate_sample(
     captions each.
     """
     kind = check_binding_kind(binding_kind)
+    positives = tuple(sorted(set(positive_captions)))
+    if 0 not in positives or any(p < 0 for p in positives):
+        raise ValueError(
+            f"positive_captions {list(positive_captions)} must hold caption 0 (the positive "
+            "caption) and the positions of the hard positives"
+        )
     with_bindings = kind != "relation"
     with_relations = kind != "attribute"
     if (with_bindings and caption_bindings is None) or (
@@ -321,10 +338,11 @@ def annotate_sample(
     return SampleAnnotation(
         caption_bindings=tuple(annotated) if with_bindings else None,
         caption_familiarity=tuple(None if f is None else float(f) for f in familiarity),
-        asymmetric=_is_asymmetric(familiarity),
+        asymmetric=_is_asymmetric(familiarity, positives),
         label=split_label(count >= min_count for count in counts.values()),
         caption_relations=tuple(triples) if with_relations else None,
         binding_kind=kind,
+        positive_captions=positives,
     )
 
 
@@ -404,17 +422,19 @@ def _seen_flags(caption: Sequence[Any]) -> list[bool]:
 
 def _fields(
     annotation: SampleAnnotation | Mapping[str, Any],
-) -> tuple[str, bool, bool, Sequence[Sequence[Any]]]:
-    """Label, asymmetric, balanced and caption binding units of a sample; for a row
-    ``balanced`` is recomputed from the units' seen flags, so rows need no ``balanced`` column.
-    A row's units are those of the binding columns it has (``caption_bindings`` and/or
-    ``caption_relations``: a build writes those of its binding kind)."""
+) -> tuple[str, bool, bool, Sequence[Sequence[Any]], tuple[int, ...] | None]:
+    """Label, asymmetric, balanced, caption binding units and positive captions of a sample
+    (``None`` for a row, which does not record them); for a row ``balanced`` is recomputed
+    from the units' seen flags, so rows need no ``balanced`` column. A row's units are those of
+    the binding columns it has (``caption_bindings`` and/or ``caption_relations``: a build
+    writes those of its binding kind)."""
     if isinstance(annotation, SampleAnnotation):
         return (
             annotation.label,
             annotation.asymmetric,
             annotation.balanced,
             annotation.units,
+            annotation.positive_captions,
         )
     try:
         label, asymmetric = (label_name(annotation["bindsplit_label"]), annotation["asymmetric"])
@@ -430,7 +450,7 @@ def _fields(
         annotation.get("caption_bindings"), annotation.get("caption_relations")
     )
     balanced = is_balanced([_familiarity(_seen_flags(caption)) for caption in captions])
-    return label, bool(asymmetric), balanced, captions
+    return label, bool(asymmetric), balanced, captions, None
 
 
 def _rate(numerator: int, denominator: int) -> float | None:
@@ -452,13 +472,18 @@ class _Tally:
     captions: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(
-        self, label: str, asymmetric: bool, balanced: bool, captions: Sequence[Sequence[Any]]
+        self,
+        label: str,
+        asymmetric: bool,
+        balanced: bool,
+        captions: Sequence[Sequence[Any]],
+        positives: Collection[int] = (0,),
     ) -> None:
         self.labels[label] += 1
         self.asymmetric += asymmetric
         self.balanced += balanced
         for position, caption in enumerate(captions):
-            side = 0 if position == 0 else 1
+            side = 0 if position in positives else 1
             flags = _seen_flags(caption)
             self.bindings_seen[side] += sum(flags)
             self.bindings[side] += len(flags)
@@ -492,21 +517,27 @@ class _Tally:
 def composition(
     annotations: Iterable[SampleAnnotation | Mapping[str, Any]],
     categories: Iterable[str | None] | None = None,
+    *,
+    positive_captions: Collection[int] = (0,),
 ) -> CompositionStats:
     """Composition statistics over samples given as :class:`SampleAnnotation` or row dicts.
 
     ``categories`` (one per sample, in the same order; ``None`` for a sample without one) adds
     the same statistics per category in ``by_category`` (a benchmark adapter's
-    ``category(row)``: BiVLC ``type/subtype``, VisMin ``category``...).
+    ``category(row)``: BiVLC ``type/subtype``, VisMin ``category``...). ``positive_captions``:
+    the positions of the positive captions of row dicts (caption 0 and the build's hard
+    positives, ``BuildColumns``); an annotation carries its own.
     """
     total = _Tally()
     per_category: dict[str, _Tally] = {}
     names = iter(categories) if categories is not None else None
     for annotation in annotations:
-        label, asymmetric, balanced, captions = _fields(annotation)
+        label, asymmetric, balanced, captions, positives = _fields(annotation)
+        if positives is None:
+            positives = tuple(positive_captions)
         if label not in total.labels:
             raise ValueError(f"unknown label {label!r}; expected one of {', '.join(SPLIT_LABELS)}")
-        total.add(label, asymmetric, balanced, captions)
+        total.add(label, asymmetric, balanced, captions, positives)
         if names is not None:
             try:
                 name = next(names)
@@ -514,7 +545,7 @@ def composition(
                 raise ValueError("composition(): fewer categories than samples") from None
             if name is not None:
                 per_category.setdefault(str(name), _Tally()).add(
-                    label, asymmetric, balanced, captions
+                    label, asymmetric, balanced, captions, positives
                 )
     if names is not None and next(names, _END) is not _END:
         raise ValueError("composition(): more categories than samples")

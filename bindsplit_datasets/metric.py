@@ -50,6 +50,7 @@ MODULE_FILES: Final[tuple[str, ...]] = (
     "bindsplit_bootstrap.py",
     "bindsplit_core.py",
     "bindsplit_intervals.py",
+    "bindsplit_outcomes.py",
 )
 #: The entry ``evaluate.load("bindsplit")`` looks for in its modules cache.
 CACHED_NAME: Final[str] = "evaluate-metric--bindsplit"

@@ -9,6 +9,8 @@ a test checks that both agree.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 __all__ = [
     "BINDING_KINDS",
@@ -65,9 +67,15 @@ def label_name(value: int | str) -> str:
     return SPLIT_LABELS[value]
 
 
-#: How each metric (``i2t``, ``t2i``, ``group``) is written in tables, figures, cards and
-#: ``eval.yaml``.
-METRIC_LABELS: dict[str, str] = {"i2t": "I2T", "t2i": "T2I", "group": "group"}
+#: How each metric (``i2t``, ``t2i``, ``group``; with hard positives ``i2t_original`` and
+#: ``i2t_drop``) is written in tables, figures, cards and ``eval.yaml``.
+METRIC_LABELS: dict[str, str] = {
+    "i2t": "I2T",
+    "t2i": "T2I",
+    "group": "group",
+    "i2t_original": "I2T original",
+    "i2t_drop": "I2T drop",
+}
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose
@@ -147,15 +155,47 @@ INSTALL_COMMAND = f'pip install "bindsplit-datasets @ git+{REPOSITORY_URL}"'
 #: The Hub namespace of the canonical datasets and metric Space (``--org`` replaces it).
 HUB_ORG = "bindsplit"
 
-#: Benchmark (registry name) -> repository name of its canonical BindSplit dataset on the Hub.
-HUB_NAMES: dict[str, str] = {
-    "aro_vga": "aro",
-    "aro_vgr": "aro-vgr",
-    "bivlc": "bivlc",
-    "vismin": "vismin",
-    "sugarcrepe": "sugarcrepe",
-    "synthetic": "synthetic",
-}
+
+class _SpecHubNames(Mapping[str, str]):
+    """Benchmark (registry name) -> repository name of its canonical BindSplit dataset on the
+    Hub: each shipped benchmark spec's ``hub_name`` (``benchmarks/specs/<name>.yaml``, where it
+    is declared once), read on first use. The spec files are read here as plain data, since this
+    module imports nothing of the package (``benchmarks.spec`` reads them in full; a test checks
+    that both agree)."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] | None = None
+
+    def _read(self) -> dict[str, str]:
+        if self._names is None:
+            import json
+
+            import yaml
+
+            names: dict[str, str] = {}
+            folder = Path(__file__).parent / "benchmarks" / "specs"
+            for path in sorted(folder.iterdir()):
+                if path.suffix in (".yaml", ".yml", ".json"):
+                    text = path.read_text(encoding="utf-8")
+                    data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+                    name = str(data["name"])
+                    names[name] = str(data.get("hub_name") or name.replace("_", "-"))
+            self._names = names
+        return self._names
+
+    def __getitem__(self, benchmark: str) -> str:
+        return self._read()[benchmark]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+
+#: Benchmark (registry name) -> repository name of its canonical BindSplit dataset on the Hub,
+#: as the benchmark's spec declares it (``hub_name``).
+HUB_NAMES: Mapping[str, str] = _SpecHubNames()
 
 #: Repository name of the metric Space.
 METRIC_SPACE_NAME = "bindsplit"

@@ -1,6 +1,9 @@
 """Records for the leaderboard tests (view and Space): models whose ranks move between
-configurations, some for real, on two benchmarks and two reference corpora; and a parser of
-`bindsplit compare`'s text into rows, to check that the leaderboard shows exactly those."""
+configurations, some for real, on two benchmarks and two reference corpora; records made from
+counts (:func:`counted_record`: Wilson intervals, empty configurations as the metric reports
+them); the Space's whole test set (:func:`space_records`: three benchmarks, a relation build, a
+small and an empty configuration); and a parser of `bindsplit compare`'s text into rows, to check
+that the leaderboard shows exactly those."""
 
 from __future__ import annotations
 
@@ -10,7 +13,18 @@ from typing import Any
 import numpy as np
 from report_records import record_from_samples
 
-__all__ = ["LABELS", "as_compare_text", "compare_rows", "leaderboard_records"]
+from bindsplit_datasets.metric_core import newcombe_interval, proportion_interval
+from bindsplit_datasets.reports.results import seal_record
+
+__all__ = [
+    "LABELS",
+    "as_compare_text",
+    "compare_rows",
+    "counted_record",
+    "leaderboard_records",
+    "relation_records",
+    "space_records",
+]
 
 LABELS = ["seen"] * 120 + ["unseen"] * 60 + ["partial"] * 60 + ["none"] * 20
 
@@ -50,6 +64,98 @@ def leaderboard_records() -> list[dict[str, Any]]:
         _model("org/clip-b", 0.60, 0.50, 6, benchmark="vismin", reference="coco2017"),
         _model("google/siglip-b", 0.65, 0.40, 7, benchmark="vismin", reference="coco2017"),
     ]
+
+
+def counted_record(
+    model: str,
+    counts: dict[str, tuple[int, int]],
+    *,
+    benchmark: str,
+    reference: str = "coco2017",
+    kind: str = "attribute",
+) -> dict[str, Any]:
+    """A sealed I2T-only record (one image, two captions) from ``counts`` (configuration ->
+    (correct, n)), as the metric reports them: Wilson intervals, a configuration of n = 0 with
+    its count and no accuracy, each gap with its Newcombe interval where both sides have
+    samples."""
+    metrics: dict[str, Any] = {"interval_method": "wilson", "confidence": 0.95}
+    for config, (correct, n) in counts.items():
+        metrics[f"{config}/n"] = n
+        if n:
+            metrics[f"{config}/i2t"] = correct / n
+            metrics[f"{config}/i2t_ci"] = list(proportion_interval(correct, n))
+    for gap, other in (("gap", "unseen"), ("gap_partial", "partial")):
+        (a, n_a), (b, n_b) = counts.get("seen", (0, 0)), counts.get(other, (0, 0))
+        if n_a and n_b:
+            metrics[f"{gap}/i2t"] = a / n_a - b / n_b
+            metrics[f"{gap}/i2t_ci"] = list(newcombe_interval(a, n_a, b, n_b))
+    fingerprint = f"{benchmark}-{reference}-{kind}"
+    return seal_record(
+        {
+            "format": "bindsplit-results/1",
+            "model": {
+                "id": model,
+                "revision": "main",
+                "class": "CLIPModel",
+                "scored_by": "encoder",
+            },
+            "dataset": {
+                "data": f"out/{benchmark}",
+                "benchmark": benchmark,
+                "fingerprint": fingerprint,
+                "binding_kind": kind,
+                "reference": {"corpus": {"kind": "coco", "name": reference}},
+            },
+            "metrics": metrics,
+        }
+    )
+
+
+def relation_records() -> list[dict[str, Any]]:
+    """BiVLC's relation build against COCO (its own build): SigLIP ahead of CLIP on unseen
+    triples, where the attribute build has CLIP ahead."""
+    return [
+        counted_record(
+            "org/clip-b",
+            {"full": (150, 200), "seen": (90, 110), "partial": (30, 50), "unseen": (24, 40)},
+            benchmark="bivlc",
+            kind="relation",
+        ),
+        counted_record(
+            "google/siglip-b",
+            {"full": (160, 200), "seen": (92, 110), "partial": (36, 50), "unseen": (30, 40)},
+            benchmark="bivlc",
+            kind="relation",
+        ),
+    ]
+
+
+#: SugarCrepe against COCO: 10 seen samples (small n), none partial, 30 unseen.
+SUGARCREPE_COUNTS: dict[str, dict[str, tuple[int, int]]] = {
+    "org/negclip-b": {"full": (35, 40), "seen": (8, 10), "partial": (0, 0), "unseen": (27, 30)},
+    "google/siglip-b": {"full": (26, 40), "seen": (8, 10), "partial": (0, 0), "unseen": (18, 30)},
+    "org/clip-b": {"full": (28, 40), "seen": (10, 10), "partial": (0, 0), "unseen": (18, 30)},
+}
+
+
+def space_records() -> list[dict[str, Any]]:
+    """What the Space's tests show: :func:`leaderboard_records`, BiVLC's relation build, and
+    SugarCrepe with a small ``seen`` (10 samples; CLIP 10/10), an empty ``partial`` and no
+    ``balanced``.
+
+    Across benchmarks against COCO (attribute builds), the unseen I2T accuracies are
+    BiVLC: CLIP 88.3, SigLIP 81.7, NegCLIP 30.0; VisMin: CLIP 41.7, SigLIP 33.3;
+    SugarCrepe: NegCLIP 90.0, SigLIP 60.0, CLIP 60.0. Borda shares (share of the other models
+    beaten, a tie half): BiVLC CLIP 1, SigLIP 1/2, NegCLIP 0; VisMin CLIP 1, SigLIP 0;
+    SugarCrepe NegCLIP 1, SigLIP 1/4, CLIP 1/4. Means over each model's benchmarks: CLIP
+    (1 + 1 + 1/4) / 3 = 0.75, NegCLIP (0 + 1) / 2 = 0.5, SigLIP (1/2 + 0 + 1/4) / 3 = 0.25:
+    ranks CLIP 1, NegCLIP 2, SigLIP 3.
+    """
+    sugarcrepe = [
+        counted_record(model, counts, benchmark="sugarcrepe")
+        for model, counts in SUGARCREPE_COUNTS.items()
+    ]
+    return [*leaderboard_records(), *relation_records(), *sugarcrepe]
 
 
 _ROW = re.compile(

@@ -64,6 +64,21 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert demo["format"] == DEMO_OUTPUT.format and DEMO_OUTPUT.marks(out)
     assert demo["models"] == [model_id("clip"), model_id("negclip")]
     assert demo["n_per_stratum"] == N_PER_STRATUM
+    # a benchmark with hard positives, in SugarCrepe++'s layout, built as a user's table
+    hard = out / "hard_positives"
+    assert demo["hard_positives"] == "hard_positives"
+    hard_manifest = json.loads((hard / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
+    assert hard_manifest["benchmark"] == "synthetic_hard_positives"
+    assert hard_manifest["columns"]["caption"] == ["caption", "caption2", "negative_caption"]
+    assert hard_manifest["columns"]["hard_positive"] == ["caption2"]
+    assert hard_manifest["source"]["mapping"]["hard_positive"] == ["caption2"]
+    # the same samples as the synthetic benchmark: the same labels
+    assert hard_manifest["composition"]["counts"] == manifest["composition"]["counts"]
+    hard_records = load_results([hard / "results.json"])
+    assert [r["model"]["id"] for r in hard_records] == [model_id("clip"), model_id("negclip")]
+    assert all(r["metrics"]["full/n"] == 3 * N_PER_STRATUM for r in hard_records)
+    assert "Hard positives (seed 003)" in printed and "synthetic_hard_positives" in printed
+    assert not (hard / "table.parquet").exists()
 
 
 @pytest.mark.parametrize("overwrite", [False, True])

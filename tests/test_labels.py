@@ -325,3 +325,50 @@ def test_composition_rejects_bad_rows():
     row = _hand_samples()[0].to_row() | {"bindsplit_label": "familiar"}
     with pytest.raises(ValueError, match="unknown label 'familiar'"):
         composition([row])
+
+
+# ------------------------------------------------------------------------ hard positives
+def test_hard_positives_are_positive_captions_for_asymmetry():
+    # captions: positive (seen), hard positive (unseen), negative (unseen)
+    captions = [[RED_APPLE], [PURPLE_BANANA], [STRIPED_CAT]]
+    plain = annotate_sample(captions, INDEX)
+    with_hard = annotate_sample(captions, INDEX, positive_captions=(0, 1))
+    # the label and familiarities do not depend on the roles
+    assert plain.label == with_hard.label == "partial"
+    assert plain.caption_familiarity == with_hard.caption_familiarity == (1.0, 0.0, 0.0)
+    assert plain.asymmetric is True and with_hard.asymmetric is True  # 1.0 vs the negative's 0.0
+    assert with_hard.positive_captions == (0, 1) and plain.positive_captions == (0,)
+    ann = annotate_sample(
+        [[PURPLE_BANANA], [RED_APPLE], [STRIPED_CAT]], INDEX, positive_captions=(0, 1)
+    )
+    assert ann.asymmetric is True  # the hard positive (1.0) differs from the negative (0.0)
+    # two positives that disagree, and no negative: read as positive and negative the captions
+    # are asymmetric; as two positives there is no negative to compare with
+    assert annotate_sample([[PURPLE_BANANA], [RED_APPLE]], INDEX).asymmetric is True
+    ann = annotate_sample([[PURPLE_BANANA], [RED_APPLE]], INDEX, positive_captions=(0, 1))
+    assert ann.asymmetric is False
+    with pytest.raises(ValueError, match="must hold caption 0"):
+        annotate_sample([[RED_APPLE]], INDEX, positive_captions=(1,))
+
+
+def test_composition_counts_hard_positive_bindings_as_positive():
+    annotations = [
+        annotate_sample(
+            [[RED_APPLE, BLUE_MUG], [BLUE_MUG, RED_APPLE], [RED_MUG, BLUE_APPLE]],
+            INDEX,
+            positive_captions=(0, 1),
+        ),
+        annotate_sample(
+            [[PURPLE_BANANA], [CERAMIC_MUG], [STRIPED_CAT]], INDEX, positive_captions=(0, 1)
+        ),
+    ]
+    stats = composition(annotations)
+    # positive: 2 + 2 seen of 4, then 0 of 1 and 1 of 1 -> 5 of 6; negative: 0 of 2 and 0 of 1
+    assert (stats.n_positive_bindings, stats.positive_seen_rate) == (6, 5 / 6)
+    assert (stats.n_negative_bindings, stats.negative_seen_rate) == (3, 0.0)
+    assert (stats.n_positive_captions, stats.positive_caption_seen_rate) == (4, 3 / 4)
+    assert (stats.n_negative_captions, stats.negative_caption_seen_rate) == (2, 0.0)
+    # the same samples read back from their rows give the same figures with the build's roles
+    rows = [annotation.to_row() for annotation in annotations]
+    assert composition(rows, positive_captions=(0, 1)) == stats
+    assert composition(rows).n_positive_bindings == 3  # caption 0 only, as before

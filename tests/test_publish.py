@@ -854,6 +854,7 @@ def test_real_metric_folder_is_publishable() -> None:
         "bindsplit_bootstrap.py",
         "bindsplit_core.py",
         "bindsplit_intervals.py",
+        "bindsplit_outcomes.py",
         "requirements.txt",
         PUBLISH_RECORD,
     ]

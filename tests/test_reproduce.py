@@ -185,7 +185,7 @@ def test_reproduce_command_rejects_unknown_benchmark_before_work(
             "--out",
             str(tmp_path / "out"),
             "--benchmarks",
-            "bivlc,winoground",
+            "bivlc,no_such_benchmark",
             "--models",
             str(offline_inputs["model"]),
             "--reference",
@@ -193,5 +193,5 @@ def test_reproduce_command_rejects_unknown_benchmark_before_work(
         ]
     )
     assert code == 2
-    assert "unknown benchmark 'winoground'" in capsys.readouterr().err
+    assert "unknown benchmark 'no_such_benchmark'" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()

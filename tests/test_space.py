@@ -243,3 +243,20 @@ def test_leaderboard_space_shows_the_rows_of_compare(
             for rows in shown["rows"].values()
             for row in rows
         )
+        # one binding kind, named; a kind the benchmark lacks leaves nothing, and says so
+        job = client.submit("bivlc", "i2t", "coco2017", None, "attribute", api_name="/leaderboard")
+        assert len(job.result(timeout=REQUEST_TIMEOUT_S)["rows"]["full"]) == 3
+        job = client.submit("bivlc", "i2t", "coco2017", None, "relation", api_name="/leaderboard")
+        nothing = job.result(timeout=REQUEST_TIMEOUT_S)
+        assert nothing["rows"] == {} and nothing["note"] == "no results match the filters"
+        # across benchmarks, by hand: unseen I2T on BiVLC CLIP 88.3 > SigLIP 81.7 > NegCLIP 30.0,
+        # on VisMin CLIP 41.7 > SigLIP 33.3: Borda CLIP (1 + 1) / 2, SigLIP (1/2 + 0) / 2,
+        # NegCLIP 0 / 1
+        job = client.submit("i2t", "coco2017", "attribute", api_name="/across")
+        across = job.result(timeout=REQUEST_TIMEOUT_S)
+        assert [(row["model"], row["rank"], row["borda"]) for row in across["rows"]] == [
+            ("org/clip-b", 1, 1.0),
+            ("google/siglip-b", 2, 0.25),
+            ("org/negclip-b", 3, 0.0),
+        ]
+        assert across["benchmarks"] == ["bivlc", "vismin"] and across["left_out"] == {}

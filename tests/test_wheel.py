@@ -49,6 +49,7 @@ REQUIRED = (
     "_metric/bindsplit/bindsplit_bootstrap.py",
     "_metric/bindsplit/bindsplit_intervals.py",
     "_metric/bindsplit/bindsplit_core.py",
+    "_metric/bindsplit/bindsplit_outcomes.py",
     "_metric/bindsplit/README.md",
     "_metric/bindsplit/app.py",
     "_metric/bindsplit/requirements.txt",

@@ -42,7 +42,7 @@ import pyarrow as pa
 from ..downloads import file_digest
 from ..errors import BindsplitError, BindsplitFileNotFoundError, SchemaError
 from ..parsing import Binding, normalise_binding, parse_bindings
-from . import register
+from . import from_spec
 from .base import (
     BenchmarkAdapter,
     LoadedSource,
@@ -130,41 +130,16 @@ def _pair_bindings(attr1: str, obj1: str, attr2: str, obj2: str) -> list[list[Bi
     return [list(dict.fromkeys(true)), list(dict.fromkeys(false))]
 
 
-@register
+@from_spec("aro_vga")
 class AROVGAttribution(BenchmarkAdapter):
-    """ARO VG-Attribution; see the module docstring for the two layouts it reads."""
+    """ARO VG-Attribution; see the module docstring for the two layouts it reads (its source,
+    columns, licence and citation: ``specs/aro_vga.yaml``)."""
 
-    name: ClassVar[str] = "aro_vga"
-    aliases: ClassVar[tuple[str, ...]] = ("aro",)
-    pretty_name: ClassVar[str] = "ARO VG-Attribution"
     #: The original layout's annotation file and the fields each of its records must have
     #: (class variables, so that ARO VG-Relation reads its own file through the same code).
     annotation_file: ClassVar[str] = ANNOTATION_FILE
     record_fields: ClassVar[tuple[str, ...]] = ORIGINAL_FIELDS
-    hub_id: ClassVar[str | None] = "gowitheflow/ARO-Visual-Attribution"
-    hub_revision: ClassVar[str | None] = None
-    hub_split: ClassVar[str] = "test"
-    image_columns: ClassVar[tuple[str, ...]] = ("image",)
-    caption_columns: ClassVar[tuple[str, ...]] = ("true_caption", "false_caption")
-    required_columns: ClassVar[tuple[str, ...]] = ("image", "true_caption", "false_caption")
     load_options: ClassVar[tuple[str, ...]] = ("num_proc",)
-    license: ClassVar[str] = "mit"
-    image_sources: ClassVar[tuple[str, ...]] = ("Visual Genome images (CC BY 4.0)",)
-    citation: ClassVar[str] = """@inproceedings{yuksekgonul2023when,
-  title     = {When and Why Vision-Language Models Behave like Bags-Of-Words,
-               and What to Do About It?},
-  author    = {Yuksekgonul, Mert and Bianchi, Federico and Kalluri, Pratyusha and
-               Jurafsky, Dan and Zou, James},
-  booktitle = {International Conference on Learning Representations},
-  year      = {2023}
-}"""
-    paper_figures: ClassVar[Mapping[str, float]] = {
-        "positive_seen_rate": 0.798,
-        "negative_seen_rate": 0.418,
-        "asymmetric_share": 0.825,
-        "unseen_share": 0.012,
-        "unseen_count": 314,
-    }
 
     # ------------------------------------------------------------------------------- reading
     def load(

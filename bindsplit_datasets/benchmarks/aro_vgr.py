@@ -41,7 +41,7 @@ import datasets
 
 from ..errors import BindsplitError, SchemaError
 from ..parsing import Relation, normalise_object, parse_relations
-from . import register
+from . import from_spec
 from .aro_vga import AROVGAttribution
 from .base import ParsedCaptionsAdapter, SourceReport
 
@@ -119,18 +119,13 @@ def _triples(subject: str, relation: str, obj: str, true_caption: str) -> tuple[
     return Relation(s, form, o), Relation(o, form, s)
 
 
-@register
+@from_spec("aro_vgr")
 class AROVGRelation(AROVGAttribution):
-    """ARO VG-Relation; see the module docstring for the layouts it reads and its triples."""
+    """ARO VG-Relation; see the module docstring for the layouts it reads and its triples (its
+    source, columns, licence and citation: ``specs/aro_vgr.yaml``)."""
 
-    name: ClassVar[str] = "aro_vgr"
-    aliases: ClassVar[tuple[str, ...]] = ()
-    pretty_name: ClassVar[str] = "ARO VG-Relation"
-    hub_id: ClassVar[str | None] = "gowitheflow/ARO-Visual-Relation"
     annotation_file: ClassVar[str] = ANNOTATION_FILE
     record_fields: ClassVar[tuple[str, ...]] = RELATION_FIELDS
-    #: The BindSplit paper reports no figures for VG-Relation.
-    paper_figures: ClassVar[Mapping[str, float]] = {}
 
     @staticmethod
     def _check_record(annotation_file: Path, position: int, record: Mapping[str, Any]) -> None:

@@ -7,10 +7,16 @@ and citation. Everything downstream (builder, cards, scorer, metric) works from 
 alone, so adding a benchmark means writing one module that defines a subclass and registers it.
 
 Pairing convention (docs/protocol.md, section 5): ``image_columns[i]`` pairs with
-``caption_columns[i]``; captions
-beyond the number of images are negatives of image 0 (ARO: one image, ``true_caption`` then
-``false_caption``). Caption 0 is the sample's *positive* caption, all others its *negatives*, for
-the familiarity statistics.
+``caption_columns[i]``; captions beyond the number of images are, first, the *hard positives* of
+image 0 (``hard_positive_columns``: more captions true of it, worded differently) and then its
+*negatives* (ARO: one image, ``true_caption`` then ``false_caption``). Caption 0 and the hard
+positives are the sample's *positive* captions, all others its *negatives*, for the familiarity
+statistics (docs/protocol.md, section 3).
+
+What a benchmark is (its source, columns, roles, licence, citation) is declared in its spec file
+(``benchmarks/specs/<name>.yaml``, :mod:`.spec`); an adapter class takes those class variables
+from the spec (:func:`~bindsplit_datasets.benchmarks.from_spec`) and adds only the code that
+reading its source needs.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from ..parsing import (
     parse_relations,
     parse_relations_many,
 )
+from .spec import BenchmarkSpec
 
 __all__ = [
     "BenchmarkAdapter",
@@ -136,8 +143,12 @@ class BenchmarkAdapter(abc.ABC):
     hub_split: ClassVar[str] = "test"
     #: Image columns, in image order.
     image_columns: ClassVar[tuple[str, ...]]
-    #: Caption columns, in caption order (caption j is the correct caption of image j).
+    #: Caption columns, in caption order (caption j is the correct caption of image j), then
+    #: the hard positives, then the negatives.
     caption_columns: ClassVar[tuple[str, ...]]
+    #: The caption columns that are hard positives of image 0 (they follow the positives in
+    #: ``caption_columns``); empty for a benchmark without any.
+    hard_positive_columns: ClassVar[tuple[str, ...]] = ()
     #: Columns the source must have; a missing one is an error that names it.
     required_columns: ClassVar[tuple[str, ...]]
     #: Columns that give per-category breakdowns in the metric (BiVLC ``type``/``subtype``).
@@ -152,6 +163,8 @@ class BenchmarkAdapter(abc.ABC):
     #: The paper's figures for this benchmark (docs/protocol.md, section 6), keyed like the
     #: composition stats.
     paper_figures: ClassVar[Mapping[str, float]] = {}
+    #: The spec the class variables come from (``None``: an adapter declared in code only).
+    spec: ClassVar[BenchmarkSpec | None] = None
 
     @abc.abstractmethod
     def load(
@@ -191,13 +204,20 @@ class BenchmarkAdapter(abc.ABC):
     def n_captions(self) -> int:
         return len(self.caption_columns)
 
+    @property
+    def positive_captions(self) -> tuple[int, ...]:
+        """Positions of the captions on the positive side of the familiarity statistics: caption
+        0 and the hard positives (docs/protocol.md, section 3)."""
+        return (0, *range(self.n_images, self.n_images + len(self.hard_positive_columns)))
+
     def check_columns(self, column_names: Sequence[str], where: str) -> None:
         """Raise a :class:`SchemaError` naming every required column missing from ``where``."""
         missing = [c for c in self.required_columns if c not in column_names]
         if missing:
             raise SchemaError(
                 f"{where} is not a {self.pretty_name} source: missing column(s) {missing}; "
-                f"expected at least {list(self.required_columns)}."
+                f"expected at least {list(self.required_columns)} (the source has the columns "
+                f"{list(column_names)})."
             )
 
     # -- shared reading and batch helpers -----------------------------------------------------
@@ -390,7 +410,7 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
 
 
 #: Local data files, never Hub ids even where they have the form ``name/file``.
-_DATA_FILE_SUFFIXES = (".parquet", ".json", ".csv")
+_DATA_FILE_SUFFIXES = (".parquet", ".json", ".jsonl", ".ndjson", ".csv")
 
 
 def _looks_like_hub_id(text: str) -> bool:

@@ -37,7 +37,7 @@ import datasets
 
 from ..downloads import default_cache_dir, download, files_digest
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
-from . import register
+from . import from_spec
 from .base import (
     LoadedSource,
     ParsedCaptionsAdapter,
@@ -54,7 +54,9 @@ __all__ = [
     "SUBSET_ALIASES",
     "SugarCrepe",
     "download_official_source",
+    "check_filename",
     "find_subset_files",
+    "images_folder",
 ]
 
 #: The subsets, one JSON file each, in build order.
@@ -84,35 +86,34 @@ OFFICIAL_URL = "https://raw.githubusercontent.com/RAIVNLab/sugar-crepe/main/data
 _READ_VERSION = 1
 #: Temporary column holding each sample's image problem while the official layout is read.
 _PROBLEM = "_bindsplit_image_problem"
-_FEATURES = datasets.Features(
-    {
-        "image": datasets.Image(),
-        "filename": datasets.Value("string"),
-        "caption": datasets.Value("string"),
-        "negative_caption": datasets.Value("string"),
-        "subset": datasets.Value("string"),
-        _PROBLEM: datasets.Value("string"),
-    }
-)
+#: The text fields of a SugarCrepe sample, as the rows store them (after ``image``).
+_RECORD_FEATURES = datasets.Features(dict.fromkeys(RECORD_FIELDS, datasets.Value("string")))
 
 
-def _subset_of(path: Path) -> str | None:
+def _subset_of(
+    path: Path, subsets: Sequence[str] = SUBSETS, aliases: Mapping[str, str] = SUBSET_ALIASES
+) -> str | None:
     """The canonical subset a file name stands for (``None``: not a subset file)."""
     if path.suffix != ".json":
         return None
-    return path.stem if path.stem in SUBSETS else SUBSET_ALIASES.get(path.stem)
+    return path.stem if path.stem in subsets else aliases.get(path.stem)
 
 
-def find_subset_files(folder: str | os.PathLike[str]) -> dict[str, Path]:
-    """The subset files directly in ``folder``: canonical subset -> file, in :data:`SUBSETS`
-    order (empty if there are none).
+def find_subset_files(
+    folder: str | os.PathLike[str],
+    subsets: Sequence[str] = SUBSETS,
+    aliases: Mapping[str, str] = SUBSET_ALIASES,
+) -> dict[str, Path]:
+    """The subset files directly in ``folder``: canonical subset -> file, in ``subsets`` order
+    (default: SugarCrepe's :data:`SUBSETS`, with the earlier names ``aliases``; empty if there
+    are none).
 
     Raises:
         SchemaError: a subset has two files (``add_obj.json`` and ``add_ent.json``).
     """
     found: dict[str, Path] = {}
     for path in sorted(Path(folder).glob("*.json")):
-        subset = _subset_of(path)
+        subset = _subset_of(path, subsets, aliases)
         if subset is None:
             continue
         if subset in found:
@@ -121,23 +122,27 @@ def find_subset_files(folder: str | os.PathLike[str]) -> dict[str, Path]:
                 f"{path.name}; keep one"
             )
         found[subset] = path
-    return {subset: found[subset] for subset in SUBSETS if subset in found}
+    return {subset: found[subset] for subset in subsets if subset in found}
 
 
-def _official_files(path: Path) -> dict[str, Path]:
+def _official_files(
+    path: Path, subsets: Sequence[str] = SUBSETS, aliases: Mapping[str, str] = SUBSET_ALIASES
+) -> dict[str, Path]:
     """The subset files of an official-layout ``path`` (a subset file, the ``data/`` folder or the
     repository folder); empty if ``path`` is not in that layout."""
     if path.is_file():
-        subset = _subset_of(path)
+        subset = _subset_of(path, subsets, aliases)
         return {subset: path} if subset else {}
     if not path.is_dir():
         return {}
-    return find_subset_files(path) or (
-        find_subset_files(path / DATA_FOLDER) if (path / DATA_FOLDER).is_dir() else {}
+    return find_subset_files(path, subsets, aliases) or (
+        find_subset_files(path / DATA_FOLDER, subsets, aliases)
+        if (path / DATA_FOLDER).is_dir()
+        else {}
     )
 
 
-def _read_subset(path: Path) -> list[tuple[str, dict[str, str]]]:
+def _read_subset(path: Path) -> list[tuple[str, dict[str, Any]]]:
     """The ``(key, sample)`` pairs of one subset file, in file order, each sample checked to have
     :data:`RECORD_FIELDS` as strings and a plain file name."""
     try:
@@ -158,17 +163,22 @@ def _read_subset(path: Path) -> list[tuple[str, dict[str, str]]]:
                 f"{path}: sample {key!r} must have the string fields {list(RECORD_FIELDS)}, got "
                 f"{sample!r}"
             )
-        filename = sample["filename"]
-        if not filename or Path(filename).name != filename or filename in (".", ".."):
-            raise SchemaError(
-                f"{path}: sample {key!r} names the image {filename!r}; expected a file name in "
-                "the COCO val2017 folder, such as '000000000139.jpg'"
-            )
+        check_filename(path, key, sample["filename"])
         records.append((key, {field: sample[field] for field in RECORD_FIELDS}))
     return records
 
 
-def _images_folder(images: str | os.PathLike[str] | None) -> Path:
+def check_filename(path: Path, key: str, filename: str) -> None:
+    """Raise :class:`SchemaError` unless ``filename`` (of sample ``key`` of ``path``) is a plain
+    file name, as the COCO val2017 images are named."""
+    if not filename or Path(filename).name != filename or filename in (".", ".."):
+        raise SchemaError(
+            f"{path}: sample {key!r} names the image {filename!r}; expected a file name in "
+            "the COCO val2017 folder, such as '000000000139.jpg'"
+        )
+
+
+def images_folder(images: str | os.PathLike[str] | None) -> Path:
     """The val2017 folder given by ``--images`` (or the folder above it), else the cached one."""
     if images is None:
         return coco_val2017_images()
@@ -205,7 +215,7 @@ def _image_stats(folder: Path, filenames: Sequence[str]) -> list[Any]:
 
 
 def _official_rows(
-    samples: Sequence[Mapping[str, str]], image_dir: str
+    samples: Sequence[Mapping[str, Any]], image_dir: str
 ) -> Iterator[dict[str, Any]]:
     """Each sample with its image file's bytes, or ``image=None`` and the problem in
     ``_PROBLEM``; each distinct image is checked once."""
@@ -222,28 +232,31 @@ def _official_rows(
         yield {**sample, "image": image, _PROBLEM: problems[name]}
 
 
-@register
+@from_spec("sugarcrepe")
 class SugarCrepe(ParsedCaptionsAdapter):
-    """SugarCrepe, every subset; see the module docstring for the layouts it reads."""
+    """SugarCrepe, every subset; see the module docstring for the layouts it reads (its
+    columns, licence and citation: ``specs/sugarcrepe.yaml``)."""
 
-    name: ClassVar[str] = "sugarcrepe"
-    pretty_name: ClassVar[str] = "SugarCrepe"
-    image_columns: ClassVar[tuple[str, ...]] = ("image",)
-    caption_columns: ClassVar[tuple[str, ...]] = ("caption", "negative_caption")
-    required_columns: ClassVar[tuple[str, ...]] = ("image", "caption", "negative_caption", "subset")
-    category_columns: ClassVar[tuple[str, ...]] = ("subset",)
     load_options: ClassVar[tuple[str, ...]] = ("images",)
-    license: ClassVar[str] = "mit"
-    image_sources: ClassVar[tuple[str, ...]] = (
-        "COCO val2017 images (from Flickr, each under the terms of the COCO terms of use)",
-    )
-    citation: ClassVar[str] = """@inproceedings{hsieh2023sugarcrepe,
-  title     = {{SugarCrepe}: Fixing Hackable Benchmarks for Vision-Language Compositionality},
-  author    = {Hsieh, Cheng-Yu and Zhang, Jieyu and Ma, Zixian and Kembhavi, Aniruddha and
-               Krishna, Ranjay},
-  booktitle = {Advances in Neural Information Processing Systems, Datasets and Benchmarks Track},
-  year      = {2023}
-}"""
+    #: The subset files of the official layout, in build order, and the earlier file names read
+    #: as a subset (class variables, so that SugarCrepe++ reads its files through this code).
+    subsets: ClassVar[tuple[str, ...]] = SUBSETS
+    subset_aliases: ClassVar[Mapping[str, str]] = SUBSET_ALIASES
+    #: The fields of a sample of a subset file, as the rows store them (after ``image``).
+    record_features: ClassVar[datasets.Features] = _RECORD_FEATURES
+
+    def read_subset(self, path: Path) -> list[tuple[str, dict[str, Any]]]:
+        """The ``(key, sample)`` pairs of one subset file, in file order, checked."""
+        return _read_subset(path)
+
+    def download_source(self) -> Path:
+        """The folder of the subset files of the official release, downloaded once."""
+        return download_official_source()
+
+    def source_url(self) -> str:
+        """Where :meth:`download_source` reads the subset files from (recorded in the source
+        identity)."""
+        return OFFICIAL_URL
 
     def load(
         self, source: str | Path | None = None, *, strict: bool = False, **options: Any
@@ -257,19 +270,19 @@ class SugarCrepe(ParsedCaptionsAdapter):
         self.check_options(options)
         images = options.get("images")
         if source is None:
-            files = find_subset_files(download_official_source())
-            loaded = self._load_official(files, _images_folder(images), strict=strict)
-            loaded.identity["url"] = OFFICIAL_URL
+            files = find_subset_files(self.download_source(), self.subsets, self.subset_aliases)
+            loaded = self._load_official(files, images_folder(images), strict=strict)
+            loaded.identity["url"] = self.source_url()
             return loaded
         path = Path(source).expanduser()
-        files = _official_files(path)
+        files = _official_files(path, self.subsets, self.subset_aliases)
         if files:
-            return self._load_official(files, _images_folder(images), strict=strict)
+            return self._load_official(files, images_folder(images), strict=strict)
         if path.is_dir() and not any(path.rglob("*.parquet")):
             raise BindsplitFileNotFoundError(
-                f"{path} is not a SugarCrepe source: it has no subset files "
-                f"({', '.join(f'{s}.json' for s in SUBSETS)}) directly or in {DATA_FOLDER}/, "
-                "and no Parquet files"
+                f"{path} is not a {self.pretty_name} source: it has no subset files "
+                f"({', '.join(f'{s}.json' for s in self.subsets)}) directly or in "
+                f"{DATA_FOLDER}/, and no Parquet files"
             )
         if images is not None:
             raise BindsplitValueError(
@@ -291,10 +304,10 @@ class SugarCrepe(ParsedCaptionsAdapter):
     def _load_official(
         self, files: Mapping[str, Path], image_dir: Path, *, strict: bool
     ) -> LoadedSource:
-        samples: list[dict[str, str]] = []
+        samples: list[dict[str, Any]] = []
         keys: list[tuple[str, str]] = []  # (subset, key in its file) of every sample
         for subset, path in files.items():
-            for key, record in _read_subset(path):
+            for key, record in self.read_subset(path):
                 samples.append({**record, "subset": subset})
                 keys.append((subset, key))
         paths = list(files.values())
@@ -303,6 +316,7 @@ class SugarCrepe(ParsedCaptionsAdapter):
             json.dumps(
                 [
                     _READ_VERSION,
+                    self.name,
                     json_sha256,
                     str(image_dir.resolve()),
                     _image_stats(image_dir, [s["filename"] for s in samples]),
@@ -311,14 +325,21 @@ class SugarCrepe(ParsedCaptionsAdapter):
         ).hexdigest()
         dataset = datasets.Dataset.from_generator(
             _official_rows,
-            features=_FEATURES,
+            features=datasets.Features(
+                {
+                    "image": datasets.Image(),
+                    **self.record_features,
+                    "subset": datasets.Value("string"),
+                    _PROBLEM: datasets.Value("string"),
+                }
+            ),
             gen_kwargs={"samples": samples, "image_dir": str(image_dir)},
             fingerprint=fingerprint,
         )
         report = SourceReport()
         sizes = Counter(subset for subset, _ in keys)
         report.notes.append("samples per subset: " + ", ".join(f"{s} {sizes[s]:,}" for s in files))
-        absent = [subset for subset in SUBSETS if subset not in files]
+        absent = [subset for subset in self.subsets if subset not in files]
         if absent:
             report.notes.append(f"subsets not in the source: {', '.join(absent)}")
         aliased = [f"{p.name} as {subset}" for subset, p in files.items() if p.stem != subset]
@@ -340,7 +361,7 @@ class SugarCrepe(ParsedCaptionsAdapter):
     @staticmethod
     def _drop_bad_images(
         dataset: datasets.Dataset,
-        samples: Sequence[Mapping[str, str]],
+        samples: Sequence[Mapping[str, Any]],
         keys: Sequence[tuple[str, str]],
         image_dir: Path,
         report: SourceReport,

@@ -47,7 +47,7 @@ import datasets
 from ..downloads import file_digest
 from ..errors import BindsplitFileNotFoundError, SchemaError
 from ..pairing import PAIRING_COLUMN
-from . import register
+from . import from_spec
 from .base import LoadedSource, ParsedCaptionsAdapter
 
 logger = logging.getLogger(__name__)
@@ -206,39 +206,12 @@ def _uncross(
     return batch
 
 
-@register
+@from_spec("vismin")
 class VisMin(ParsedCaptionsAdapter):
-    """VisMin: ``text_0``/``image_0`` and ``text_1``/``image_1`` (see the module docstring)."""
+    """VisMin: ``text_0``/``image_0`` and ``text_1``/``image_1`` (see the module docstring; its
+    source, columns, licence and citation: ``specs/vismin.yaml``)."""
 
-    name: ClassVar[str] = "vismin"
-    id_column: ClassVar[str | None] = "id"
-    pretty_name: ClassVar[str] = "VisMin"
-    hub_id: ClassVar[str | None] = "mair-lab/vismin-bench"
-    hub_revision: ClassVar[str | None] = None
-    hub_split: ClassVar[str] = "test"
-    image_columns: ClassVar[tuple[str, ...]] = ("image_0", "image_1")
-    caption_columns: ClassVar[tuple[str, ...]] = ("text_0", "text_1")
-    required_columns: ClassVar[tuple[str, ...]] = (
-        "image_0",
-        "text_0",
-        "image_1",
-        "text_1",
-        "category",
-    )
-    category_columns: ClassVar[tuple[str, ...]] = ("category",)
     load_options: ClassVar[tuple[str, ...]] = ("sim_solution", "pairing")
-    license: ClassVar[str] = "cc-by-4.0"
-    image_sources: ClassVar[tuple[str, ...]] = (
-        "COCO 2017 images (from Flickr, each under the terms of the COCO terms of use)",
-        "VisMin's edited images (the benchmark's licence)",
-    )
-    citation: ClassVar[str] = """@article{awal2024vismin,
-  title   = {{VisMin}: Visual Minimal-Change Understanding},
-  author  = {Awal, Rabiul and Ahmadi, Saba and Zhang, Le and Agrawal, Aishwarya},
-  journal = {arXiv preprint arXiv:2407.16772},
-  year    = {2024}
-}"""
-    paper_figures: ClassVar[Mapping[str, float]] = {"unseen_share": 0.023}
 
     def category(self, row: Mapping[str, Any]) -> str | None:
         """``"{category}/crossed"`` / ``"{category}/straight"`` when the row has

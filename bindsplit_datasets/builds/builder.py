@@ -102,7 +102,8 @@ def compute_annotations(
     binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> list[SampleAnnotation]:
     """The annotation of every row of ``loaded``, in row order, labelled by the units of
-    ``binding_kind`` (bindings and/or triples from the adapter)."""
+    ``binding_kind`` (bindings and/or triples from the adapter); the adapter's hard positives are
+    positive captions (docs/protocol.md, section 3)."""
     check_binding_kind(binding_kind)
     n = len(loaded.dataset)
     bindings: list[Any] = [None] * n
@@ -115,8 +116,11 @@ def compute_annotations(
         bindings = adapter.all_caption_bindings(loaded.dataset, progress=progress)
     else:
         relations = adapter.all_caption_relations(loaded.dataset, progress=progress)
+    positives = adapter.positive_captions  # caption 0 and the hard positives
     return [
-        annotate_sample(b, index, caption_relations=r, binding_kind=binding_kind)
+        annotate_sample(
+            b, index, caption_relations=r, binding_kind=binding_kind, positive_captions=positives
+        )
         for b, r in zip(bindings, relations, strict=True)
     ]
 
@@ -215,6 +219,7 @@ class PreparedBenchmark:
             id=self.adapter.id_column,
             category=CATEGORY_COLUMN if CATEGORY_COLUMN in groups else None,
             macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in groups else None,
+            hard_positive=tuple(self.adapter.hard_positive_columns),
         )
 
     def annotated_dataset(self) -> datasets.Dataset:
@@ -243,7 +248,7 @@ def _check_configuration(config: str) -> None:
 
 
 def prepare_benchmark(
-    benchmark: str,
+    benchmark: str | BenchmarkAdapter,
     *,
     source: str | os.PathLike[str] | None = None,
     reference: str | os.PathLike[str] | ReferenceIndex | None = "coco2017",
@@ -255,7 +260,9 @@ def prepare_benchmark(
     progress: bool = False,
     binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> PreparedBenchmark:
-    """Read ``benchmark`` from ``source`` (``None``: its Hub source), label it against
+    """Read ``benchmark`` (a registry name, or an adapter: a custom table's,
+    :func:`~bindsplit_datasets.benchmarks.custom.custom_adapter`) from ``source`` (``None``: its
+    Hub source), label it against
     ``reference`` (``None``: the adapter's default, ``coco2017`` for the real benchmarks) and
     return everything a build needs. Writes nothing.
 
@@ -283,7 +290,7 @@ def prepare_benchmark(
             f"max_leakage (--max-leakage) is a share between 0 and 1, got {max_leakage}; "
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
-    adapter = get_benchmark(benchmark)
+    adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
     if not isinstance(source_options, Mapping | None):
         raise BindsplitValueError(
             f"source_options must be a mapping of option to value, got {source_options!r}; "
@@ -308,7 +315,7 @@ def prepare_benchmark(
             "BindSplit dataset; build from the original benchmark instead"
         )
     for note in loaded.report.notes:  # the report holds them; `build` / `stats` print them once
-        logger.debug("%s: %s", benchmark, note)
+        logger.debug("%s: %s", adapter.name, note)
     leakage = leakage_record(adapter, loaded, index, max_leakage=max_leakage, allow=allow_leakage)
     annotations = compute_annotations(
         adapter, loaded, index, progress=progress, binding_kind=binding_kind
@@ -420,7 +427,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 
 def build_benchmark(
-    benchmark: str,
+    benchmark: str | BenchmarkAdapter,
     *,
     out: str | Path,
     source: str | Path | None = None,
@@ -501,7 +508,10 @@ def write_build(
             pretty_name=prepared.adapter.pretty_name,
             configs=sizes,
             fingerprint=rows_fingerprint(
-                full, prepared.adapter.image_columns, prepared.binding_kind
+                full,
+                prepared.adapter.image_columns,
+                prepared.binding_kind,
+                prepared.source.identity.get("mapping"),
             ),
             columns=prepared.columns(),
             source=prepared.source.identity,

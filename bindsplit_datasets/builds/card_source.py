@@ -8,13 +8,19 @@ Each function renders one part from the build manifest (or the benchmark adapter
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..names import PAPER_CITATION
+from .manifest import BuildColumns
+
 __all__ = [
+    "caption_roles",
+    "citations",
     "format_share",
     "leakage_found",
     "licences",
+    "mapping_statement",
     "pairing_statement",
     "source_identity",
     "source_report",
@@ -29,6 +35,16 @@ def format_share(value: float | None) -> str:
     ('12.3%', '-')
     """
     return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def citations(adapter: Any) -> list[str]:
+    """The card's citations: BindSplit's, then the benchmark's (a custom table may give none)."""
+    own = (
+        [f"{adapter.pretty_name}:", f"```bibtex\n{adapter.citation}\n```"]
+        if adapter.citation
+        else [f"{adapter.pretty_name}: no citation was given."]
+    )
+    return ["BindSplit:", f"```bibtex\n{PAPER_CITATION}\n```", *own]
 
 
 def licences(adapter: Any) -> str:
@@ -65,6 +81,67 @@ def source_identity(source: Mapping[str, Any], adapter: Any) -> str:
         )
         return f"Read from {where} (SHA-256 of the contents `{source['sha256']}`)."
     return f"Read from {adapter.pretty_name}'s source as described below."
+
+
+def _names(columns: Sequence[str]) -> str:
+    return ", ".join(f"`{c}`" for c in columns)
+
+
+def caption_roles(columns: BuildColumns) -> str:
+    """How the build's images and captions pair and which captions are positive, hard positive
+    or negative (docs/protocol.md, sections 3 and 5)."""
+    pairs = (
+        f"Image columns {_names(columns.image)} pair with caption columns {_names(columns.caption)}"
+    )
+    if not columns.hard_positive:
+        return (
+            f"{pairs}; `{columns.caption[0]}` is the positive caption of the familiarity "
+            "statistics."
+        )
+    n_images, n_hard = len(columns.image), len(columns.hard_positive)
+    negatives = columns.caption[n_images + n_hard :]
+    parts = [
+        f"`{caption}` is the positive caption of `{image}`"
+        for image, caption in zip(columns.image, columns.caption, strict=False)
+    ]
+    hard = "is a hard positive" if n_hard == 1 else "are hard positives"
+    parts.append(
+        f"{_names(columns.hard_positive)} {hard} of `{columns.image[0]}` (further captions true "
+        "of it, worded differently)"
+    )
+    if negatives:
+        negative = "is a negative" if len(negatives) == 1 else "are negatives"
+        parts.append(f"{_names(negatives)} {negative} of `{columns.image[0]}`")
+    return (
+        f"{pairs}: {'; '.join(parts)}. `{columns.caption[0]}` and the hard positives are the "
+        "positive captions of the familiarity statistics: the bindings of hard positives count "
+        "as positive bindings."
+    )
+
+
+def mapping_statement(source: Mapping[str, Any]) -> list[str]:
+    """The column roles a user gave a custom build (``bindsplit build custom``), recorded in
+    its source identity and hashed into its fingerprint."""
+    mapping = source.get("mapping")
+    if not mapping:
+        return []
+    roles = [
+        f"{label}: {_names(mapping[key])}"
+        for key, label in (
+            ("image", "images"),
+            ("positive", "positive captions"),
+            ("hard_positive", "hard positives"),
+            ("negative", "negatives"),
+            ("categories", "categories"),
+        )
+        if mapping.get(key)
+    ]
+    if mapping.get("id"):
+        roles.insert(0, f"id: `{mapping['id']}`")
+    return [
+        "Mapping: a table built with `bindsplit build custom`, whose columns were given these "
+        f"roles: {'; '.join(roles)}. The mapping is part of the build's fingerprint."
+    ]
 
 
 def unofficial_pairing(source: Mapping[str, Any]) -> list[str]:

@@ -27,15 +27,17 @@ from ..names import (
     CONFIGURATION_MEANINGS,
     CONFIGURATIONS,
     DEFAULT_BINDING_KIND,
-    PAPER_CITATION,
     SPLIT_LABELS,
     hub_dataset_id,
 )
 from ..tables import Align, render_table
 from .card_source import (
+    caption_roles,
+    citations,
     format_share,
     leakage_found,
     licences,
+    mapping_statement,
     pairing_statement,
     source_identity,
     source_report,
@@ -464,12 +466,11 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
             "`caption_familiarity` (per caption, the share of "
             "its bindings that are seen), `asymmetric`, `balanced` (the sample belongs to the "
             "`balanced` configuration) and `bindsplit_label` (a `ClassLabel` with the names "
-            f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). Image columns "
-            f"{', '.join(f'`{c}`' for c in columns.image)} pair with caption columns "
-            f"{', '.join(f'`{c}`' for c in columns.caption)}; "
-            f"`{columns.caption[0]}` is the positive caption of the familiarity statistics."
+            f"{', '.join(f'`{label}`' for label in SPLIT_LABELS)}). "
+            f"{caption_roles(columns)}"
         ),
         *pairing_statement(manifest["source"]),
+        *mapping_statement(manifest["source"]),
         _json_block(manifest["source"]),
         source_report(report, leakage),
         "## How to load",
@@ -509,10 +510,7 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         "## Licences",
         licences(adapter),
         "## Citation",
-        "BindSplit:",
-        f"```bibtex\n{PAPER_CITATION}\n```",
-        f"{adapter.pretty_name}:",
-        f"```bibtex\n{adapter.citation}\n```",
+        *citations(adapter),
     ]
     return "\n\n".join(sections) + "\n"
 

@@ -283,7 +283,8 @@ def verify_rows(
                 raise _failed(f"{where}/{config} holds rows labelled {wrong} that it excludes")
         return
     recorded = manifest.get("fingerprint")
-    actual = rows_fingerprint(full, image_columns, kind)
+    mapping = (manifest.get("source") or {}).get("mapping")  # a custom build's column roles
+    actual = rows_fingerprint(full, image_columns, kind, mapping)
     if actual != recorded:
         raise _failed(
             f"the rows of {where}/full do not match its {MANIFEST_NAME}: their fingerprint is "
@@ -561,16 +562,20 @@ def rows_fingerprint(
     dataset: datasets.Dataset,
     image_columns: Sequence[str],
     binding_kind: str = DEFAULT_BINDING_KIND,
+    mapping: Mapping[str, Any] | None = None,
 ) -> str:
     """SHA-256 of the rows of ``dataset`` in order: every column's values, with each image
     represented by the SHA-256 of its bytes (so the fingerprint is independent of Parquet
-    encoding details), and the build's binding kind (an attribute build's fingerprint is the
-    rows' alone, as before builds had a kind)."""
+    encoding details), the build's binding kind (an attribute build's fingerprint is the
+    rows' alone, as before builds had a kind) and, for a custom build (``bindsplit build
+    custom``), the roles its user gave the columns (``mapping``, its source's ``mapping``)."""
     digest = hashlib.sha256()
     columns = dataset.column_names
     digest.update(json.dumps(columns).encode())
     if binding_kind != DEFAULT_BINDING_KIND:
         digest.update(f"binding_kind={binding_kind}".encode())
+    if mapping is not None:
+        digest.update(f"mapping={json.dumps(mapping, sort_keys=True)}".encode())
     table = dataset.with_format("arrow")
     for start in range(0, len(dataset), _ROW_BATCH):
         batch = table[start : start + _ROW_BATCH]

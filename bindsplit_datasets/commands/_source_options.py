@@ -5,12 +5,32 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..argtypes import positive_int
+from ..errors import BindsplitValueError
 from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
 
-__all__ = ["add_bindings_argument", "add_source_arguments", "print_leakage", "source_options"]
+if TYPE_CHECKING:
+    from ..benchmarks import BenchmarkAdapter
+
+__all__ = [
+    "add_bindings_argument",
+    "add_source_arguments",
+    "benchmark_of",
+    "print_leakage",
+    "source_options",
+]
+
+#: The options of ``bindsplit build custom`` (attribute names), each given only with ``custom``.
+_CUSTOM_OPTIONS = (
+    "image_columns",
+    "caption_columns",
+    "hard_positive_columns",
+    "id_column",
+    "name",
+    "spec",
+)
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,14 +39,21 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     from ..benchmarks.vismin import PAIRINGS
     from ..builds.builder import DEFAULT_MAX_LEAKAGE
 
-    parser.add_argument("benchmark", metavar="BENCHMARK", help=f"one of: {benchmark_choices()}")
+    parser.add_argument(
+        "benchmark",
+        metavar="BENCHMARK",
+        help=f"one of: {benchmark_choices()}; or custom: any table of images and captions "
+        "(--image-columns, --caption-columns)",
+    )
     parser.add_argument(
         "--source",
         metavar="SRC",
         help="Hub dataset id or local path (aro_vga: the folder with "
         "visual_genome_attribution.json "
         "and images/, or a Parquet copy of the Hub mirror; others: a Parquet file or folder with "
-        "the Hub's columns); default: the benchmark's Hub source",
+        "the Hub's columns; custom and the table benchmarks: also a CSV or JSON lines file, "
+        "image cells as bytes or paths relative to the table); default: the benchmark's Hub "
+        "source",
     )
     parser.add_argument(
         "--reference",
@@ -75,8 +102,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--images",
         metavar="DIR",
-        help="sugarcrepe only: the COCO val2017 image folder the subset files name (default: "
-        "downloaded once and cached)",
+        help="sugarcrepe, sugarcrepe_pp: the COCO val2017 image folder the subset files name "
+        "(default: downloaded once and cached); hard_positives: the Visual Genome image folder "
+        "(holding VG_100K/; default: the repository's data/ folder)",
     )
     parser.add_argument(
         "--vismin-pairing",
@@ -84,6 +112,37 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         help="vismin only: 'solution' (default) stores every row so that text_i describes "
         "image_i, as the sim_solution.csv says; 'as-stored' keeps the rows unchecked (stated on "
         "the dataset card)",
+    )
+    custom = parser.add_argument_group(
+        "custom tables (BENCHMARK custom)",
+        "image_columns[i] pairs with caption_columns[i] (its positive caption); further caption "
+        "columns are negatives of image 0; hard-positive columns are further true captions of "
+        "image 0, stored right after the positives",
+    )
+    custom.add_argument(
+        "--image-columns", type=_columns, metavar="A[,B...]", help="the image column(s)"
+    )
+    custom.add_argument(
+        "--caption-columns",
+        type=_columns,
+        metavar="C[,D...]",
+        help="the caption columns: one positive per image, then the negatives",
+    )
+    custom.add_argument(
+        "--hard-positive-columns",
+        type=_columns,
+        metavar="H[,I...]",
+        help="captions also true of image 0, worded differently (counted as positive captions)",
+    )
+    custom.add_argument("--id-column", metavar="COLUMN", help="the table's unique row id")
+    custom.add_argument(
+        "--name", metavar="NAME", help="the build's benchmark name (default: custom)"
+    )
+    custom.add_argument(
+        "--spec",
+        metavar="FILE",
+        help="a benchmark spec file (YAML or JSON, the format of the shipped specs) giving the "
+        "columns, their roles and the name instead of the options above",
     )
 
 
@@ -96,6 +155,55 @@ def add_bindings_argument(parser: argparse.ArgumentParser) -> None:
         help="what labels the samples: (attribute, object) bindings (default, the paper's), "
         "(subject, relation, object) triples, or both; recorded in the manifest and the card",
     )
+
+
+def _columns(text: str) -> tuple[str, ...]:
+    """A comma-separated list of column names."""
+    names = tuple(name.strip() for name in text.split(","))
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected column names separated by commas, got {text!r}")
+    return names
+
+
+def benchmark_of(args: argparse.Namespace) -> str | BenchmarkAdapter:
+    """The benchmark the command line names: a registry name, or for ``custom`` the adapter of
+    the table the custom options describe.
+
+    Raises:
+        BindsplitValueError: custom options without ``custom`` (or with a shipped benchmark), a
+            custom table without its columns, or ``--spec`` beside the column options.
+    """
+    given = [f"--{o.replace('_', '-')}" for o in _CUSTOM_OPTIONS if getattr(args, o, None)]
+    if args.benchmark != "custom":
+        if given:
+            raise BindsplitValueError(
+                f"{', '.join(given)} describe(s) a table of your own: use `bindsplit "
+                f"{args.command} custom ...`, or leave them out for {args.benchmark}"
+            )
+        return str(args.benchmark)
+    from ..benchmarks.custom import custom_adapter, custom_spec
+
+    if args.spec:
+        extra = [option for option in given if option != "--spec"]
+        if extra:
+            raise BindsplitValueError(
+                f"--spec gives the columns, their roles and the name; leave out {', '.join(extra)}"
+            )
+        return custom_adapter(args.spec)
+    if not args.image_columns or not args.caption_columns:
+        raise BindsplitValueError(
+            "a custom table needs --image-columns and --caption-columns (or --spec FILE), e.g. "
+            "`bindsplit build custom --source table.csv --image-columns image --caption-columns "
+            "caption,negative`"
+        )
+    spec = custom_spec(
+        image_columns=args.image_columns,
+        caption_columns=args.caption_columns,
+        hard_positive_columns=args.hard_positive_columns or (),
+        id_column=args.id_column,
+        name=args.name,
+    )
+    return custom_adapter(spec)
 
 
 def _share(text: str) -> float:

@@ -7,6 +7,7 @@ import argparse
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
+    benchmark_of,
     print_leakage,
     source_options,
 )
@@ -21,8 +22,9 @@ HELP = (
 #: Shown at the end of ``--help``.
 EXAMPLES = (
     "bindsplit build synthetic --out synthetic_build",
-    "bindsplit build aro_vgr --source aro --bindings relation --out builds/aro_vgr",
-    "bindsplit build sugarcrepe --source sugarcrepe/data --images val2017 --out builds/sugarcrepe",
+    "bindsplit build whatsup --source whatsup_vlms/data --bindings relation --out builds/whatsup",
+    "bindsplit build custom --source table.csv --image-columns picture "
+    "--caption-columns good,bad_a,bad_b --out builds/mine",
 )
 
 
@@ -43,12 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..benchmarks import get_benchmark
+    from ..benchmarks import BenchmarkAdapter, get_benchmark
     from ..builds.builder import build_benchmark
     from ..builds.cards import composition_report, paper_comparable
 
+    benchmark = benchmark_of(args)
     result = build_benchmark(
-        args.benchmark,
+        benchmark,
         out=args.out,
         source=args.source,
         reference=args.reference,
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     manifest = result.manifest
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
-    adapter = get_benchmark(manifest["benchmark"])
+    adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
     # the paper's figures are of attribute bindings, beside the paper's reference (COCO
     # train2017), as on the card
     comparable = manifest["binding_kind"] == "attribute" and paper_comparable(manifest)

@@ -7,6 +7,7 @@ import argparse
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
+    benchmark_of,
     print_leakage,
     source_options,
 )
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..builds.cards import composition_report, paper_comparable
 
     prepared = prepare_benchmark(
-        args.benchmark,
+        benchmark_of(args),
         source=args.source,
         reference=args.reference,
         min_count=args.min_count,

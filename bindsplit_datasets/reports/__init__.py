@@ -8,7 +8,10 @@ paired significance tests and the Hub's ``model-index``.
   metric) that the results dataset and the leaderboard Space read.
 - :mod:`.eval_results`: the Hub's evaluation results (``.eval_results/*.yaml`` of a model,
   ``eval.yaml`` of a benchmark dataset).
-- :mod:`.leaderboard_view`: what the leaderboard Space shows (sources, filters, compare's rows).
+- :mod:`.leaderboard_view`: what the leaderboard Space shows (sources, filters, compare's rows,
+  the first table's cells and messages); :mod:`.leaderboard_cells`: how a cell is written
+  (``84.3 ±4.1``, flags), search and the column picker; :mod:`.leaderboard_across`: the models
+  across benchmarks (Borda rank, means) and a benchmark's binding kinds side by side.
 - :mod:`.tables`: the one plain-text table renderer and the tables built on it.
 - :mod:`.significance`: the exact McNemar test that decides whether two models really differ.
 - :mod:`.leaderboards`: ranks per configuration and the rank moves from ``full``.

@@ -9,7 +9,8 @@ push-results, plot, the leaderboard) checks:
   component (:func:`~bindsplit_datasets.names.is_path_name`);
 - each accuracy (and gap) lies inside its interval;
 - where the record keeps its per-sample outcomes, each configuration's ``n`` is the number of its
-  samples and each accuracy is the share of them answered right.
+  samples and each accuracy is the share of them answered right (with hard positives, also the
+  original I2T, and the drop: the share right without them and wrong with them).
 
 :func:`check_against_build` adds, where the build's manifest is at hand, that each configuration's
 ``n`` is the build's row count and the record's fingerprint is the build's. Each refusal is one
@@ -24,9 +25,11 @@ from typing import Any
 from ..errors import SchemaError
 from ..names import SPLIT_LABELS, is_path_name
 from .keys import (
+    DROP_METRIC,
     GAP,
-    METRICS,
+    ORIGINAL_METRIC,
     REFERENCE_CONFIG,
+    REPORTED_METRICS,
     count_key,
     gap_key,
     interval_key,
@@ -66,7 +69,7 @@ def check_names(record: Mapping[str, Any], source: str) -> None:
 
 def _check_intervals(metrics: Mapping[str, Any], source: str) -> None:
     for config in [*record_configs(metrics), GAP]:
-        for metric in METRICS:
+        for metric in REPORTED_METRICS:
             key = gap_key(metric) if config == GAP else metric_key(config, metric)
             interval = metrics.get(interval_key(config, metric))
             value = metrics.get(key)
@@ -93,9 +96,22 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
     if not isinstance(samples, Mapping):
         return
     i2t, t2i = samples.get("i2t"), samples.get("t2i")
-    outcomes = {"i2t": i2t, "t2i": t2i}
+    original = samples.get(ORIGINAL_METRIC)
+    outcomes = {"i2t": i2t, "t2i": t2i, ORIGINAL_METRIC: original}
     if i2t is not None and t2i is not None:
         outcomes["group"] = [bool(a) and bool(b) for a, b in zip(i2t, t2i, strict=True)]
+    if i2t is not None and original is not None:
+        gained = [
+            index for index, pair in enumerate(zip(original, i2t, strict=True)) if pair == (0, 1)
+        ]
+        if gained:  # right with the hard positives is right without them
+            raise _refuse(
+                source,
+                f"sample {samples['id'][gained[0]]} is right with its hard positives (i2t) but "
+                "wrong without them (i2t_original)",
+            )
+        dropped = zip(original, i2t, strict=True)
+        outcomes[DROP_METRIC] = [bool(before) and not after for before, after in dropped]
     for config in record_configs(metrics):
         members = _members(samples, config)
         if members is None:

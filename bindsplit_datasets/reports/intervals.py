@@ -18,6 +18,7 @@ from ..metric_core import (
     DEFAULT_CONFIDENCE,
     GAP_INTERVAL_METHOD_KEY,
     GAP_NAMES,
+    HARD_POSITIVE_SETTINGS_KEYS,
     INTERVAL_METHOD_KEY,
     N_BOOTSTRAP_KEY,
     NEWCOMBE,
@@ -33,13 +34,16 @@ __all__ = [
     "GAP_LABELS",
     "GAP_NAMES",
     "METHOD_LABELS",
+    "NO_SAMPLES",
     "SMALL_FLAG",
+    "SMALL_SAMPLE",
     "gap_count",
     "interval_label",
     "interval_note",
     "interval_settings",
     "is_small",
     "provenance",
+    "sample_flag",
 ]
 
 #: How each gap is written for people: "seen - unseen".
@@ -55,14 +59,19 @@ METHOD_LABELS: dict[str, str] = {
 
 def interval_settings(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """How a record's intervals were made: ``interval_method``, ``gap_interval_method``,
-    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys).
+    ``confidence``, ``n_bootstrap``, ``seed`` (the metric's settings keys), and
+    ``drop_interval_method`` where the record has it (hard positives).
 
     A record written before they were recorded has percentile-bootstrap intervals at 95% (what
     ``bindsplit eval`` made then) with unknown resamples and seed (``None``); without any
     interval, every setting is ``None``.
     """
     if INTERVAL_METHOD_KEY in metrics:
-        return {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings = {key: metrics.get(key) for key in SETTINGS_KEYS}
+        settings.update(
+            {key: metrics[key] for key in HARD_POSITIVE_SETTINGS_KEYS if key in metrics}
+        )
+        return settings
     bootstrapped = any(key.endswith("_ci") for key in metrics)
     implied = {
         INTERVAL_METHOD_KEY: BOOTSTRAP if bootstrapped else None,
@@ -130,3 +139,43 @@ def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
     if value is None or n is None:
         return False
     return is_small_sample(round(float(value) * int(n)), int(n))
+
+
+#: What :func:`sample_flag` says of a configuration without a sample (not a small n: nothing).
+NO_SAMPLES = "no samples"
+#: What :func:`sample_flag` says of a value on fewer than :data:`SMALL_N` samples.
+SMALL_SAMPLE = "small n"
+
+
+def sample_flag(metrics: Mapping[str, Any], config: str, metric: str) -> str | None:
+    """What a reader of ``{config}/{metric}`` must be told about its samples, in words, or None:
+    :data:`NO_SAMPLES` (n = 0: there is no value, and no small n either), :data:`SMALL_SAMPLE`
+    (0 < n < :data:`SMALL_N`), or a degenerate count as it is (``"0/300 correct"``,
+    ``"300/300 correct"``: n is not small, but the interval leans on one side); for a gap, the
+    flag of its first flagged side, named (``"unseen: small n"``). The words of
+    :func:`is_small`'s flag, which marks the last two alike.
+
+    >>> sample_flag({"unseen/n": 0}, "unseen", "i2t"), sample_flag({"seen/n": 0}, "gap", "i2t")
+    ('no samples', 'seen: no samples')
+    >>> metrics = {"seen/n": 10, "seen/i2t": 0.5, "unseen/n": 300, "unseen/i2t": 0.0}
+    >>> sample_flag(metrics, "seen", "i2t"), sample_flag(metrics, "unseen", "i2t")
+    ('small n', '0/300 correct')
+    """
+    if config in GAPS:
+        for part in GAPS[config]:
+            flag = sample_flag(metrics, part, metric)
+            if flag is not None:
+                return f"{part}: {flag}"
+        return None
+    n = metrics.get(count_key(config))
+    if n is None:
+        return None
+    if int(n) == 0:
+        return NO_SAMPLES
+    if int(n) < SMALL_N:
+        return SMALL_SAMPLE
+    value = metrics.get(metric_key(config, metric))
+    if value is None:
+        return None
+    correct = round(float(value) * int(n))
+    return f"{correct}/{int(n)} correct" if correct in (0, int(n)) else None

@@ -1,7 +1,10 @@
 """The key format of a results record's ``metrics``: ``"{config}/{metric}"`` (an accuracy),
 ``"{config}/{metric}_ci"`` (its interval), ``"{config}/n"`` (its sample count), and the gaps'
 ``"gap/{metric}"`` / ``"gap_partial/{metric}"``; every module that reads or writes a record makes
-and reads its keys here.
+and reads its keys here. ``metric`` is one of :data:`METRICS` (``i2t``, ``t2i``, ``group``) or,
+in a record of a build with hard positives, of :data:`HARD_POSITIVE_METRICS` (``i2t_original``:
+I2T with the hard positives left out; ``i2t_drop``: it minus ``i2t``); :data:`REPORTED_METRICS`
+is both, in report order.
 
 >>> metric_key("unseen", "i2t"), interval_key("unseen", "i2t"), count_key("unseen")
 ('unseen/i2t', 'unseen/i2t_ci', 'unseen/n')
@@ -15,15 +18,19 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..metric_core import GAPS, METRICS
+from ..metric_core import GAPS, HARD_POSITIVE_METRICS, METRICS
 from ..names import CONFIGURATIONS
 
 __all__ = [
     "GAP",
     "GAPS",
+    "DROP_METRIC",
     "GAP_PARTIAL",
+    "HARD_POSITIVE_METRICS",
     "METRICS",
+    "ORIGINAL_METRIC",
     "REFERENCE_CONFIG",
+    "REPORTED_METRICS",
     "count_key",
     "gap_key",
     "interval_key",
@@ -37,6 +44,12 @@ REFERENCE_CONFIG: str = CONFIGURATIONS[0]
 #: The prefixes of the metric's differences (not configurations): seen minus unseen
 #: (``gap/i2t``) and seen minus partial (``gap_partial/i2t``); ``GAPS[prefix]`` names the two.
 GAP, GAP_PARTIAL = GAPS
+#: Every metric a record may report, in report order: the accuracies, then (builds with hard
+#: positives only) the original I2T and the drop.
+REPORTED_METRICS: tuple[str, ...] = (*METRICS, *HARD_POSITIVE_METRICS)
+#: The original I2T (hard positives left out) and the drop to I2T with them (also the names of
+#: the per-sample outcome list ``samples["i2t_original"]``).
+ORIGINAL_METRIC, DROP_METRIC = HARD_POSITIVE_METRICS
 #: A configuration's sample count key: ``"{config}/n"`` with no further ``/`` (breakdown keys have).
 _COUNT_KEY = re.compile(r"^([^/]+)/n$")
 

@@ -30,10 +30,10 @@ from typing import Any
 from ..errors import BindsplitError, BindsplitFileNotFoundError
 from ..metric_core import GAP_NAMES
 from ..names import is_hub_id
-from .results import METRICS, ResultsRecord
+from .results import REPORTED_METRICS, ResultsRecord
 from .results_table import COLUMNS, table_records
 
-__all__ = ["RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source"]
+__all__ = ["RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source", "source_label", "without_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +64,39 @@ class Source:
     paired: bool
     skipped: list[str] = field(default_factory=list)
 
+    @property
+    def label(self) -> str:
+        """Where the results come from as a page may say it (:func:`source_label`)."""
+        return source_label(self.where)
+
+
+def source_label(where: str | os.PathLike[str]) -> str:
+    """Where results come from, in words a page may show: the Hub dataset id, else what kind of
+    local source it is, never the server's path.
+
+    >>> source_label("bindsplit/bindsplit-results"), source_label("/no/such/results.parquet")
+    ('the Hub dataset bindsplit/bindsplit-results', 'the configured results path')
+    """
+    path = Path(where)
+    if path.is_dir():
+        return "a local results folder"
+    if path.is_file():
+        return "a local records file" if path.suffix.lower() == ".json" else "a local results table"
+    return f"the Hub dataset {where}" if is_hub_id(str(where)) else "the configured results path"
+
+
+def without_path(text: str, where: str | os.PathLike[str]) -> str:
+    """``text`` (an error message about the source ``where``) with the source's path written
+    as :func:`source_label` writes it.
+
+    >>> without_path("results source '/srv/r' is neither a file, a folder", "/srv/r/")
+    "results source 'the configured results path' is neither a file, a folder"
+    """
+    label = source_label(where)
+    for path in sorted({str(where), str(Path(where)), str(Path(where).resolve())}, key=len)[::-1]:
+        text = text.replace(path, label)
+    return text
+
 
 #: How far a value may stray outside its interval by rounding (a percentile interval holds its
 #: estimate up to float error).
@@ -89,7 +122,7 @@ def row_problem(row: Mapping[str, Any]) -> str | None:
     for column in ("model", "benchmark", "configuration", "metric", "scored_by"):
         if not isinstance(row[column], str):
             return f"{column} {row[column]!r} is not text"
-    if row["metric"] not in METRICS:
+    if row["metric"] not in REPORTED_METRICS:
         return f"unknown metric {row['metric']!r}"
     low = -1.0 if row["configuration"] in _GAP_ROWS else 0.0
     if not _finite(row["value"], low, 1.0):
@@ -113,7 +146,7 @@ def _table(path: Path, folder: Path | None) -> tuple[list[dict[str, Any]], list[
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    name = str(path.relative_to(folder)) if folder else str(path)
+    name = str(path.relative_to(folder)) if folder else path.name
     try:
         rows = pq.read_table(path).to_pylist()
     except (OSError, pa.ArrowException, ValueError) as error:

@@ -8,9 +8,12 @@ with ``_ci``; those keys are made by :func:`metric_key`, :func:`interval_key`, :
 and :func:`gap_key` and nowhere else. The metrics also say how their intervals were made (the
 metric's ``SETTINGS_KEYS``), ``environment`` what ran (:mod:`.intervals` reads both). T2I and
 group are absent for 1 image x 2 captions benchmarks (ARO VG-Attribution), never reported as 0.
-Records also carry the per-sample outcomes, ``samples = {"id": [...], "label": [...], "i2t":
-[0/1, ...], "t2i": [0/1, ...]}`` plus optional boolean flag lists (``"balanced"``), which the
-exact McNemar test of :mod:`~bindsplit_datasets.reports.significance` compares.
+A record of a build with hard positives also reports, beside every ``i2t``, ``i2t_original`` and
+``i2t_drop`` (:data:`HARD_POSITIVE_METRICS`) with their intervals and gaps, and the setting
+``drop_interval_method``. Records also carry the per-sample outcomes, ``samples = {"id": [...],
+"label": [...], "i2t": [0/1, ...], "t2i": [0/1, ...]}`` (and ``"i2t_original"`` with hard
+positives) plus optional boolean flag lists (``"balanced"``), which the exact McNemar test of
+:mod:`~bindsplit_datasets.reports.significance` compares.
 
 :class:`ResultsRecord` writes, reads and validates records:
 
@@ -48,6 +51,7 @@ from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..metric_core import (
     CONFIDENCE_KEY,
+    DROP_INTERVAL_METHOD_KEY,
     GAPS,
     INTERVAL_METHOD_KEY,
     INTERVAL_METHODS,
@@ -60,7 +64,10 @@ from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS
 from .keys import (
     GAP,
     GAP_PARTIAL,
+    HARD_POSITIVE_METRICS,
+    ORIGINAL_METRIC,
     REFERENCE_CONFIG,
+    REPORTED_METRICS,
     count_key,
     gap_key,
     interval_key,
@@ -75,9 +82,11 @@ __all__ = [
     "GAP",
     "GAPS",
     "GAP_PARTIAL",
+    "HARD_POSITIVE_METRICS",
     "METRICS",
     "METRIC_LABELS",
     "REFERENCE_CONFIG",
+    "REPORTED_METRICS",
     "SCORED_BY",
     "SETTINGS_KEYS",
     "ResultsRecord",
@@ -111,8 +120,9 @@ DIGEST_KEY = "digest"
 #: pair scorer (cross-encoder, callable), or imported per-sample scores.
 SCORED_BY: tuple[str, ...] = ("encoder", "pair scorer", "imported")
 
-#: Per-sample outcome lists of ``samples``; ``t2i`` is absent for 1-image samples.
-_OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i")
+#: Per-sample outcome lists of ``samples``; ``t2i`` is absent for 1-image samples,
+#: ``i2t_original`` for samples without hard positives.
+_OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i", ORIGINAL_METRIC)
 _DIGEST_PREFIX = "sha256:"
 
 
@@ -184,7 +194,7 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
     through."""
     configs = dict.fromkeys([*CONFIGURATIONS, *record_configs(metrics)])
     for config in configs:
-        for metric in METRICS:
+        for metric in REPORTED_METRICS:
             key = metric_key(config, metric)
             if key in metrics and not _is_fraction(metrics[key]):
                 raise SchemaError(
@@ -212,12 +222,13 @@ def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
 
 def _check_settings(metrics: Mapping[str, Any], source: str) -> None:
     """The interval settings, where the record has them (older records do not)."""
-    method = metrics.get(INTERVAL_METHOD_KEY)
-    if method is not None and method not in INTERVAL_METHODS:
-        raise SchemaError(
-            f"{source}: metrics[{INTERVAL_METHOD_KEY!r}] = {method!r} is not one of "
-            f"{', '.join(INTERVAL_METHODS)}"
-        )
+    for key in (INTERVAL_METHOD_KEY, DROP_INTERVAL_METHOD_KEY):
+        method = metrics.get(key)
+        if method is not None and method not in INTERVAL_METHODS:
+            raise SchemaError(
+                f"{source}: metrics[{key!r}] = {method!r} is not one of "
+                f"{', '.join(INTERVAL_METHODS)}"
+            )
     confidence = metrics.get(CONFIDENCE_KEY)
     if confidence is not None and not (_is_fraction(confidence) and 0 < confidence < 1):
         raise SchemaError(
@@ -239,11 +250,12 @@ def _missing(source: str, key: str, why: str) -> SchemaError:
 def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> None:
     """Every accuracy a complete record has: each reported, non-empty configuration has I2T (and
     T2I and group where the samples have two images: ``full`` reports T2I, or ``samples`` has
-    ``t2i``), its interval where the record has intervals, and the gap where seen and unseen
-    both report a metric."""
+    ``t2i``; and the original I2T and its drop where the samples have hard positives: a
+    configuration reports them, or ``samples`` has ``i2t_original``), its interval where the
+    record has intervals, and the gap where seen and unseen both report a metric."""
     for key in metrics:
         config, metric = key_config(key), key.partition("/")[2]
-        reported = config not in GAPS and metric.removesuffix("_ci") in METRICS
+        reported = config not in GAPS and metric.removesuffix("_ci") in REPORTED_METRICS
         if reported and count_key(config) not in metrics:
             raise _missing(source, count_key(config), f"the record reports {key!r}")
     configs = record_configs(metrics)
@@ -251,6 +263,10 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
         isinstance(samples, dict) and "t2i" in samples
     )
     expected = METRICS if two_images else ("i2t",)
+    hard = any(metric_key(c, m) in metrics for c in configs for m in HARD_POSITIVE_METRICS) or (
+        isinstance(samples, dict) and ORIGINAL_METRIC in samples
+    )
+    expected += HARD_POSITIVE_METRICS if hard else ()
     intervals = any(interval_key(c, m) in metrics for c in configs for m in METRICS)
     for config in configs:
         n = metrics[count_key(config)]
@@ -259,7 +275,7 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
         required = set(expected)
         if any(metric_key(config, m) in metrics for m in ("t2i", "group")):
             required |= {"t2i", "group"}  # one without the other: one was deleted
-        for metric in (m for m in METRICS if m in required):
+        for metric in (m for m in REPORTED_METRICS if m in required):
             why = f"{config} has {n} samples"
             if metric_key(config, metric) not in metrics:
                 raise _missing(source, metric_key(config, metric), why)
@@ -269,7 +285,7 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
     # seen minus partial came with the interval settings: older records have neither
     gaps = GAPS if INTERVAL_METHOD_KEY in metrics else {GAP: GAPS[GAP]}
     for gap, (first, second) in gaps.items():
-        for metric in METRICS:
+        for metric in REPORTED_METRICS:
             if (
                 metric_key(first, metric) not in metrics
                 or metric_key(second, metric) not in metrics

@@ -9,11 +9,14 @@ the build labels by (``attribute``, ``relation`` or ``both``; a record or table 
 builds had a kind reads as ``attribute``). An empty configuration has no accuracy and no row. The
 gaps are rows too: configuration ``gap_seen_unseen`` (seen minus unseen) and ``gap_seen_partial``
 (seen minus partial), ``value`` the difference with its interval, ``n`` the smaller of the two
-configurations' counts.
+configurations' counts. A record of a build with hard positives adds the rows of metric
+``i2t_original`` (I2T with the hard positives left out) and ``i2t_drop`` (it minus ``i2t``)
+beside ``i2t``'s, gaps included.
 
 Every row says how its numbers were made, so that it can be reproduced from itself:
 ``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
-gap's: ``newcombe`` or ``bootstrap-percentile``), ``confidence``, ``n_bootstrap``, ``seed``,
+gap's: ``newcombe`` or ``bootstrap-percentile``; a drop's: the record's
+``drop_interval_method``), ``confidence``, ``n_bootstrap``, ``seed``,
 ``bindsplit_version``, ``git_commit`` and ``platform`` (null where an older record does not say),
 and ``small_n``: the value rests on fewer than 30 samples or is degenerate (0/n, n/n; for a gap,
 on either side), so its interval, valid as it is, deserves a flag.
@@ -50,11 +53,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
+from ..metric_core import DROP_INTERVAL_METHOD_KEY, GAP_INTERVAL_METHOD_KEY, INTERVAL_METHOD_KEY
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .keys import DROP_METRIC
 from .results import (
     GAPS,
-    METRICS,
+    REPORTED_METRICS,
     binding_kind,
     count_key,
     interval_key,
@@ -174,7 +179,7 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
         row["build_fingerprint"] or "",
         configs.index(config) if config in configs else len(configs),
         config,
-        METRICS.index(row["metric"]),
+        REPORTED_METRICS.index(row["metric"]),
     )
 
 
@@ -196,6 +201,14 @@ def _row(
         "interval_method": method,
         "small_n": is_small(metrics, config, metric),
     }
+
+
+def _method_key(metric: str, *, gap: bool) -> str:
+    """The metrics' setting that says how a row's interval was made: a gap's, a hard-positive
+    drop's, or an accuracy's."""
+    if gap:
+        return GAP_INTERVAL_METHOD_KEY
+    return DROP_INTERVAL_METHOD_KEY if metric == DROP_METRIC else INTERVAL_METHOD_KEY
 
 
 def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -221,14 +234,16 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            method = settings["interval_method"]
-            found += [_row(metrics, config, metric, n, method) for metric in METRICS]
+            found += [
+                _row(metrics, config, metric, n, settings.get(_method_key(metric, gap=False)))
+                for metric in REPORTED_METRICS
+            ]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            method = settings["gap_interval_method"]
-            found += [_row(metrics, gap, metric, gap_n, method) for metric in METRICS]
+            method = settings[GAP_INTERVAL_METHOD_KEY]
+            found += [_row(metrics, gap, metric, gap_n, method) for metric in REPORTED_METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -380,8 +395,7 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
         if row.get("interval_method") is not None:
-            method_key = "gap_interval_method" if gap else "interval_method"
-            metrics[method_key] = row["interval_method"]
+            metrics[_method_key(metric, gap=gap is not None)] = row["interval_method"]
         for setting in ("confidence", "n_bootstrap", "seed"):
             if row.get(setting) is not None:
                 metrics[setting] = row[setting]

@@ -19,8 +19,11 @@ pairing always come from the build. :func:`align_scores` checks an imported file
 build: every id of the build present exactly once, no unknown id, each matrix of the sample's
 shape, every value finite; each refusal is one line naming the sample. ``--save-scores`` also
 records the build's fingerprint (metadata ``bindsplit_build_fingerprint``, optional in the
-format); :func:`check_scores_fingerprint` refuses a file made for another build. Scores are kept
-in float64 (as precise as given: two scores 1e-9 apart are not a tie).
+format); :func:`check_scores_fingerprint` refuses a file made for another build. A build with
+hard positives (``columns.hard_positive``: caption columns after the positives) adds their number
+as metadata ``bindsplit_hard_positives``, so :func:`read_scores` recomputes the metric with them
+(on import they come from the build). Scores are kept in float64 (as precise as given: two
+scores 1e-9 apart are not a tie).
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ FORMAT_KEY = b"bindsplit_format"
 #: Parquet key-value metadata key holding the fingerprint of the build the scores were made for
 #: (optional: written by ``--save-scores``; an imported file that has it must match the build).
 FINGERPRINT_KEY = b"bindsplit_build_fingerprint"
+#: Parquet key-value metadata key holding each sample's number of hard positives (the caption
+#: columns after the positives); only in files of builds that have them.
+HARD_POSITIVES_KEY = b"bindsplit_hard_positives"
 #: Ids named at most in one error line.
 _NAMED = 3
 
@@ -83,13 +89,16 @@ def write_scores(
     ids: Sequence[str],
     balanced: Sequence[bool] | None = None,
     fingerprint: str | None = None,
+    hard_positives: int = 0,
 ) -> Path:
     """Write per-sample matrices, ids and labels as a scores file (module docstring).
 
     ``ids``: each sample's stable id in the build (its source id, or its row in ``full``), so
     the scores can be joined back to the rows and imported again (``bindsplit eval --scores``).
     ``fingerprint``: the build's fingerprint, kept in the file's metadata so that an import into
-    another build (same ids, other images or labels) is refused.
+    another build (same ids, other images or labels) is refused. ``hard_positives``: how many
+    caption columns after the positives are hard positives (the build's
+    ``columns.hard_positive``); kept in the metadata when not 0.
     """
     path = Path(path)
     n = len(splits)
@@ -110,9 +119,12 @@ def write_scores(
         },
         schema=_SCORES_SCHEMA,
     )
+    metadata = dict(table.schema.metadata or {})
     if fingerprint is not None:
-        metadata = {**(table.schema.metadata or {}), FINGERPRINT_KEY: str(fingerprint).encode()}
-        table = table.replace_schema_metadata(metadata)
+        metadata[FINGERPRINT_KEY] = str(fingerprint).encode()
+    if hard_positives:
+        metadata[HARD_POSITIVES_KEY] = str(int(hard_positives)).encode()
+    table = table.replace_schema_metadata(metadata)
     with atomic_file(path) as temporary:
         pq.write_table(table, temporary)
     return path
@@ -130,8 +142,8 @@ def is_scores_file(path: str | Path) -> bool:
 
 def read_scores(path: str | Path) -> dict[str, list[Any]]:
     """The metric's keyword arguments ``accumulate(scores, splits, categories, macro_groups,
-    balanced)`` from a scores file ``--save-scores`` wrote (its own labels: the metric is
-    recomputed without the build)."""
+    balanced, hard_positives)`` from a scores file ``--save-scores`` wrote (its own labels: the
+    metric is recomputed without the build)."""
     if not is_scores_file(path):
         raise ScoresFileError(
             f"{path} is not a scores file written by `bindsplit eval --save-scores` (no "
@@ -146,6 +158,9 @@ def read_scores(path: str | Path) -> dict[str, list[Any]]:
     }
     if table.column("balanced").null_count < len(table):
         arguments["balanced"] = table.column("balanced").to_pylist()
+    hard = (table.schema.metadata or {}).get(HARD_POSITIVES_KEY)
+    if hard is not None:
+        arguments["hard_positives"] = [int(hard)] * len(table)
     return arguments
 
 

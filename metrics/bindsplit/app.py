@@ -22,7 +22,7 @@ import gradio as gr
 from bindsplit_bootstrap import compute_metrics
 from bindsplit_core import accumulate
 
-INPUTS = ("scores", "split", "category", "macro_group", "balanced")
+INPUTS = ("scores", "split", "category", "macro_group", "balanced", "hard_positives")
 """The keys of the samples JSON: the metric's inputs (the first two required)."""
 
 EXAMPLE = {
@@ -47,7 +47,7 @@ def parse_samples(samples_json: str) -> dict[str, Any]:
     if not isinstance(samples, dict) or not {"scores", "split"} <= set(samples):
         raise ValueError(
             'the samples must be a JSON object with "scores" and "split" lists (and optionally '
-            '"category", "macro_group", "balanced"), one entry per sample'
+            '"category", "macro_group", "balanced", "hard_positives"), one entry per sample'
         )
     unknown = sorted(set(samples) - set(INPUTS))
     if unknown:
@@ -71,6 +71,7 @@ def compute(
             samples.get("category"),
             samples.get("macro_group"),
             balanced=samples.get("balanced"),
+            hard_positives=samples.get("hard_positives"),
         )
         return compute_metrics(
             stats,
@@ -89,7 +90,9 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(
             "# BindSplit metric\n\nPaste samples as a JSON object with the metric's inputs "
             '(`"scores"`: per sample an images x captions similarity matrix, `"split"`: per '
-            'sample its label; optionally `"category"`, `"macro_group"`, `"balanced"`).'
+            'sample its label; optionally `"category"`, `"macro_group"`, `"balanced"`, '
+            '`"hard_positives"`: per sample its number of hard positives, the caption columns '
+            "after the positives)."
         )
         samples = gr.Code(value=json.dumps(EXAMPLE, indent=1), language="json", label="samples")
         with gr.Row():

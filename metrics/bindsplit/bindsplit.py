@@ -13,11 +13,11 @@
 # limitations under the License.
 """BindSplit metric: image-text matching accuracy per seen/unseen binding split, with intervals.
 
-The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py`` and
-``bindsplit_bootstrap.py`` and ``bindsplit_intervals.py`` (numpy and the standard library only), the
-sibling modules that ``evaluate.load`` copies along with this script (it copies the ones this
-script imports relatively, so it imports from each); this module only declares the inputs (per
-configuration) and documents them.
+The evaluate face of the metric. Everything it computes comes from ``bindsplit_core.py``,
+``bindsplit_outcomes.py``, ``bindsplit_bootstrap.py`` and ``bindsplit_intervals.py`` (numpy and
+the standard library only), the sibling modules that ``evaluate.load`` copies along with this
+script (it copies the ones this script imports relatively, so it imports from each); this module
+only declares the inputs (per configuration) and documents them.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import evaluate
 from .bindsplit_bootstrap import compute_metrics
 from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags
 from .bindsplit_intervals import DEFAULT_INTERVAL_METHOD
+from .bindsplit_outcomes import checked_hard_positives
 
 __all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
 
@@ -47,7 +48,10 @@ none) and optionally its `balanced` flag. Reported per configuration full / seen
 partial (and balanced): I2T accuracy (Winoground text score), T2I accuracy (image score) and group
 accuracy where every sample has at least two images, the number of samples, intervals valid at
 any n (Wilson score by default), and the seen-minus-unseen and seen-minus-partial gaps with
-Newcombe's interval. A tie is wrong (strict >).
+Newcombe's interval. A tie is wrong (strict >). Samples may carry hard positives (captions worded
+differently that are still true of image 0): I2T then requires the positive and every hard
+positive above every negative, and the original I2T (hard positives left out) and the drop
+between the two are reported beside it.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -67,11 +71,18 @@ Args:
     balanced (`list` of `bool`, configurations naming "balanced"): per sample the dataset's
         `balanced` flag (every caption equally familiar, above zero); adds the `balanced`
         configuration.
+    hard_positives (`list` of `int`, configurations naming "hard_positives"): per sample its
+        number h >= 0 of hard positives, the caption columns n_images .. n_images + h - 1 (after
+        the positives, before the negatives: a build's `columns.hard_positive`). Where a sample
+        has h > 0, I2T counts it right only if its image 0 scores caption 0 and every hard
+        positive strictly above every other caption (images i >= 1 keep their rule, the hard
+        positives among their rivals), and `i2t_original` and `i2t_drop` are reported.
         The configuration name, the second argument of `evaluate.load`, declares the optional
-        inputs: "default" (none), or any of "category", "macro_group", "balanced" joined by "+",
-        e.g. "category+balanced". In a single `compute` call the default configuration also
-        takes them as compute arguments; with `add`/`add_batch` or several processes, load the
-        configuration that declares them so that they are stored with each sample.
+        inputs: "default" (none), or any of "category", "macro_group", "balanced",
+        "hard_positives" joined by "+", e.g. "category+balanced". In a single `compute` call
+        the default configuration also takes them as compute arguments; with `add`/`add_batch`
+        or several processes, load the configuration that declares them so that they are
+        stored with each sample.
     interval_method (`str`, default "wilson"): the accuracies' intervals: "wilson" (Wilson score)
         or "clopper-pearson" (exact), the gaps then getting Newcombe's hybrid score interval; or
         "bootstrap" (percentile bootstrap of accuracies and gaps alike).
@@ -91,6 +102,12 @@ Returns:
     `gap/{metric}` and `gap/{metric}_ci`: seen minus unseen, for every metric both report;
     `gap_partial/{metric}` and `gap_partial/{metric}_ci`: seen minus partial (the samples are
     disjoint, so the difference is of independent proportions).
+    With hard positives (some sample has h > 0), beside every `i2t` (configurations,
+    categories, macro averages, gaps): `i2t_original` (I2T with the hard-positive captions left
+    out: the benchmark's own score) and `i2t_drop` = `i2t_original - i2t` (the share of samples
+    right without the hard positives and wrong with them), each with `_ci`; the setting
+    `drop_interval_method` says how the drop's interval was made (the drop is a proportion of
+    samples: the accuracies' method, Wilson by default).
     The settings: `interval_method` ("wilson", "clopper-pearson" or "bootstrap-percentile"),
     `gap_interval_method` ("newcombe" or "bootstrap-percentile"), `macro_interval_method`
     (with macro groups: "bootstrap-percentile"), `confidence`, `n_bootstrap`, `seed`.
@@ -156,12 +173,25 @@ Examples:
     ... )
     >>> results["balanced/n"], results["balanced/i2t"], results["partial/i2t"]
     (2, 0.5, 0.5)
+
+    Hard positives (SugarCrepe++: caption 1 true of the image too, caption 2 the negative):
+
+    >>> with_hard = evaluate.load("bindsplit", "hard_positives")
+    >>> results = with_hard.compute(
+    ...     scores=[[[0.9, 0.7, 0.6]], [[0.9, 0.5, 0.6]]],  # the second: hard positive < negative
+    ...     split=["seen", "seen"],
+    ...     hard_positives=[1, 1],
+    ...     n_bootstrap=0,
+    ... )
+    >>> results["seen/i2t"], results["seen/i2t_original"], results["seen/i2t_drop"]
+    (0.5, 1.0, 0.5)
 """
 
 OPTIONAL_INPUTS: dict[str, datasets.Value] = {
     "category": datasets.Value("string"),
     "macro_group": datasets.Value("string"),
     "balanced": datasets.Value("bool"),
+    "hard_positives": datasets.Value("int32"),
 }
 """Inputs a configuration may add to ``scores`` and ``split``, with their types. evaluate requires
 every declared input on every call, so the optional ones are chosen by the configuration name."""
@@ -227,8 +257,8 @@ class Bindsplit(evaluate.Metric):
 
     def _require_inputs(self, inputs: Mapping[str, Any], *, batch: bool = True) -> None:
         """A clear error for a declared input left out (evaluate would fail on ``len(None)``),
-        and for ``balanced`` flags that are not booleans (evaluate would cast ``"no"`` to
-        True)."""
+        for ``balanced`` flags that are not booleans (evaluate would cast ``"no"`` to True) and
+        for ``hard_positives`` that are not counts (evaluate would cast ``True`` to 1)."""
         missing = [name for name in self._feature_names() if inputs.get(name) is None]
         if missing:
             raise ValueError(
@@ -240,6 +270,10 @@ class Bindsplit(evaluate.Metric):
         if flags is not None:
             flags = list(flags) if batch else [flags]
             checked_flags(flags, len(flags))
+        counts = inputs.get("hard_positives")
+        if counts is not None:
+            counts = list(counts) if batch else [counts]
+            checked_hard_positives(counts, len(counts))
 
     def _compute(
         self,
@@ -248,13 +282,16 @@ class Bindsplit(evaluate.Metric):
         category: Sequence[str | None] | None = None,
         macro_group: Sequence[str | None] | None = None,
         balanced: Sequence[bool] | None = None,
+        hard_positives: Sequence[int] | None = None,
         n_bootstrap: int = 1000,
         confidence: float = 0.95,
         seed: int = 0,
         macro_min_samples: int = 25,
         interval_method: str = DEFAULT_INTERVAL_METHOD,
     ) -> dict[str, Result]:
-        stats = accumulate(scores, split, category, macro_group, balanced=balanced)
+        stats = accumulate(
+            scores, split, category, macro_group, balanced=balanced, hard_positives=hard_positives
+        )
         return compute_metrics(
             stats,
             n_bootstrap=n_bootstrap,

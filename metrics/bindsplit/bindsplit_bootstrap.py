@@ -17,8 +17,9 @@
 functional core) into the metric's flat results dict; numpy and the standard library only, like
 the core. Accuracies get the closed-form intervals of ``bindsplit_intervals.py`` (Wilson by
 default, or Clopper-Pearson) and gaps Newcombe's hybrid score interval; the percentile bootstrap
-(multinomial draws over the six outcome-cell counts) serves the macro averages, which have no
-closed form, and everything when asked for (``interval_method="bootstrap"``).
+(multinomial draws over the six, or nine, outcome-cell counts) serves the macro averages, which
+have no closed form, and everything when asked for (``interval_method="bootstrap"``). The
+hard-positive drop (``i2t_drop``) is a proportion of samples, so it gets an accuracy's interval.
 
 This module is imported three ways: by ``bindsplit.py`` in the package evaluate copies the folder
 into, as ``bindsplit_datasets._metric.bindsplit.bindsplit_bootstrap`` (both packages, so the core
@@ -39,8 +40,6 @@ import numpy as np
 # this branch: the other one names the same module)
 if TYPE_CHECKING or __package__:
     from .bindsplit_core import (
-        _ABSENT,
-        _N_CELLS,
         BALANCED,
         GAPS,
         LABEL_POOLS,
@@ -54,6 +53,7 @@ if TYPE_CHECKING or __package__:
         CONFIDENCE_KEY,
         DEFAULT_CONFIDENCE,
         DEFAULT_INTERVAL_METHOD,
+        DROP_INTERVAL_METHOD_KEY,
         GAP_INTERVAL_METHOD_KEY,
         INTERVAL_METHOD_KEY,
         MACRO_INTERVAL_METHOD_KEY,
@@ -64,10 +64,9 @@ if TYPE_CHECKING or __package__:
         newcombe_interval,
         proportion_interval,
     )
+    from .bindsplit_outcomes import _ABSENT, _DROPPED
 else:  # the Space's app.py: this folder on sys.path, its modules top-level
     from bindsplit_core import (
-        _ABSENT,
-        _N_CELLS,
         BALANCED,
         GAPS,
         LABEL_POOLS,
@@ -81,6 +80,7 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
         CONFIDENCE_KEY,
         DEFAULT_CONFIDENCE,
         DEFAULT_INTERVAL_METHOD,
+        DROP_INTERVAL_METHOD_KEY,
         GAP_INTERVAL_METHOD_KEY,
         INTERVAL_METHOD_KEY,
         MACRO_INTERVAL_METHOD_KEY,
@@ -91,20 +91,26 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
         newcombe_interval,
         proportion_interval,
     )
+    from bindsplit_outcomes import _ABSENT, _DROPPED
 
 __all__ = ["compute_metrics"]
 
 
 def _correct(counts: np.ndarray) -> dict[str, np.ndarray]:
-    """Correct-sample counts per available metric, for counts of shape (..., 6).
+    """Correct-sample counts per available metric, for counts of shape (..., 6) or, with hard
+    positives, (..., 9); ``i2t_drop`` counts the samples the hard positives turn wrong.
 
     T2I and group are available only when no sample lacks T2I (absent cells all zero).
     """
-    cells = counts.reshape(*counts.shape[:-1], 2, 3)
+    cells = counts.reshape(*counts.shape[:-1], counts.shape[-1] // 3, 3)
     correct = {"i2t": cells[..., 1, :].sum(axis=-1)}
     if not cells[..., _ABSENT].any():
         correct["t2i"] = cells[..., :, 1].sum(axis=-1)
         correct["group"] = cells[..., 1, 1]
+    if cells.shape[-2] > _DROPPED:
+        dropped = cells[..., _DROPPED, :].sum(axis=-1)
+        correct["i2t_original"] = correct["i2t"] + dropped
+        correct["i2t_drop"] = dropped
     return correct
 
 
@@ -215,19 +221,25 @@ def _check_options(n_bootstrap: Any, confidence: Any, seed: Any, macro_min_sampl
         raise ValueError(f"macro_min_samples must be an integer >= 1, got {macro_min_samples!r}")
 
 
-def _pool(per_label: Mapping[str, Counts], labels: Sequence[str]) -> np.ndarray:
-    total = np.zeros(_N_CELLS, dtype=np.int64)
+def _pool(per_label: Mapping[str, Counts], labels: Sequence[str], width: int) -> np.ndarray:
+    total = np.zeros(width, dtype=np.int64)
     for label in labels:
-        total += np.asarray(per_label.get(label, (0,) * _N_CELLS), dtype=np.int64)
+        counts = per_label.get(label, ())
+        total[: len(counts)] += np.asarray(counts, dtype=np.int64)  # six cells: no drops
     return total
 
 
 def _pool_groups(
-    nested: Mapping[str, Mapping[str, Counts]], labels: Sequence[str], names: Sequence[str]
+    nested: Mapping[str, Mapping[str, Counts]],
+    labels: Sequence[str],
+    names: Sequence[str],
+    width: int,
 ) -> dict[str, np.ndarray]:
     """Pooled counts over ``labels`` of each group in ``names`` (zero where ``nested`` lacks it)."""
     return {
-        name: _pool({lab: groups[name] for lab, groups in nested.items() if name in groups}, labels)
+        name: _pool(
+            {lab: groups[name] for lab, groups in nested.items() if name in groups}, labels, width
+        )
         for name in names
     }
 
@@ -246,13 +258,15 @@ def _configuration_counts(
     return found
 
 
-def _settings(options: _Options, macro: bool) -> dict[str, Result]:
+def _settings(options: _Options, macro: bool, hard_positives: bool) -> dict[str, Result]:
     """What a result records of how its intervals were made (the keys of
     ``bindsplit_intervals.SETTINGS_KEYS``)."""
     settings: dict[str, Result] = {
         INTERVAL_METHOD_KEY: options.method,
         GAP_INTERVAL_METHOD_KEY: BOOTSTRAP if options.bootstrap else NEWCOMBE,
     }
+    if hard_positives:  # the drop is a proportion of samples: an accuracy's interval
+        settings[DROP_INTERVAL_METHOD_KEY] = options.method
     if macro:
         settings[MACRO_INTERVAL_METHOD_KEY] = BOOTSTRAP
     settings[CONFIDENCE_KEY] = float(options.confidence)
@@ -291,6 +305,14 @@ def compute_metrics(
     ("newcombe" or "bootstrap-percentile"), ``macro_interval_method`` (with macro groups),
     ``confidence``, ``n_bootstrap`` and ``seed``.
 
+    Statistics with hard positives (``stats.hard_positives``) add, wherever ``i2t`` is reported
+    (configurations, categories, macro averages, gaps), ``i2t_original`` (I2T with the
+    hard-positive captions left out) and ``i2t_drop`` (``i2t_original - i2t``), each with its
+    ``_ci``, and the setting ``drop_interval_method``: the drop is the share of samples right
+    without the hard positives and wrong with them (a sample right with them is right without),
+    a binomial proportion, so it gets the accuracies' interval (Wilson by default), not a
+    difference's.
+
     >>> # accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"]) in the core:
     >>> seen, unseen = (0, 0, 0, 0, 1, 0), (0, 0, 1, 0, 0, 0)
     >>> stats = BindsplitStatistics(splits={"seen": seen, "unseen": unseen})
@@ -301,6 +323,14 @@ def compute_metrics(
     ([0.0, 0.7935], 'wilson')
     >>> "balanced/n" in results, "gap_partial/i2t" in results
     (False, False)
+    >>> # accumulate([[[0.9, 0.5, 0.6]], [[0.9, 0.7, 0.6]]], ["seen"] * 2, hard_positives=[1, 1])
+    >>> seen = (0, 0, 0, 0, 0, 1, 0, 0, 1)  # one right, one dropped
+    >>> hard = BindsplitStatistics(splits={"seen": seen}, hard_positives=True)
+    >>> results = compute_metrics(hard, n_bootstrap=0)
+    >>> results["seen/i2t"], results["seen/i2t_original"], results["seen/i2t_drop"]
+    (0.5, 1.0, 0.5)
+    >>> results["drop_interval_method"]
+    'wilson'
     """
     _check_options(n_bootstrap, confidence, seed, macro_min_samples)
     options = _Options(interval_method_name(interval_method), n_bootstrap, confidence, seed)
@@ -316,26 +346,28 @@ def compute_metrics(
             elif estimate.draws is not None:
                 results[f"{prefix}/{suffix}_ci"] = _interval(estimate.draws, confidence)
 
+    width = stats.n_cells
     for config, (source, labels) in _configuration_counts(stats).items():
         found: dict[str, _Estimate] = {}
-        counts = _pool(source.splits, labels)
+        counts = _pool(source.splits, labels, width)
         results[f"{config}/n"] = int(counts.sum())
         if counts.sum():
             pooled = _pooled_estimates(counts, options, _rng(seed, config))
             report(config, pooled)
             found.update(pooled)
         if stats.macro_groups:
-            groups = _pool_groups(source.macro_groups, labels, _group_names(source.macro_groups))
+            names = _group_names(source.macro_groups)
+            groups = _pool_groups(source.macro_groups, labels, names, width)
             kept = np.array(
                 [c for c in groups.values() if c.sum() >= macro_min_samples], dtype=np.int64
-            ).reshape(-1, _N_CELLS)
+            ).reshape(-1, width)
             results[f"{config}/macro_n_groups"] = len(kept)
             results[f"{config}/macro_n"] = int(kept.sum())
             if len(kept):
                 macro = _macro_estimates(kept, n_bootstrap, _rng(seed, config, "macro"))
                 report(config, macro)
                 found.update(macro)
-        for name, counts in _pool_groups(source.categories, labels, category_names).items():
+        for name, counts in _pool_groups(source.categories, labels, category_names, width).items():
             prefix = f"category/{name}"
             results[f"{config}/{prefix}/n"] = int(counts.sum())
             if counts.sum():
@@ -350,5 +382,5 @@ def compute_metrics(
             gap,
             {key: _difference(first[key], second[key], options) for key in first if key in second},
         )
-    results.update(_settings(options, bool(stats.macro_groups)))
+    results.update(_settings(options, bool(stats.macro_groups), stats.hard_positives))
     return results

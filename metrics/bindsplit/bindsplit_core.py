@@ -18,17 +18,20 @@ copies this sibling along when it loads the folder), the Space's ``app.py`` call
 the BindSplit package imports it as ``bindsplit_datasets.metric_core`` without loading evaluate,
 datasets or torch:
 
-1. :func:`sample_outcome` turns one similarity matrix into its (I2T, T2I) outcome;
+1. :func:`sample_outcome` turns one similarity matrix into its (I2T, T2I) outcome
+   (:func:`sample_outcomes`: many, with I2T without the hard positives too; both in the sibling
+   ``bindsplit_outcomes.py``, with the checks of a matrix);
 2. :func:`accumulate` reduces many samples to :class:`BindsplitStatistics`: counts of the six
    possible outcomes per split label (and per category / macro group, and for the samples flagged
-   ``balanced``). Statistics of disjoint batches or processes add up (``merge`` / ``+``) and
-   travel as JSON (``to_dict``/``from_dict``);
+   ``balanced``); nine where samples have hard positives (I2T can then also be right without
+   them and wrong with them). Statistics of disjoint batches or processes add up (``merge`` /
+   ``+``) and travel as JSON (``to_dict``/``from_dict``);
 3. :func:`compute_metrics` (in the sibling ``bindsplit_bootstrap.py``) turns statistics into the
    flat results dict.
 
-Because every sample's outcome is one of six cells, resampling samples with replacement is a
-multinomial draw over the cell counts: the bootstrap intervals need the counts only, and a
-distributed evaluation only has to add counts.
+Because every sample's outcome is one of six (or nine) cells, resampling samples with
+replacement is a multinomial draw over the cell counts: the bootstrap intervals need the counts
+only, and a distributed evaluation only has to add counts.
 
 The folder is published on its own, so it restates BindSplit's configuration names, split labels
 and citation; the package's tests check that they equal ``bindsplit_datasets.names``.
@@ -38,21 +41,48 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+# evaluate's copy of the folder, or bindsplit_datasets._metric.bindsplit (type checkers read
+# this branch: the other one names the same module)
+if TYPE_CHECKING or __package__:
+    from .bindsplit_outcomes import (
+        _N_CELLS,
+        _N_CELLS_HARD,
+        Outcome,
+        _sample_cells,
+        checked_hard_positives,
+        sample_outcome,
+        sample_outcomes,
+    )
+else:  # the Space's app.py: this folder on sys.path, its modules top-level
+    from bindsplit_outcomes import (
+        _N_CELLS,
+        _N_CELLS_HARD,
+        Outcome,
+        _sample_cells,
+        checked_hard_positives,
+        sample_outcome,
+        sample_outcomes,
+    )
 
 __all__ = [
     "CONFIGURATIONS",
     "GAPS",
+    "HARD_POSITIVE_METRICS",
     "LABEL_POOLS",
     "METRICS",
     "PAPER_CITATION",
     "SPLIT_LABELS",
     "BindsplitStatistics",
+    "Outcome",
     "accumulate",
     "checked_flags",
+    "checked_hard_positives",
     "sample_outcome",
+    "sample_outcomes",
 ]
 
 PAPER_CITATION = """@inproceedings{peng2026clip,
@@ -85,102 +115,26 @@ CONFIGURATIONS: tuple[str, ...] = (*LABEL_POOLS, BALANCED)
 METRICS: tuple[str, ...] = ("i2t", "t2i", "group")
 """Accuracies, in the order they are reported."""
 
+HARD_POSITIVE_METRICS: tuple[str, ...] = ("i2t_original", "i2t_drop")
+"""Reported after :data:`METRICS` only where samples have hard positives (seed 003): then
+``i2t`` counts a sample right only if its positive and every hard positive score above every
+negative, ``i2t_original`` is I2T with the hard-positive captions left out (the benchmark's own
+score), and ``i2t_drop`` = ``i2t_original - i2t``, the share of samples right without the hard
+positives and wrong with them (a proportion of samples: a sample right with them is right
+without)."""
+
 GAPS: dict[str, tuple[str, str]] = {"gap": ("seen", "unseen"), "gap_partial": ("seen", "partial")}
 """The differences reported, by key prefix: (configuration, configuration subtracted from it);
 ``gap/i2t`` is seen minus unseen, the paper's headline number."""
 
-# A sample's outcome is one of six cells: index 3 * i2t + t2i_state, with t2i_state
-# 0 = wrong, 1 = right, 2 = absent (fewer than two images).
-_N_CELLS = 6
-_ABSENT = 2
 _STATISTICS_FORMAT = "bindsplit-metric-statistics/1"
 
 Counts = tuple[int, ...]
-"""Counts of the six outcome cells (i2t, t2i): (0, wrong), (0, right), (0, absent), (1, wrong),
-(1, right), (1, absent)."""
+"""Counts of the outcome cells (i2t, t2i): (0, wrong), (0, right), (0, absent), (1, wrong),
+(1, right), (1, absent); with hard positives also (dropped, wrong), (dropped, right),
+(dropped, absent)."""
 
 Result = int | float | str | list[float]
-
-
-# ---------------------------------------------------------------------------------------------
-# One sample
-
-
-def _as_matrix(matrix: Any) -> np.ndarray:
-    """The validated float matrix of one sample; a ValueError says what is wrong with it."""
-    try:
-        array = np.asarray(matrix, dtype=np.float64)
-    except (ValueError, TypeError) as error:
-        if isinstance(matrix, Sequence) and all(isinstance(row, Sequence) for row in matrix):
-            lengths = [len(row) for row in matrix]
-            if len(set(lengths)) > 1:
-                raise ValueError(
-                    f"the scores matrix is ragged (row lengths {lengths}); every image needs one "
-                    "score per caption"
-                ) from None
-        raise ValueError(f"the scores matrix is not a matrix of numbers ({error})") from None
-    if array.ndim != 2:
-        raise ValueError(
-            f"the scores must be a 2-D n_images x n_captions matrix, got shape {array.shape}"
-        )
-    _check_shape(*array.shape)
-    _check_finite(array)
-    return array
-
-
-def _check_shape(n_images: int, n_captions: int) -> None:
-    if n_captions < 2 or not 1 <= n_images <= n_captions:
-        raise ValueError(
-            f"the scores matrix is {n_images} x {n_captions} (images x captions); it needs at "
-            "least two captions and 1 <= n_images <= n_captions, since caption j is the correct "
-            "caption of image j (transpose a captions x images matrix)"
-        )
-
-
-def _check_finite(array: np.ndarray) -> None:
-    bad = np.argwhere(~np.isfinite(array))
-    if len(bad):
-        position = [int(i) for i in bad[0]]
-        raise ValueError(
-            f"the scores matrix holds {array[tuple(bad[0])]} at {position}; every score must be "
-            "a finite number"
-        )
-
-
-def _outcomes(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """I2T and T2I outcomes (bool arrays) of a validated stack of equal-shape matrices (N, I, C).
-
-    I2T: every image i scores its caption strictly above every other caption. T2I (``None`` for
-    fewer than two images): every caption j < n_images scores its image strictly above every
-    other image.
-    """
-    n_images, n_captions = stack.shape[1:]
-    own = np.eye(n_images, n_captions, dtype=bool)
-    diagonal = stack[:, own].reshape(len(stack), n_images)
-    rivals = np.where(own, -np.inf, stack)
-    i2t = (diagonal > rivals.max(axis=2)).all(axis=1)
-    if n_images < 2:
-        return i2t, None
-    t2i = (diagonal > rivals[:, :, :n_images].max(axis=1)).all(axis=1)
-    return i2t, t2i
-
-
-def sample_outcome(matrix: Any) -> tuple[bool, bool | None]:
-    """(I2T correct, T2I correct) of one n_images x n_captions matrix (strict >: ties are wrong).
-
-    T2I is ``None`` (absent, not wrong) for a sample with one image. Ties are wrong. Raises
-    ValueError for a ragged, wrongly shaped or non-finite matrix.
-
-    >>> sample_outcome([[0.9, 0.1], [0.2, 0.8]])
-    (True, True)
-    >>> sample_outcome([[0.6, 0.7], [0.1, 0.8]])
-    (False, True)
-    >>> sample_outcome([[0.3, 0.3]])
-    (False, None)
-    """
-    array = _as_matrix(matrix)
-    i2t, t2i = _outcomes(array[None])
-    return bool(i2t[0]), None if t2i is None else bool(t2i[0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,20 +146,29 @@ class BindsplitStatistics:
     """Outcome-cell counts per split label, and per (label, category) and (label, macro group).
 
     ``balanced`` holds the same counts for the samples flagged balanced, or is ``None`` when no
-    flags were given (then no ``balanced`` configuration is reported). Only non-zero counts are
-    stored, so equal data give equal statistics however they were batched. Statistics of disjoint
-    samples add up: ``a.merge(b)``, ``a + b`` or ``sum(parts)``.
+    flags were given (then no ``balanced`` configuration is reported). ``hard_positives`` says
+    that some sample had hard positives: the counts then have nine cells, not six, and the
+    :data:`HARD_POSITIVE_METRICS` are reported. Only non-zero counts are stored, so equal data
+    give equal statistics however they were batched. Statistics of disjoint samples add up:
+    ``a.merge(b)``, ``a + b`` or ``sum(parts)`` (samples without hard positives merge with
+    samples with them: their I2T is the same either way).
     """
 
     splits: dict[str, Counts] = field(default_factory=dict)
     categories: dict[str, dict[str, Counts]] = field(default_factory=dict)
     macro_groups: dict[str, dict[str, Counts]] = field(default_factory=dict)
     balanced: BindsplitStatistics | None = None
+    hard_positives: bool = False
 
     @property
     def n(self) -> int:
         """Number of samples counted."""
         return sum(sum(counts) for counts in self.splits.values())
+
+    @property
+    def n_cells(self) -> int:
+        """The number of outcome cells of each count: 9 with hard positives, else 6."""
+        return _N_CELLS_HARD if self.hard_positives else _N_CELLS
 
     def merge(self, other: BindsplitStatistics) -> BindsplitStatistics:
         """Statistics of the samples of ``self`` and ``other`` together.
@@ -215,12 +178,22 @@ class BindsplitStatistics:
         """
         if not isinstance(other, BindsplitStatistics):
             raise TypeError(f"cannot merge BindsplitStatistics with {type(other).__name__}")
+        width = max(self.n_cells, other.n_cells)
+        balanced = _merge_balanced(self, other)
         return BindsplitStatistics(
-            splits=_add_counts(self.splits, other.splits),
-            categories=_add_nested(self.categories, other.categories),
-            macro_groups=_add_nested(self.macro_groups, other.macro_groups),
-            balanced=_merge_balanced(self, other),
+            splits=_add_counts(self.splits, other.splits, width),
+            categories=_add_nested(self.categories, other.categories, width),
+            macro_groups=_add_nested(self.macro_groups, other.macro_groups, width),
+            balanced=None if balanced is None else balanced.widened(width),
+            hard_positives=width == _N_CELLS_HARD,
         )
+
+    def widened(self, width: int) -> BindsplitStatistics:
+        """These statistics with ``width`` cells per count (9: as statistics with hard
+        positives, the samples' I2T the same with them and without)."""
+        if width == self.n_cells:
+            return self
+        return BindsplitStatistics(hard_positives=width == _N_CELLS_HARD).merge(self)
 
     def __add__(self, other: BindsplitStatistics) -> BindsplitStatistics:
         return self.merge(other)
@@ -231,10 +204,13 @@ class BindsplitStatistics:
         return NotImplemented
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable copy (keys sorted), e.g. to gather statistics across processes."""
-        data = {"format": _STATISTICS_FORMAT, **self._counts_to_dict()}
+        """A JSON-serialisable copy (keys sorted), e.g. to gather statistics across processes;
+        ``"hard_positives": true`` (and nine counts a cell list) only with hard positives."""
+        data: dict[str, Any] = {"format": _STATISTICS_FORMAT, **self._counts_to_dict()}
         if self.balanced is not None:
             data["balanced"] = self.balanced._counts_to_dict()
+        if self.hard_positives:
+            data["hard_positives"] = True
         return data
 
     def _counts_to_dict(self) -> dict[str, Any]:
@@ -257,31 +233,38 @@ class BindsplitStatistics:
             raise ValueError(
                 f"statistics entry 'balanced' must be a dict of counts, got {balanced!r}"
             )
+        hard = data.get("hard_positives", False)
+        if not isinstance(hard, bool):
+            raise ValueError(f"statistics entry 'hard_positives' must be true, got {hard!r}")
+        width = _N_CELLS_HARD if hard else _N_CELLS
         return cls._counts_from_dict(
-            data, balanced=None if balanced is None else cls._counts_from_dict(balanced)
+            data,
+            width,
+            balanced=None if balanced is None else cls._counts_from_dict(balanced, width),
         )
 
     @classmethod
     def _counts_from_dict(
-        cls, data: Mapping[str, Any], balanced: BindsplitStatistics | None = None
+        cls, data: Mapping[str, Any], width: int, balanced: BindsplitStatistics | None = None
     ) -> BindsplitStatistics:
         splits = {}
         for label, counts in dict(data.get("splits", {})).items():
-            splits[_checked_label(label, "statistics")] = _checked_counts(counts, label)
+            splits[_checked_label(label, "statistics")] = _checked_counts(counts, label, width)
         nested: dict[str, dict[str, dict[str, Counts]]] = {}
         for kind in ("categories", "macro_groups"):
             nested[kind] = {}
             for label, groups in dict(data.get(kind, {})).items():
                 _checked_label(label, "statistics")
                 nested[kind][label] = {
-                    str(name): _checked_counts(counts, f"{label}/{name}")
+                    str(name): _checked_counts(counts, f"{label}/{name}", width)
                     for name, counts in dict(groups).items()
                 }
         return cls(
-            splits=_add_counts(splits, {}),
-            categories=_add_nested(nested["categories"], {}),
-            macro_groups=_add_nested(nested["macro_groups"], {}),
+            splits=_add_counts(splits, {}, width),
+            categories=_add_nested(nested["categories"], {}, width),
+            macro_groups=_add_nested(nested["macro_groups"], {}, width),
             balanced=balanced,
+            hard_positives=width == _N_CELLS_HARD,
         )
 
 
@@ -301,22 +284,29 @@ def _merge_balanced(a: BindsplitStatistics, b: BindsplitStatistics) -> Bindsplit
     return flagged.balanced
 
 
-def _add_counts(a: Mapping[str, Counts], b: Mapping[str, Counts]) -> dict[str, Counts]:
+def _add_counts(
+    a: Mapping[str, Counts], b: Mapping[str, Counts], width: int = _N_CELLS
+) -> dict[str, Counts]:
+    """``a + b`` per key, each count widened to ``width`` cells (new cells zero)."""
     total: dict[str, Counts] = {}
-    zero = (0,) * _N_CELLS
     for key in sorted(set(a) | set(b)):
-        counts = tuple(x + y for x, y in zip(a.get(key, zero), b.get(key, zero), strict=True))
+        first, second = (
+            (*counts.get(key, ()), *(0,) * (width - len(counts.get(key, ())))) for counts in (a, b)
+        )
+        counts = tuple(x + y for x, y in zip(first, second, strict=True))
         if any(counts):
             total[key] = counts
     return total
 
 
 def _add_nested(
-    a: Mapping[str, Mapping[str, Counts]], b: Mapping[str, Mapping[str, Counts]]
+    a: Mapping[str, Mapping[str, Counts]],
+    b: Mapping[str, Mapping[str, Counts]],
+    width: int = _N_CELLS,
 ) -> dict[str, dict[str, Counts]]:
     total = {}
     for label in sorted(set(a) | set(b)):
-        groups = _add_counts(a.get(label, {}), b.get(label, {}))
+        groups = _add_counts(a.get(label, {}), b.get(label, {}), width)
         if groups:
             total[label] = groups
     return total
@@ -329,14 +319,15 @@ def _nested_to_lists(nested: Mapping[str, Mapping[str, Counts]]) -> dict[str, di
     }
 
 
-def _checked_counts(counts: Any, where: str) -> Counts:
+def _checked_counts(counts: Any, where: str, width: int) -> Counts:
     if (
         not isinstance(counts, Sequence)
-        or len(counts) != _N_CELLS
+        or len(counts) != width
         or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
     ):
+        hard = " (statistics with hard_positives)" if width == _N_CELLS_HARD else ""
         raise ValueError(
-            f"statistics entry {where!r} must be {_N_CELLS} non-negative integer counts, "
+            f"statistics entry {where!r} must be {width} non-negative integer counts{hard}, "
             f"got {counts!r}"
         )
     return tuple(counts)
@@ -372,55 +363,6 @@ def _checked_groups(values: Sequence[Any] | None, n: int, name: str) -> list[str
     return groups
 
 
-def _equal_shape_stacks(scores: Any) -> list[tuple[list[int], np.ndarray]]:
-    """Validated samples as (indices, stack of their matrices) per matrix shape.
-
-    ValueErrors name the index of the first bad sample.
-    """
-    if not isinstance(scores, np.ndarray) and len(scores):
-        try:  # one conversion when every matrix has the same shape (the common case)
-            whole = np.asarray(scores, dtype=np.float64)
-        except (ValueError, TypeError):
-            whole = None
-        if whole is not None and whole.ndim == 3:
-            scores = whole
-    if isinstance(scores, np.ndarray) and scores.ndim == 3 and scores.dtype.kind in "fiu":
-        stack = scores.astype(np.float64, copy=False)
-        if len(stack):
-            try:
-                _check_shape(*stack.shape[1:])
-            except ValueError as error:
-                raise ValueError(f"sample 0: {error}") from None
-        bad = np.argwhere(~np.isfinite(stack))
-        if len(bad):
-            index = int(bad[0][0])
-            try:
-                _check_finite(stack[index])
-            except ValueError as error:
-                raise ValueError(f"sample {index}: {error}") from None
-        return [(list(range(len(stack))), stack)]
-    by_shape: dict[tuple[int, ...], tuple[list[int], list[np.ndarray]]] = {}
-    for index, matrix in enumerate(scores):
-        try:
-            array = _as_matrix(matrix)
-        except ValueError as error:
-            raise ValueError(f"sample {index}: {error}") from None
-        indices, arrays = by_shape.setdefault(array.shape, ([], []))
-        indices.append(index)
-        arrays.append(array)
-    return [(indices, np.stack(arrays)) for indices, arrays in by_shape.values()]
-
-
-def _sample_cells(scores: Any) -> np.ndarray:
-    """The outcome cell (0..5) of every sample."""
-    cells = np.empty(len(scores), dtype=np.int64)
-    for indices, stack in _equal_shape_stacks(scores):
-        i2t, t2i = _outcomes(stack)
-        t2i_state = np.full(len(indices), _ABSENT) if t2i is None else t2i.astype(np.int64)
-        cells[indices] = 3 * i2t.astype(np.int64) + t2i_state
-    return cells
-
-
 def checked_flags(values: Sequence[Any] | None, n: int) -> list[bool] | None:
     """Per-sample balanced flags, or None when none were given; a ValueError names the first
     sample whose flag is not a boolean (``"no"`` or ``1`` are refused, not read as True)."""
@@ -444,6 +386,7 @@ def accumulate(
     macro_groups: Sequence[str | None] | None = None,
     *,
     balanced: Sequence[bool] | None = None,
+    hard_positives: Sequence[int] | None = None,
 ) -> BindsplitStatistics:
     """Sufficient statistics of a batch of samples.
 
@@ -451,7 +394,11 @@ def accumulate(
     (N, n_images, n_captions) array); ``splits``: per sample its ``bindsplit_label``;
     ``categories`` / ``macro_groups``: optional per-sample group names ("" or None: no group);
     ``balanced``: optional per-sample flags (the dataset's ``balanced`` column), which add the
-    ``balanced`` configuration. Errors name the sample index within this batch.
+    ``balanced`` configuration; ``hard_positives``: optional per-sample counts h >= 0, the
+    caption columns ``n_images .. n_images + h - 1`` being hard positives of image 0 (the
+    build's ``columns.hard_positive``). Where some sample has h > 0 the statistics have
+    ``hard_positives`` (nine cells); counts of 0 only give exactly the statistics of no counts.
+    Errors name the sample index within this batch.
 
     >>> stats = accumulate([[[0.9, 0.1], [0.2, 0.8]], [[0.3, 0.3]]], ["seen", "unseen"])
     >>> stats.splits
@@ -460,6 +407,10 @@ def accumulate(
     >>> flagged = accumulate([[[0.9, 0.1]], [[0.3, 0.3]]], ["seen", "partial"], balanced=flags)
     >>> flagged.balanced.splits  # the balanced samples only
     {'seen': (0, 0, 0, 0, 0, 1)}
+    >>> matrices = [[[0.9, 0.5, 0.6]], [[0.9, 0.7, 0.6]]]  # caption 1: a hard positive
+    >>> hard = accumulate(matrices, ["seen", "seen"], hard_positives=[1, 1])
+    >>> hard.splits  # one sample dropped (cell 8: right without the hard positive), one right
+    {'seen': (0, 0, 0, 0, 0, 1, 0, 0, 1)}
     """
     n = len(scores)
     if len(splits) != n:
@@ -468,7 +419,9 @@ def accumulate(
     category_names = _checked_groups(categories, n, "category")
     macro_names = _checked_groups(macro_groups, n, "macro_group")
     flags = checked_flags(balanced, n)
-    cells = _sample_cells(scores).tolist()
+    hard = checked_hard_positives(hard_positives, n)
+    width = _N_CELLS_HARD if hard is not None and any(hard) else _N_CELLS
+    cells = _sample_cells(scores, hard).tolist()
     subset = None
     if flags is not None:
         kept = [index for index, flag in enumerate(flags) if flag]
@@ -477,8 +430,9 @@ def accumulate(
             None if category_names is None else [category_names[i] for i in kept],
             None if macro_names is None else [macro_names[i] for i in kept],
             [cells[i] for i in kept],
+            width,
         )
-    stats = _count_statistics(labels, category_names, macro_names, cells)
+    stats = _count_statistics(labels, category_names, macro_names, cells, width)
     stats.balanced = subset
     return stats
 
@@ -488,24 +442,26 @@ def _count_statistics(
     category_names: Sequence[str] | None,
     macro_names: Sequence[str] | None,
     cells: Sequence[int],
+    width: int,
 ) -> BindsplitStatistics:
     return BindsplitStatistics(
-        splits=_count_cells(labels, cells),
-        categories=_count_nested(labels, category_names, cells),
-        macro_groups=_count_nested(labels, macro_names, cells),
+        splits=_count_cells(labels, cells, width),
+        categories=_count_nested(labels, category_names, cells, width),
+        macro_groups=_count_nested(labels, macro_names, cells, width),
+        hard_positives=width == _N_CELLS_HARD,
     )
 
 
-def _count_cells(keys: Sequence[str], cells: Sequence[int]) -> dict[str, Counts]:
-    """Outcome-cell counts per key, keys sorted."""
+def _count_cells(keys: Sequence[str], cells: Sequence[int], width: int) -> dict[str, Counts]:
+    """Outcome-cell counts (``width`` cells) per key, keys sorted."""
     table: dict[str, list[int]] = {}
     for key, cell in zip(keys, cells, strict=True):
-        table.setdefault(key, [0] * _N_CELLS)[cell] += 1
+        table.setdefault(key, [0] * width)[cell] += 1
     return {key: tuple(table[key]) for key in sorted(table)}
 
 
 def _count_nested(
-    labels: Sequence[str], names: Sequence[str] | None, cells: Sequence[int]
+    labels: Sequence[str], names: Sequence[str] | None, cells: Sequence[int], width: int
 ) -> dict[str, dict[str, Counts]]:
     """Outcome-cell counts per label and group name; samples without a group ("") left out."""
     if names is None:
@@ -518,5 +474,6 @@ def _count_nested(
             if lab == label and name
         ]
         if picked:
-            nested[label] = _count_cells(*zip(*picked, strict=True))
+            names_picked, cells_picked = zip(*picked, strict=True)
+            nested[label] = _count_cells(names_picked, cells_picked, width)
     return nested

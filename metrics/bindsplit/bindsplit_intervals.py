@@ -40,7 +40,9 @@ __all__ = [
     "CONFIDENCE_KEY",
     "DEFAULT_CONFIDENCE",
     "DEFAULT_INTERVAL_METHOD",
+    "DROP_INTERVAL_METHOD_KEY",
     "GAP_INTERVAL_METHOD_KEY",
+    "HARD_POSITIVE_SETTINGS_KEYS",
     "INTERVAL_METHODS",
     "INTERVAL_METHOD_KEY",
     "INTERVAL_METHOD_OPTIONS",
@@ -87,6 +89,10 @@ INTERVAL_METHOD_KEY = "interval_method"
 """How each accuracy's interval was made: one of :data:`INTERVAL_METHODS`."""
 GAP_INTERVAL_METHOD_KEY = "gap_interval_method"
 """How each gap's interval was made: :data:`NEWCOMBE`, or :data:`BOOTSTRAP`."""
+DROP_INTERVAL_METHOD_KEY = "drop_interval_method"
+"""How each hard-positive drop's interval (``{config}/i2t_drop_ci``) was made: the drop is a
+proportion of samples (those right without the hard positives and wrong with them), so one of
+:data:`INTERVAL_METHODS`, the accuracies' own; only with hard positives."""
 MACRO_INTERVAL_METHOD_KEY = "macro_interval_method"
 """How the macro averages' intervals were made (always :data:`BOOTSTRAP`); only with macro
 groups."""
@@ -105,7 +111,10 @@ SETTINGS_KEYS: tuple[str, ...] = (
     N_BOOTSTRAP_KEY,
     SEED_KEY,
 )
-"""Every key of a results dict that is a setting, not a number of a configuration."""
+"""Every key of a results dict that is a setting, not a number of a configuration (with
+:data:`HARD_POSITIVE_SETTINGS_KEYS` where samples have hard positives)."""
+HARD_POSITIVE_SETTINGS_KEYS: tuple[str, ...] = (DROP_INTERVAL_METHOD_KEY,)
+"""The settings a results dict has only where samples have hard positives."""
 
 
 SMALL_N = 30
