@@ -100,7 +100,7 @@ def linear_time(repeats: int) -> None:
 
 
 def throughput(n_captions: int) -> None:
-    from bindsplit_datasets.parsing.relations import parse_bindings_and_relations
+    from bindsplit_datasets.parsing import parse_bindings_and_relations
 
     from bindsplit_datasets.parsing import parse_bindings, parse_relations, parse_relations_many
 

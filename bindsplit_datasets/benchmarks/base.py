@@ -303,23 +303,15 @@ class BenchmarkAdapter(abc.ABC):
                 for values in zip(*batch.values(), strict=True):
                     rows.append(self.caption_relations(dict(zip(columns, values, strict=True))))
             return rows
-        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows_text = zip(*(columns[c] for c in self.caption_columns), strict=True)
-        texts = [text or "" for row in rows_text for text in row]
-        parsed = parse_relations_many(texts, progress=progress)
-        width = self.n_captions
-        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
+        return _parse_rows(self, dataset, parse_relations_many, progress)
 
     def all_caption_bindings_and_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
     ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
-        """(:meth:`all_caption_bindings`, :meth:`all_caption_relations`) of ``dataset``: what a
-        build counting both kinds of binding needs. The default asks each; an adapter that
-        parses caption text for both reads each distinct caption once."""
-        return (
-            self.all_caption_bindings(dataset, progress=progress),
-            self.all_caption_relations(dataset, progress=progress),
-        )
+        """(:meth:`all_caption_bindings`, :meth:`all_caption_relations`): what a build of both
+        kinds needs (an adapter that parses caption text reads each caption once for both)."""
+        bindings = self.all_caption_bindings(dataset, progress=progress)
+        return bindings, self.all_caption_relations(dataset, progress=progress)
 
     def read_rows(self, source: str | Path | None) -> tuple[datasets.Dataset, dict[str, Any]]:
         """The raw rows and identity of the Hub source (``source=None``), another Hub id or a
@@ -377,36 +369,29 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
     ) -> list[list[list[Binding]]]:
         """Parse every caption with :func:`~bindsplit_datasets.parsing.parse_many` (which parses
         each distinct caption once: benchmarks repeat captions across samples)."""
-        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows = zip(*(columns[c] for c in self.caption_columns), strict=True)
-        texts = [text or "" for row in rows for text in row]
-        parsed = parse_many(texts, progress=progress)
-        width = self.n_captions
-        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
+        return _parse_rows(self, dataset, parse_many, progress)
 
     def all_caption_bindings_and_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
     ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
-        """Both kinds from one run of the parser over each distinct caption (tokenised and
-        tagged once: :func:`~bindsplit_datasets.parsing.parse_bindings_and_relations_many`),
-        unless the adapter reads either kind another way."""
-        own = (
-            type(self).caption_relations is not BenchmarkAdapter.caption_relations
-            or type(self).all_caption_relations is not BenchmarkAdapter.all_caption_relations
-            or type(self).all_caption_bindings is not ParsedCaptionsAdapter.all_caption_bindings
-        )
-        if own:
+        """Both kinds from one run of the parser over each distinct caption (tokenised and tagged
+        once), unless the adapter reads either kind another way."""
+        readers = (type(self).caption_relations, type(self).all_caption_relations,
+                   type(self).all_caption_bindings)  # fmt: skip
+        if readers != (BenchmarkAdapter.caption_relations, BenchmarkAdapter.all_caption_relations,
+                       ParsedCaptionsAdapter.all_caption_bindings):  # fmt: skip
             return super().all_caption_bindings_and_relations(dataset, progress=progress)
-        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows = zip(*(columns[c] for c in self.caption_columns), strict=True)
-        texts = [text or "" for row in rows for text in row]
-        parsed = parse_bindings_and_relations_many(texts, progress=progress)
-        width = self.n_captions
-        bindings = [[pair[0] for pair in parsed[start : start + width]]
-                    for start in range(0, len(parsed), width)]  # fmt: skip
-        relations = [[pair[1] for pair in parsed[start : start + width]]
-                     for start in range(0, len(parsed), width)]  # fmt: skip
-        return bindings, relations
+        both = _parse_rows(self, dataset, parse_bindings_and_relations_many, progress)
+        return [[b for b, _ in row] for row in both], [[r for _, r in row] for row in both]
+
+
+def _parse_rows(adapter: BenchmarkAdapter, dataset: datasets.Dataset,
+                parse: Callable[..., list[Any]], progress: bool) -> list[list[Any]]:  # fmt: skip
+    """``parse`` (a batch form of the parser) over every caption of ``dataset``, row by row."""
+    columns = dataset.select_columns(list(adapter.caption_columns)).to_dict()
+    rows = zip(*(columns[c] for c in adapter.caption_columns), strict=True)
+    parsed = parse([text or "" for row in rows for text in row], progress=progress)
+    return [parsed[i : i + adapter.n_captions] for i in range(0, len(parsed), adapter.n_captions)]
 
 
 #: Local data files, never Hub ids even where they have the form ``name/file``.
