@@ -26,7 +26,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "bench_parser.py": (
         "Real SugarCrepe captions, hand-labelled",
-        "object-boundary set (issue 39 item 9",
+        "object-boundary set (bindings_gold_boundaries.json)",
         "heldout",
         "SugarCrepe swap_att:",
         "Rule contributions on 40 gold items",
