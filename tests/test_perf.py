@@ -28,7 +28,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "bench_parser.py": (
         "Real SugarCrepe captions, hand-labelled",
-        "object-boundary set (issue 39 item 9",
+        "object-boundary set (bindings_gold_boundaries.json)",
         "heldout",
         "SugarCrepe swap_att:",
         "Rule effects on bindings and triples, each rule alone switched off (gold 40,",
