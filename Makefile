@@ -41,9 +41,11 @@ bench: install
 	$(OFFLINE) $(BIN)/python perf/run.py
 
 # Accept a deliberate change of the parser: rewrite tests/data/parser_snapshot.json (every gold
-# item's bindings and rules fired; needs the real samples, BINDSPLIT_SHARED), then review its diff.
+# item's bindings and rules fired) and tests/data/relation_snapshot.json (every relation gold
+# item's bindings, triples and rules fired); needs the real samples, BINDSPLIT_SHARED. Then review
+# their diffs.
 snapshot: install
-	$(OFFLINE) $(BIN)/python -m pytest tests/test_parser_snapshot.py --update-parser-snapshot -q
+	$(OFFLINE) $(BIN)/python -m pytest tests/test_parser_snapshot.py tests/test_relation_snapshot.py --update-parser-snapshot -q
 
 DEMO_OUT ?= demo_output
 demo: $(VENV)/.installed-demo

@@ -32,7 +32,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="rewrite tests/data/parser_snapshot.json (every gold item's bindings and the parser "
-        "rules that fired) from the running parser; review its diff before committing",
+        "rules that fired) and tests/data/relation_snapshot.json (every relation gold item's "
+        "bindings, triples and rules fired) from the running parser; review their diffs before "
+        "committing",
     )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bindsplit_datasets
-from bindsplit_datasets.errors import PackageDataError
+from bindsplit_datasets.errors import BindsplitValueError, PackageDataError
 from bindsplit_datasets.parsing import (
     Relation,
+    explain,
+    explain_relations,
     parse_bindings,
+    parse_bindings_and_relations,
+    parse_bindings_and_relations_many,
     parse_relations,
     parse_relations_many,
 )
+from bindsplit_datasets.parsing import lexicon as lx
 from bindsplit_datasets.parsing import relation_words as rw
+from bindsplit_datasets.parsing import wordlists as wl
 from bindsplit_datasets.parsing.relation_rules import RELATION_RULES
-from bindsplit_datasets.parsing.relations import (
-    RELATION_PARSER_VERSION,
-    explain_relations,
-    parse_bindings_and_relations,
-    parse_bindings_and_relations_many,
-)
+from bindsplit_datasets.parsing.ruleset import RULES
 
 #: (caption, expected triples in order): one group per clause of SPEC 1b.
 CASES = [
@@ -350,20 +350,43 @@ def test_parse_relations_many_refuses_bad_input(texts, kwargs, error):
 # --- the rule table and the word tables ------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", RELATION_RULES, ids=lambda rule: rule.name)
-def test_every_rule_reads_one_of_its_examples(rule):
-    assert rule.examples and rule.description
-    traces = ["\n".join(explain_relations(example)) for example in rule.examples]
-    assert any(f" {rule.name}" in trace for trace in traces), traces
-    assert rule.stage == "relation" and rule.name == rule.name.lower().replace("_", "-")
+#: The rules only relations read: the relation rules and the corrections only they see.
+RELATION_STAGE_RULES = [rule for rule in RULES if rule.stage in ("relation-correction", "relation")]
 
 
-def test_rule_names_are_unique_and_the_version_counts_them():
+@pytest.mark.parametrize("rule", RELATION_STAGE_RULES, ids=lambda rule: rule.name)
+def test_each_relation_rule_fires_on_its_examples_which_fail_without_it(rule):
+    assert rule.examples and rule.description and rule.name == rule.name.lower()
+    for example in rule.examples:
+        assert example.triples is not None, f"{rule.name}: {example.caption!r} states no triples"
+        explanation = explain(example.caption)
+        found = [(r.subject, r.relation, r.object) for r in explanation.relations]
+        assert found == list(example.triples)
+        assert rule.name in explanation.relation_rules
+        without = parse_relations(example.caption, disabled={rule.name})
+        assert [(r.subject, r.relation, r.object) for r in without] != list(example.triples), (
+            f"{rule.name}: {example.caption!r} parses the same with the rule switched off"
+        )
+    if rule.stage == "relation":
+        trace = "\n".join(explain_relations(rule.examples[0].caption))
+        assert f" {rule.name}" in trace, trace
+
+
+def test_switching_relation_rules_off_by_name():
+    assert parse_relations("a kite flown by a boy", disabled={"passive-agent"}) == [
+        Relation("kite", "fly by", "boy")
+    ]
+    many = parse_relations_many(["a kite flown by a boy"], num_proc=1, disabled={"passive-agent"})
+    assert many == [[Relation("kite", "fly by", "boy")]]
+    both = parse_bindings_and_relations("a red kite flown by a boy", disabled={"attributive"})
+    assert both == ([], [Relation("boy", "fly", "kite")])
+    with pytest.raises(BindsplitValueError, match="no parser rule is named 'passive-agentt'"):
+        parse_relations("a kite flown by a boy", disabled={"passive-agentt"})
+
+
+def test_rule_names_are_unique():
     names = [rule.name for rule in RELATION_RULES]
     assert len(set(names)) == len(names)
-    assert f"rules.{len(names)}+" in RELATION_PARSER_VERSION
-    assert RELATION_PARSER_VERSION.startswith("1.0+rules.")
-    assert len(RELATION_PARSER_VERSION.rpartition(".")[2]) == 16
 
 
 def test_explain_shows_rules_and_triples():
@@ -372,30 +395,33 @@ def test_explain_shows_rules_and_triples():
     assert lines[-1] == "-> (boy, fly, kite)"
 
 
-def _data_files() -> list[Path]:
-    folder = resources.files("bindsplit_datasets.parsing") / "data"
-    return sorted(Path(str(path)) for path in folder.iterdir() if path.name.startswith("relation_"))
-
-
 def test_word_tables_have_a_header_and_one_clean_entry_per_line():
-    files = _data_files()
-    assert len(files) >= 10
-    for path in files:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines[0].startswith("# "), path.name
-        entries = [line for line in lines if line and not line.startswith("#")]
-        assert entries and len(entries) == len(set(entries)), path.name
-        assert all(entry == entry.strip().lower() for entry in entries), path.name
+    tables = wl.table_names()
+    assert {"prepositions", "nouns", "pronouns", "verbs", "materials"} <= set(tables)
+    for name in tables:
+        lines = (wl.WORDS_FOLDER / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# ") and wl.description(name), name
+        entries = [line.partition(" | ")[0] for line in lines if line and not line.startswith("#")]
+        assert entries and len(entries) == len(set(entries)), name
+        assert all(entry == " ".join(entry.split()) for entry in entries), name
+        for use in wl.uses(name):  # every use is described in the header
+            assert f"#   {use}: " in "\n".join(lines), (name, use)
+
+
+def test_a_table_read_by_an_unknown_use_is_refused():
+    assert wl.words("prepositions", "blocking") <= wl.words("prepositions")
+    with pytest.raises(BindsplitValueError, match="no use 'blockin'"):
+        wl.words("prepositions", "blockin")
 
 
 def test_word_tables_hold_what_the_rules_rely_on():
-    assert {"on", "under", "with", "behind"} <= rw.PREPOSITIONS
-    assert ("to", "the", "left", "of") in rw.PHRASAL_PREPOSITIONS
-    assert len(rw.PHRASAL_PREPOSITIONS[0]) >= len(rw.PHRASAL_PREPOSITIONS[-1])
-    assert {"of", "for", "without"} <= rw.BLOCKING_PREPOSITIONS
-    assert {"group", "slice", "pair"} <= rw.PARTITIVE_NOUNS
-    assert "bowl" not in rw.PARTITIVE_NOUNS  # containers are objects
-    assert rw.PREPOSITIONS.isdisjoint(rw.BLOCKING_PREPOSITIONS)
+    assert {"on", "under", "with", "behind"} <= lx.RELATION_PREPOSITIONS
+    assert ("to", "the", "left", "of") in lx.PHRASAL_PREPOSITIONS
+    assert len(lx.PHRASAL_PREPOSITIONS[0]) >= len(lx.PHRASAL_PREPOSITIONS[-1])
+    assert {"of", "for", "without"} <= lx.BLOCKING_PREPOSITIONS
+    assert {"group", "slice", "pair"} <= lx.PARTITIVE_NOUNS
+    assert "bowl" not in lx.PARTITIVE_NOUNS  # containers are objects
+    assert lx.RELATION_PREPOSITIONS.isdisjoint(lx.BLOCKING_PREPOSITIONS)
 
 
 def test_verb_lemmas_come_from_the_shipped_table():
@@ -449,4 +475,4 @@ def test_any_word_sequence_parses_to_normalised_triples(words):
     for relation in found:
         for part in (relation.subject, relation.relation, relation.object):
             assert part and part == part.strip().lower() and "  " not in part
-        assert relation.relation not in rw.AUXILIARIES
+        assert relation.relation not in lx.AUXILIARIES

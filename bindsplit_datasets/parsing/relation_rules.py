@@ -1,11 +1,11 @@
 """Which (subject, relation, object) triples a caption's chunks state (SPEC section 1b).
 
-The chunks (:mod:`.relation_chunks`) are read left to right. For each chunk the rules of its kind
+The chunks (:mod:`.chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
-small named function with a description and example captions (the tests parse every example),
-so the table reads as the parser's specification; each rule is also registered in
-:data:`.ruleset.RULES` with stage ``"relation"`` (switched off and recorded through a
-:class:`.ruleset.Trace`, like the attribute parser's rules).
+small named function here, named with its chunk kind, description and example captions (with the
+triples they give) in the rule table ``data/rules.json`` (stage ``"relation"``), so the table
+reads as the parser's specification; rules are switched off and recorded through a
+:class:`.ruleset.Trace`, like the attribute parser's rules.
 
 Attachment follows one convention where SPEC 1b is silent: a preposition phrase relates the noun
 right before it (low attachment: "sign on pole next to road" -> (sign, on, pole), (pole, next to,
@@ -17,15 +17,16 @@ the kitchen cooking food", "people in a field flying a kite": the man, the peopl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import relation_words as rw
+from . import lexicon as lx
+from .chunks import Chunk
 from .normalise import singularise
-from .relation_chunks import Chunk
-from .ruleset import NO_TRACE, RULES, Example, Rule, Trace
+from .ruleset import NO_TRACE, RULES, Rule, Trace
 
-__all__ = ["RELATION_RULES", "RelationRule", "read_relations"]
+__all__ = ["RELATION_RULES", "read_relations"]
 
 Group = list[str]  # the objects of a (conjoined) noun phrase; "" = no argument
 
@@ -71,22 +72,6 @@ class _State:
 Apply = Callable[[_State, int], bool]
 
 
-@dataclass(frozen=True)
-class RelationRule:
-    """One rule of the relation parser: ``apply(state, i)`` handles chunk ``i`` or declines.
-
-    Shaped like the attribute parser's rule records (name in kebab case, ``stage``
-    ``"relation"``, description, example captions), so that a rule registry can hold both.
-    """
-
-    name: str
-    chunk: str  # the chunk kind it reads: NP, PREP, VERB, CONJ, REL, BREAK
-    description: str
-    examples: tuple[str, ...]
-    apply: Apply
-    stage: str = "relation"
-
-
 # --- noun phrases --------------------------------------------------------------------------
 
 
@@ -125,7 +110,7 @@ def _conjoined_subject(s: _State, i: int) -> bool:
 
 
 def _pronoun_subject(s: _State, i: int) -> bool:
-    if s.chunks[i].key not in rw.SUBJECT_PRONOUNS or s.subject is not None:
+    if s.chunks[i].key not in lx.SUBJECT_PRONOUNS or s.subject is not None:
         return False
     s.subject = list(s.first_subject or [""])
     s.last, s.last_from_subject = s.subject, False
@@ -150,7 +135,7 @@ def _pending_object(s: _State, i: int) -> bool:
 
 
 def _animate(obj: str) -> bool:
-    return singularise(obj.rpartition(" ")[2]) in rw.ANIMATE_NOUNS
+    return singularise(obj.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
 
 
 def _clause_subject(s: _State, i: int) -> bool:
@@ -177,7 +162,7 @@ def _blocking_preposition(s: _State, i: int) -> bool:
     s.pending = ("block", "", [])
     after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
     s.block_head = s.last if after_noun else None
-    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in rw.CONTAINER_NOUNS
+    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in lx.CONTAINER_NOUNS
     return True
 
 
@@ -189,7 +174,7 @@ def _passive_agent(s: _State, i: int) -> bool:
         or verb is None
         or not verb.lemma
         or not verb.participle
-        or verb.participle in rw.LOCATIVE_PARTICIPLES
+        or verb.participle in lx.LOCATIVE_PARTICIPLES
     ):
         return False
     s.pending = ("agent", verb.lemma, verb.subject)
@@ -305,75 +290,22 @@ def _clause_break(s: _State, i: int) -> bool:
     return True
 
 
-def _pass(s: _State, i: int) -> bool:
-    return True
+#: The relation rules of the table (stage "relation"), in the order they are tried.
+RELATION_RULES: tuple[Rule, ...] = tuple(RULES[name] for name in RULES.names("relation"))
 
 
-def _rule(name: str, chunk: str, description: str, examples: tuple[str, ...], apply: Apply):
-    return RelationRule(name, chunk, description, examples, apply)
+@functools.cache
+def _by_chunk() -> dict[str, tuple[tuple[str, Apply], ...]]:
+    """Each chunk kind's rules, in order, with their code (``code`` in the table)."""
+    from .patterns import code
 
-
-#: The rules, in the order they are tried for a chunk of their stage.
-RELATION_RULES: tuple[RelationRule, ...] = (
-    _rule("conjoined-noun", "NP", "a noun conjoined with the one before shares its relation; "
-          "after a verb and before a finite verb it opens a new clause",
-          ("a man and a woman sitting on a bench", "a bathroom with toys and books",
-           "a statue is sitting on a bench and a woman sits on a block"), _conjoined_noun),
-    _rule("conjoined-subject", "NP", "a noun after a verb and 'and', before a verb, is that "
-          "verb's subject", ("a goat standing and a dog sitting in a field",), _conjoined_subject),
-    _rule("pronoun-subject", "NP", "he/she/they as a clause's subject stand for the caption's "
-          "first subject", ("a man puckers up as he holds an orange",), _pronoun_subject),
-    _rule("pending-object", "NP", "the noun after a verb or preposition is its object; after "
-          "'by' a passive's agent", ("man riding horse", "a kite flown by a boy"), _pending_object),
-    _rule("clause-subject", "NP", "the first noun of a clause is its subject",
-          ("a cat is on a mat",), _clause_subject),
-    _rule("other-noun", "NP", "any other noun is where a preposition phrase after it attaches",
-          ("the animal is a dog on a bed",), _other_noun),
-    _rule("blocking-preposition", "PREP", "'of', 'for', 'without' state no relation",
-          ("the side of the road", "a boy without a bat"), _blocking_preposition),
-    _rule("passive-agent", "PREP", "'by' after a past participle names the agent of the active "
-          "triple, unless the participle places its noun ('parked by the road')",
-          ("a kite flown by a boy", "a bus parked by the road"), _passive_agent),
-    _rule("with-absolute", "PREP", "'with NOUN' followed by a participle or place phrase, after "
-          "a verb, relates the verb's subject",
-          ("a cat sitting on a couch with a dog on the floor",), _with_absolute),
-    _rule("preposition-after-noun", "PREP", "a preposition after a noun relates that noun",
-          ("handle on door", "sign on pole next to road"), _preposition_after_noun),
-    _rule("preposition-after-verb", "PREP", "a preposition after a verb joins it (verb lemma + "
-          "preposition); after a copula it stands alone",
-          ("bike leaning against fence", "a cat is on a mat"), _preposition_after_verb),
-    _rule("preposition-after-pronoun", "PREP", "after a pronoun or a place word, a preposition "
-          "relates the clause's subject", ("two bears fight with each other in front of a log",),
-          _preposition_after_pronoun),
-    _rule("dangling-preposition", "PREP", "a preposition with nothing to relate is dropped",
-          ("in front of a house",), _dangling_preposition),
-    _rule("relative-clause", "VERB", "a relative clause relates its head",
-          ("a man who is holding an umbrella",), _relative_clause),
-    _rule("infinitive", "VERB", "a verb after 'to' has the subject of the verb before it",
-          ("a boy getting ready to blow out candles",), _infinitive),
-    _rule("conjoined-verb", "VERB", "a verb after 'and' or a comma has the subject of the verb "
-          "before it", ("a girl playing with a doll and chewing on a toy",), _conjoined_verb),
-    _rule("reduced-relative", "VERB", "a participle after a noun relates that noun, or the "
-          "clause's subject after a place phrase of it",
-          ("man WEARING shirt", "people in a field flying a kite"), _reduced_relative),
-    _rule("finite-verb", "VERB", "a finite verb's subject is the clause's subject",
-          ("a man near a skateboard is coming up a ramp",), _finite_verb),
-    _rule("conjunction", "CONJ", "conjunctions are read by the rules of what follows",
-          ("a cat and a dog on a sofa",), _pass),
-    _rule("relative-word", "REL", "that/which/who: the verb after it relates the noun before",
-          ("a woman that is petting a cat",), _pass),
-    _rule("clause-break", "BREAK", "a new clause (while, as, where, a full stop) names its "
-          "subject afresh", ("a woman prepares a pizza while a man watches",), _clause_break),
-)  # fmt: skip
-
-_BY_CHUNK: dict[str, tuple[RelationRule, ...]] = {}
-for _r in RELATION_RULES:
-    _BY_CHUNK[_r.chunk] = (*_BY_CHUNK.get(_r.chunk, ()), _r)
-    # one registry for every named rule of the parser (stage "relation"); the examples' triples
-    # are checked by tests/test_relations.py, so they carry no attribute bindings here
-    RULES.register(
-        Rule(_r.name, _r.stage, _r.description, tuple(Example(c, ()) for c in _r.examples))
-    )
+    table: dict[str, tuple[tuple[str, Apply], ...]] = {}
+    for rule in RELATION_RULES:
+        table[rule.chunk or ""] = (
+            *table.get(rule.chunk or "", ()),
+            (rule.name, code(rule.code or "")),
+        )
+    return table
 
 
 def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[str, str, str]]:
@@ -382,9 +314,10 @@ def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[s
     a recording ``trace`` receives (rule name, chunk index) for every chunk read."""
     state = _State(chunks)
     disabled = trace.disabled
+    by_chunk = _by_chunk()
     for i, chunk in enumerate(chunks):
-        for rule in _BY_CHUNK[chunk.kind]:
-            if rule.name not in disabled and rule.apply(state, i):
-                trace.fire(rule.name, i)
+        for name, apply in by_chunk.get(chunk.kind, ()):
+            if name not in disabled and apply(state, i):
+                trace.fire(name, i)
                 break
     return state.found
