@@ -283,7 +283,15 @@ def chunk_units(u: Units) -> list[Chunk]:
             chunks.append(Chunk("PREP", " ".join(u.key[i : i + length])))
             i += length
             continue
+        if key in lx.INDEFINITE_PRONOUNS:
+            chunks.append(Chunk("NP", key, key=key))  # "someone", "something": kept as written
+            seen_noun = True
+            i += 1
+            continue
         length = _pronoun(u, i)
+        if length == 1 and u.key_at(i + 1) == "'s" and u.kind_at(i + 2) in (NOUN, ATTR):
+            i += 2  # "under it's window": a possessive, which states nothing
+            continue
         if length:
             chunks.append(Chunk("NP", "", key=" ".join(u.key[i : i + length])))
             i += length

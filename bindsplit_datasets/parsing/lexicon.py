@@ -48,6 +48,7 @@ __all__ = [
     "ADVERB_NOUNS",
     "AGES",
     "ANIMATE_NOUNS",
+    "ANIMATE_PRONOUNS",
     "ATTRIBUTE_CATEGORIES",
     "ATTRIBUTES",
     "AUXILIARIES",
@@ -66,6 +67,8 @@ __all__ = [
     "EVENT_PARTICIPLES",
     "FORMS",
     "GROUP_NOUNS",
+    "INANIMATE_PRONOUNS",
+    "INDEFINITE_PRONOUNS",
     "ING_NOUNS",
     "INTENSIFIERS",
     "INVARIANT_NOUNS",
@@ -88,7 +91,10 @@ __all__ = [
     "PLURAL_US_NOUNS",
     "POSITION_NOUNS",
     "PREPOSITIONS",
+    "PLURAL_PRONOUNS",
     "PRONOUNS",
+    "RECIPROCAL_PRONOUNS",
+    "REFLEXIVE_PRONOUNS",
     "PRO_NOUNS",
     "QUALITIES",
     "QUANTIFIERS",
@@ -329,6 +335,18 @@ BLOCKING_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "blocking")
 PRONOUNS: frozenset[str] = wl.words("pronouns", "pronoun")
 #: Personal subject pronouns that stand for the caption's first subject.
 SUBJECT_PRONOUNS: frozenset[str] = wl.words("pronouns", "subject")
+#: Reciprocal pronouns: as an object they stand for the relation's subject.
+RECIPROCAL_PRONOUNS: frozenset[str] = wl.words("pronouns", "reciprocal")
+#: Reflexive pronouns: as an object they stand for the relation's subject.
+REFLEXIVE_PRONOUNS: frozenset[str] = wl.words("pronouns", "reflexive")
+#: Object pronouns that stand for things, people or animals mentioned before them ("them").
+PLURAL_PRONOUNS: frozenset[str] = wl.words("pronouns", "plural")
+#: Object pronouns that stand for a thing mentioned before them ("it").
+INANIMATE_PRONOUNS: frozenset[str] = wl.words("pronouns", "inanimate")
+#: Object pronouns that stand for a person or an animal mentioned before them.
+ANIMATE_PRONOUNS: frozenset[str] = wl.words("pronouns", "animate")
+#: Indefinite pronouns kept as written as arguments ("someone", "something").
+INDEFINITE_PRONOUNS: frozenset[str] = wl.words("pronouns", "indefinite")
 #: Auxiliaries and copulas, dropped from a relation.
 AUXILIARIES: frozenset[str] = wl.words("verbs", "auxiliary")
 #: Lemmas of verbs that state no relation on their own ("get", "seem").

@@ -57,6 +57,7 @@ class _State:
     blocked_head: Group | None = None  # the same, once the noun after it is read
     block_container: bool = False  # that noun is a container ("a plate of food")
     blocked_container: bool = False
+    with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
         for source in sources:
@@ -117,6 +118,81 @@ def _pronoun_subject(s: _State, i: int) -> bool:
     return True
 
 
+def _reflexive_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] != "rel" or chunk.text:
+        return False
+    reciprocal = chunk.key in lx.RECIPROCAL_PRONOUNS
+    if not reciprocal and chunk.key not in lx.REFLEXIVE_PRONOUNS:
+        return False
+    _, relation, sources = s.pending
+    verb = s.verb
+    if (
+        reciprocal
+        and verb is not None
+        and sources is not verb.subject
+        and s.kind_at(i - 1) == "PREP"
+    ):
+        # "planes fly in the air near each other": the subjects are near each other, not the air
+        relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
+        sources = verb.subject
+    subjects = list(dict.fromkeys(source for source in sources if source))
+    if not reciprocal and relation.rpartition(" ")[2] == "by":
+        subjects = []  # "a zebra all by itself": alone, no relation
+    for source in subjects:  # "a man and a woman facing each other": both directions
+        others = [other for other in subjects if other != source] if reciprocal else []
+        s.emit("rel", relation, [source], others or [source])
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _pronoun_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] == "block" or chunk.text:
+        return False
+    if chunk.key in lx.ANIMATE_PRONOUNS:
+        fitting: bool | None = True
+    elif chunk.key in lx.INANIMATE_PRONOUNS:
+        fitting = False
+    elif chunk.key in lx.PLURAL_PRONOUNS:
+        fitting = None
+    else:
+        return False
+    mode, relation, sources = s.pending
+    antecedent = _antecedent(s, i, sources, fitting)
+    if not antecedent:
+        return False
+    s.emit(mode, relation, sources, antecedent)
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Group:
+    """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
+    subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
+    else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
+    the sheep the caption began with), else the nearest noun before it; never the relation's own
+    subject ("walking by the sheep and petting them" -> sheep). ``animate``: a person or animal
+    ("him"), none ("it"), either ("them")."""
+
+    def fitting(group: Group | None) -> Group:
+        return [
+            noun
+            for noun in group or ()
+            if noun and noun not in sources and animate in (None, _animate(noun))
+        ]
+
+    for group in (s.with_head, s.subject, s.first_subject):
+        nouns = fitting(group)
+        if nouns:
+            return nouns
+    for before in range(i - 1, -1, -1):
+        chunk = s.chunks[before]
+        if chunk.kind == "NP" and fitting([chunk.text]):
+            return [chunk.text]
+    return []
+
+
 def _pending_object(s: _State, i: int) -> bool:
     if s.pending is None:
         return False
@@ -129,6 +205,8 @@ def _pending_object(s: _State, i: int) -> bool:
     s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
+    if mode == "rel" and relation == "with" and obj:
+        s.with_head = sources
     s.applied = (mode, relation, sources) if mode != "block" and obj else None
     s.pending, s.last = None, [obj]
     return True
@@ -285,7 +363,7 @@ def _clause_break(s: _State, i: int) -> bool:
         s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
         s.last = None
         return True
-    s.subject = s.last = s.verb = s.pending = s.applied = None
+    s.subject = s.last = s.verb = s.pending = s.applied = s.with_head = None
     s.clause_verb = s.last_from_subject = False
     return True
 
