@@ -12,10 +12,12 @@ For the relation reader, a caption's units (corrected, and mended by the rule ta
 
 - ``NP``: a noun run, its object normalised as in SPEC section 1 (lexicon words at its left edge are
   attributes, the last word singular); ``obj`` is ``""`` for a phrase that is no argument (a
-  pronoun, a position noun on its own, a noun of time, a noun after "no"). A partitive noun before
-  "of" gives way to the noun after it ("a group of people" -> person).
+  pronoun, a position noun on its own, a noun of time, a noun after "no"). A transparent noun
+  (partitive, container, frame) before "of" gives way to the noun after it ("a group of people"
+  -> person, "a bowl of soup" -> soup).
 - ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of");
-  ``blocking`` for those that state no relation ("of", "for", "without").
+  ``blocking`` for those that state no relation ("of", "without"; "for" and "after" but right
+  after a verb).
 - ``VERB``: a verb group (auxiliaries, adverbs, the main verb, a particle): the main verb's lemma
   with its particle ("is sitting" -> sit, "blow out"), ``""`` for a copula or light verb alone.
   A possessor before "'s" gives way to the noun after it ("boy's suit" -> suit).
@@ -70,6 +72,10 @@ _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
 _MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
+#: The single prepositions the relation reader reads (the others are passed over).
+_READ_PREPOSITIONS = (
+    lx.RELATION_PREPOSITIONS | lx.BLOCKING_PREPOSITIONS | lx.AFTER_VERB_PREPOSITIONS
+)
 
 
 def noun_run_end(units: Units, start: int, stop: frozenset[str] = frozenset()) -> int:
@@ -185,13 +191,16 @@ def phrasal_length(u: Units, i: int) -> int:
     return 0
 
 
-def _gives_way(head: str, first: bool) -> bool:
-    """Whether a noun before "of" gives way to the noun after it: a partitive noun ("a group
-    of people", "two kinds of crackers"), or a picture noun that opens the caption ("a photo of
-    a boat")."""
-    if head in lx.PARTITIVE_NOUNS or singularise(head) in lx.PARTITIVE_NOUNS:
-        return True
-    return first and head in lx.PICTURE_NOUNS
+def _gives_way(head: str) -> bool:
+    """Whether a noun before "of" gives way to the noun after it (SPEC 1b, transparent nouns): a
+    partitive or quantity noun ("a group of people", "two kinds of crackers"), a container ("a
+    bowl of soup") or a frame ("a photo of a boat", "a picture of a lighthouse")."""
+    noun = singularise(head)
+    return any(
+        word in table
+        for word in (head, noun)
+        for table in (lx.PARTITIVE_NOUNS, lx.CONTAINER_NOUNS, lx.PICTURE_NOUNS)
+    )
 
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
@@ -274,7 +283,6 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
 def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
     chunks: list[Chunk] = []
-    seen_noun = False
     i = 0
     while i < u.n:
         kind, key = u.kind[i], u.key[i]
@@ -285,7 +293,6 @@ def chunk_units(u: Units) -> list[Chunk]:
             continue
         if key in lx.INDEFINITE_PRONOUNS:
             chunks.append(Chunk("NP", key, key=key))  # "someone", "something": kept as written
-            seen_noun = True
             i += 1
             continue
         length = _pronoun(u, i)
@@ -302,14 +309,13 @@ def chunk_units(u: Units) -> list[Chunk]:
                 chunks.append(Chunk("BREAK", key))
                 i += 1
                 continue
-            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1], not seen_noun):
-                i = end + 1  # "a group of people", "a photo of a boat": the noun after "of"
+            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1]):
+                i = end + 1  # "a group of people", "a bowl of soup": the noun after "of"
                 continue
             if end < u.n and u.tag[end] == "POS" and u.kind_at(end + 1) in (NOUN, ATTR):
                 i = end + 1  # "a boy's suit": the suit is the argument
                 continue
             chunks.append(Chunk("NP", _noun_phrase(u, i, end), key=u.key[end - 1]))
-            seen_noun = True
             i = end
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
@@ -322,9 +328,14 @@ def chunk_units(u: Units) -> list[Chunk]:
             chunks.append(chunk)
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
-        elif kind == PREP or key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
-            if key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
-                chunks.append(Chunk("PREP", key, blocking=key in lx.BLOCKING_PREPOSITIONS))
+        elif kind == PREP or key in _READ_PREPOSITIONS:
+            blocking = key not in lx.RELATION_PREPOSITIONS
+            if key in _READ_PREPOSITIONS and (
+                key in lx.RELATION_PREPOSITIONS
+                or key in lx.BLOCKING_PREPOSITIONS
+                or (chunks and chunks[-1].kind == "VERB" and chunks[-1].text)  # "run after"
+            ):
+                chunks.append(Chunk("PREP", key, blocking=blocking))
             i += 1
         elif kind == CONJ:
             chunks.append(Chunk("CONJ", "", key=key))

@@ -46,6 +46,7 @@ __all__ = [
     "ADJECTIVE_PARTICIPLES",
     "ADJECTIVE_SUFFIXES",
     "ADVERB_NOUNS",
+    "AFTER_VERB_PREPOSITIONS",
     "AGES",
     "ANIMATE_NOUNS",
     "ANIMATE_PRONOUNS",
@@ -310,11 +311,11 @@ GROUP_NOUNS: frozenset[str] = wl.words("nouns", "group")
 
 #: Nouns of people and animals: a participle after them relates them.
 ANIMATE_NOUNS: frozenset[str] = wl.words("nouns", "animate")
-#: Container nouns: before "of" they stay what a following preposition phrase relates.
+#: Container nouns: before "of" the noun after it is the argument ("a bowl of soup" -> soup).
 CONTAINER_NOUNS: frozenset[str] = wl.words("nouns", "container")
 #: Partitive, quantity and picture nouns: before "of" the noun after it is the argument.
 PARTITIVE_NOUNS: frozenset[str] = wl.words("nouns", "partitive")
-#: Picture nouns: at a caption's start, before "of", the noun after it is the argument.
+#: Picture nouns (frames): before "of" the noun after it is the argument.
 PICTURE_NOUNS: frozenset[str] = wl.words("nouns", "picture")
 #: Position nouns: no argument on their own; "PREP the NOUN of" is a multi-word preposition.
 POSITION_NOUNS: frozenset[str] = wl.words("nouns", "position")
@@ -331,6 +332,8 @@ PHRASAL_PREPOSITIONS: tuple[tuple[str, ...], ...] = tuple(
 )
 #: Prepositions that state no relation ("of", "for", "without").
 BLOCKING_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "blocking")
+#: Prepositions that state a relation only right after a verb ("wait for", "run after").
+AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.
 PRONOUNS: frozenset[str] = wl.words("pronouns", "pronoun")
 #: Personal subject pronouns that stand for the caption's first subject.

@@ -55,8 +55,6 @@ class _State:
     clause_verb: bool = False  # a lexical verb stood in this clause
     block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
     blocked_head: Group | None = None  # the same, once the noun after it is read
-    block_container: bool = False  # that noun is a container ("a plate of food")
-    blocked_container: bool = False
     with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
@@ -202,7 +200,6 @@ def _pending_object(s: _State, i: int) -> bool:
     placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
-    s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
     if mode == "rel" and relation == "with" and obj:
@@ -234,13 +231,19 @@ def _other_noun(s: _State, i: int) -> bool:
 # --- prepositions ----------------------------------------------------------------------------
 
 
+def _verb_preposition(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.text not in lx.AFTER_VERB_PREPOSITIONS or s.kind_at(i - 1) != "VERB":
+        return False
+    return _preposition_after_verb(s, i)  # "a dog waiting for a ball": wait for
+
+
 def _blocking_preposition(s: _State, i: int) -> bool:
     if not s.chunks[i].blocking:
         return False
     s.pending = ("block", "", [])
     after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
     s.block_head = s.last if after_noun else None
-    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in lx.CONTAINER_NOUNS
     return True
 
 
@@ -276,10 +279,7 @@ def _with_absolute(s: _State, i: int) -> bool:
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    head = s.last
-    if s.blocked_container and s.blocked_head and any(s.blocked_head):
-        head = s.blocked_head
-    s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
+    s.pending = ("rel", s.chunks[i].text, s.last)
     return True
 
 
