@@ -72,10 +72,12 @@ _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
 _MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
-#: The single prepositions the relation reader reads (the others are passed over).
+#: The words read as prepositions whatever their kind (the others only when tagged as one).
 _READ_PREPOSITIONS = (
     lx.RELATION_PREPOSITIONS | lx.BLOCKING_PREPOSITIONS | lx.AFTER_VERB_PREPOSITIONS
 )
+#: The words whose preposition chunk states a relation wherever it stands.
+_STATING_PREPOSITIONS = lx.RELATION_PREPOSITIONS | lx.BEFORE_NOUN_PREPOSITIONS
 
 
 def noun_run_end(units: Units, start: int, stop: frozenset[str] = frozenset()) -> int:
@@ -280,6 +282,18 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
     return chunk, max(j, i + 1)
 
 
+def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
+    """Whether the preposition (or preposition-like word) at unit ``i`` makes a chunk: one that
+    states a relation or blocks one; "for" / "after" right after a verb ("run after"); an adverb
+    a rule made a preposition before a noun ("bench nearby tree")."""
+    key = u.key[i]
+    if key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
+        return True
+    if key in lx.AFTER_VERB_PREPOSITIONS:
+        return bool(chunks) and chunks[-1].kind == "VERB" and bool(chunks[-1].text)
+    return u.kind[i] == PREP and key in lx.BEFORE_NOUN_PREPOSITIONS
+
+
 def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
     chunks: list[Chunk] = []
@@ -329,12 +343,8 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
         elif kind == PREP or key in _READ_PREPOSITIONS:
-            blocking = key not in lx.RELATION_PREPOSITIONS
-            if key in _READ_PREPOSITIONS and (
-                key in lx.RELATION_PREPOSITIONS
-                or key in lx.BLOCKING_PREPOSITIONS
-                or (chunks and chunks[-1].kind == "VERB" and chunks[-1].text)  # "run after"
-            ):
+            if _reads_preposition(u, i, chunks):
+                blocking = key not in _STATING_PREPOSITIONS
                 chunks.append(Chunk("PREP", key, blocking=blocking))
             i += 1
         elif kind == CONJ:

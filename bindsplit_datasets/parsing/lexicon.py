@@ -54,6 +54,7 @@ __all__ = [
     "ATTRIBUTES",
     "AUXILIARIES",
     "BASIC_COLOURS",
+    "BEFORE_NOUN_PREPOSITIONS",
     "BLOCKING_PREPOSITIONS",
     "COLOURS",
     "COLOUR_MANNER_PARTICIPLES",
@@ -332,6 +333,8 @@ PHRASAL_PREPOSITIONS: tuple[tuple[str, ...], ...] = tuple(
 )
 #: Prepositions that state no relation ("of", "for", "without").
 BLOCKING_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "blocking")
+#: Adverbs that are prepositions before a noun phrase ("bench nearby tree"), once a rule says so.
+BEFORE_NOUN_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "before-noun")
 #: Prepositions that state a relation only right after a verb ("wait for", "run after").
 AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.
