@@ -64,6 +64,10 @@ CASES = [
     ),
     ("a man holding a cup and a plate", [("man", "hold", "cup"), ("man", "hold", "plate")]),
     ("a cup next to a plate and a fork", [("cup", "next to", "plate"), ("cup", "next to", "fork")]),
+    # ... within the scope of the preposition: a thing of its own after containment or support
+    ("a bowl in a kitchen and a spoon", [("bowl", "in", "kitchen")]),
+    ("a woman in a shirt and a skirt", [("woman", "in", "shirt"), ("woman", "in", "skirt")]),
+    ("girl with balloon and boy with kite", [("girl", "with", "balloon"), ("boy", "with", "kite")]),
     # relative and reduced relative clauses relate their head
     ("a man who is holding an umbrella", [("man", "hold", "umbrella")]),
     ("a man holding an umbrella", [("man", "hold", "umbrella")]),

@@ -64,6 +64,7 @@ __all__ = [
     "COMPOUND_NOUNS",
     "COMPOUND_PARTICIPLES",
     "CONTAINER_NOUNS",
+    "CONTAINMENT_PREPOSITIONS",
     "COPULAS",
     "DEGREE",
     "EVENT_PARTICIPLES",
@@ -335,6 +336,9 @@ PHRASAL_PREPOSITIONS: tuple[tuple[str, ...], ...] = tuple(
 BLOCKING_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "blocking")
 #: Adverbs that are prepositions before a noun phrase ("bench nearby tree"), once a rule says so.
 BEFORE_NOUN_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "before-noun")
+#: Prepositions of containment and support: a conjunct after their object is mostly a thing of
+#: its own ("a car in a garage and a bicycle").
+CONTAINMENT_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "containment")
 #: Prepositions that state a relation only right after a verb ("wait for", "run after").
 AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.

@@ -74,6 +74,24 @@ Apply = Callable[[_State, int], bool]
 # --- noun phrases --------------------------------------------------------------------------
 
 
+def _conjoined_thing(s: _State, i: int) -> bool:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1
+    applied = s.applied
+    if before == i - 1 or s.kind_at(before) != "NP" or applied is None or s.last is s.subject:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation not in lx.CONTAINMENT_PREPOSITIONS:
+        return False  # verbs and "with" share their objects: "holding a cup and a plate"
+    noun = s.chunks[i].text
+    if not _animate(noun) and any(_animate(source) for source in sources):
+        return False  # "a woman in a shirt and a skirt"
+    s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
+    s.applied = s.pending = None
+    return True
+
+
 def _conjoined_noun(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
@@ -87,7 +105,10 @@ def _conjoined_noun(s: _State, i: int) -> bool:
         s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
         return True  # "a statue is on a bench and a woman sits on a block": a new clause
     own_place = nxt is not None and nxt.kind == "PREP" and not nxt.blocking
-    if own_place and s.applied is not None and s.applied[1] != "with" and s.verb is None:
+    # "girl with balloon and boy with kite": each has a with-phrase of its own
+    with_again = own_place and nxt is not None and nxt.text == "with"
+    applied = s.applied
+    if own_place and applied is not None and (applied[1] != "with" or with_again) and not s.verb:
         s.subject = s.last = [chunk.text]  # "a cup on a table and a plate on the floor"
         s.applied = s.pending = None
         return True
