@@ -52,6 +52,10 @@ CASES = [
     ("a cat to the right of a dog", [("cat", "to the right of", "dog")]),
     ("a lamp behind a chair", [("lamp", "behind", "chair")]),
     ("a truck on the side of the road", [("truck", "on the side of", "road")]),
+    # region nouns: with "of" one preposition (modifiers of the noun out), alone an object
+    ("a bench on the left side of a path", [("bench", "on the left side of", "path")]),
+    ("a zebra resting on the spotty back of a rock", [("zebra", "rest on the back of", "rock")]),
+    ("statue in middle", [("statue", "in", "middle")]),
     ("a bus has a sign", [("bus", "have", "sign")]),
     # copula and auxiliaries dropped
     ("a cat is on a mat", [("cat", "on", "mat")]),

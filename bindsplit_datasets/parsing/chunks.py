@@ -181,16 +181,27 @@ def phrasal_length(u: Units, i: int) -> int:
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
-    # "on the side of", "in the middle of": PREP the POSITION of
-    if (
-        u.kind[i] == PREP
-        and i + 3 < u.n
-        and keys[i + 1] == "the"
-        and keys[i + 2] in lx.POSITION_NOUNS
-        and keys[i + 3] == "of"
-    ):
-        return 4
+    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
+    if (u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS) or u.key_at(i + 1) != "the":
+        return 0
+    j = i + 2
+    while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
+        j += 1  # modifiers of the position noun
+    while j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] in lx.POSITION_NOUNS:
+        j += 1  # "the left side"
+    if j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] == "of":
+        return j + 2 - i
     return 0
+
+
+def _phrasal_text(u: Units, i: int, length: int) -> str:
+    """The multi-word preposition of ``length`` units at ``i`` as written, modifiers of its
+    position noun left out ("on the spotty back of" -> on the back of)."""
+    keys = u.key[i : i + length]
+    if length <= 4 or keys[1] != "the":
+        return " ".join(keys)
+    kept = [key for key in keys[2:-1] if key in lx.POSITION_NOUNS]
+    return " ".join([keys[0], "the", *kept, "of"])
 
 
 def _gives_way(head: str) -> bool:
@@ -210,7 +221,7 @@ def _noun_phrase(u: Units, start: int, end: int) -> str:
     start = object_start(u, start, end)
     head = u.key[end - 1]
     if end - start == 1 and (
-        head in lx.POSITION_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
+        head in lx.SCENE_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
     ):
         return ""
     before = start - 1
@@ -302,7 +313,7 @@ def chunk_units(u: Units) -> list[Chunk]:
         kind, key = u.kind[i], u.key[i]
         length = phrasal_length(u, i)
         if length:
-            chunks.append(Chunk("PREP", " ".join(u.key[i : i + length])))
+            chunks.append(Chunk("PREP", _phrasal_text(u, i, length)))
             i += length
             continue
         if key in lx.INDEFINITE_PRONOUNS:

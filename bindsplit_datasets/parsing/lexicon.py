@@ -56,6 +56,7 @@ __all__ = [
     "BASIC_COLOURS",
     "BEFORE_NOUN_PREPOSITIONS",
     "BLOCKING_PREPOSITIONS",
+    "BODY_PART_NOUNS",
     "COLOURS",
     "COLOUR_MANNER_PARTICIPLES",
     "COLOUR_NOUNS",
@@ -69,6 +70,8 @@ __all__ = [
     "DEGREE",
     "EVENT_PARTICIPLES",
     "FORMS",
+    "GAME_NOUNS",
+    "GAME_VERBS",
     "GROUP_NOUNS",
     "INANIMATE_PRONOUNS",
     "INDEFINITE_PRONOUNS",
@@ -102,6 +105,7 @@ __all__ = [
     "QUALITIES",
     "QUANTIFIERS",
     "RELATION_PREPOSITIONS",
+    "SCENE_NOUNS",
     "SHAPES",
     "SIZES",
     "SPATIAL",
@@ -313,14 +317,22 @@ GROUP_NOUNS: frozenset[str] = wl.words("nouns", "group")
 
 #: Nouns of people and animals: a participle after them relates them.
 ANIMATE_NOUNS: frozenset[str] = wl.words("nouns", "animate")
+#: Games and sports: a preposition phrase after one relates the verb it is the object of.
+GAME_NOUNS: frozenset[str] = wl.words("nouns", "game")
+#: Lemmas of verbs whose object can be a game ("play").
+GAME_VERBS: frozenset[str] = wl.words("verbs", "game")
+#: Parts of a body: a with-phrase naming one after a thing relates the clause's person or animal.
+BODY_PART_NOUNS: frozenset[str] = wl.words("nouns", "body-part")
 #: Container nouns: before "of" the noun after it is the argument ("a bowl of soup" -> soup).
 CONTAINER_NOUNS: frozenset[str] = wl.words("nouns", "container")
 #: Partitive, quantity and picture nouns: before "of" the noun after it is the argument.
 PARTITIVE_NOUNS: frozenset[str] = wl.words("nouns", "partitive")
 #: Picture nouns (frames): before "of" the noun after it is the argument.
 PICTURE_NOUNS: frozenset[str] = wl.words("nouns", "picture")
-#: Position nouns: no argument on their own; "PREP the NOUN of" is a multi-word preposition.
+#: Position nouns: "PREP the NOUN of" is a multi-word preposition; alone an ordinary object.
 POSITION_NOUNS: frozenset[str] = wl.words("nouns", "position")
+#: Scene frames: no argument ("in the background"); a with-phrase placed in one states nothing.
+SCENE_NOUNS: frozenset[str] = wl.words("nouns", "scene")
 #: Nouns of time: no argument ("in the daytime").
 TIME_NOUNS: frozenset[str] = wl.words("nouns", "time")
 #: Single prepositions that state a relation ("on", "under", "with").

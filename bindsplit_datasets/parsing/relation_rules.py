@@ -283,6 +283,45 @@ def _passive_agent(s: _State, i: int) -> bool:
     return True
 
 
+def _preposition_after_game(s: _State, i: int) -> bool:
+    verb, applied = s.verb, s.applied
+    if s.kind_at(i - 1) != "NP" or s.chunks[i].blocking or verb is None or applied is None:
+        return False
+    if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
+        return False  # the game must be the verb's object: "kids playing baseball on a field"
+    if s.chunks[i - 1].text not in lx.GAME_NOUNS:
+        return False  # not "people playing board games in a room"
+    s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
+    return True
+
+
+def _with_scene_frame(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP" or s.kind_at(i + 2) != "PREP":
+        return False
+    if s.kind_at(i + 3) != "NP" or s.chunks[i + 3].key not in lx.SCENE_NOUNS:
+        return False
+    s.pending = ("block", "", [])  # "a sign with a building in the background": nothing
+    return True
+
+
+def _with_body_part(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or s.kind_at(i + 1) != "NP":
+        return False
+    if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
+        return False
+    if not s.last or any(_animate(noun) for noun in s.last):
+        return False  # "a dog with a long tail": the dog's own
+    verb = s.verb
+    owner = verb.subject if verb is not None else s.subject
+    if not owner or not any(_animate(noun) for noun in owner):
+        return False
+    after = s.kind_at(i + 2)
+    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
+    lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
+    s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
+    return True
+
+
 def _with_absolute(s: _State, i: int) -> bool:
     if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or not s.clause_verb:
         return False
