@@ -94,6 +94,12 @@ CASES = [
         [("woman", "hold", "bat"), ("man", "hold", "ball")],
     ),
     ("a man puckers up as he holds an orange", [("man", "hold", "orange")]),
+    # infinitives: of intention nothing, after a copula or another adjective the verb
+    ("two women have stopped to pet the sheep", []),
+    (
+        "the snowboarders are happy to pose for the picture",
+        [("snowboarder", "pose for", "picture")],
+    ),
     # telegraphic phrases, any letter case
     ("handle on door", [("handle", "on", "door")]),
     ("man WEARING shirt", [("man", "wear", "shirt")]),

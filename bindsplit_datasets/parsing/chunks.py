@@ -146,6 +146,7 @@ class Chunk:
     blocking: bool = False  # PREP: states no relation
     infinitive: bool = False  # VERB: after "to"
     negated: bool = False  # VERB: with "not"/"n't"/"never"
+    intention: bool = False  # VERB: an infinitive of intention ("stopped to pet", "about to jump")
 
 
 def _is_verb_unit(u: Units, i: int) -> bool:
@@ -255,6 +256,23 @@ def _opens_clause(u: Units, i: int) -> bool:
     return j > i + 1 and j < u.n and (u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS)
 
 
+def _of_intention(u: Units, to: int) -> bool:
+    """Whether the infinitive after "to" at unit ``to`` is one of intention (SPEC 1b: it states
+    nothing): after a lexical verb ("stopped to pet", "prepares to hit", "bends down to drink")
+    or an adjective with a complement clause ("about to jump", "getting ready to throw"); not
+    after a copula or linking verb ("appears to be made") or another adjective ("happy to
+    pose")."""
+    before = u.previous(to)
+    if before < 0:
+        return False
+    word = u.key[before]
+    if word in lx.COMPLEMENT_ADJECTIVES:
+        return True
+    if not _is_verb_unit(u, before):
+        return False
+    return word not in lx.COPULAS and rw.verb_lemma(word) not in lx.COPULAS
+
+
 def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
     """The verb group starting at unit ``i``: (chunk, index after it)."""
     words: list[int] = []
@@ -346,7 +364,9 @@ def chunk_units(u: Units) -> list[Chunk]:
             chunks.append(Chunk("BREAK", key))
             i += 1
         elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+            intention = _of_intention(u, i)
             chunk, i = _verb_group(u, i + 1, infinitive=True)
+            chunk.intention = intention
             chunks.append(chunk)
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)

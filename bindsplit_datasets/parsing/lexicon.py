@@ -62,6 +62,7 @@ __all__ = [
     "COLOUR_NOUNS",
     "COLOUR_PARTICIPLES",
     "COLOUR_SHADES",
+    "COMPLEMENT_ADJECTIVES",
     "COMPOUND_NOUNS",
     "COMPOUND_PARTICIPLES",
     "CONTAINER_NOUNS",
@@ -319,6 +320,9 @@ GROUP_NOUNS: frozenset[str] = wl.words("nouns", "group")
 ANIMATE_NOUNS: frozenset[str] = wl.words("nouns", "animate")
 #: Games and sports: a preposition phrase after one relates the verb it is the object of.
 GAME_NOUNS: frozenset[str] = wl.words("nouns", "game")
+#: Adjectives with a complement clause ("ready to", "about to"): the infinitive after them is an
+#: intention, which states nothing.
+COMPLEMENT_ADJECTIVES: frozenset[str] = wl.words("adjectives", "complement")
 #: Lemmas of verbs whose object can be a game ("play").
 GAME_VERBS: frozenset[str] = wl.words("verbs", "game")
 #: Parts of a body: a with-phrase naming one after a thing relates the clause's person or animal.

@@ -389,6 +389,10 @@ def _infinitive(s: _State, i: int) -> bool:
     if not s.chunks[i].infinitive:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
+    if s.chunks[i].intention:  # "stopped to pet the sheep": an intention states nothing
+        s.verb, s.pending = _Verb(s.chunks[i].text, subject or [""], negated=True), None
+        s.clause_verb = True
+        return True
     return _start_verb(s, s.chunks[i], subject or [""])
 
 
