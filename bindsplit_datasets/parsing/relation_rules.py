@@ -289,8 +289,8 @@ def _preposition_after_game(s: _State, i: int) -> bool:
         return False
     if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
         return False  # the game must be the verb's object: "kids playing baseball on a field"
-    if s.chunks[i - 1].text not in lx.GAME_NOUNS:
-        return False  # not "people playing board games in a room"
+    if s.chunks[i - 1].text not in lx.GAME_NOUNS or _closing_pronoun(s, i):
+        return False  # not "people playing board games in a room", "with spectators behind her"
     s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
     return True
 
@@ -322,17 +322,39 @@ def _with_body_part(s: _State, i: int) -> bool:
     return True
 
 
-def _with_absolute(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or not s.clause_verb:
-        return False
-    if s.kind_at(i + 1) != "NP" or s.verb is None:
+def _opens_small_clause(s: _State, i: int) -> bool:
+    """Whether the chunk at ``i`` is "with" opening a small clause: a noun and a participle or a
+    place phrase ("with a dog on the floor", "with a man standing next to it")."""
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
         return False
     after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    if after is None or not (
+    return after is not None and (
         (after.kind == "VERB" and not after.finite) or (after.kind == "PREP" and not after.blocking)
-    ):
+    )
+
+
+def _closing_pronoun(s: _State, i: int) -> str:
+    """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
+    him": him), else ""."""
+    if not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP" or s.kind_at(i + 3) != "NP":
+        return ""
+    closing = s.chunks[i + 3]
+    return "" if closing.text else closing.key
+
+
+def _with_absolute(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "NP" or not s.clause_verb or s.verb is None:
         return False
-    s.pending = ("rel", "with", s.verb.subject)
+    if not _opens_small_clause(s, i):
+        return False
+    subject = s.verb.subject
+    pronoun = _closing_pronoun(s, i)
+    animate = any(_animate(noun) for noun in subject)
+    if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
+        pronoun in lx.ANIMATE_PRONOUNS and not animate
+    ):
+        return False  # "a man stands near a table with computer equipment on it": the table's
+    s.pending = ("rel", "with", subject)
     return True
 
 
