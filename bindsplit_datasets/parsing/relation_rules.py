@@ -358,6 +358,19 @@ def _with_absolute(s: _State, i: int) -> bool:
     return True
 
 
+def _preposition_after_place_in(s: _State, i: int) -> bool:
+    applied, chunk = s.applied, s.chunks[i]
+    if s.kind_at(i - 1) != "NP" or chunk.blocking or not s.last_from_subject or applied is None:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation != "in" or s.verb is not None or chunk.text == "in":
+        return False  # not "a boy running in a field below a kite", "babies in a tub in a room"
+    if not any(_animate(noun) for noun in sources):
+        return False
+    s.pending = ("rel", chunk.text, sources)  # "a man in a red jacket next to a motorcycle"
+    return True
+
+
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
