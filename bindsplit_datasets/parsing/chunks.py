@@ -15,7 +15,8 @@ For the relation reader, a caption's units (corrected, and mended by the rule ta
   pronoun, a position noun on its own, a noun of time, a noun after "no"). A transparent noun
   (partitive, container, frame) before "of" gives way to the noun after it ("a group of people"
   -> person, "a bowl of soup" -> soup).
-- ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of");
+- ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of"), or
+  an adjective with its preposition ("full of"; ``key`` the adjective);
   ``blocking`` for those that state no relation ("of", "without"; "for" and "after" but right
   after a verb).
 - ``VERB``: a verb group (auxiliaries, adverbs, the main verb, a particle): the main verb's lemma
@@ -140,7 +141,7 @@ class Chunk:
 
     kind: str  # NP, PREP, VERB, CONJ, REL, BREAK
     text: str  # NP: the object ("" = no argument); PREP: as written; VERB: lemma [+ particle]
-    key: str = ""  # NP: the pronoun or head as written; CONJ: the conjunction
+    key: str = ""  # NP: the pronoun or head as written; CONJ: the conjunction; PREP: an adjective
     finite: bool = False  # VERB: a finite form or an auxiliary ("sits", "is sitting")
     participle: str = ""  # VERB: the main verb as written when a past participle ("flown")
     blocking: bool = False  # PREP: states no relation
@@ -311,6 +312,10 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
     return chunk, max(j, i + 1)
 
 
+def _is_preposition(u: Units, i: int) -> bool:
+    return i < u.n and (u.kind[i] == PREP or u.key[i] in lx.RELATION_PREPOSITIONS)
+
+
 def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
     """Whether the preposition (or preposition-like word) at unit ``i`` makes a chunk: one that
     states a relation or blocks one; "for" / "after" right after a verb ("run after"); an adverb
@@ -337,6 +342,10 @@ def chunk_units(u: Units) -> list[Chunk]:
         if key in lx.INDEFINITE_PRONOUNS:
             chunks.append(Chunk("NP", key, key=key))  # "someone", "something": kept as written
             i += 1
+            continue
+        if key in lx.RELATION_ADJECTIVES and u.kind_at(i - 1) == NOUN and _is_preposition(u, i + 1):
+            chunks.append(Chunk("PREP", f"{key} {u.key[i + 1]}", key=key))  # "full of"
+            i += 2
             continue
         length = _pronoun(u, i)
         if length == 1 and u.key_at(i + 1) == "'s" and u.kind_at(i + 2) in (NOUN, ATTR):

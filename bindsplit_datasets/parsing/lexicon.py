@@ -105,6 +105,7 @@ __all__ = [
     "PRO_NOUNS",
     "QUALITIES",
     "QUANTIFIERS",
+    "RELATION_ADJECTIVES",
     "RELATION_PREPOSITIONS",
     "SCENE_NOUNS",
     "SHAPES",
@@ -323,6 +324,8 @@ GAME_NOUNS: frozenset[str] = wl.words("nouns", "game")
 #: Adjectives with a complement clause ("ready to", "about to"): the infinitive after them is an
 #: intention, which states nothing.
 COMPLEMENT_ADJECTIVES: frozenset[str] = wl.words("adjectives", "complement")
+#: Adjectives that with the preposition after them state a relation ("full of").
+RELATION_ADJECTIVES: frozenset[str] = wl.words("adjectives", "relation")
 #: Lemmas of verbs whose object can be a game ("play").
 GAME_VERBS: frozenset[str] = wl.words("verbs", "game")
 #: Parts of a body: a with-phrase naming one after a thing relates the clause's person or animal.
