@@ -77,6 +77,12 @@ CASES = [
     ("a man holding an umbrella", [("man", "hold", "umbrella")]),
     ("a woman that is cutting a cake", [("woman", "cut", "cake")]),
     ("a vase filled with flowers", [("vase", "fill with", "flower")]),
+    # an adjective with its preposition; a with-absolute whose pronoun cannot be the subject
+    ("a vase full of irises", [("vase", "full of", "iris")]),
+    (
+        "a man stands near a table with a laptop on it",
+        [("man", "stand near", "table"), ("table", "with", "laptop"), ("laptop", "on", "table")],
+    ),
     # passive with "by" gives the active triple; a placing participle's "by" is a place
     ("a kite flown by a boy", [("boy", "fly", "kite")]),
     ("a pizza being cut by a man", [("man", "cut", "pizza")]),

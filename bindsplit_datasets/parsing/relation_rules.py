@@ -220,7 +220,7 @@ def _pending_object(s: _State, i: int) -> bool:
     bare = relation == s.chunks[i - 1].text != "with"  # "people in a field"
     placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
-    s.blocked_head = s.block_head if mode == "block" or sources is s.block_head else None
+    s.blocked_head = s.block_head if mode == "block" else None
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
     if mode == "rel" and relation == "with" and obj:
@@ -355,14 +355,6 @@ def _with_absolute(s: _State, i: int) -> bool:
     ):
         return False  # "a man stands near a table with computer equipment on it": the table's
     s.pending = ("rel", "with", subject)
-    return True
-
-
-def _adjective_preposition(s: _State, i: int) -> bool:
-    if s.chunks[i].key not in lx.RELATION_ADJECTIVES or s.kind_at(i - 1) != "NP" or not s.last:
-        return False
-    s.block_head = s.last  # "a drape full of feathers sitting on a table": the drape sits
-    s.pending = ("rel", s.chunks[i].text, s.block_head)
     return True
 
 
