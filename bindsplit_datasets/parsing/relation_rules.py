@@ -151,8 +151,9 @@ def _reflexive_object(s: _State, i: int) -> bool:
         and verb is not None
         and sources is not verb.subject
         and s.kind_at(i - 1) == "PREP"
-    ):
-        # "planes fly in the air near each other": the subjects are near each other, not the air
+        and s.kind_at(i - 2) == "NP"
+        and singularise(s.chunks[i - 2].key) == s.chunks[i - 2].key
+    ):  # "planes fly in the air near each other": the planes are near each other, not the air
         relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
         sources = verb.subject
     subjects = list(dict.fromkeys(source for source in sources if source))
