@@ -254,7 +254,9 @@ def _opens_clause(u: Units, i: int) -> bool:
     j = i + 1
     while j < u.n and (u.kind[j] in (DET, ATTR, NOUN, ADV) or _pronoun(u, j)):
         j += 1
-    return j > i + 1 and j < u.n and (u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS)
+    if j <= i + 1 or j >= u.n:
+        return False
+    return u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS or _is_verb_unit(u, j)
 
 
 def _of_intention(u: Units, to: int) -> bool:
