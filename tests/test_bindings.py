@@ -21,7 +21,6 @@ from bindsplit_datasets.errors import PackageDataError
 from bindsplit_datasets.parsing import (
     NORMALISATION,
     Binding,
-    batch,
     clean_text,
     lexicon,
     normalise_attribute,
@@ -29,6 +28,7 @@ from bindsplit_datasets.parsing import (
     normalise_object,
     parse_bindings,
     parse_many,
+    pipeline,
     singularise,
     tagger,
     tagger_weights,
@@ -727,15 +727,15 @@ def test_object_boundary_set_precision_and_recall(real_texts):
 
 def test_parse_many_parses_each_distinct_caption_once(monkeypatch):
     calls = []
-    real = batch.parse_bindings
+    real = pipeline.PIPELINE.read
 
-    def spy(text):
+    def spy(text, *args, **kwargs):
         calls.append(text)
-        return real(text)
+        return real(text, *args, **kwargs)
 
-    monkeypatch.setattr(batch, "parse_bindings", spy)
+    monkeypatch.setattr(pipeline.PIPELINE, "read", spy)
     texts = ["a red car", "a blue bus", "a red car", "a red car"]
     parsed = parse_many(texts, num_proc=1)
     assert sorted(calls) == ["a blue bus", "a red car"]
-    assert parsed == [real(t) for t in texts]
+    assert parsed == [parse_bindings(t) for t in texts]
     assert parsed[0] is not parsed[2]  # every caption gets its own list

@@ -1,5 +1,5 @@
-"""The noun runs every binding rule reads (parsing/reader.py): the one-pass scan equals the
-regular expression it replaced, on every sequence of unit kinds."""
+"""The noun runs both readers read (parsing/chunks.py): the one-pass scan equals the regular
+expression it replaced, on every sequence of unit kinds."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindsplit_datasets.parsing import units as un
-from bindsplit_datasets.parsing.reader import _noun_runs
+from bindsplit_datasets.parsing import kinds as un
+from bindsplit_datasets.parsing.chunks import noun_runs as _noun_runs
+from bindsplit_datasets.parsing.units import Units
 
 _KINDS = (un.NOUN, un.ATTR, un.DET, un.CONJ, un.PREP, un.ADV, un.OTHER)
 
 
-def _units(kinds: list[str]) -> un.Units:
+def _units(kinds: list[str]) -> Units:
     words = [f"w{i}" for i in range(len(kinds))]
-    return un.Units(words, list(words), kinds, ["NN"] * len(kinds))
+    return Units(words, list(words), kinds, ["NN"] * len(kinds))
 
 
 def test_noun_runs_of_hand_made_kinds():

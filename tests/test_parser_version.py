@@ -49,7 +49,7 @@ def test_the_version_is_the_human_version_and_the_digest_of_every_code_and_data_
     ("path", "change"),
     [
         ("data/words/materials.txt", lambda text: text + "burlap\n"),
-        ("data/words/colour_shades.txt", lambda text: text.replace("\npale\n", "\n")),
+        ("data/words/colours.txt", lambda text: text.replace("\npale | shade\n", "\n")),
         ("data/rules.json", lambda text: text.replace('"attributive"', '"attributive2"', 1)),
         ("rules.py", lambda text: text.replace("_POSITIONAL", "_POSITION")),
         ("corrections.py", lambda text: text + "\n"),

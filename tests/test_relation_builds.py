@@ -270,6 +270,34 @@ def test_bivlc_and_vismin_relation_samples(work, reference_file):
     assert prepared.labels == ["unseen"]
 
 
+def test_a_build_of_both_kinds_reads_each_distinct_caption_once(work, monkeypatch):
+    from bindsplit_datasets.parsing import pipeline
+
+    bivlc = make_bivlc_source(
+        work / "bivlc-both.parquet",
+        [
+            {"caption": "a black cat on a bed", "negative_caption": "a black cat under a bed"},
+            {"caption": "a black cat on a bed", "negative_caption": "a red cup near a plate"},
+        ],
+    )
+    adapter = get_benchmark("bivlc")
+    dataset = adapter.load(bivlc).dataset
+    separately = (adapter.all_caption_bindings(dataset), adapter.all_caption_relations(dataset))
+    read: list[tuple[str, frozenset[str]]] = []
+    real = pipeline.PIPELINE.read
+
+    def spy(text, want=pipeline.BINDINGS, *args, **kwargs):
+        read.append((text, want))
+        return real(text, want, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.PIPELINE, "read", spy)
+    assert adapter.all_caption_bindings_and_relations(dataset) == separately
+    assert sorted(read) == sorted(
+        (text, pipeline.BOTH)
+        for text in ("a black cat on a bed", "a black cat under a bed", "a red cup near a plate")
+    )
+
+
 # ----------------------------------------------------------------------------- reports
 def test_compare_and_the_leaderboard_show_the_binding_kind():
     from leaderboard_records import leaderboard_records

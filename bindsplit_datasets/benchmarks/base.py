@@ -45,11 +45,13 @@ from ..parsing import (
     Binding,
     Relation,
     parse_bindings,
+    parse_bindings_and_relations_many,
     parse_many,
     parse_relations,
     parse_relations_many,
 )
 from ..progress import progress as progress_bar
+from .caption_rows import parse_caption_rows, read_row_by_row
 from .spec import BenchmarkSpec
 
 __all__ = [
@@ -66,8 +68,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-_ROW_BATCH = 1000
 
 
 @dataclass
@@ -273,19 +273,9 @@ class BenchmarkAdapter(abc.ABC):
         The default calls :meth:`caption_bindings` row by row without decoding any image;
         adapters that parse caption text override it to parse each distinct caption once.
         """
-        text = dataset.select_columns(
-            [c for c in dataset.column_names if c not in self.image_columns]
-        ).with_format(None)
-        bindings: list[list[list[Binding]]] = []
-        with progress_bar(
-            total=len(text), desc="bindings", unit="row", disable=not progress
-        ) as bar:
-            for batch in text.iter(batch_size=_ROW_BATCH):
-                columns = list(batch)
-                for values in zip(*batch.values(), strict=True):
-                    bindings.append(self.caption_bindings(dict(zip(columns, values, strict=True))))
-                bar.update(len(batch[columns[0]]) if columns else 0)
-        return bindings
+        return read_row_by_row(
+            dataset, self.image_columns, self.caption_bindings, desc="bindings", progress=progress
+        )
 
     def all_caption_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
@@ -295,21 +285,24 @@ class BenchmarkAdapter(abc.ABC):
         parse_relations_many`) unless the adapter overrides :meth:`caption_relations`, which
         is then asked row by row without decoding any image."""
         if type(self).caption_relations is not BenchmarkAdapter.caption_relations:
-            text = dataset.select_columns(
-                [c for c in dataset.column_names if c not in self.image_columns]
-            ).with_format(None)
-            rows: list[list[list[Relation]]] = []
-            for batch in text.iter(batch_size=_ROW_BATCH):
-                columns = list(batch)
-                for values in zip(*batch.values(), strict=True):
-                    rows.append(self.caption_relations(dict(zip(columns, values, strict=True))))
-            return rows
-        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows_text = zip(*(columns[c] for c in self.caption_columns), strict=True)
-        texts = [text or "" for row in rows_text for text in row]
-        parsed = parse_relations_many(texts, progress=progress)
-        width = self.n_captions
-        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
+            return read_row_by_row(
+                dataset,
+                self.image_columns,
+                self.caption_relations,
+                desc="relations",
+                progress=progress,
+            )
+        return parse_caption_rows(
+            dataset, self.caption_columns, parse_relations_many, progress=progress
+        )
+
+    def all_caption_bindings_and_relations(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
+        """(:meth:`all_caption_bindings`, :meth:`all_caption_relations`): what a build of both
+        kinds needs (an adapter that parses caption text reads each caption once for both)."""
+        bindings = self.all_caption_bindings(dataset, progress=progress)
+        return bindings, self.all_caption_relations(dataset, progress=progress)
 
     def read_rows(self, source: str | Path | None) -> tuple[datasets.Dataset, dict[str, Any]]:
         """The raw rows and identity of the Hub source (``source=None``), another Hub id or a
@@ -367,12 +360,22 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
     ) -> list[list[list[Binding]]]:
         """Parse every caption with :func:`~bindsplit_datasets.parsing.parse_many` (which parses
         each distinct caption once: benchmarks repeat captions across samples)."""
-        columns = dataset.select_columns(list(self.caption_columns)).to_dict()
-        rows = zip(*(columns[c] for c in self.caption_columns), strict=True)
-        texts = [text or "" for row in rows for text in row]
-        parsed = parse_many(texts, progress=progress)
-        width = self.n_captions
-        return [parsed[start : start + width] for start in range(0, len(parsed), width)]
+        return parse_caption_rows(dataset, self.caption_columns, parse_many, progress=progress)
+
+    def all_caption_bindings_and_relations(
+        self, dataset: datasets.Dataset, *, progress: bool = False
+    ) -> tuple[list[list[list[Binding]]], list[list[list[Relation]]]]:
+        """Both kinds from one run of the parser over each distinct caption (tokenised and tagged
+        once), unless the adapter reads either kind another way."""
+        readers = (type(self).caption_relations, type(self).all_caption_relations,
+                   type(self).all_caption_bindings)  # fmt: skip
+        if readers != (BenchmarkAdapter.caption_relations, BenchmarkAdapter.all_caption_relations,
+                       ParsedCaptionsAdapter.all_caption_bindings):  # fmt: skip
+            return super().all_caption_bindings_and_relations(dataset, progress=progress)
+        both = parse_caption_rows(
+            dataset, self.caption_columns, parse_bindings_and_relations_many, progress=progress
+        )
+        return [[b for b, _ in row] for row in both], [[r for _, r in row] for row in both]
 
 
 #: Local data files, never Hub ids even where they have the form ``name/file``.

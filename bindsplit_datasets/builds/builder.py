@@ -118,9 +118,13 @@ def compute_annotations(
     n = len(loaded.dataset)
     bindings: list[Any] = [None] * n
     relations: list[Any] = [None] * n
-    if binding_kind != "relation":
+    if binding_kind == "both":  # one run of the parser per caption for both kinds
+        bindings, relations = adapter.all_caption_bindings_and_relations(
+            loaded.dataset, progress=progress
+        )
+    elif binding_kind == "attribute":
         bindings = adapter.all_caption_bindings(loaded.dataset, progress=progress)
-    if binding_kind != "attribute":
+    else:
         relations = adapter.all_caption_relations(loaded.dataset, progress=progress)
     positives = adapter.positive_captions  # caption 0 and the hard positives
     return [

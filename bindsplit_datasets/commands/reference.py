@@ -20,7 +20,7 @@ from ..argtypes import positive_int
 from ..atomic import OutputKind, check_output
 from ..errors import BindsplitValueError
 from ..names import REFERENCE_FORMAT
-from ..parsing.relations import parse_bindings_and_relations
+from ..parsing import parse_bindings_and_relations
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index_file import is_index_file
 from ..tables import Align, render_table

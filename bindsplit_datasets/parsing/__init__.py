@@ -1,43 +1,45 @@
-"""Caption parsing: the (attribute, object) bindings a caption states (protocol section 1).
+"""Caption parsing: the (attribute, object) bindings (protocol section 1) and the (subject,
+relation, object) triples (SPEC section 1b) a caption states.
 
-One module per stage of a caption's path: :mod:`.text` (cleaning and tokenisation),
-:mod:`.tagger` (NLTK's English perceptron tagger; its weights shipped in ``data/``, read by
-:mod:`.tagger_weights`),
-:mod:`.units` (tagged tokens read as noun-phrase units: their kinds and tables),
-:mod:`.corrections` (the tagger's usual slips corrected; those the word-class table shows in
-:mod:`.word_class_slips`, those around verbs in :mod:`.verb_slips`, those of telegraphic text
-without articles or verbs in :mod:`.telegraphic`, :mod:`.telegraphic_words` and
-:mod:`.telegraphic_subjects`), :mod:`.rules` (which pairs
-bind; its helpers in :mod:`.reader`, the predicative rules in :mod:`.predicates`),
-:mod:`.normalise` (the :class:`Binding` and how its words are normalised), :mod:`.lexicon` (the
-attribute lexicon, and the namespace of every word list: :mod:`.grammar_words` holds the closed
-word classes, :mod:`.noun_tables` the noun tables), :mod:`.parser` (``parse_bindings``),
-:mod:`.version` (``PARSER_VERSION``, by content), :mod:`.batch` (many captions, in worker
-processes), :mod:`.ruleset` (the named rules, their order and examples:
-``data/rules.json``), :mod:`.wordlists` (the word tables: ``data/words/*.txt``) and
-:mod:`.explain` (``explain``: how one caption was read, rule by rule).
+:mod:`.pipeline` is the parser: the stages of a caption's reading in one declared order, and
+``parse_bindings``, ``parse_relations``, ``parse_bindings_and_relations`` and their batch forms
+as views of one run; :mod:`.explain` shows a run rule by rule. The stages' modules: :mod:`.text`
+(cleaning and tokenisation), :mod:`.virtual_articles` and :mod:`.tagger` (tagging; the weights
+shipped in ``data/``, read by :mod:`.tagger_weights`), :mod:`.units` (tagged tokens read as
+units of the kinds of :mod:`.kinds`), :mod:`.patterns` (the engine of the correction rules of the
+rule table ``data/rules.json``, read by :mod:`.ruleset`; the rules that are no windows in code
+named there), :mod:`.rules` (which pairs bind; its helpers in :mod:`.reader`, the predicative
+rules in :mod:`.predicates`), :mod:`.chunks` and :mod:`.relation_rules` (the triples),
+:mod:`.normalise` (:class:`Binding`, :class:`Relation` and how their words are normalised),
+:mod:`.lexicon` (every word list, read from the tables of ``data/words/`` by
+:mod:`.wordlists`), :mod:`.version` (``PARSER_VERSION``, by content) and :mod:`.batch` (worker
+processes).
 """
 
 from __future__ import annotations
 
-from .batch import map_caption_chunks, parse_many
+from .batch import map_caption_chunks
 from .explain import Explanation, explain
 from .normalise import (
+    NORMALISATION,
     Binding,
+    Relation,
     normalise_attribute,
     normalise_binding,
     normalise_object,
     singularise,
 )
-from .parser import NORMALISATION, PARSER_VERSION, parse_bindings
-from .relations import (
-    Relation,
+from .pipeline import (
     explain_relations,
+    parse_bindings,
     parse_bindings_and_relations,
+    parse_bindings_and_relations_many,
+    parse_many,
     parse_relations,
     parse_relations_many,
 )
 from .text import clean_text, tokenise
+from .version import PARSER_VERSION
 
 __all__ = [
     "NORMALISATION",
@@ -54,6 +56,7 @@ __all__ = [
     "normalise_object",
     "parse_bindings",
     "parse_bindings_and_relations",
+    "parse_bindings_and_relations_many",
     "parse_many",
     "parse_relations",
     "parse_relations_many",

@@ -1,4 +1,5 @@
-"""Parsing many captions: each distinct caption once, in worker processes."""
+"""Many captions in worker processes: the pool that loads the models once per worker, and the
+check of a batch call's arguments (the batch forms themselves are in :mod:`.pipeline`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TypeVar
 
-from ..progress import progress as progress_bar
 from . import tagger
-from .normalise import Binding, _inflect_engine
-from .parser import parse_bindings
+from .normalise import _inflect_engine
 
-__all__ = ["map_caption_chunks", "parse_many"]
+__all__ = ["checked_texts", "map_caption_chunks"]
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +34,6 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _load_models()
-
-
-def _parse_chunk(texts: list[str]) -> list[tuple[tuple[str, str], ...]]:
-    """Bindings of each caption as plain tuples: they cross process boundaries several times
-    cheaper than dataclass instances."""
-    return [tuple((b.attribute, b.object) for b in parse_bindings(text)) for text in texts]
 
 
 def _chunks(texts: list[str], size: int) -> Iterator[list[str]]:
@@ -117,34 +110,3 @@ def checked_texts(
                 f"{name} expects caption strings; item {position} is {type(text).__name__}"
             )
     return items
-
-
-def parse_many(
-    texts: Iterable[str],
-    *,
-    num_proc: int | None = None,
-    chunksize: int = 512,
-    progress: bool = False,
-) -> list[list[Binding]]:
-    """``[parse_bindings(t) for t in texts]``, computed by ``num_proc`` processes.
-
-    ``num_proc=None`` uses every CPU, ``1`` parses in this process. Each distinct caption is
-    parsed once (benchmarks and templated corpora repeat captions); the distinct captions travel
-    to the workers in chunks of ``chunksize`` (see :func:`map_caption_chunks`). Every returned
-    list is a fresh list, also for repeated captions.
-    """
-    items = checked_texts(texts, "parse_many", num_proc, chunksize)
-    if not items:
-        return []
-    distinct = list(dict.fromkeys(items))
-
-    parsed: list[tuple[tuple[str, str], ...]] = []
-    with progress_bar(
-        total=len(distinct), unit=" captions", desc="parsing", disable=not progress
-    ) as bar:
-        chunks = _chunks(distinct, chunksize)
-        for part in map_caption_chunks(_parse_chunk, chunks, num_proc=num_proc):
-            parsed.extend(part)
-            bar.update(len(part))
-    by_text = dict(zip(distinct, parsed, strict=True))
-    return [[Binding(*pair) for pair in by_text[text]] for text in items]

@@ -5,9 +5,9 @@ which an article was restored for tagging, :mod:`.virtual_articles`), its units 
 merged phrases such as "light brown") with their kind as the tags say and after the tag
 corrections, the named rules of :data:`.ruleset.RULES` that fired (a rule fires when it changes
 a unit's kind, chooses a subject or adds a binding; a relation rule when it reads a chunk of the
-relation parser), the bindings and the relation triples, read from the same units (as
-:func:`.relations.parse_bindings_and_relations` does). Explaining records the firings;
-:func:`.parser.parse_bindings` does not, and gives the same bindings.
+relation parser), the bindings and the relation triples: one run of the pipeline
+(:meth:`.pipeline.Pipeline.read`), as :func:`.pipeline.parse_bindings_and_relations` makes, that
+records the firings; :func:`.pipeline.parse_bindings` records none, and gives the same bindings.
 """
 
 from __future__ import annotations
@@ -16,36 +16,17 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from . import units as un
-from .corrections import correct
-from .normalise import Binding
-from .relation_chunks import chunk_units
-from .relation_rules import read_relations
-from .relations import Relation
-from .rules import read_bindings
+from .kinds import KIND_NAMES
+from .normalise import Binding, Relation
+from .pipeline import BOTH, PIPELINE
 from .ruleset import RULES, Trace
-from .text import tokenise
-from .virtual_articles import article_sites, tag_caption
+from .virtual_articles import article_sites
 
-__all__ = ["KIND_NAMES", "Explanation", "Firing", "explain"]
+__all__ = ["Explanation", "Firing", "explain"]
 
-#: What each unit kind is called in an explanation.
-KIND_NAMES: dict[str, str] = {
-    un.NOUN: "noun",
-    un.ATTR: "attribute",
-    un.WEAK: "attribute-or-verb",
-    un.PART: "participle",
-    un.GERUND: "gerund",
-    un.DET: "determiner",
-    un.ADV: "adverb",
-    un.CONJ: "conjunction",
-    un.COPULA: "copula",
-    un.REL: "relative",
-    un.PREP: "preposition",
-    un.NEG: "negation",
-    un.VERB: "verb",
-    un.OTHER: "other",
-}
+
+#: The stages whose rules :attr:`Explanation.rules` lists (the others are relations').
+_READ_STAGES = ("correction", "binding")
 
 
 @dataclass(frozen=True)
@@ -82,12 +63,13 @@ class Explanation:
     def rules(self) -> tuple[str, ...]:
         """The names of the correction and binding rules that fired, each once, in order of
         first firing."""
-        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage != "relation"))
+        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage in _READ_STAGES))
 
     @property
     def relation_rules(self) -> tuple[str, ...]:
-        """The names of the relation rules that fired, each once, in order of first firing."""
-        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage == "relation"))
+        """The names of the relation rules (and of the corrections only relations see) that fired,
+        each once, in order of first firing."""
+        return tuple(dict.fromkeys(f.rule for f in self.fired if f.stage not in _READ_STAGES))
 
     def to_dict(self) -> dict[str, Any]:
         """The explanation as JSON-ready data (``bindsplit parse --json``)."""
@@ -136,33 +118,26 @@ def explain(caption: str, *, disabled: Collection[str] = ()) -> Explanation:
     if not isinstance(caption, str):
         raise TypeError(f"explain expects a caption string, got {type(caption).__name__}")
     trace = Trace(frozenset(disabled), record=True)
-    tokens = tokenise(caption)
-    tags = tag_caption(tokens) if tokens else []
-    units = un.classify_units(tokens, tags, trace)
-    before = tuple(KIND_NAMES[kind] for kind in units.kind)
-    correct(units)
-    after = tuple(KIND_NAMES[kind] for kind in units.kind)
-    bindings = read_bindings(units) if tokens else []
-    fired = [
-        Firing(name, RULES[name].stage, position, units.text[position])
-        for name, position in (trace.fired or ())
-    ]
-    relation_trace = Trace(frozenset(disabled), record=True)
-    chunks = chunk_units(units) if tokens else []  # after the bindings: it mends the units
-    triples = dict.fromkeys(read_relations(chunks, relation_trace))
-    fired += [
-        Firing(name, "relation", i, chunks[i].text or chunks[i].key)
-        for name, i in (relation_trace.fired or ())
-    ]
+    reading = PIPELINE.read(caption, BOTH, trace, kinds_before=True)
+    units, chunks = reading.units, reading.chunks
+    view = reading.relation_units or units
+    fired = []
+    for name, position in trace.fired or ():
+        stage = RULES[name].stage
+        if stage == "relation":
+            text = chunks[position].text or chunks[position].key
+        else:
+            text = (view if stage == "relation-correction" else units).text[position]
+        fired.append(Firing(name, stage, position, text))
     return Explanation(
         caption=caption,
-        tokens=tuple(tokens),
-        tags=tuple(tags),
-        articles_restored=tuple(article_sites(tokens)),
+        tokens=tuple(reading.tokens),
+        tags=tuple(reading.tags),
+        articles_restored=tuple(article_sites(reading.tokens)),
         units=tuple(units.text),
-        kinds_before=before,
-        kinds_after=after,
+        kinds_before=reading.kinds_before,
+        kinds_after=tuple(KIND_NAMES[kind] for kind in units.kind),
         fired=tuple(fired),
-        bindings=tuple(bindings),
-        relations=tuple(Relation(*triple) for triple in triples),
+        bindings=tuple(reading.bindings or ()),
+        relations=tuple(Relation(*triple) for triple in reading.triples or ()),
     )

@@ -1,4 +1,6 @@
-"""The (attribute, object) binding and how its two words are normalised (protocol section 1).
+"""What the parser gives and how its words are normalised: the (attribute, object) binding
+(protocol section 1), the (subject, relation, object) triple (SPEC section 1b) and the record of
+the normalisation every fingerprint keeps (:data:`NORMALISATION`).
 
 Structured sources (ARO's ``attributes``/``obj1_name``, the synthetic world) go through the same
 normalisation as what the parser reads in captions.
@@ -14,11 +16,14 @@ from typing import Any
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .tagger_weights import SOURCE_RESOURCE
 from .text import tokenise
 
 __all__ = [
+    "NORMALISATION",
     "PLURALS_WITHOUT_S",
     "Binding",
+    "Relation",
     "normalise_attribute",
     "normalise_binding",
     "normalise_object",
@@ -39,6 +44,18 @@ class Binding:
         return f"{self.attribute} {self.object}"
 
 
+@dataclass(frozen=True, order=True)
+class Relation:
+    """A (subject, relation, object) triple stated by a caption, each part normalised (SPEC §1b)."""
+
+    subject: str
+    relation: str
+    object: str
+
+    def __str__(self) -> str:
+        return f"{self.subject} {self.relation} {self.object}"
+
+
 @lru_cache(maxsize=1)
 def _inflect_engine() -> Any:
     import inflect
@@ -47,7 +64,7 @@ def _inflect_engine() -> Any:
 
 
 #: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
-PLURALS_WITHOUT_S: frozenset[str] = wl.words("plurals_without_s")
+PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -118,3 +135,21 @@ def normalise_binding(attribute: str, object: str) -> Binding:
     """A :class:`Binding` from structured fields (e.g. ARO's ``attributes`` / ``obj1_name``),
     normalised exactly as the parser normalises what it reads in captions."""
     return Binding(normalise_attribute(attribute), normalise_object(object))
+
+
+#: How bindings are normalised; recorded in every reference-index fingerprint.
+NORMALISATION: dict[str, object] = {
+    "case": "lower",
+    "text": "NFKC; control characters, symbols and emoji read as spaces",
+    "tokeniser": "regex; hyphenated words kept whole (hyphenated attribute coordinations split); "
+    "possessive 's split off",
+    "tagger": f"NLTK's averaged perceptron ({SOURCE_RESOURCE}), weights shipped; "
+    "article-less noun phrases tagged with their article restored",
+    "word_classes": "lemminflect 0.2.3's lookup tables (SPECIALIST Lexicon), table shipped",
+    "object": "head noun with its compound, as written; last word singularised with inflect",
+    "invariant_nouns": "singular words ending in s and pluralia tantum kept; glasses -> glass",
+    "compounds": "kept (noun runs and the lexicon's compound list)",
+    "attribute": "as written, lower case, hyphens kept; multi-word lexicon phrases and "
+    "noun/adjective + participle kept whole ('snow covered', 'cream colored'); adverbs dropped",
+    "lexicon_size": len(lx.ATTRIBUTES),
+}

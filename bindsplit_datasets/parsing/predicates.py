@@ -5,17 +5,17 @@ colours after a colour participle ("a wall painted blue") to the noun before it 
 from __future__ import annotations
 
 from . import lexicon as lx
-from . import relation_words as rw
 from . import wordlists as wl
+from .chunks import clause_subject
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 from .reader import Reader
-from .units import ADV, ATTR, CONJ, COPULA, DET, GERUND, NEG, NOUN, PART, PREP, REL, WEAK
 
 __all__ = ["PredicateReader"]
 
 #: Forms of "be" after which a participle reports an event, not a state ("is being renovated").
-_EVENT_COPULAS: frozenset[str] = wl.words("event_copulas")
+_EVENT_COPULAS: frozenset[str] = wl.words("verbs", "event-copula")
 #: Words before "one" that make it stand for a noun ("the other one"), not count ("one is").
-_PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("pro_noun_determiners")
+_PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
 
 
 class PredicateReader(Reader):
@@ -37,7 +37,9 @@ class PredicateReader(Reader):
             and end not in self.run_ending
             and u.trace.fire("subject-of-second-predicate", end)
         ):
-            return self.clause_subject(end)  # "the bathroom has pink tiles and is painted blue"
+            return clause_subject(
+                u, self.run_ending, end
+            )  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
         if run is None:
             return self.pro_noun_subject(end)
@@ -88,19 +90,6 @@ class PredicateReader(Reader):
         if run is None or not self.u.trace.fire("pro-noun-subject", i):
             return []
         return [run]
-
-    def clause_subject(self, conjunction: int) -> list[tuple[int, int]]:
-        """The subject of a clause whose second predicate starts after ``conjunction``: the noun
-        run right before the first verb of the caption, when that verb comes before the
-        conjunction ("this bathroom has pink tiles ... and is painted blue" -> bathroom)."""
-        u = self.u
-        for i in range(conjunction):
-            if u.is_verb(i) or u.key[i] in lx.VERBS_3SG:
-                run = self.run_ending.get(u.previous(i))
-                return [run] if run is not None else []
-            if u.kind[i] in (PREP, REL, CONJ):
-                return []
-        return []
 
     def predicative(self, copula: int, subjects: list[tuple[int, int]]) -> int:
         """Bindings of the adjectives after the copula at ``copula`` with its subject noun runs;
@@ -193,7 +182,7 @@ class PredicateReader(Reader):
         (blue, pants); "a woman in black" names no garment and states nothing (protocol
         section 1)."""
         u = self.u
-        if u.key_at(end) != "in" or u.key_at(end - 1) in rw.ANIMATE_NOUNS:
+        if u.key_at(end) != "in" or u.key_at(end - 1) in lx.ANIMATE_NOUNS:
             return
         colours: list[int] = []
         j = end + 1

@@ -1,12 +1,16 @@
 """What every binding rule of :mod:`.rules` reads a caption's units with: :class:`Reader`, the
-noun runs, the objects, the attribute words that stand alone, and :meth:`Reader.bind`, through
-which each named rule adds a binding (or, switched off, none)."""
+noun runs and their objects (found by :mod:`.chunks`, as for relations), the attribute words that
+stand alone, and :meth:`Reader.bind`, through which each named rule adds a binding (or, switched
+off, none)."""
 
 from __future__ import annotations
 
 from . import lexicon as lx
-from .normalise import Binding, object_of
-from .units import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK, Units, is_adjective
+from .chunks import noun_runs, object_at
+from .kinds import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK
+from .normalise import Binding
+from .units import Units
+from .wordtests import is_adjective
 
 __all__ = ["Reader"]
 
@@ -18,7 +22,7 @@ class Reader:
     def __init__(self, units: Units) -> None:
         self.u = units
         self.found: list[tuple[int, Binding]] = []
-        self.runs = _noun_runs(units)
+        self.runs = noun_runs(units)
         self.run_ending = {end - 1: (start, end) for start, end in self.runs}
         self.has_with = "with" in units.key
 
@@ -37,18 +41,9 @@ class Reader:
                 return run
         return None
 
-    def object_start(self, start: int, end: int) -> int:
-        """Where the object of the noun run ``[start, end)`` starts: lexicon words at its left
-        edge are attributes."""
-        key = self.u.key
-        while end - start > 1 and key[start] in lx.ATTRIBUTES:
-            start += 1
-        return start
-
     def object_at(self, start: int, end: int) -> tuple[int, str]:
-        """(object start, object) of the noun run ``[start, end)`` (see :meth:`object_start`)."""
-        head = self.object_start(start, end)
-        return head, object_of(self.u.text[head:end])
+        """(object start, object) of the noun run ``[start, end)`` (:func:`.chunks.object_at`)."""
+        return object_at(self.u, start, end)
 
     def lone_attribute_noun(self, i: int, *, predicate: bool = False) -> bool:
         """A lexicon word tagged as a noun on its own, followed by more modifiers ("cloudy/NN
@@ -91,18 +86,3 @@ class Reader:
         return (kind == NOUN and key not in lx.ATTRIBUTES) or (
             kind == ATTR and not is_adjective(key)
         )
-
-
-def _noun_runs(units: Units) -> list[tuple[int, int]]:
-    """(start, end) of every maximal run of nouns, end exclusive: one pass over the kinds (about
-    twice as fast as a regular expression over :meth:`.units.Units.kinds` and its matches)."""
-    runs: list[tuple[int, int]] = []
-    start = 0  # where a run can start: after the last unit that is no noun
-    for i, kind in enumerate(units.kind):
-        if kind != NOUN:
-            if start < i:
-                runs.append((start, i))
-            start = i + 1
-    if start < units.n:
-        runs.append((start, units.n))
-    return runs

@@ -1,11 +1,11 @@
 """Which (subject, relation, object) triples a caption's chunks state (SPEC section 1b).
 
-The chunks (:mod:`.relation_chunks`) are read left to right. For each chunk the rules of its kind
+The chunks (:mod:`.chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
-small named function with a description and example captions (the tests parse every example),
-so the table reads as the parser's specification; each rule is also registered in
-:data:`.ruleset.RULES` with stage ``"relation"`` (switched off and recorded through a
-:class:`.ruleset.Trace`, like the attribute parser's rules).
+small named function here, named with its chunk kind, description and example captions (with the
+triples they give) in the rule table ``data/rules.json`` (stage ``"relation"``), so the table
+reads as the parser's specification; rules are switched off and recorded through a
+:class:`.ruleset.Trace`, like the attribute parser's rules.
 
 Attachment follows one convention where SPEC 1b is silent: a preposition phrase relates the noun
 right before it (low attachment: "sign on pole next to road" -> (sign, on, pole), (pole, next to,
@@ -17,15 +17,16 @@ the kitchen cooking food", "people in a field flying a kite": the man, the peopl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import relation_words as rw
+from . import lexicon as lx
+from .chunks import Chunk
 from .normalise import singularise
-from .relation_chunks import Chunk
-from .ruleset import NO_TRACE, RULES, Example, Rule, Trace
+from .ruleset import NO_TRACE, RULES, Rule, Trace
 
-__all__ = ["RELATION_RULES", "RelationRule", "read_relations"]
+__all__ = ["RELATION_RULES", "read_relations"]
 
 Group = list[str]  # the objects of a (conjoined) noun phrase; "" = no argument
 
@@ -54,8 +55,7 @@ class _State:
     clause_verb: bool = False  # a lexical verb stood in this clause
     block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
     blocked_head: Group | None = None  # the same, once the noun after it is read
-    block_container: bool = False  # that noun is a container ("a plate of food")
-    blocked_container: bool = False
+    with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
         for source in sources:
@@ -71,23 +71,25 @@ class _State:
 Apply = Callable[[_State, int], bool]
 
 
-@dataclass(frozen=True)
-class RelationRule:
-    """One rule of the relation parser: ``apply(state, i)`` handles chunk ``i`` or declines.
-
-    Shaped like the attribute parser's rule records (name in kebab case, ``stage``
-    ``"relation"``, description, example captions), so that a rule registry can hold both.
-    """
-
-    name: str
-    chunk: str  # the chunk kind it reads: NP, PREP, VERB, CONJ, REL, BREAK
-    description: str
-    examples: tuple[str, ...]
-    apply: Apply
-    stage: str = "relation"
-
-
 # --- noun phrases --------------------------------------------------------------------------
+
+
+def _conjoined_thing(s: _State, i: int) -> bool:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1
+    applied = s.applied
+    if before == i - 1 or s.kind_at(before) != "NP" or applied is None or s.last is s.subject:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation not in lx.CONTAINMENT_PREPOSITIONS:
+        return False  # verbs and "with" share their objects: "holding a cup and a plate"
+    noun = s.chunks[i].text
+    if not _animate(noun) and any(_animate(source) for source in sources):
+        return False  # "a woman in a shirt and a skirt"
+    s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
+    s.applied = s.pending = None
+    return True
 
 
 def _conjoined_noun(s: _State, i: int) -> bool:
@@ -103,7 +105,10 @@ def _conjoined_noun(s: _State, i: int) -> bool:
         s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
         return True  # "a statue is on a bench and a woman sits on a block": a new clause
     own_place = nxt is not None and nxt.kind == "PREP" and not nxt.blocking
-    if own_place and s.applied is not None and s.applied[1] != "with" and s.verb is None:
+    # "girl with balloon and boy with kite": each has a with-phrase of its own
+    with_again = own_place and nxt is not None and nxt.text == "with"
+    applied = s.applied
+    if own_place and applied is not None and (applied[1] != "with" or with_again) and not s.verb:
         s.subject = s.last = [chunk.text]  # "a cup on a table and a plate on the floor"
         s.applied = s.pending = None
         return True
@@ -125,11 +130,87 @@ def _conjoined_subject(s: _State, i: int) -> bool:
 
 
 def _pronoun_subject(s: _State, i: int) -> bool:
-    if s.chunks[i].key not in rw.SUBJECT_PRONOUNS or s.subject is not None:
+    if s.chunks[i].key not in lx.SUBJECT_PRONOUNS or s.subject is not None:
         return False
     s.subject = list(s.first_subject or [""])
     s.last, s.last_from_subject = s.subject, False
     return True
+
+
+def _reflexive_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] != "rel" or chunk.text:
+        return False
+    reciprocal = chunk.key in lx.RECIPROCAL_PRONOUNS
+    if not reciprocal and chunk.key not in lx.REFLEXIVE_PRONOUNS:
+        return False
+    _, relation, sources = s.pending
+    verb = s.verb
+    if (
+        reciprocal
+        and verb is not None
+        and sources is not verb.subject
+        and s.kind_at(i - 1) == "PREP"
+        and s.kind_at(i - 2) == "NP"
+        and singularise(s.chunks[i - 2].key) == s.chunks[i - 2].key
+    ):  # "planes fly in the air near each other": the planes are near each other, not the air
+        relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
+        sources = verb.subject
+    subjects = list(dict.fromkeys(source for source in sources if source))
+    if not reciprocal and relation.rpartition(" ")[2] == "by":
+        subjects = []  # "a zebra all by itself": alone, no relation
+    for source in subjects:  # "a man and a woman facing each other": both directions
+        others = [other for other in subjects if other != source] if reciprocal else []
+        s.emit("rel", relation, [source], others or [source])
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _pronoun_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] == "block" or chunk.text:
+        return False
+    if chunk.key in lx.ANIMATE_PRONOUNS:
+        fitting: bool | None = True
+    elif chunk.key in lx.INANIMATE_PRONOUNS:
+        fitting = False
+    elif chunk.key in lx.PLURAL_PRONOUNS:
+        fitting = None
+    else:
+        return False
+    mode, relation, sources = s.pending
+    antecedent = _antecedent(s, i, sources, fitting)
+    if not antecedent:
+        return False
+    s.emit(mode, relation, sources, antecedent)
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Group:
+    """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
+    subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
+    else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
+    the sheep the caption began with), else the nearest noun before it; never the relation's own
+    subject ("walking by the sheep and petting them" -> sheep). ``animate``: a person or animal
+    ("him"), none ("it"), either ("them")."""
+
+    def fitting(group: Group | None) -> Group:
+        return [
+            noun
+            for noun in group or ()
+            if noun and noun not in sources and animate in (None, _animate(noun))
+        ]
+
+    for group in (s.with_head, s.subject, s.first_subject):
+        nouns = fitting(group)
+        if nouns:
+            return nouns
+    for before in range(i - 1, -1, -1):
+        chunk = s.chunks[before]
+        if chunk.kind == "NP" and fitting([chunk.text]):
+            return [chunk.text]
+    return []
 
 
 def _pending_object(s: _State, i: int) -> bool:
@@ -141,16 +222,17 @@ def _pending_object(s: _State, i: int) -> bool:
     placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
-    s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
+    if mode == "rel" and relation == "with" and obj:
+        s.with_head = sources
     s.applied = (mode, relation, sources) if mode != "block" and obj else None
     s.pending, s.last = None, [obj]
     return True
 
 
 def _animate(obj: str) -> bool:
-    return singularise(obj.rpartition(" ")[2]) in rw.ANIMATE_NOUNS
+    return singularise(obj.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
 
 
 def _clause_subject(s: _State, i: int) -> bool:
@@ -171,13 +253,19 @@ def _other_noun(s: _State, i: int) -> bool:
 # --- prepositions ----------------------------------------------------------------------------
 
 
+def _verb_preposition(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.text not in lx.AFTER_VERB_PREPOSITIONS or s.kind_at(i - 1) != "VERB":
+        return False
+    return _preposition_after_verb(s, i)  # "a dog waiting for a ball": wait for
+
+
 def _blocking_preposition(s: _State, i: int) -> bool:
     if not s.chunks[i].blocking:
         return False
     s.pending = ("block", "", [])
     after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
     s.block_head = s.last if after_noun else None
-    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in rw.CONTAINER_NOUNS
     return True
 
 
@@ -189,34 +277,105 @@ def _passive_agent(s: _State, i: int) -> bool:
         or verb is None
         or not verb.lemma
         or not verb.participle
-        or verb.participle in rw.LOCATIVE_PARTICIPLES
+        or verb.participle in lx.LOCATIVE_PARTICIPLES
     ):
         return False
     s.pending = ("agent", verb.lemma, verb.subject)
     return True
 
 
-def _with_absolute(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or not s.clause_verb:
+def _preposition_after_game(s: _State, i: int) -> bool:
+    verb, applied = s.verb, s.applied
+    if s.kind_at(i - 1) != "NP" or s.chunks[i].blocking or verb is None or applied is None:
         return False
-    if s.kind_at(i + 1) != "NP" or s.verb is None:
+    if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
+        return False  # the game must be the verb's object: "kids playing baseball on a field"
+    if s.chunks[i - 1].text not in lx.GAME_NOUNS or _closing_pronoun(s, i):
+        return False  # not "people playing board games in a room", "with spectators behind her"
+    s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
+    return True
+
+
+def _with_scene_frame(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP" or s.kind_at(i + 2) != "PREP":
+        return False
+    if s.kind_at(i + 3) != "NP" or s.chunks[i + 3].key not in lx.SCENE_NOUNS:
+        return False
+    s.pending = ("block", "", [])  # "a sign with a building in the background": nothing
+    return True
+
+
+def _with_body_part(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or s.kind_at(i + 1) != "NP":
+        return False
+    if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
+        return False
+    if not s.last or any(_animate(noun) for noun in s.last):
+        return False  # "a dog with a long tail": the dog's own
+    verb = s.verb
+    owner = verb.subject if verb is not None else s.subject
+    if not owner or not any(_animate(noun) for noun in owner):
+        return False
+    after = s.kind_at(i + 2)
+    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
+    lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
+    s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
+    return True
+
+
+def _opens_small_clause(s: _State, i: int) -> bool:
+    """Whether the chunk at ``i`` is "with" opening a small clause: a noun and a participle or a
+    place phrase ("with a dog on the floor", "with a man standing next to it")."""
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
         return False
     after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    if after is None or not (
+    return after is not None and (
         (after.kind == "VERB" and not after.finite) or (after.kind == "PREP" and not after.blocking)
-    ):
+    )
+
+
+def _closing_pronoun(s: _State, i: int) -> str:
+    """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
+    him": him), else ""."""
+    if not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP" or s.kind_at(i + 3) != "NP":
+        return ""
+    closing = s.chunks[i + 3]
+    return "" if closing.text else closing.key
+
+
+def _with_absolute(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "NP" or not s.clause_verb or s.verb is None:
         return False
-    s.pending = ("rel", "with", s.verb.subject)
+    if not _opens_small_clause(s, i):
+        return False
+    subject = s.verb.subject
+    pronoun = _closing_pronoun(s, i)
+    animate = any(_animate(noun) for noun in subject)
+    if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
+        pronoun in lx.ANIMATE_PRONOUNS and not animate
+    ):
+        return False  # "a man stands near a table with computer equipment on it": the table's
+    s.pending = ("rel", "with", subject)
+    return True
+
+
+def _preposition_after_place_in(s: _State, i: int) -> bool:
+    applied, chunk = s.applied, s.chunks[i]
+    if s.kind_at(i - 1) != "NP" or chunk.blocking or not s.last_from_subject or applied is None:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation != "in" or s.verb is not None or chunk.text == "in":
+        return False  # not "a boy running in a field below a kite", "babies in a tub in a room"
+    if not any(_animate(noun) for noun in sources):
+        return False
+    s.pending = ("rel", chunk.text, sources)  # "a man in a red jacket next to a motorcycle"
     return True
 
 
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    head = s.last
-    if s.blocked_container and s.blocked_head and any(s.blocked_head):
-        head = s.blocked_head
-    s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
+    s.pending = ("rel", s.chunks[i].text, s.last)
     return True
 
 
@@ -266,6 +425,10 @@ def _infinitive(s: _State, i: int) -> bool:
     if not s.chunks[i].infinitive:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
+    if s.chunks[i].intention:  # "stopped to pet the sheep": an intention states nothing
+        s.verb, s.pending = _Verb(s.chunks[i].text, subject or [""], negated=True), None
+        s.clause_verb = True
+        return True
     return _start_verb(s, s.chunks[i], subject or [""])
 
 
@@ -300,80 +463,27 @@ def _clause_break(s: _State, i: int) -> bool:
         s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
         s.last = None
         return True
-    s.subject = s.last = s.verb = s.pending = s.applied = None
+    s.subject = s.last = s.verb = s.pending = s.applied = s.with_head = None
     s.clause_verb = s.last_from_subject = False
     return True
 
 
-def _pass(s: _State, i: int) -> bool:
-    return True
+#: The relation rules of the table (stage "relation"), in the order they are tried.
+RELATION_RULES: tuple[Rule, ...] = tuple(RULES[name] for name in RULES.names("relation"))
 
 
-def _rule(name: str, chunk: str, description: str, examples: tuple[str, ...], apply: Apply):
-    return RelationRule(name, chunk, description, examples, apply)
+@functools.cache
+def _by_chunk() -> dict[str, tuple[tuple[str, Apply], ...]]:
+    """Each chunk kind's rules, in order, with their code (``code`` in the table)."""
+    from .patterns import code
 
-
-#: The rules, in the order they are tried for a chunk of their stage.
-RELATION_RULES: tuple[RelationRule, ...] = (
-    _rule("conjoined-noun", "NP", "a noun conjoined with the one before shares its relation; "
-          "after a verb and before a finite verb it opens a new clause",
-          ("a man and a woman sitting on a bench", "a bathroom with toys and books",
-           "a statue is sitting on a bench and a woman sits on a block"), _conjoined_noun),
-    _rule("conjoined-subject", "NP", "a noun after a verb and 'and', before a verb, is that "
-          "verb's subject", ("a goat standing and a dog sitting in a field",), _conjoined_subject),
-    _rule("pronoun-subject", "NP", "he/she/they as a clause's subject stand for the caption's "
-          "first subject", ("a man puckers up as he holds an orange",), _pronoun_subject),
-    _rule("pending-object", "NP", "the noun after a verb or preposition is its object; after "
-          "'by' a passive's agent", ("man riding horse", "a kite flown by a boy"), _pending_object),
-    _rule("clause-subject", "NP", "the first noun of a clause is its subject",
-          ("a cat is on a mat",), _clause_subject),
-    _rule("other-noun", "NP", "any other noun is where a preposition phrase after it attaches",
-          ("the animal is a dog on a bed",), _other_noun),
-    _rule("blocking-preposition", "PREP", "'of', 'for', 'without' state no relation",
-          ("the side of the road", "a boy without a bat"), _blocking_preposition),
-    _rule("passive-agent", "PREP", "'by' after a past participle names the agent of the active "
-          "triple, unless the participle places its noun ('parked by the road')",
-          ("a kite flown by a boy", "a bus parked by the road"), _passive_agent),
-    _rule("with-absolute", "PREP", "'with NOUN' followed by a participle or place phrase, after "
-          "a verb, relates the verb's subject",
-          ("a cat sitting on a couch with a dog on the floor",), _with_absolute),
-    _rule("preposition-after-noun", "PREP", "a preposition after a noun relates that noun",
-          ("handle on door", "sign on pole next to road"), _preposition_after_noun),
-    _rule("preposition-after-verb", "PREP", "a preposition after a verb joins it (verb lemma + "
-          "preposition); after a copula it stands alone",
-          ("bike leaning against fence", "a cat is on a mat"), _preposition_after_verb),
-    _rule("preposition-after-pronoun", "PREP", "after a pronoun or a place word, a preposition "
-          "relates the clause's subject", ("two bears fight with each other in front of a log",),
-          _preposition_after_pronoun),
-    _rule("dangling-preposition", "PREP", "a preposition with nothing to relate is dropped",
-          ("in front of a house",), _dangling_preposition),
-    _rule("relative-clause", "VERB", "a relative clause relates its head",
-          ("a man who is holding an umbrella",), _relative_clause),
-    _rule("infinitive", "VERB", "a verb after 'to' has the subject of the verb before it",
-          ("a boy getting ready to blow out candles",), _infinitive),
-    _rule("conjoined-verb", "VERB", "a verb after 'and' or a comma has the subject of the verb "
-          "before it", ("a girl playing with a doll and chewing on a toy",), _conjoined_verb),
-    _rule("reduced-relative", "VERB", "a participle after a noun relates that noun, or the "
-          "clause's subject after a place phrase of it",
-          ("man WEARING shirt", "people in a field flying a kite"), _reduced_relative),
-    _rule("finite-verb", "VERB", "a finite verb's subject is the clause's subject",
-          ("a man near a skateboard is coming up a ramp",), _finite_verb),
-    _rule("conjunction", "CONJ", "conjunctions are read by the rules of what follows",
-          ("a cat and a dog on a sofa",), _pass),
-    _rule("relative-word", "REL", "that/which/who: the verb after it relates the noun before",
-          ("a woman that is petting a cat",), _pass),
-    _rule("clause-break", "BREAK", "a new clause (while, as, where, a full stop) names its "
-          "subject afresh", ("a woman prepares a pizza while a man watches",), _clause_break),
-)  # fmt: skip
-
-_BY_CHUNK: dict[str, tuple[RelationRule, ...]] = {}
-for _r in RELATION_RULES:
-    _BY_CHUNK[_r.chunk] = (*_BY_CHUNK.get(_r.chunk, ()), _r)
-    # one registry for every named rule of the parser (stage "relation"); the examples' triples
-    # are checked by tests/test_relations.py, so they carry no attribute bindings here
-    RULES.register(
-        Rule(_r.name, _r.stage, _r.description, tuple(Example(c, ()) for c in _r.examples))
-    )
+    table: dict[str, tuple[tuple[str, Apply], ...]] = {}
+    for rule in RELATION_RULES:
+        table[rule.chunk or ""] = (
+            *table.get(rule.chunk or "", ()),
+            (rule.name, code(rule.code or "")),
+        )
+    return table
 
 
 def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[str, str, str]]:
@@ -382,9 +492,10 @@ def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[s
     a recording ``trace`` receives (rule name, chunk index) for every chunk read."""
     state = _State(chunks)
     disabled = trace.disabled
+    by_chunk = _by_chunk()
     for i, chunk in enumerate(chunks):
-        for rule in _BY_CHUNK[chunk.kind]:
-            if rule.name not in disabled and rule.apply(state, i):
-                trace.fire(rule.name, i)
+        for name, apply in by_chunk.get(chunk.kind, ()):
+            if name not in disabled and apply(state, i):
+                trace.fire(name, i)
                 break
     return state.found

@@ -38,40 +38,26 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from . import wordlists as wl
+from .chunks import object_start
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, PART, PREP, REL, WEAK
 from .normalise import Binding, object_of
 from .predicates import PredicateReader
-from .units import (
-    _ARTICLES,
-    ADV,
-    ATTR,
-    CONJ,
-    COPULA,
-    DET,
-    GERUND,
-    NOUN,
-    PART,
-    PREP,
-    REL,
-    WEAK,
-    Units,
-)
+from .units import _ARTICLES, Units
 
 __all__ = ["read_bindings"]
 
-_DISTRIBUTIVES: frozenset[str] = wl.words("distributives")
+_DISTRIBUTIVES: frozenset[str] = wl.words("determiners", "distributive")
 #: Determiners of the conjuncts of an elliptical phrase ("one black and one white cat").
-_ELLIPSIS_DETERMINERS = _ARTICLES | frozenset(
-    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
-)
+_ELLIPSIS_DETERMINERS = _ARTICLES | wl.words("determiners", "ellipsis")
 #: What may stand left of a participle that modifies a noun ("a parked car", "with sliced apples").
 _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 #: Prepositions after which a present participle modifies the noun after it ("with rolling
 #: hills", "in shimmering grass"); after others it is a verb ("by riding bikes").
-_GERUND_PREPOSITIONS: frozenset[str] = wl.words("gerund_prepositions")
+_GERUND_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "gerund")
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
-_POSITIONAL: frozenset[str] = wl.words("positional")
+_POSITIONAL: frozenset[str] = wl.words("adjectives", "positional")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
-_POSSESSIVES: frozenset[str] = wl.words("possessives")
+_POSSESSIVES: frozenset[str] = wl.words("determiners", "possessive")
 #: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
 _COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
 #: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
@@ -143,7 +129,7 @@ class _Reader(PredicateReader):
             return  # nothing before the run can bind to it, and no lexicon word opens it
         if end < u.n and kind[end] in _COMPOUND_KINDS and self.compound_attribute(end):
             return  # "snow" in "white snow covered slope": the modifiers describe the slope
-        head = self.object_start(start, end)
+        head = object_start(self.u, start, end)
         # (position, attribute, rule) of each binding; the object is normalised only if any
         pending = [(i, text[i], "lexicon-word-before-noun") for i in range(start, head)]
         bound = 0

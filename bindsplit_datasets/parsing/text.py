@@ -13,6 +13,7 @@ import unicodedata
 from functools import lru_cache
 
 from . import lexicon as lx
+from . import wordlists as wl
 
 __all__ = ["clean_text", "tokenise"]
 
@@ -30,7 +31,7 @@ _TOKEN = re.compile(rf"[^\W_]+(?=n't\b)|n't\b|'[^\W\d_]+|{_WORD}|[^\w\s]")
 #: "n't" (most captions): the same tokens there, without trying the look-ahead at every word.
 _TOKEN_WITHOUT_NT = re.compile(rf"'[^\W\d_]+|{_WORD}|[^\w\s]")
 #: Conjunctions inside a hyphenated word that coordinate two attributes ("red-and-white").
-_HYPHEN_CONJUNCTIONS = frozenset({"and", "or", "n", "&"})
+_HYPHEN_CONJUNCTIONS: frozenset[str] = wl.words("conjunctions", "hyphen")
 
 
 @lru_cache(maxsize=4096)

@@ -7,9 +7,8 @@ reports), its lexical key (hyphens read as spaces: how the lexicon looks it up, 
 "snow-covered" finds "snow covered") and a *kind*: what it can do in a noun phrase.
 
 :func:`classify_units` merges the phrases and gives every unit the kind its tag says;
-:func:`.corrections.read_units` then mends the tagger's usual slips. The tag and word tables of
-both steps are defined here (their word tables read from ``data/words/``), and
-:mod:`.corrections` imports its own from here.
+the correction rules (``data/rules.json``, applied by :mod:`.patterns`) then mend the tagger's
+usual slips. The tag and word tables of the classification are here (read from ``data/words/``).
 """
 
 from __future__ import annotations
@@ -20,55 +19,37 @@ from functools import lru_cache
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .kinds import (
+    ADV,
+    ATTR,
+    CONJ,
+    COPULA,
+    DET,
+    GERUND,
+    NEG,
+    NOUN,
+    OTHER,
+    PART,
+    PREP,
+    REL,
+    VERB,
+    WEAK,
+)
 from .normalise import singularise
 from .ruleset import NO_TRACE, Trace
 
 __all__ = ["Units", "classify_units"]
 
-# Unit kinds: what a unit can do in a noun phrase.
-NOUN = "N"  # noun (or compound)
-ATTR = "A"  # attribute in any attribute slot (adjective, lexicon word, lexicon phrase)
-WEAK = "W"  # lexicon word tagged as a verb: an attribute only where a modifier can stand
-PART = "V"  # past participle: a modifier only where a modifier can stand
-GERUND = "G"  # present participle: likewise, but never right after a preposition
-DET = "D"  # determiner, number, quantifier, possessive, non-attribute adjective
-ADV = "R"  # adverb (skipped)
-CONJ = "C"  # and / or / comma / slash
-COPULA = "P"  # a linking verb ("is", "looks")
-REL = "T"  # that / which / who
-PREP = "I"
-NEG = "X"
-VERB = "B"  # base or present-tense verb (VB, VBP)
-OTHER = "O"
-
-#: Kinds that modify a noun when they stand before it.
-MODIFIERS = frozenset({ATTR, WEAK, PART, GERUND})
-
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _ADJ_TAGS = frozenset({"JJ", "JJR", "JJS"})
 _DET_TAGS = frozenset({"DT", "PDT", "PRP$", "WP$", "CD", "POS"})
 _ADV_TAGS = frozenset({"RB", "RBR", "RBS"})
-_CONJ_WORDS: frozenset[str] = wl.words("conj_words")
-_REL_WORDS: frozenset[str] = wl.words("rel_words")
-_NEGATIONS: frozenset[str] = wl.words("negation_words")
-_ARTICLES: frozenset[str] = wl.words("articles")
+_CONJ_WORDS: frozenset[str] = wl.words("conjunctions", "coordinating")
+_REL_WORDS: frozenset[str] = wl.words("pronouns", "relative")
+_NEGATIONS: frozenset[str] = wl.words("adverbs", "negation")
+_ARTICLES: frozenset[str] = wl.words("determiners", "article")
 #: Tags of finite verbs.
 _VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
-#: Determiners after which the noun phrase is singular: a plural-looking last noun is a verb.
-_SINGULAR_DETERMINERS: frozenset[str] = wl.words("singular_determiners")
-_PLURAL_COPULAS: frozenset[str] = wl.words("plural_copulas")
-#: Verbs after which a colour with no noun after it names clothes ("wearing red", "in black").
-_CLOTHING_CONTEXT: frozenset[str] = wl.words("clothing_context")
-#: Determiners after which a word that can be a noun is one ("a stove", "his train").
-_NOUN_PHRASE_DETERMINERS: frozenset[str] = wl.words("noun_phrase_determiners")
-#: Kinds whose tag the word-class table can correct.
-_OPEN_CLASS = frozenset({NOUN, ATTR, VERB, PART, GERUND, OTHER, ADV})
-#: Kinds that a modifier stands before.
-_MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
-#: Position words that are the head of a compound right after a noun ("lap top", "road side").
-_COMPOUND_HEADS: frozenset[str] = wl.words("compound_heads")
-#: What may stand right of a word the tagger calls an adjective when it really is one.
-_AFTER_ADJECTIVE = frozenset({NOUN, ATTR, WEAK, PART, GERUND, CONJ})
 
 
 class Units:
@@ -94,6 +75,11 @@ class Units:
     ) -> None:
         self.text, self.key, self.kind, self.tag, self.n = text, key, kind, tag, len(kind)
         self.trace = trace
+
+    def copy(self) -> Units:
+        """Another :class:`Units` with copies of these lists (the same trace): what a later
+        stage may change without changing what an earlier one read."""
+        return Units(list(self.text), list(self.key), list(self.kind), list(self.tag), self.trace)
 
     def kinds(self) -> str:
         """The units' kinds as one string (each kind is one character), for a pass to see at
@@ -161,23 +147,6 @@ _SINGULAR_SECOND_WORDS = {
     first: frozenset(words[1] for words, kind in entries if len(words) == 2 and kind == NOUN)
     for first, entries in _PHRASES.items()
 }
-
-
-@lru_cache(maxsize=1 << 16)
-def is_adjective(word: str) -> bool:
-    """Whether a word the tagger calls an adjective is one: a lexicon word, a hyphenated
-    compound ("snow covered", "park like"), a word the word-class table knows as an adjective or,
-    for a word it does not know, one with a typical adjective ending."""
-    if word in lx.ATTRIBUTES or " " in word:
-        return True
-    if word in lx.SUFFIX_EXCEPTIONS or word in lx.NOUN_MODIFIERS:
-        return False  # "table", "flatbed", "building"; "video game", "vegetable dish"
-    known = wc.classes(word)
-    if known:
-        return bool(known & wc.ADJECTIVE)  # "abstract", "standard"; not "kitchen", "ski"
-    return (  # unknown: by its ending
-        len(word) > 4 and word.endswith(lx.ADJECTIVE_SUFFIXES) and word not in lx.SUFFIX_EXCEPTIONS
-    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -261,7 +230,7 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
 
 def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
-    are left for :func:`.corrections.read_units` to correct."""
+    are left for the correction rules (:mod:`.patterns`) to correct."""
     hyphens = "-" in "".join(tokens)
     keys = [token.replace("-", " ") for token in tokens] if hyphens else list(tokens)
     text, kind, tag = list(tokens), list(map(_token_kind, tokens, tags)), list(tags)

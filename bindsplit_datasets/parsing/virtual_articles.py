@@ -10,7 +10,8 @@ verb or a participle that takes an object, before a noun phrase (of at least two
 preposition) that no determiner, possessive, pronoun, number, particle or colour opens ("a"
 when the phrase's last word is singular, "the" when it is plural). The restored articles are
 dropped from the tags again; the parser never sees them as words. Word tables:
-``data/words/article_sites.txt``, ``data/words/article_blockers.txt``.
+``data/words/prepositions.txt`` (use ``article-site``),
+``data/words/article_blockers.txt``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .normalise import PLURALS_WITHOUT_S
 __all__ = ["article_sites", "tag_caption"]
 
 #: Prepositions after which an article is restored before a phrase of two or more words.
-_PREPOSITION_SITES: frozenset[str] = wl.words("article_sites")
+_PREPOSITION_SITES: frozenset[str] = wl.words("prepositions", "article-site")
 #: Verbs after which one is restored before any noun phrase, one word long too: third-person
 #: verbs and participles that usually take an object ("pulling trolley behind it").
 _VERB_SITES: frozenset[str] = lx.VERBS_3SG | lx.OBJECT_GERUNDS
@@ -37,7 +38,7 @@ _BLOCKERS: frozenset[str] = (
 #: Words that end a noun phrase: conjunctions and copulas.
 _PHRASE_ENDS: frozenset[str] = frozenset(("and", "or")) | lx.COPULAS
 #: Endings of singular words in -s ("glass", "bus", "tennis").
-_SINGULAR_ENDINGS: tuple[str, ...] = wl.endings("singular_s_endings")
+_SINGULAR_ENDINGS: tuple[str, ...] = wl.endings("endings", "singular-s")
 
 
 def _opens_phrase(first: str, second: str, *, one_word: bool) -> bool:

@@ -22,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..parsing import parse_bindings
-from ..parsing.relations import parse_bindings_and_relations
+from ..parsing import parse_bindings, parse_bindings_and_relations
 from .units import Unit
 
 __all__ = [
