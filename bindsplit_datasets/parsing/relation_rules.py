@@ -415,6 +415,14 @@ def _start_verb(s: _State, chunk: Chunk, subject: Group) -> bool:
     return True
 
 
+def _partitive_relative(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "REL" or s.kind_at(i - 2) != "PREP" or s.chunks[i - 2].text != "of":
+        return False
+    if not s.blocked_head or not any(s.blocked_head):
+        return False
+    return _start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
+
+
 def _relative_clause(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or not s.last:
         return False
