@@ -93,6 +93,7 @@ __all__ = [
     "PARTICLES",
     "PARTITIVE_NOUNS",
     "PATTERNS",
+    "PERCEPTION_VERBS",
     "PHRASAL_PREPOSITIONS",
     "PICTURE_NOUNS",
     "PLURAL_US_NOUNS",
@@ -384,6 +385,9 @@ LIGHT_VERBS: frozenset[str] = wl.words("verbs", "light")
 LOCATIVE_PARTICIPLES: frozenset[str] = wl.words("participles", "locative")
 #: Particles of phrasal verbs ("blow out", "show off").
 PARTICLES: frozenset[str] = wl.words("adverbs", "particle")
+#: Verbs of perception and causation (all forms, lemmas among them) that take a small clause
+#: ("watching a man play tennis").
+PERCEPTION_VERBS: frozenset[str] = wl.words("verbs", "perception")
 
 
 def lexical_form(word: str) -> str:

@@ -458,6 +458,15 @@ def _reduced_relative(s: _State, i: int) -> bool:
     return _start_verb(s, chunk, s.last)
 
 
+def _small_clause(s: _State, i: int) -> bool:
+    verb, applied = s.verb, s.applied
+    if s.kind_at(i - 1) != "NP" or verb is None or verb.lemma not in lx.PERCEPTION_VERBS:
+        return False
+    if applied is None or applied[:2] != ("rel", verb.lemma) or not s.last or not any(s.last):
+        return False  # the noun must be the perception verb's object
+    return _start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
+
+
 def _finite_verb(s: _State, i: int) -> bool:
     return _start_verb(s, s.chunks[i], s.subject or s.last or [""])
 
