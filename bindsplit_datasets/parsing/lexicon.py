@@ -49,6 +49,7 @@ __all__ = [
     "AFTER_VERB_PREPOSITIONS",
     "AGES",
     "ANIMATE_NOUNS",
+    "ANAPHORIC_PRONOUNS",
     "ANIMATE_PRONOUNS",
     "ATTRIBUTE_CATEGORIES",
     "ATTRIBUTES",
@@ -363,6 +364,8 @@ CONTAINMENT_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "containment
 AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.
 PRONOUNS: frozenset[str] = wl.words("pronouns", "pronoun")
+#: Words that, standing alone, pick one of the things the caption began with ("one", "another").
+ANAPHORIC_PRONOUNS: frozenset[str] = wl.words("pronouns", "anaphoric")
 #: Personal subject pronouns that stand for the caption's first subject.
 SUBJECT_PRONOUNS: frozenset[str] = wl.words("pronouns", "subject")
 #: Reciprocal pronouns: as an object they stand for the relation's subject.

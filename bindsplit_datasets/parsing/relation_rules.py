@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import lexicon as lx
 from .chunks import Chunk
@@ -72,6 +72,34 @@ Apply = Callable[[_State, int], bool]
 
 
 # --- noun phrases --------------------------------------------------------------------------
+
+
+def _anaphoric_pronoun(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.text or chunk.key not in lx.ANAPHORIC_PRONOUNS or not s.first_subject:
+        return False
+    first = next((noun for noun in s.first_subject if noun), "")
+    if s.pending is None:  # a new subject: "skiers, one in a blue jacket and the other in black"
+        antecedent = first
+    elif s.pending[0] == "block":
+        return False
+    elif chunk.key == "one":  # "holding papers and cutting one": the nearest other noun
+        sources = s.pending[2]
+        before = (c.text for c in reversed(s.chunks[:i]) if c.kind == "NP" and c.text)
+        antecedent = next((noun for noun in before if noun not in sources), first)
+    elif s.pending[2] == s.first_subject:  # "one chasing the other": the same group
+        antecedent = first
+    else:
+        return False  # "a beverage in her right hand and a carrot in the other": not the subject
+    if not antecedent:
+        return False
+    s.chunks[i] = replace(chunk, text=antecedent)
+    if s.pending is not None:
+        return _pending_object(s, i)
+    s.subject = s.last = [antecedent]
+    s.verb = s.pending = s.applied = None
+    s.clause_verb = s.last_from_subject = False
+    return True
 
 
 def _conjoined_thing(s: _State, i: int) -> bool:
