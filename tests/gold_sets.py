@@ -20,6 +20,9 @@ DATA = Path(__file__).parent / "data"
 ORIGINAL = DATA / "bindings_gold.json"
 #: Real SugarCrepe captions, development and held-out parts.
 SUGARCREPE = DATA / "bindings_gold_sugarcrepe.json"
+#: Issue 39 item 9: object boundaries on full sentences (real SugarCrepe captions and written
+#: sentences), development and held-out parts.
+BOUNDARIES = DATA / "bindings_gold_boundaries.json"
 
 Counts = list[int]  # [true positives, false positives, false negatives]
 
