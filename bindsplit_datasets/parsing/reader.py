@@ -69,6 +69,10 @@ class Reader:
                 or (kind[j + 1] == PART and key[j + 1] in lx.COMPOUND_PARTICIPLES)  # ", tree lined"
             )
             return kind[j] == NOUN and following
+        if after in (PART, GERUND) and key[i] not in lx.COLOURS:
+            return u.kind_at(i + 2) in (NOUN, ATTR, WEAK, PART, GERUND) or (
+                u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
+            )  # "metal/NN framed mirror"; not "a young male/NN sitting", "curly wool/NN shaved"
         return after in (ATTR, WEAK, PART, GERUND) or (
             i + 1 < u.n and u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
         )
