@@ -10,14 +10,14 @@ import gold_sets
 
 from bindsplit_datasets.parsing import Binding, normalise_binding, parse_bindings
 
-#: Measured P/R when the set was labelled (before the rules of item 9), less a margin:
-#: development (233 captions) 0.957 / 0.947, held out (102) 0.989 / 1.000.
-TARGETS = {"development": (0.95, 0.94), "heldout": (0.96, 0.97)}
+#: Measured P/R when each batch was labelled, before the rules of item 9 (batches A-C),
+#: less a margin: development (332 captions) 0.956 / 0.956, held out (147) 0.992 / 1.000.
+TARGETS = {"development": (0.94, 0.94), "heldout": (0.96, 0.97)}
 
 
 def test_sentence_set_is_well_formed():
     items = gold_sets.items(gold_sets.SENTENCES)
-    assert len({item["id"] for item in items}) == len(items) >= 300
+    assert len({item["id"] for item in items}) == len(items) >= 450
     labelled = {
         (i["source"]["file"], i["source"]["key"], i["source"]["column"])
         for path in (gold_sets.SUGARCREPE, gold_sets.BOUNDARIES)
