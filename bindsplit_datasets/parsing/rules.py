@@ -37,6 +37,7 @@ vase)). What never binds, and the tagger's slips that are mended first, are desc
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import wordclasses as wc
 from . import wordlists as wl
 from .chunks import object_start
 from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, PART, PREP, REL, WEAK
@@ -58,6 +59,8 @@ _GERUND_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "gerund")
 _POSITIONAL: frozenset[str] = wl.words("adjectives", "positional")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
 _POSSESSIVES: frozenset[str] = wl.words("determiners", "possessive")
+#: A material the word-class table knows as a noun and not as an adjective ("dirt", not "wooden").
+_NOUN_ONLY = wc.NOUN | wc.ADJECTIVE
 #: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
 _COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
 #: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
@@ -97,7 +100,10 @@ class _Reader(PredicateReader):
         u = self.u
         if i < 1 or u.kind[i] not in _COMPOUND_KINDS:
             return False
-        if self.noun_like(i - 1) and u.key[i].endswith(("ed", "en", "lit", "made")):
+        material = u.key[i - 1] in lx.MATERIALS and wc.classes(u.key[i - 1]) & _NOUN_ONLY == wc.NOUN
+        if (self.noun_like(i - 1) or (material and u.key[i] in lx.COMPOUND_PARTICIPLES)) and u.key[
+            i
+        ].endswith(("ed", "en", "lit", "made")):  # "snow covered"; "straw covered", "dirt filled"
             if u.key[i] in lx.COLOUR_PARTICIPLES and u.key_at(i + 1) in lx.COLOURS:
                 return False  # "a woman painted red flowers", "walls painted beige"
             if u.key[i] in lx.COMPOUND_PARTICIPLES:  # "snow covered", "light filled netted bed"
