@@ -57,6 +57,8 @@ _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 _GERUND_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "gerund")
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
 _POSITIONAL: frozenset[str] = wl.words("adjectives", "positional")
+#: Participles that introduce a name: a verb after the noun, no part of an attribute.
+_NAMING: frozenset[str] = wl.words("participles", "naming")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
 _POSSESSIVES: frozenset[str] = wl.words("determiners", "possessive")
 #: A material the word-class table knows as a noun and not as an adjective ("dirt", not "wooden").
@@ -108,7 +110,9 @@ class _Reader(PredicateReader):
                 return False  # "a woman painted red flowers", "walls painted beige"
             if u.key[i] in lx.COMPOUND_PARTICIPLES:  # "snow covered", "light filled netted bed"
                 return u.kind_at(i + 1) in (NOUN, ATTR, WEAK, PART, GERUND)
-            return u.kind_at(i + 1) == NOUN and u.kind[i] == PART  # "a wall mounted sink"
+            return (  # "a wall mounted sink"; not "a dog named Rex"
+                u.kind_at(i + 1) == NOUN and u.kind[i] == PART and u.key[i] not in _NAMING
+            )
         if u.kind_at(i - 2) == CONJ and i >= 3 and self.is_modifier(u.previous(i - 2)):
             return False  # "a red and white striped shirt": each attribute on its own
         if u.key[i - 1] in lx.DEGREE and u.kind[i] in (GERUND, PART):
