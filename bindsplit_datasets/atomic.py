@@ -141,6 +141,7 @@ def check_output(
       tried by creating and removing the temporary BindSplit would write, so what the check
       accepts the write can do);
     * a symbolic link, a file where a folder goes, a folder where a file goes;
+    * the current folder or a folder above it (``--out .``): it cannot be replaced by a rename;
     * something BindSplit did not write (a folder of the user's, a foreign file), with or without
       ``overwrite`` (:class:`~bindsplit_datasets.errors.OutputExistsError`);
     * a previous output of ``kind`` without ``overwrite`` (``OutputExistsError``).
@@ -157,6 +158,12 @@ def check_output(
         raise OutputExistsError(
             f"{where}: it is a symbolic link, and BindSplit does not write through links; pass "
             f"the path it points to, or {fix}"
+        )
+    if path.exists() and Path.cwd().resolve().is_relative_to(path.resolve()):
+        raise OutputPathError(
+            f"{where}: it is the folder you are in, or holds it, and BindSplit writes an output "
+            f"beside its place and renames it there, which a folder in use cannot be; {fix}, or "
+            "run from another folder"
         )
     _check_existing(path, kind, overwrite, where, fix)
     _check_writable(path, where, fix)
@@ -186,6 +193,11 @@ def _check_existing(
         )
     if not folder and path.is_dir():
         raise OutputExistsError(f"{where}: it is a folder; {fix} that names a file")
+    if not folder and not path.is_file():  # reading or replacing it would block or destroy it
+        raise OutputExistsError(
+            f"{where}: it is a named pipe, a device or a socket, not a regular file, and "
+            f"BindSplit writes regular files only; {fix}"
+        )
     if kind is not None and kind.updates:
         return
     if folder and not any(path.iterdir()):

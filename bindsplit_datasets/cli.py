@@ -5,8 +5,10 @@ Sub-commands live one per module in :mod:`bindsplit_datasets.commands`; each mod
 ``add_arguments(parser)`` and ``run(args) -> int`` and is discovered automatically, so adding a
 command means adding one module. ``python -m bindsplit_datasets`` is the same program.
 
-Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and a
-full disk, a file-size or memory limit, or a denied permission); 130 interrupted (Ctrl-C, also
+Exit codes: 0 success; 2 a user error, printed as one line (BindSplit's own error types, and
+those of the registry :data:`~bindsplit_datasets.errors.USER_ERRORS`: a full disk, a file-size or
+memory limit, also while the modules import, a denied permission, a path below a file, an
+unreachable Hub, unreadable data); 130 interrupted (Ctrl-C, also
 while the modules are still importing); 143 terminated (SIGTERM: the command stops as on Ctrl-C,
 its workers and temporaries cleaned up); 141 the reader of the output went away
 (``bindsplit compare ... | head``: the rest of the output is dropped quietly); 1 a bug, which
@@ -36,7 +38,9 @@ from typing import Any
 from . import commands
 from ._version import __version__
 from .commands._help import HelpFormatter, examples_epilog, verbosity_options
+from .commands._paths import check_path_arguments
 from .errors import Terminated, describe_error, is_user_error
+from .progress import interactive
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -108,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     verbosity = verbosity_options()
     parser = argparse.ArgumentParser(
         prog="bindsplit",
-        description="Split compositional benchmarks into seen and unseen attribute-object "
-        "bindings.",
+        description="Split compositional benchmarks into seen and unseen bindings: the "
+        "(attribute, object) bindings of their captions (the paper's), or their (subject, "
+        "relation, object) triples (build --bindings relation|both).",
         epilog=examples_epilog(("bindsplit demo", "bindsplit build --help", "bindsplit eval -h")),
         formatter_class=HelpFormatter,
         parents=[verbosity],
@@ -160,7 +165,8 @@ def _silence_library_bars() -> Callable[[], None]:
 @contextmanager
 def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     """Log the package's messages at ``level`` to stderr (and, ``quiet``, hide progress bars) for
-    the duration of a command; the previous logging state comes back afterwards."""
+    the duration of a command, and hide the libraries' progress bars off a terminal (where the
+    package logs its own progress as lines); the previous state comes back afterwards."""
     package = logging.getLogger(PACKAGE_LOGGER)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
@@ -168,7 +174,9 @@ def _package_logging(level: int, quiet: bool) -> Iterator[None]:
     package.addHandler(handler)
     package.setLevel(level)
     package.propagate = False
-    restore_bars = _silence_library_bars() if quiet else None
+    # off a terminal the package logs its progress (progress.py); the libraries' bars would only
+    # write carriage returns between its lines
+    restore_bars = _silence_library_bars() if quiet or not interactive() else None
     if quiet:
         os.environ["TQDM_DISABLE"] = "1"
     try:
@@ -211,10 +219,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "bindsplit"
     try:
         with _sigterm_raises():
-            parser = build_parser()  # imports every command module: Ctrl-C may come here
-            args = parser.parse_args(argv)
+            try:  # imports every command module, and the chosen one's arguments' modules
+                parser = build_parser()
+                args = parser.parse_args(argv)
+            except Exception as error:  # memory exhausted while importing (ulimit -v)
+                if not is_user_error(error):
+                    raise
+                print(f"{command}: error: {describe_error(error)}", file=sys.stderr)
+                return EXIT_USER_ERROR
             command = f"bindsplit {args.command}"
-            return _run(args, command)
+            return _run(parser, args, command)
     except KeyboardInterrupt:
         print(f"{command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -226,11 +240,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
-def _run(args: argparse.Namespace, command: str) -> int:
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, command: str) -> int:
     verbose, quiet = getattr(args, "verbose", False), getattr(args, "quiet", False)
     level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
     with _package_logging(level, quiet):
         try:
+            check_path_arguments(parser, args)  # a FIFO named anywhere: refused at once
             return int(args._run(args) or 0)
         except (BrokenPipeError, KeyboardInterrupt, Terminated):
             raise

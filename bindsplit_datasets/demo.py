@@ -47,8 +47,6 @@ logger = logging.getLogger(__name__)
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 #: The folder of the per-model results records in the output.
 RECORDS_FOLDER = "results"
-#: Configurations the demo reports (the synthetic benchmark has no ``none`` samples).
-DEMO_CONFIGS: tuple[str, ...] = ("full", "seen", "partial", "unseen", "balanced")
 #: The folder of the hard-positive benchmark in the output, and its benchmark name.
 HARD_POSITIVES_FOLDER = "hard_positives"
 HARD_POSITIVES_NAME = "synthetic_hard_positives"
@@ -140,6 +138,7 @@ def run_demo(
     from .benchmarks.custom import custom_adapter
     from .builds.builder import build_benchmark
     from .reports import plot_results, write_records
+    from .reports.results import DEFAULT_CONFIGS
 
     n_per_stratum = DEFAULT_N_PER_STRATUM if n_per_stratum is None else n_per_stratum
     with atomic_directory(out, DEMO_OUTPUT, overwrite=overwrite) as tmp:
@@ -166,14 +165,14 @@ def run_demo(
         )
         table.unlink()
         shutil.rmtree(source)
-        scores = {"configs": DEMO_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
+        scores = {"configs": DEFAULT_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
         records = _score(checkpoints, dataset, tmp / RECORDS_FOLDER, tmp, out, seed, **scores)
         hard_records = _score(
             checkpoints, hard_dataset, hard / RECORDS_FOLDER, tmp, out, seed, **scores
         )
         write_records(records, tmp / "results.json")
         write_records(hard_records, hard / "results.json")
-        plot_results(records, tmp / "accuracy_by_split.png", configs=DEMO_CONFIGS)
+        plot_results(records, tmp / "accuracy_by_split.png", configs=DEFAULT_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
             "bindsplit_version": __version__,
@@ -239,6 +238,7 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     to ``path``: ``id``, ``image`` (the scene), ``caption``, ``caption2`` (its hard positive,
     :func:`hard_positive_caption`), ``negative_caption`` (the colour swap, true of the other
     image) and ``stratum``."""
+    from .datasets_compat import progress_bars_off
     from .parquet_files import load_parquet_files
 
     rows = load_parquet_files(
@@ -253,7 +253,8 @@ def hard_positive_table(source: Path, path: Path) -> Path:
     rows = rows.select_columns(
         ["id", "image", "caption", "caption2", "negative_caption", "stratum"]
     )
-    rows.to_parquet(str(path))
+    with progress_bars_off():  # the demo logs its own steps
+        rows.to_parquet(str(path))
     return path
 
 
@@ -268,10 +269,11 @@ def format_demo_report(result: DemoResult) -> str:
     """Per-model tables, then the leaderboards of I2T and group per configuration."""
     from .reports import format_comparison
     from .reports import format_record_table as format_table
+    from .reports.results import DEFAULT_CONFIGS
 
     parts = [format_table(record) for record in result.records]
     for metric in ("i2t", "group"):
-        parts.append(format_comparison(result.records, metric, configs=DEMO_CONFIGS))
+        parts.append(format_comparison(result.records, metric, configs=DEFAULT_CONFIGS))
     if result.hard_positive_records:
         parts.append(
             "Hard positives (seed 003): the same samples in SugarCrepe++'s layout, `caption2` "
@@ -279,7 +281,9 @@ def format_demo_report(result: DemoResult) -> str:
             f"--spec {result.hard_positives}/spec.yaml`:"
         )
         parts += [format_table(record) for record in result.hard_positive_records]
-        parts.append(format_comparison(result.hard_positive_records, "i2t", configs=DEMO_CONFIGS))
+        parts.append(
+            format_comparison(result.hard_positive_records, "i2t", configs=DEFAULT_CONFIGS)
+        )
     parts.append(
         f"Wrote {result.dataset} (built benchmark with its card), {result.results}, "
         f"{result.figure}"

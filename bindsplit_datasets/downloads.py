@@ -31,9 +31,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from tqdm.auto import tqdm
-
 from .errors import BindsplitError, ChecksumError
+from .progress import progress as progress_bar
 
 __all__ = [
     "BACKOFF",
@@ -265,7 +264,7 @@ def _fetch_fsspec(url: str, part: Path, *, progress: bool) -> None:
 def _copy(
     chunks: Iterator[bytes], out: BinaryIO, have: int, total: int | None, url: str, progress: bool
 ) -> None:
-    with tqdm(
+    with progress_bar(
         total=total,
         initial=have,
         unit="B",

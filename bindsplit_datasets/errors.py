@@ -12,8 +12,9 @@ from __future__ import annotations
 import errno
 import importlib
 import pickle
+import re
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import ModuleType
 
 from .names import REPOSITORY_URL
@@ -55,16 +56,18 @@ __all__ = [
     "is_corrupt_weights",
     "is_user_error",
     "require",
+    "user_error_line",
     "weights_mismatch",
 ]
 
 #: The distribution name in the pip command of a missing extra.
 _DISTRIBUTION = "bindsplit-datasets"
 
-#: Operating-system errors about the user's machine (permissions, space), not a bug.
+#: Operating-system errors about the user's machine (permissions, space, a path below a file, a
+#: busy folder), not a bug.
 _ENVIRONMENT_ERRNOS = frozenset(
     getattr(errno, name)
-    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "EFBIG")
+    for name in ("EACCES", "EPERM", "ENOSPC", "EDQUOT", "EROFS", "EFBIG", "ENOTDIR", "EBUSY")
     if hasattr(errno, name)
 )
 
@@ -126,28 +129,119 @@ class Terminated(BaseException):  # noqa: N818 (a signal, like KeyboardInterrupt
     ``with`` blocks and ``finally`` clauses run (worker pools stopped, temporaries removed)."""
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _cause(error: BaseException) -> str:
+    """The first line of what caused ``error`` (its ``__cause__``, else itself)."""
+    cause = error.__cause__ or error.__context__ or error
+    text = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {text[0]}" if text else type(cause).__name__
+
+
+def _own(error: BaseException) -> str:
+    return _one_line(str(error))
+
+
+def _memory(error: BaseException) -> str:
+    # a MemoryError often has no message
+    detail = _one_line(str(error))
+    return (
+        f"out of memory{f' ({detail})' if detail else ''}: raise the memory limit "
+        "(ulimit -v) or use fewer workers (--num-workers) or a smaller batch"
+    )
+
+
+def _environment(error: BaseException) -> str | None:
+    """A denied permission, a full disk, a file-size limit, a path below a file, a busy
+    folder: the user's machine, not a bug."""
+    number = getattr(error, "errno", None)
+    if number is None and error.args:  # pyarrow's file errors carry the errno in their message
+        known = any(f"[Errno {n}]" in str(error) for n in _ENVIRONMENT_ERRNOS)
+        return _one_line(str(error)) if known else None
+    return _one_line(str(error)) if number in _ENVIRONMENT_ERRNOS else None
+
+
+def _unreadable_data(error: BaseException) -> str:
+    return (
+        f"the data could not be read ({_one_line(_cause(error))}); a file of the source or "
+        "build is damaged or not in the expected format: fix or download it again, or rebuild"
+    )
+
+
+def _not_an_image(error: BaseException) -> str:
+    reason = re.sub(r"\s*<[^>]*>", "", _one_line(str(error)))  # no "<_io.BytesIO at 0x...>"
+    return (
+        f"an image cannot be decoded ({reason}): the data holds bytes that are "
+        "not an image; fix the source and rebuild (a build checks every image it keeps)"
+    )
+
+
+def _unreachable(error: BaseException) -> str:
+    return (
+        f"the Hub or a remote source cannot be reached ({_one_line(str(error))}); connect to "
+        "the network (and unset HF_HUB_OFFLINE), or pass a local copy"
+    )
+
+
+#: What an ImportError's message says when the cause is the machine (no memory to map a
+#: library), not the program.
+_MEMORY_WORDS = ("cannot allocate memory", "failed to map segment", "out of memory")
+
+
+def _failed_import(error: BaseException) -> str | None:
+    """An import that failed for lack of memory (``ulimit -v``), or an optional protocol
+    library fsspec asks for ("Install s3fs to access S3"); any other ImportError is a bug."""
+    text = _one_line(str(error))
+    if any(words in text.lower() for words in _MEMORY_WORDS):
+        return _memory(error)
+    if text.startswith("Install ") and " to access " in text:
+        package = text.split()[1]
+        return f"{text}: pip install {package}, or copy the data to a local file"
+    return None
+
+
+#: The exceptions that are the user's to fix, printed as one line (exit code 2), by the name
+#: ``module.Class`` of their class (matched along its MRO, most specific first, so that no
+#: library is imported here): each maps to the line it prints, or to ``None`` for an instance
+#: that is a bug after all. Anything else is a bug and keeps its traceback.
+USER_ERRORS: dict[str, Callable[[BaseException], str | None]] = {
+    f"{__name__}.BindsplitError": _own,
+    "builtins.MemoryError": _memory,
+    "builtins.OSError": _environment,
+    "builtins.ConnectionError": _unreachable,
+    "requests.exceptions.ConnectionError": _unreachable,
+    "huggingface_hub.errors.OfflineModeIsEnabled": _unreachable,
+    "datasets.exceptions.DatasetGenerationError": _unreadable_data,
+    "PIL.UnidentifiedImageError": _not_an_image,
+    "builtins.ImportError": _failed_import,
+}
+
+
+def user_error_line(error: BaseException) -> str | None:
+    """The one line the command line prints for ``error`` if it is the user's to fix
+    (:data:`USER_ERRORS`), else ``None``: a bug."""
+    for cls in type(error).__mro__:
+        describe = USER_ERRORS.get(f"{cls.__module__}.{cls.__qualname__}")
+        if describe is not None:
+            line = describe(error)
+            if line is not None:
+                return line
+    return None
+
+
 def is_user_error(error: BaseException) -> bool:
-    """Whether ``error`` is the user's to fix, to be printed as one line: one of BindSplit's own
-    errors, a denied permission, a full disk or a file-size limit (``ulimit -f``), or memory
-    exhausted (``ulimit -v``). Anything else is a bug and keeps its traceback."""
-    if isinstance(error, (BindsplitError, MemoryError)):
-        return True
-    if isinstance(error, OSError) and error.errno is None and error.args:
-        # pyarrow's file errors carry the errno in their message only
-        return any(f"[Errno {number}]" in str(error) for number in _ENVIRONMENT_ERRNOS)
-    return isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS
+    """Whether ``error`` is the user's to fix, to be printed as one line (:data:`USER_ERRORS`:
+    one of BindSplit's own errors, a denied permission, a full disk or a file-size limit
+    (``ulimit -f``), memory exhausted (``ulimit -v``), an unreachable Hub, unreadable data).
+    Anything else is a bug and keeps its traceback."""
+    return user_error_line(error) is not None
 
 
 def describe_error(error: BaseException) -> str:
-    """``error`` as the one line the command line prints (an exhausted memory says so and what
-    to do, since a ``MemoryError`` often has no message)."""
-    if isinstance(error, MemoryError):
-        detail = " ".join(str(error).split())
-        return (
-            f"out of memory{f' ({detail})' if detail else ''}: raise the memory limit "
-            "(ulimit -v) or use fewer workers (--num-workers) or a smaller batch"
-        )
-    return " ".join(str(error).split())
+    """``error`` as the one line the command line prints."""
+    return user_error_line(error) or _one_line(str(error))
 
 
 class ScoringOptionError(BindsplitError, ValueError):

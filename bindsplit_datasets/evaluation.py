@@ -52,31 +52,29 @@ from .metric_core import (
     count_ties,
     sample_outcomes,
 )
-from .names import CONFIGURATIONS, RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .names import RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
 from .reports.keys import ORIGINAL_METRIC
-from .reports.results import key_config
+from .reports.results import DEFAULT_CONFIGS, key_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .models.loaders import ModelCache
     from .scoring.scorer import Scorer
 
 __all__ = [
-    "DEFAULT_CONFIGS",
     "SCORED_BY_IMPORTED",
     "check_interval_options",
     "check_output_path",
     "evaluate_model",
     "evaluate_scores",
     "parse_configs",
+    "sample_ids",
+    "sample_labels",
     "write_record",
 ]
 
 logger = logging.getLogger(__name__)
-
-#: Configurations reported by default, in report order.
-DEFAULT_CONFIGS: tuple[str, ...] = tuple(CONFIGURATIONS)
 
 #: ``model.scored_by`` of a record made from a scores file.
 SCORED_BY_IMPORTED = "imported"
@@ -160,12 +158,29 @@ class _Rows:
     hard_positives: list[int] | None
 
 
+def sample_ids(data: BindsplitData) -> list[str]:
+    """The id each row's outcome is recorded under (a record's ``samples["id"]``): the source's
+    own (where the build names a unique one), else the row in ``full``, or ``CONFIG/ROW`` for a
+    row of another configuration (so it never pairs with another row's outcome)."""
+    dataset = data.dataset
+    name = data.columns.id
+    if name and name in dataset.column_names:
+        own = [str(value) for value in dataset[name]]
+        if len(set(own)) == len(own):
+            return own
+    prefix = "" if data.config == "full" else f"{data.config}/"
+    return [f"{prefix}{index}" for index in range(len(dataset))]
+
+
+def sample_labels(data: BindsplitData) -> list[str]:
+    """Each row's split label (a record's ``samples["label"]``)."""
+    return [label_name(value) for value in data.dataset["bindsplit_label"]]
+
+
 def _rows(data: BindsplitData) -> _Rows:
-    """The rows' labels, groups, ids, flags and hard-positive counts, read from the columns the
-    build describes (the manifest's ``columns``; every row has ``len(columns.hard_positive)``
-    hard positives); an id is the source's own (where the build names a unique one), else the
-    row in ``full``, or ``CONFIG/ROW`` for a row of another configuration (so it never pairs with
-    another row's outcome)."""
+    """The rows' labels, groups, ids (:func:`sample_ids`), flags and hard-positive counts, read
+    from the columns the build describes (the manifest's ``columns``; every row has
+    ``len(columns.hard_positive)`` hard positives)."""
     columns = data.columns
     dataset = data.dataset
     present = dataset.column_names
@@ -173,14 +188,10 @@ def _rows(data: BindsplitData) -> _Rows:
     def column(name: str | None) -> list[Any] | None:
         return list(dataset[name]) if name and name in present else None
 
-    labels = [label_name(value) for value in dataset["bindsplit_label"]]
+    labels = sample_labels(data)
     categories = column(columns.category)
     macro_groups = column(columns.macro_group)
-    prefix = "" if data.config == "full" else f"{data.config}/"
-    ids = [f"{prefix}{index}" for index in range(len(dataset))]
-    own = column(columns.id)
-    if own is not None and len({str(value) for value in own}) == len(own):
-        ids = [str(value) for value in own]
+    ids = sample_ids(data)
     balanced = None
     if "balanced" in present:
         balanced = [bool(value) for value in dataset["balanced"]]
@@ -514,7 +525,12 @@ def evaluate_scores(
     its SHA-256.
     """
     from .downloads import file_digest
-    from .scoring.scores_file import align_scores, check_scores_fingerprint, read_imported_scores
+    from .scoring.scores_file import (
+        align_scores,
+        check_scores_fingerprint,
+        read_imported_scores,
+        warn_untagged,
+    )
 
     start = time.perf_counter()
     selected = parse_configs(configs)
@@ -529,6 +545,7 @@ def evaluate_scores(
     if not name or not name.strip():
         raise BindsplitValueError("imported scores need the model's name: pass --name NAME.")
     source: dict[str, Any] | None = None
+    path: Path | None = None
     if isinstance(scores, Mapping):
         by_id, where = {str(key): value for key, value in scores.items()}, "the scores"
     else:
@@ -542,11 +559,12 @@ def evaluate_scores(
             f"{data.config!r} configuration, pass the 'full' configuration (configs= chooses "
             "what the record reports)."
         )
-    if source is not None:
-        check_scores_fingerprint(scores, data.fingerprint)  # type: ignore[arg-type]
+    tagged = path is None or check_scores_fingerprint(path, data.fingerprint)
     ids = _rows(data).ids
     shape = (len(data.columns.image), len(data.columns.caption))
     matrices = align_scores(by_id, ids, shape, where)
+    if path is not None and not tagged:
+        warn_untagged(path)
     model = {
         "id": name,
         "revision": model_revision,

@@ -26,10 +26,18 @@ _KINDS: tuple[tuple[object, str], ...] = (
 )
 
 
-def check_input_file(path: str | os.PathLike[str], what: str = "input file") -> Path:
+#: What a refused input is told to do instead.
+_READ_WHOLE = (
+    "BindSplit reads files whole and more than once, so save the data to a file and pass that"
+)
+
+
+def check_input_file(
+    path: str | os.PathLike[str], what: str = "input file", *, fix: str = _READ_WHOLE
+) -> Path:
     """``path`` as a :class:`~pathlib.Path`, unless it names something other than a regular file
-    or a folder (:class:`~bindsplit_datasets.errors.NotARegularFileError`, naming ``what``).
-    Never opens the path, so a FIFO is refused without blocking.
+    or a folder (:class:`~bindsplit_datasets.errors.NotARegularFileError`, naming ``what`` and
+    ending with ``fix``). Never opens the path, so a FIFO is refused without blocking.
 
     >>> check_input_file("no/such/file").name
     'file'
@@ -42,7 +50,4 @@ def check_input_file(path: str | os.PathLike[str], what: str = "input file") -> 
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return path
     kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")  # type: ignore[operator]
-    raise NotARegularFileError(
-        f"{what} {path} is {kind}, not a regular file; BindSplit reads files whole and more "
-        "than once, so save the data to a file and pass that"
-    )
+    raise NotARegularFileError(f"{what} {path} is {kind}, not a regular file; {fix}")

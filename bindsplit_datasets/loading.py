@@ -20,7 +20,9 @@ import datasets
 
 from .builds.features import annotation_columns
 from .builds.manifest import (
+    REBUILD_FIX,
     SPLIT,
+    VERIFY_FIX,
     BuildColumns,
     binding_kind,
     build_columns,
@@ -32,15 +34,17 @@ from .builds.manifest import (
     verify_build,
     verify_rows,
 )
+from .builds.provenance_digest import check_provenance
 from .errors import BindsplitValueError, SchemaError
 from .labels import config_includes
-from .names import BUILD_FORMAT, CONFIGURATIONS
+from .names import BUILD_FORMAT, CONFIGURATIONS, is_hub_id
 from .parquet_files import empty_dataset
 
 __all__ = [
     "BindsplitData",
     "check_config",
     "load_bindsplit",
+    "local_source",
     "resolve_data",
 ]
 
@@ -133,6 +137,8 @@ def load_bindsplit(
         manifest = verify_build(folder, cache_dir=cache_dir)
     else:
         manifest = read_manifest(data, revision=revision)
+        if verify:  # from the Hub: what the build says it was made from, checked first
+            check_provenance(manifest, str(data), fix=VERIFY_FIX, rebuild=REBUILD_FIX)
     check_config(config, tuple(manifest["configs"]))
     if folder is not None:
         dataset = load_config(folder, config, cache_dir=cache_dir)
@@ -148,7 +154,20 @@ def load_bindsplit(
         )
         if verify:
             verify_rows(manifest, {config: dataset}, str(data))
-    return BindsplitData(dataset, manifest, config=config, source=str(data), revision=revision)
+    source = str(data) if folder is None else local_source(folder)
+    return BindsplitData(dataset, manifest, config=config, source=source, revision=revision)
+
+
+def local_source(folder: str | Path) -> str:
+    """How a local build is named where its results say what they were evaluated on: its path
+    as given, written so that it is never read as a Hub id (a folder ``bindsplit/bivlc`` is
+    ``./bindsplit/bivlc``: the build in that folder, not the published ``bindsplit/bivlc``).
+
+    >>> local_source("bindsplit/bivlc"), local_source("aro_bindsplit"), local_source("/srv/b")
+    ('./bindsplit/bivlc', 'aro_bindsplit', '/srv/b')
+    """
+    text = Path(folder).as_posix()
+    return f"./{text}" if is_hub_id(text) else text
 
 
 def _manifest_of(

@@ -6,12 +6,23 @@ The metric folder ``metrics/bindsplit`` is shipped as package data
 directory after ``pip install``. Its functional core is :mod:`bindsplit_datasets.metric_core`.
 
 ``evaluate.load("bindsplit")`` resolves a bare name to the Hub's ``evaluate-metric/bindsplit``
-and, when that fails (offline, or no such repository), to the newest module cached as
+(its script, ``HubEvaluationModuleFactory``) and, when that fails (offline, or no such
+repository), to the newest module cached as
 ``$HF_MODULES_CACHE/evaluate_modules/metrics/evaluate-metric--bindsplit/<64-hex hash>/``
-(evaluate's ``CachedEvaluationModuleFactory``). :func:`install_metric` (``bindsplit
-install-metric``, run by ``make install`` and by :func:`load_metric`) writes the shipped metric
-there: under a hash of its module files, atomically, touching no other entry; a second call with
-the same metric does nothing, and a changed metric gets a new entry, the newest.
+(evaluate's ``CachedEvaluationModuleFactory``, which then warns that the module "couldn't be
+found locally ..., or remotely on the Hugging Face Hub": it reads as a failure).
+:func:`install_metric` (``bindsplit install-metric``, run by ``make install`` and by
+:func:`load_metric`) writes the shipped metric into both places evaluate looks:
+
+* the modules cache: under a hash of its module files, atomically, touching no other entry; a
+  second call with the same metric does nothing, and a changed metric gets a new entry, the
+  newest;
+* evaluate's downloads cache (``$HF_EVALUATE_CACHE/downloads``): the module files under the
+  names evaluate gives the files of ``evaluate-metric/bindsplit`` at its own scripts revision,
+  what it would hold had it downloaded them. evaluate takes a cached download when the Hub does
+  not answer or has no such file, so ``evaluate.load("bindsplit")`` resolves through its first
+  route, silently. Should evaluate's names change (another release), the modules cache still
+  serves, with evaluate's warning.
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 from pathlib import Path
@@ -32,6 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CACHED_NAME",
+    "HUB_NAME",
     "METRIC_DIR",
     "install_metric",
     "load_metric",
@@ -54,6 +67,8 @@ MODULE_FILES: Final[tuple[str, ...]] = (
 )
 #: The entry ``evaluate.load("bindsplit")`` looks for in its modules cache.
 CACHED_NAME: Final[str] = "evaluate-metric--bindsplit"
+#: The Hub module ``evaluate.load("bindsplit")`` looks for first (a canonical metric's name).
+HUB_NAME: Final[str] = "evaluate-metric/bindsplit"
 _MODULES = "evaluate_modules"  # evaluate.config.MODULE_NAME_FOR_DYNAMIC_MODULES
 _SCRIPT = MODULE_FILES[0]
 
@@ -115,15 +130,23 @@ def _make_newest(entry: Path) -> None:
         os.utime(script, (newest + 1, newest + 1))
 
 
-def install_metric(modules_cache: str | os.PathLike[str] | None = None) -> Path:
-    """Install the shipped metric where ``evaluate.load("bindsplit")`` finds it offline; return
-    its folder ``<cache>/evaluate_modules/metrics/evaluate-metric--bindsplit/<hash>``.
+def install_metric(
+    modules_cache: str | os.PathLike[str] | None = None,
+    *,
+    downloads_cache: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Install the shipped metric where ``evaluate.load("bindsplit")`` finds it offline, without
+    a warning; return its folder ``<cache>/evaluate_modules/metrics/evaluate-metric--bindsplit/
+    <hash>``.
 
     ``modules_cache``: evaluate's modules cache (default: the one evaluate uses,
     ``$HF_MODULES_CACHE`` or ``$HF_HOME/modules``). The entry is written to a temporary sibling
     and renamed into place; an entry that already holds these files is kept (made the newest if
     an older install is newer); nothing else in the cache is changed but the package markers
-    (``__init__.py``) evaluate itself creates when missing.
+    (``__init__.py``) evaluate itself creates when missing. ``downloads_cache``: evaluate's
+    downloads cache (default: evaluate's, ``$HF_EVALUATE_CACHE/downloads``), where the module
+    files go under the names of ``evaluate-metric/bindsplit``'s files (module docstring), each
+    written atomically; nothing else there is touched.
 
     An odd modules cache (a file where a folder goes, a path that cannot be written) raises
     :class:`~bindsplit_datasets.errors.MetricInstallError` (one line); :func:`verify_installed`
@@ -131,7 +154,9 @@ def install_metric(modules_cache: str | os.PathLike[str] | None = None) -> Path:
     """
     cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
     try:
-        return _install(cache)
+        entry = _install(cache)
+        _install_downloads(downloads_cache)
+        return entry
     except OSError as error:
         reason = f"{error.strerror or error}: {error.filename}" if error.filename else str(error)
         raise MetricInstallError(
@@ -155,7 +180,8 @@ def verify_installed(modules_cache: str | os.PathLike[str] | None = None) -> Non
     import tempfile
 
     cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
-    env = {**os.environ, "HF_MODULES_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
+    # the check runs in another folder: a relative cache is named from here
+    env = {**os.environ, "HF_MODULES_CACHE": str(cache.absolute()), "HF_HUB_OFFLINE": "1"}
     env["HF_EVALUATE_OFFLINE"] = "1"
     with tempfile.TemporaryDirectory() as folder:
         run = subprocess.run(
@@ -190,7 +216,7 @@ def _install(cache: Path) -> Path:
             shutil.copyfile(METRIC_DIR / name, temporary / name)
         meta = {
             "original file path": str(METRIC_DIR / _SCRIPT),
-            "local file path": str(entry / _SCRIPT),
+            "local file path": str((entry / _SCRIPT).absolute()),
         }
         (temporary / f"{Path(_SCRIPT).stem}.json").write_text(json.dumps(meta), encoding="utf-8")
         if entry.exists():  # an entry changed by hand: set aside, then replaced
@@ -210,9 +236,76 @@ def _install(cache: Path) -> Path:
     return entry
 
 
+def _hub_files() -> dict[str, str] | None:
+    """Module file -> the name evaluate's downloads cache gives that file of
+    :data:`HUB_NAME` at the scripts revision evaluate asks for (as
+    ``HubEvaluationModuleFactory.get_module`` does); None where this evaluate names its files
+    otherwise (its internals moved)."""
+    try:
+        from evaluate import SCRIPTS_VERSION
+        from evaluate.utils.file_utils import hash_url_to_filename, hf_hub_url
+    except ImportError:
+        return None
+    revision = os.getenv("HF_SCRIPTS_VERSION", SCRIPTS_VERSION)
+    if re.match(r"\d*\.\d*\.\d*", revision):  # evaluate tags its releases v<version>
+        revision = f"v{revision}"
+    return {
+        name: hash_url_to_filename(hf_hub_url(path=HUB_NAME, name=name, revision=revision))
+        for name in MODULE_FILES
+    }
+
+
+def _downloads_cache(downloads_cache: str | os.PathLike[str] | None) -> Path:
+    """evaluate's downloads cache: ``downloads_cache``, else the one evaluate uses."""
+    if downloads_cache is not None:
+        return Path(downloads_cache)
+    from evaluate import config
+
+    return Path(config.DOWNLOADED_EVALUATE_PATH)
+
+
+def _install_downloads(downloads_cache: str | os.PathLike[str] | None) -> None:
+    """The module files in evaluate's downloads cache, as files of :data:`HUB_NAME`, each written
+    to a temporary sibling and renamed into place (kept when they already hold these bytes)."""
+    names = _hub_files()
+    if names is None:
+        logger.debug("this evaluate names its downloads otherwise; the modules cache serves")
+        return
+    folder = _downloads_cache(downloads_cache)
+    folder.mkdir(parents=True, exist_ok=True)
+    for module, name in names.items():
+        content = (METRIC_DIR / module).read_bytes()
+        target = folder / name
+        if target.is_file() and target.read_bytes() == content:
+            continue
+        temporary = folder / f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+        try:
+            temporary.write_bytes(content)
+            temporary.replace(target)
+        finally:
+            temporary.unlink(missing_ok=True)
+
+
+def _uninstall_downloads(downloads_cache: str | os.PathLike[str] | None) -> list[Path]:
+    """Remove the files :func:`_install_downloads` wrote (those of this evaluate's revision that
+    hold one of the shipped module files, byte for byte); returns them."""
+    names = _hub_files()
+    folder = _downloads_cache(downloads_cache)
+    if names is None or not folder.is_dir():
+        return []
+    removed = []
+    for module, name in names.items():
+        target = folder / name
+        if target.is_file() and target.read_bytes() == (METRIC_DIR / module).read_bytes():
+            target.unlink()
+            removed.append(target)
+    return removed
+
+
 def _is_our_entry(entry: Path) -> bool:
     """Whether ``entry`` is what :func:`install_metric` writes: a 64-hex folder holding only
-    ``__init__.py``, the module files and the record naming the shipped script."""
+    ``__init__.py``, the module files and the record naming the shipped script; or the copy
+    evaluate makes of the files :func:`_install_downloads` wrote (its record names one)."""
     names = {"__init__.py", *MODULE_FILES, f"{Path(_SCRIPT).stem}.json"}
     if len(entry.name) != 64 or not entry.is_dir():
         return False
@@ -223,18 +316,25 @@ def _is_our_entry(entry: Path) -> bool:
         meta = json.loads((entry / f"{Path(_SCRIPT).stem}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return str(meta.get("original file path", "")).endswith(_SCRIPT)
+    original = str(meta.get("original file path", ""))
+    return original.endswith(_SCRIPT) or Path(original).name in (_hub_files() or {}).values()
 
 
-def uninstall_metric(modules_cache: str | os.PathLike[str] | None = None) -> list[Path]:
+def uninstall_metric(
+    modules_cache: str | os.PathLike[str] | None = None,
+    *,
+    downloads_cache: str | os.PathLike[str] | None = None,
+) -> list[Path]:
     """Remove what :func:`install_metric` wrote into evaluate's modules cache: its entries
     ``<cache>/evaluate_modules/metrics/evaluate-metric--bindsplit/<hash>`` (only folders in the
-    form it writes) and that folder when nothing else is left in it. evaluate's own folders and
-    anything else in the cache stay. Returns the removed entries."""
+    form it writes) and that folder when nothing else is left in it; and its files in evaluate's
+    downloads cache. evaluate's own folders and anything else in the caches stay. Returns the
+    removed entries (modules cache entries first)."""
     cache = Path(modules_cache) if modules_cache is not None else _modules_cache()
     parent = cache / _MODULES / "metrics" / CACHED_NAME
+    downloads = _uninstall_downloads(downloads_cache)
     if not parent.is_dir():
-        return []
+        return downloads
     removed = []
     for entry in sorted(parent.iterdir()):
         if _is_our_entry(entry):
@@ -249,7 +349,7 @@ def uninstall_metric(modules_cache: str | os.PathLike[str] | None = None) -> lis
         "y" if len(removed) == 1 else "ies",
         parent,
     )
-    return removed
+    return removed + downloads
 
 
 def load_metric(config_name: str | None = None, **kwargs: Any) -> evaluate.EvaluationModule:

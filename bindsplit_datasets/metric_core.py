@@ -16,8 +16,10 @@ The labels, configurations and citation the metric restates are the library's ``
 ``accumulate(scores, splits, categories, macro_groups, *, balanced, hard_positives)`` ->
 ``BindsplitStatistics`` (mergeable across batches and processes) -> ``compute_metrics(stats,
 ...)`` -> flat results dict; ``sample_outcomes(scores, hard_positives)`` gives each sample's
-outcomes (the record's ``samples``). :func:`count_ties` (the package's own) counts the samples
-an exact tie decides, so that the evaluation can state them.
+outcomes (the record's ``samples``), and ``outcome_statistics(splits, i2t, t2i, *,
+i2t_original, balanced)`` the statistics of those outcomes (a record re-derived).
+:func:`count_ties` (the package's own) counts the samples an exact tie decides, so that the
+evaluation can state them.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ._metric.bindsplit.bindsplit_core import (
     Outcome,
     Result,
     accumulate,
+    outcome_statistics,
     sample_outcome,
     sample_outcomes,
 )
@@ -59,6 +62,7 @@ from ._metric.bindsplit.bindsplit_intervals import (
     SEED_KEY,
     SETTINGS_KEYS,
     SMALL_N,
+    SMALL_N_INTERVAL_METHOD_KEY,
     WILSON,
     interval_method_name,
     is_small_sample,
@@ -89,6 +93,7 @@ __all__ = [
     "N_BOOTSTRAP_KEY",
     "SEED_KEY",
     "SETTINGS_KEYS",
+    "SMALL_N_INTERVAL_METHOD_KEY",
     "SMALL_N",
     "WILSON",
     "METRICS",
@@ -101,6 +106,7 @@ __all__ = [
     "interval_method_name",
     "is_small_sample",
     "newcombe_interval",
+    "outcome_statistics",
     "proportion_interval",
     "regularized_beta",
     "sample_outcome",

@@ -1,5 +1,6 @@
 """Identifiers shared across BindSplit, defined once: configuration names, sample labels, file
-and format tags, and the paper's citation.
+and format tags, Hub names (and the Hub's ``size_categories`` bucket of a dataset card), and the
+paper's citation.
 
 Importable from anywhere in the package (it imports nothing of it). The metric folder
 ``metrics/bindsplit`` is self-contained for publishing and restates the labels and configurations;
@@ -26,6 +27,7 @@ __all__ = [
     "METRIC_LABELS",
     "METRIC_SPACE_NAME",
     "MANIFEST_NAME",
+    "MAX_CAPTION_CHARS",
     "INSTALL_COMMAND",
     "PAPER_CITATION",
     "PAPER_URL",
@@ -40,12 +42,14 @@ __all__ = [
     "WORLD_FORMAT",
     "TRAINSET_FORMAT",
     "hub_dataset_id",
+    "install_command",
     "is_hub_id",
     "is_path_name",
     "label_name",
     "leaderboard_space_id",
     "metric_space_id",
     "results_dataset_id",
+    "size_category",
 ]
 
 #: Every label a sample can carry (``none``: no binding found in any caption).
@@ -76,6 +80,12 @@ METRIC_LABELS: dict[str, str] = {
     "i2t_original": "I2T original",
     "i2t_drop": "I2T drop",
 }
+
+#: The longest caption BindSplit reads, in characters: a benchmark source's longer caption is a
+#: bad row (dropped and counted as ``long_caption``; ``--strict`` refuses it), and ``bindsplit
+#: parse`` refuses a longer line. Real captions are far shorter (COCO's and SugarCrepe's longest
+#: are 240 characters); the bound keeps one hostile record from stalling a command.
+MAX_CAPTION_CHARS = 2_000
 
 #: The configurations of every built benchmark dataset, ``full`` first (the default).
 #: ``seen``/``unseen``/``partial`` hold the samples with that label; ``balanced`` those whose
@@ -148,9 +158,39 @@ PAPER_URL = "https://openreview.net/forum?id=C8MlQkr4bw"
 #: The project's source repository (setup.cfg's ``url``).
 REPOSITORY_URL = "https://github.com/bindsplit/bindsplit"
 
-#: The install line cards and docs give: the package is not on the package index, so pip
-#: installs it from the repository (or from a wheel built with ``python -m build``).
-INSTALL_COMMAND = f'pip install "bindsplit-datasets @ git+{REPOSITORY_URL}"'
+
+def install_command(extras: str | None = None) -> str:
+    """The install line cards and docs give, with ``extras`` (``"scoring"``) if any: the package
+    is not on the package index, so pip installs it from the repository (or from a wheel built
+    with ``python -m build``).
+
+    >>> install_command("scoring")
+    'pip install "bindsplit-datasets[scoring] @ git+https://github.com/bindsplit/bindsplit"'
+    """
+    requirement = f"bindsplit-datasets[{extras}]" if extras else "bindsplit-datasets"
+    return f'pip install "{requirement} @ git+{REPOSITORY_URL}"'
+
+
+#: The plain install line (no extras).
+INSTALL_COMMAND = install_command()
+
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket of ``n`` rows.
+
+    >>> size_category(999), size_category(1_000), size_category(28_748)
+    ('n<1K', '1K<n<10K', '10K<n<100K')
+    """
+    for limit, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
+        if n < limit:
+            return name
+    return "1M<n<10M" if n < 10_000_000 else "n>10M"
+
 
 #: The Hub namespace of the canonical datasets and metric Space (``--org`` replaces it).
 HUB_ORG = "bindsplit"

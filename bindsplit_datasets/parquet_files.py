@@ -16,8 +16,9 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .builds.datasets_compat import DatasetGenerationError, InMemoryTable
+from .datasets_compat import DatasetGenerationError, InMemoryTable, progress_bars_off
 from .errors import SchemaError
+from .input_files import check_input_file
 
 __all__ = ["empty_dataset", "load_parquet_files", "parquet_row_count"]
 
@@ -34,7 +35,7 @@ def parquet_row_count(path: str | Path, *, fix: str, error: type[SchemaError] = 
             message names the file and ends with ``fix``.
     """
     try:
-        return pq.read_metadata(path).num_rows
+        return pq.read_metadata(check_input_file(path, "Parquet file")).num_rows
     except (pa.ArrowException, OSError) as problem:
         raise error(f"{path} is not a readable Parquet file ({_reason(problem)}); {fix}") from None
 
@@ -91,12 +92,13 @@ def load_parquet_files(
 
         cache_dir = default_cache_dir() / "datasets"
     try:
-        return datasets.load_dataset(
-            "parquet",
-            data_files={split: [str(p) for p in paths]},
-            split=split,
-            cache_dir=str(cache_dir),
-        )
+        with progress_bars_off():  # a local read: "Generating test split" says nothing useful
+            return datasets.load_dataset(
+                "parquet",
+                data_files={split: [str(p) for p in paths]},
+                split=split,
+                cache_dir=str(cache_dir),
+            )
     except DatasetGenerationError as problem:
         found = _first_unreadable(paths)
         if found is not None:

@@ -4,7 +4,8 @@ On a terminal a step shows a ``tqdm`` bar. Elsewhere (a batch job's log file, a 
 would either be invisible or flood the log with carriage returns, so the step logs one INFO line
 every few percent instead (every :data:`LOG_SECONDS` when the total is unknown), through this
 package's logger: batch logs show where a run is. ``bindsplit -q`` silences both (it sets
-``TQDM_DISABLE`` and raises the log level).
+``TQDM_DISABLE`` and raises the log level). The command line follows the same rule for the
+bars of the libraries it drives: off a terminal, theirs are off too (:func:`interactive`).
 
 >>> [batch for batch in progress(range(3), desc="encoding", unit="batch", disable=True)]
 [0, 1, 2]
@@ -21,7 +22,7 @@ from typing import Any
 from tqdm import tqdm as plain_tqdm
 from tqdm.auto import tqdm
 
-__all__ = ["LOG_PERCENT", "LOG_SECONDS", "progress"]
+__all__ = ["LOG_PERCENT", "LOG_SECONDS", "interactive", "progress"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +75,11 @@ class _LoggedProgress(plain_tqdm):
         super().close()
 
 
+def interactive() -> bool:
+    """Whether progress shows as bars (a terminal, or a notebook) rather than log lines."""
+    return "ipykernel" in sys.modules or (sys.stderr is not None and sys.stderr.isatty())
+
+
 def progress(
     iterable: Iterable[Any] | None = None,
     *,
@@ -86,6 +92,5 @@ def progress(
     """A progress bar over ``iterable`` (or one updated by hand up to ``total``): a ``tqdm`` bar on
     a terminal, log lines every few percent elsewhere. ``disable`` turns both off; extra keyword
     arguments go to ``tqdm`` (``unit_scale``, ``leave``, ...). A notebook counts as a terminal."""
-    interactive = "ipykernel" in sys.modules or (sys.stderr is not None and sys.stderr.isatty())
-    kind = tqdm if interactive else _LoggedProgress
+    kind = tqdm if interactive() else _LoggedProgress
     return kind(iterable, total=total, desc=desc, unit=unit, disable=disable, **kwargs)

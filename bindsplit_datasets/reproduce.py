@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import BindsplitValueError
+from .errors import BindsplitValueError, OutputPathError
 
 __all__ = ["DEFAULT_MODELS", "REAL_BENCHMARKS", "ReproduceResult", "reproduce"]
 
@@ -104,6 +104,12 @@ def reproduce(
     sources = dict(sources or {})
     source_options = dict(source_options or {})
     out = Path(out)
+    existing = next((path for path in (out, *out.parents) if path.exists()), None)
+    if existing is not None and not existing.is_dir():  # the folder is kept and resumed
+        raise OutputPathError(
+            f"cannot write the reproduction to {out}: {existing} is a file, not a folder; "
+            "choose another --out"
+        )
     for folder in ("datasets", "results", "figures"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     result = ReproduceResult(out=out)

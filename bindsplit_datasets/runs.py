@@ -239,16 +239,36 @@ def plan_runs(
 
 
 def _build_contradictions(record: Mapping[str, Any], build: Build, path: Path) -> list[str]:
-    """Why ``record`` (of ``build``'s fingerprint) cannot be the build's result: a configuration
-    whose ``n`` is not the build's row count (an edited record); empty when none."""
-    from .reports.consistency import check_against_build
+    """Why ``record`` (of ``build``'s fingerprint) cannot be the build's result: it is not a
+    record as ``bindsplit eval`` wrote it (digest, per-sample outcomes, its numbers re-derived
+    from them), a configuration's ``n`` is not the build's row count, or, for a local build, its
+    samples are not the build's rows (a fingerprint swapped for this build's); empty when
+    none."""
+    from .reports.consistency import check_against_build, check_build_samples
+    from .reports.results import ResultsRecord
 
     manifest = {"benchmark": build.benchmark, "fingerprint": build.fingerprint}
     try:
+        ResultsRecord.from_json(record, str(path))
         check_against_build(record, {**manifest, "configs": build.sizes or {}}, str(path))
+        if Path(build.data).is_dir():
+            ids, labels = _build_samples(build)
+            check_build_samples(record, ids, labels, str(path), f"the build {build.data}")
     except BindsplitError as error:
-        return [f"it contradicts the build ({error})"]
+        return [f"it is not this build's result ({error})"]
     return []
+
+
+def _build_samples(build: Build) -> tuple[list[str], list[str]]:
+    """The ids and labels of a local build's ``full`` rows, as a record of it lists them (its
+    manifest and files as they are: verifying the rows is scoring's part)."""
+    from .builds.manifest import load_config, read_manifest
+    from .evaluation import sample_ids, sample_labels
+    from .loading import BindsplitData
+
+    manifest = read_manifest(build.data)
+    data = BindsplitData(load_config(build.data, "full"), manifest, source=build.data)
+    return sample_ids(data), sample_labels(data)
 
 
 def run_planned(
@@ -305,7 +325,8 @@ def run_planned(
                 f"scoring {run.model} on {run.build.benchmark} again: {run.out} holds other "
                 f"results ({'; '.join(run.changes)})"
             )
-        logger.info("evaluating %s on %s", run.model, run.build.data)
+        # names, not paths: a model or build may sit in a temporary folder (the demo's)
+        logger.info("evaluating %s on %s", run.name or run.model, run.build.benchmark)
         record = evaluate(
             run.model, loaded[run.build.data], name=run.name, model_cache=models, **options
         )

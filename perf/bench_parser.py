@@ -1,13 +1,14 @@
 """Binding parser: quality on real benchmark captions, consistency, linear time and throughput.
 
 Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions
-of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), and
-on the project's first gold set, beside the figures an earlier evaluation reported on its own
-hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor and for
-this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
-swap/att rows a swap moves attributes between objects and adds or removes none, so both captions
-of a pair should parse to the same attributes and the same objects; the share of pairs with
-bindings that do is printed.
+of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
+the project's first gold set and on issue 39's object-boundary set (full sentences with a
+participle or verb after a compound object), beside the figures an earlier evaluation reported
+on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule
+extractor and for this parser before its rewrite. A label-free check: in SugarCrepe's
+``swap_att`` and BiVLC's swap/att rows a swap moves attributes between objects and adds or
+removes none, so both captions of a pair should parse to the same attributes and the same
+objects; the share of pairs with bindings that do is printed.
 
 Time. ``parse_bindings("a red dog " * 30000)`` (300,000 characters) against ``* 3000``: parsing
 is linear in the caption's length, so the ratio should be about 10 (target at most 12).
@@ -31,7 +32,8 @@ caption is labelled, those it makes right or wrong); then the rules with no effe
 
 ``--quick`` runs every part of the parser's own on a few captions (seconds, without NLTK and
 spaCy) and checks nothing: the test suite runs it so that an API change cannot break the benchmark
-unnoticed.
+unnoticed. A full run writes the figures the README quotes into ``docs/benchmarks.md``
+(``perf/figures.py``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from _captions import shared_data
+from figures import Figures
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -73,6 +76,8 @@ TARGET_SPACY_RATIO = 10.0
 TARGET_SPEEDUP = 1.6
 TARGET_LINEAR = 12.0
 ROUNDS = 5
+#: The figures of this script the README quotes (written by a full run).
+FIGURES = Figures("bench_parser.py")
 
 
 def _cpu_seconds() -> float:
@@ -142,17 +147,65 @@ def quality() -> None:
         print(f"{split:<14}" + "".join(f"{p:>6.3f}/{r:<6.3f}" for p, r in cells))
     for name, (p, r) in REPORTED.items():
         print(f"  reported on another SugarCrepe sample, {name}: P {p:.3f} / R {r:.3f}")
+    FIGURES.quote(
+        "parser-quality",
+        _quality_table(groups),
+        "exact-match P / R of the (attribute, object) pairs, real SugarCrepe captions",
+    )
     original, _, _ = gold_sets.score(
         gold_sets.items(gold_sets.ORIGINAL), texts, parse_bindings, lambda item: ["all"]
     )
     p, r = gold_sets.micro(original["all"])
-    print(f"the project's first gold set (COCO, BiVLC, written, ARO): P {p:.3f} / R {r:.3f}")
-    for name, pairs in _swap_pairs().items():
+    first = FIGURES.quote("parser-first-gold", f"{p:.3f} / {r:.3f}", "P / R, the first gold set")
+    print(f"the project's first gold set (COCO, BiVLC, written, ARO): P / R {first}")
+    boundaries, _, _ = gold_sets.score(
+        gold_sets.items(gold_sets.BOUNDARIES), texts, parse_bindings, lambda item: [item["split"]]
+    )
+    sizes = Counter(item["split"] for item in gold_sets.items(gold_sets.BOUNDARIES))
+    cells = FIGURES.quote(
+        "parser-boundaries",
+        " and ".join(
+            "{:.3f} / {:.3f} ({}, {} items)".format(
+                *gold_sets.micro(boundaries[split]), PARTS[split], sizes[split]
+            )
+            for split in ("development", "heldout")
+        ),
+        "P / R of the object-boundary set, development and held out",
+    )
+    print(f"object-boundary set (bindings_gold_boundaries.json): P / R {cells}")
+    for (name, pairs), figure in zip(_swap_pairs().items(), SWAP_FIGURES, strict=True):
         consistent, total = _swap_consistency(pairs, parse_bindings)
+        share = FIGURES.quote(
+            figure,
+            f"{consistent / max(total, 1):.0%} ({consistent:,} of {total:,})",
+            f"{name} pairs with bindings that parse to the same attributes and objects",
+        )
         print(
             f"{name}: {consistent}/{total} pairs with bindings parse to the same attributes and "
-            f"objects on both sides ({consistent / max(total, 1):.1%})"
+            f"objects on both sides ({share})"
         )
+
+
+#: The README's names of a gold set's parts.
+PARTS = {"development": "development", "heldout": "held out"}
+#: The figure names of the swap consistency of each sample of :func:`_swap_pairs`.
+SWAP_FIGURES = ("parser-swap-sugarcrepe", "parser-swap-bivlc")
+
+
+def _quality_table(groups: dict[str, Any]) -> str:
+    """The README's table: P / R per SugarCrepe subset, development and held out."""
+    lines = ["| SugarCrepe subset | development | held out |", "|---|---|---|"]
+    for subset in (*SUBSETS, "all"):
+        cells = []
+        for split in ("development", "heldout"):
+            counts = groups[split] if subset == "all" else groups.get(f"{split}:{subset}")
+            p, r = gold_sets.micro(counts or [0, 0, 0])
+            cells.append(f"{p:.3f} / {r:.3f}")
+        if subset == "all":
+            lines.append(f"| **all** | **{cells[0]}** | **{cells[1]}** |")
+        else:
+            lines.append(f"| {subset} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
 
 
 def _swap_pairs() -> dict[str, list[tuple[str, str]]]:
@@ -195,13 +248,14 @@ def _written_pairs(split: str | None) -> list[Labelled]:
 
 def rule_corpora(limit: int | None = None) -> dict[str, list[Labelled]]:
     """The captions each rule's effect is measured on: the gold sets' development parts (the
-    binding gold sets, the relation gold set, the written swap pairs), their held-out parts (with
-    the telegraphic held-out phrases) and every distinct real caption under ``../shared/data``
-    (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps the first captions of each."""
+    binding gold sets, the object-boundary set, both relation gold sets, the written swap pairs),
+    their held-out parts (with the telegraphic held-out phrases) and every distinct real caption
+    under ``../shared/data`` (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps the first
+    captions of each."""
     shared = shared_data()
     texts = gold_sets.real_texts(shared)
     groups: dict[str, list[Labelled]] = {"gold": [], "held-out": []}
-    for path in (gold_sets.ORIGINAL, gold_sets.SUGARCREPE):
+    for path in (gold_sets.ORIGINAL, gold_sets.SUGARCREPE, gold_sets.BOUNDARIES):
         for item in gold_sets.items(path):
             group = "held-out" if item.get("split") == "heldout" else "gold"
             text = gold_sets.text_of(item, texts)
@@ -321,9 +375,12 @@ def linear_time(repeats: int) -> None:
 
     short = min(_timed(lambda: parse_bindings("a red dog " * repeats))[0] for _ in range(5))
     long = min(_timed(lambda: parse_bindings("a red dog " * (10 * repeats)))[0] for _ in range(3))
+    ratio = FIGURES.quote(
+        "parser-linear", f"{long / short:.1f}x", "time of a caption ten times as long"
+    )
     print(
         f"one caption of {10 * len('a red dog ') * repeats:,} characters: {long:.2f} s, "
-        f"{long / short:.1f}x the time of one of {len('a red dog ') * repeats:,} "
+        f"{ratio} the time of one of {len('a red dog ') * repeats:,} "
         f"(linear: 10x; target <= {TARGET_LINEAR:.0f}x)"
     )
 
@@ -415,17 +472,30 @@ def throughput(n_captions: int, *, references: bool = True, rounds: int = ROUNDS
                 f"{labels[name]:<44}{wall:>9.2f}{rate[name]:>12,.0f}{cpu / wall:>12.2f}"
                 f"{cpu_rate[name]:>10,.0f}"
             )
+    FIGURES.quote(
+        "parser-rate-cold", f"{rate['cold']:,.0f}", "parse_bindings, captions a second, cold"
+    )
     if "nltk" in rate:
+        cold = f"{rate['cold'] / rate['nltk']:.2f}x"
+        warm = f"{rate['warm'] / rate['nltk']:.2f}x"
+        cold_cpu = f"{cpu_rate['cold'] / cpu_rate['nltk']:.2f}x"
         print(
-            f"parse_bindings / raw NLTK tokenise + tag: {rate['cold'] / rate['nltk']:.2f}x cold "
-            f"(first pass), {rate['warm'] / rate['nltk']:.2f}x steady state (target >= "
-            f"{TARGET_PARSE_RATIO}x cold); / NLTK tag alone: "
+            f"parse_bindings / raw NLTK tokenise + tag: {cold} cold (first pass), {warm} "
+            f"steady state (target >= {TARGET_PARSE_RATIO}x cold); / NLTK tag alone: "
             f"{rate['cold'] / rate['nltk-tag']:.2f}x cold; by CPU time (what a busy machine "
-            f"leaves comparable): {cpu_rate['cold'] / cpu_rate['nltk']:.2f}x cold, "
+            f"leaves comparable): {cold_cpu} cold, "
             f"{cpu_rate['warm'] / cpu_rate['nltk']:.2f}x steady state"
         )
     else:
-        print("parse_bindings / raw NLTK tagging: not measured (NLTK or its tagger data absent)")
+        cold = warm = cold_cpu = "not measured (NLTK or its tagger data absent)"
+        print(f"parse_bindings / raw NLTK tokenise + tag: {cold}")
+    FIGURES.quote(
+        "parser-nltk-cold", cold, "parse_bindings / NLTK tokenise + tag, cold (first pass)"
+    )
+    FIGURES.quote("parser-nltk-warm", warm, "parse_bindings / NLTK tokenise + tag, steady state")
+    FIGURES.quote(
+        "parser-nltk-cold-cpu", cold_cpu, "parse_bindings / NLTK tokenise + tag, cold, by CPU time"
+    )
     if "spacy" in rate:
         print(
             f"parse_bindings / spaCy small: {rate['cold'] / rate['spacy']:.1f}x "
@@ -433,11 +503,19 @@ def throughput(n_captions: int, *, references: bool = True, rounds: int = ROUNDS
         )
     else:
         print("parse_bindings / spaCy small: not measured (spaCy or en_core_web_sm not installed)")
+    two = FIGURES.quote(
+        "parser-two-processes", f"{rate['many2'] / rate['many1']:.2f}x", "parse_many, 2 / 1 process"
+    )
     cpu_one, cpu_two = best["many1"][1], best["many2"][1]
+    most = FIGURES.quote(
+        "parser-two-free-cores",
+        f"{2 * cpu_one / cpu_two:.2f}x",
+        "the most two free cores could give parse_many (twice one process's CPU time over two's)",
+    )
     print(
-        f"parse_many 2 processes / 1 process: {rate['many2'] / rate['many1']:.2f}x "
-        f"(target >= {TARGET_SPEEDUP}x); CPU seconds {cpu_one:.2f} with one, {cpu_two:.2f} with "
-        f"two (the most two free cores could give: {2 * cpu_one / cpu_two:.2f}x)"
+        f"parse_many 2 processes / 1 process: {two} (target >= {TARGET_SPEEDUP}x); CPU seconds "
+        f"{cpu_one:.2f} with one, {cpu_two:.2f} with two (the most two free cores could give: "
+        f"{most})"
     )
 
 
@@ -460,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
     throughput(
         50 if args.quick else 5000, references=not args.quick, rounds=1 if args.quick else ROUNDS
     )
+    if not args.quick:
+        FIGURES.save()
     return 0
 
 

@@ -31,7 +31,8 @@ runs each (one in quick mode), and the ratio of their CPU time (what a shared ma
 distort).
 
 The web-scale lines are a projection from the measured per-core rate (linear scaling assumed),
-not a measurement.
+not a measurement. A full run writes the figures the README quotes (the engines' table, the
+per-core rate and what it projects) into ``docs/benchmarks.md`` (``perf/figures.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import tracemalloc
 from pathlib import Path
 
 from _captions import real_captions, shared_data
+from figures import Figures
 
 N_CAPTIONS = 200_000
 N_FORMAT = 300_000
@@ -62,6 +64,11 @@ TARGET_RATIO = 1.6
 TARGET_RAY = 1.7
 TARGET_SECONDS = 180.0
 TARGET_TRIPLES = 1.5
+#: The figures of this script the README quotes (written by a full run).
+FIGURES = Figures("bench_reference.py")
+#: How the README names each engine configuration.
+ENGINE_NAMES = {("local", 1): "local, 1 process", ("local", 2): "local, 2 processes"}
+ENGINE_NAMES[("ray", 2)] = "Ray, 2 workers"
 OBJECTS = (
     "fence car bench sign pole building tree umbrella table chair cup bowl plate vase clock "
     "lamp boat truck bus kite bag bottle box door window wall shelf train bike horse dog cat "
@@ -357,6 +364,8 @@ def main(n_captions: int, n_format: int, n_memory: int, rounds: int = 2) -> None
         f"{TARGET_RATIO}x); COCO train2017 ({N_TRAIN2017:,} captions) with 2 processes: "
         f"{N_TRAIN2017 / rate[two]:.0f} s extrapolated (target <= {TARGET_SECONDS:.0f} s)"
     )
+    FIGURES.quote("reference-captions", f"{n_captions:,}", "distinct captions indexed")
+    FIGURES.quote("reference-engines", _engine_table(runs, rate), "the engines side by side")
     if min(obtained[key] / key[1] for key in runs) < 0.9:
         print(
             "  the cores were shared with other work (cores obtained below the cores given): "
@@ -389,6 +398,24 @@ def main(n_captions: int, n_format: int, n_memory: int, rounds: int = 2) -> None
     _projection(runs, rate, per_core, n_captions, memory, bpb, first["n_bindings"])
 
 
+def _engine_table(runs: dict, rate: dict) -> str:
+    """The README's table: per engine its wall time, speed-up over local x1, cores obtained."""
+    one = ("local", 1)
+    lines = [
+        "| engine | wall time | speed-up over local x1 | cores obtained |",
+        "|---|---|---|---|",
+    ]
+    for key, run in runs.items():
+        wall, speedup = f"{run['seconds']:.1f} s", f"{rate[key] / rate[one]:.2f}x"
+        if key[0] == "ray":  # its start-up apart, and included
+            share = run["seconds"] / (run["seconds"] + run["startup"])
+            wall += f" + {run['startup']:.1f} s start-up"
+            speedup += f" ({rate[key] * share / rate[one]:.2f}x with start-up)"
+        obtained = run["cpu_seconds"] / run["seconds"]
+        lines.append(f"| {ENGINE_NAMES[key]} | {wall} | {speedup} | {obtained:.2f} |")
+    return "\n".join(lines)
+
+
 def _projection(runs, rate, per_core, n_captions, memory, bpb, n_bindings) -> None:
     ray_key, one = ("ray", 2), ("local", 1)
     names = {key: f"{key[0]} x{key[1]}" for key in runs}
@@ -404,7 +431,25 @@ def _projection(runs, rate, per_core, n_captions, memory, bpb, n_bindings) -> No
                 f"{cores} cores {_duration(N_BILLION / (per * cores))}" for cores in CORES_WEB
             )
             print(f"  {names[key]}, {per:,.0f} captions/s {label}: per billion: {cells}")
+    per = per_core[one]
+    FIGURES.quote("reference-core-rate", f"{per:,.0f}", "captions a second a core parses")
+    for cores in (64, 256):
+        FIGURES.quote(
+            f"reference-billion-{cores}",
+            _duration(N_BILLION / (per * cores)),
+            f"a billion captions on {cores} cores (projected)",
+        )
     combine = runs[ray_key]["stages"]["combine"] / n_captions
+    FIGURES.quote(
+        "reference-combine-rate",
+        f"{1e-6 / combine:.1f} million",
+        "captions a second the driver adds up",
+    )
+    FIGURES.quote(
+        "reference-combine-cores",
+        f"{1 / combine / per:,.0f}",
+        "cores whose captions the driver keeps up with",
+    )
     print(
         f"  driver combine at {1 / combine:,.0f} captions/s: {_duration(N_TARGET * combine)} "
         "of driver time, overlapping the workers"
@@ -472,3 +517,4 @@ if __name__ == "__main__":
             main(QUICK["captions"], QUICK["format"], QUICK["memory"], rounds=1)
         else:
             main(args.captions, N_FORMAT, N_MEMORY)
+            FIGURES.save()

@@ -4,6 +4,10 @@ Each script is run with this interpreter, a header before its table and its wall
 ``--quick`` is passed on to every script (its small mode, the one ``make test`` runs); other
 arguments select the scripts whose names contain them. The exit status is 1 when any script
 fails (the failures are listed at the end), else 0.
+
+A full run (not ``--quick``) ends by copying the figures the scripts wrote into
+``docs/benchmarks.md`` to where the README quotes them (``perf/figures.py``), so that the README's
+figures are those of the last ``make bench``, never retyped.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import figures
 
 HERE = Path(__file__).resolve().parent
 
@@ -37,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--- {script.name}: exit {code}, {time.perf_counter() - start:.1f} s\n", flush=True)
         if code:
             failed.append(script.name)
+    if not quick:
+        changed = figures.update_readme()
+        print(f"README.md: {len(changed)} figure(s) rewritten from docs/benchmarks.md")
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
         return 1

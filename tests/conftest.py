@@ -9,6 +9,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,21 +65,27 @@ def _shared_dir() -> Path:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point ``datasets``' cache, evaluate's modules cache and BindSplit's cache at folders of
-    this session (also for the subprocesses tests start).
+    """Point ``datasets``' cache, evaluate's modules and downloads caches and BindSplit's cache
+    at folders of this session (also for the subprocesses tests start).
 
     A library not imported yet reads the variable when it is; one already imported has its
     setting patched. Importing evaluate only for this would cost every session seconds (it
     loads much of the model stack), so it is not imported here."""
+    evaluate_cache = tmp_path_factory.mktemp("hf_evaluate_cache")
     caches = {
         ("datasets.config", "HF_DATASETS_CACHE"): tmp_path_factory.mktemp("hf_datasets_cache"),
         ("evaluate.config", "HF_MODULES_CACHE"): tmp_path_factory.mktemp("hf_modules_cache"),
+        # evaluate's downloads cache (install-metric writes there too) is derived from it
+        ("evaluate.config", "HF_EVALUATE_CACHE"): evaluate_cache,
     }
     with pytest.MonkeyPatch.context() as patch:
         for (module, setting), folder in caches.items():
             patch.setenv(setting, str(folder))
             if module in sys.modules:
                 patch.setattr(sys.modules[module], setting, folder)
+        if "evaluate.config" in sys.modules:
+            downloads = evaluate_cache / "downloads"
+            patch.setattr(sys.modules["evaluate.config"], "DOWNLOADED_EVALUATE_PATH", downloads)
         patch.setenv("BINDSPLIT_CACHE", str(tmp_path_factory.mktemp("bindsplit_cache")))
         yield
 
@@ -105,6 +112,26 @@ def test_adapters() -> Iterator[None]:
 
     with register_test_benchmarks():
         yield
+
+
+@pytest.fixture(scope="module")
+def rows() -> Any:
+    """The model tests' tiny BiVLC-like rows (``tiny_models.tiny_bivlc_like``: 12 samples, 2
+    images x 2 captions each, 5 distinct images), once per module. A module that scores other
+    rows defines its own ``rows``; :func:`build` then writes those."""
+    from tiny_models import tiny_bivlc_like
+
+    return tiny_bivlc_like(12, n_images=5)
+
+
+@pytest.fixture(scope="module")
+def build(rows: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``rows`` written as a build of the test benchmark ``_test_bivlc_like`` (the layout of
+    ``bindsplit build``: every configuration, card, manifest), once per module."""
+    from tiny_models import write_fake_build
+
+    folder = tmp_path_factory.mktemp("build") / "bivlc_like"
+    return write_fake_build(folder, rows, "_test_bivlc_like")
 
 
 @pytest.fixture

@@ -77,7 +77,9 @@ def counted_record(
     """A sealed I2T-only record (one image, two captions) from ``counts`` (configuration ->
     (correct, n)), as the metric reports them: Wilson intervals, a configuration of n = 0 with
     its count and no accuracy, each gap with its Newcombe interval where both sides have
-    samples."""
+    samples; with per-sample outcomes that give the counts (``full``'s samples beyond seen,
+    partial and unseen labelled none; ids named after the model, so that no two models share a
+    sample and rank moves are decided by intervals), from which every reader re-derives it."""
     metrics: dict[str, Any] = {"interval_method": "wilson", "confidence": 0.95}
     for config, (correct, n) in counts.items():
         metrics[f"{config}/n"] = n
@@ -89,6 +91,18 @@ def counted_record(
         if n_a and n_b:
             metrics[f"{gap}/i2t"] = a / n_a - b / n_b
             metrics[f"{gap}/i2t_ci"] = list(newcombe_interval(a, n_a, b, n_b))
+    labels: list[str] = []
+    i2t: list[int] = []
+    for label in ("seen", "partial", "unseen"):
+        correct, n = counts.get(label, (0, 0))
+        labels += [label] * n
+        i2t += [1] * correct + [0] * (n - correct)
+    correct, n = counts["full"][0] - sum(i2t), counts["full"][1] - len(labels)
+    if not 0 <= correct <= n:
+        raise ValueError(f"{model}: full is not the pool of seen, partial, unseen and none")
+    labels += ["none"] * n
+    i2t += [1] * correct + [0] * (n - correct)
+    samples = {"id": [f"{model}/{i}" for i in range(len(labels))], "label": labels, "i2t": i2t}
     fingerprint = f"{benchmark}-{reference}-{kind}"
     return seal_record(
         {
@@ -107,6 +121,7 @@ def counted_record(
                 "reference": {"corpus": {"kind": "coco", "name": reference}},
             },
             "metrics": metrics,
+            "samples": samples,
         }
     )
 
@@ -117,13 +132,13 @@ def relation_records() -> list[dict[str, Any]]:
     return [
         counted_record(
             "org/clip-b",
-            {"full": (150, 200), "seen": (90, 110), "partial": (30, 50), "unseen": (24, 40)},
+            {"full": (150, 200), "seen": (90, 110), "partial": (36, 50), "unseen": (24, 40)},
             benchmark="bivlc",
             kind="relation",
         ),
         counted_record(
             "google/siglip-b",
-            {"full": (160, 200), "seen": (92, 110), "partial": (36, 50), "unseen": (30, 40)},
+            {"full": (160, 200), "seen": (92, 110), "partial": (38, 50), "unseen": (30, 40)},
             benchmark="bivlc",
             kind="relation",
         ),

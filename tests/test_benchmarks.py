@@ -629,3 +629,15 @@ def test_real_sim_solution_is_read(shared_data):
         "relation": 622,
         "counting": 589,
     }
+
+
+def test_the_protocol_describes_every_benchmark_and_relations(repo_root):
+    """docs/protocol.md keeps up with the registry: section 4 has a row per registered
+    benchmark, and the relation protocol the README points to (section 1b) is there."""
+    text = (repo_root / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = text.split("## 4. Benchmarks", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        line.split("|")[1].strip().strip("`") for line in table.splitlines() if line[:3] == "| `"
+    }
+    assert set(list_benchmarks()) <= rows  # (and `custom`, a table described on the command line)
+    assert "## 1b. Relation bindings" in text and "(subject, relation, object) triple" in text

@@ -1,5 +1,6 @@
 """Both Spaces in a real browser: Debian's chromium driven by Playwright's Python package (no
-browser download: ``executable_path``). The metric Space computes the example. The leaderboard
+browser download: ``executable_path``). The metric Space computes the example and shows the table
+of an uploaded results.json (one of its records with hard positives). The leaderboard
 Space, fed a folder of records (three benchmarks, a relation build, a small and an empty
 configuration: ``space_records``), shows every accuracy of its first table with its interval and
 n, exactly as ``leaderboard_view`` writes them; sorts by ``unseen`` as numbers; filters rows by a
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 from app_server import running_app
 from leaderboard_records import space_records
+from report_records import genuine_hard_record, genuine_record
 
 from bindsplit_datasets.reports import write_records
 from bindsplit_datasets.reports.leaderboard_view import board, default_groups
@@ -68,6 +70,18 @@ def test_metric_space_computes_in_a_browser(browser, tmp_path: Path) -> None:  #
         page.get_by_text("seen/n", exact=False).first.wait_for()
         screenshot(page, "metric-space")
         assert "unseen/i2t" in page.inner_text("body")
+        # a results.json uploaded: the table `bindsplit eval` prints, re-derived from its outcomes
+        # (and a record with hard positives: the original I2T and the drop beside I2T)
+        records = tmp_path / "results.json"
+        write_records([genuine_record("org/uploaded"), genuine_hard_record("org/hard")], records)
+        page.locator("input[type=file]").set_input_files(str(records))
+        page.get_by_role("button", name="Show the table").click()
+        page.get_by_text("org/uploaded on bivlc", exact=False).first.wait_for()
+        screenshot(page, "metric-space-table")
+        first, hard = (table.inner_text() for table in page.locator("table").all()[-2:])
+        assert "gap (seen - unseen)" in first and "I2T %" in first and "I2T drop" not in first
+        assert "I2T original %" in hard and "I2T drop %" in hard
+        assert "org/hard on sugarcrepe_pp" in page.inner_text("body")
 
 
 #: What an accuracy or gap cell of the first table shows: the value, its interval as distances

@@ -64,6 +64,7 @@ BIVLC_ROWS = [
 ]
 MANIFEST_KEYS = {
     "format",
+    "provenance",
     "bindsplit_version",
     "benchmark",
     "pretty_name",
@@ -347,6 +348,23 @@ def test_plain_load_dataset_of_an_empty_configuration(work, reference_file):
     build_benchmark("bivlc", out=out, source=source, reference=reference_file)
     seen = datasets.load_dataset(str(out), "seen", split="test", cache_dir=str(work / "c_e"))
     assert len(seen) == 0
+
+
+def test_an_empty_configuration_is_written_as_a_schema_only_shard(work, reference_file):
+    """What docs/harnesses.md tells a harness: every configuration is written, an empty one as
+    one shard with the schema and no rows, with its 0 in the manifest and its entry (a batch
+    size of its own) in the card's `configs:` block."""
+    source = make_bivlc_source(work / "no_seen_layout.parquet", BIVLC_ROWS[1:3])
+    out = work / "no_seen_layout"
+    build_benchmark("bivlc", out=out, source=source, reference=reference_file)
+    manifest = json.loads((out / "bindsplit.json").read_text(encoding="utf-8"))
+    assert manifest["configs"]["seen"] == 0 and set(manifest["configs"]) == set(CONFIGURATIONS)
+    [shard] = (out / "seen").iterdir()
+    full = pq.read_schema(out / "full" / "test-00000-of-00001.parquet")
+    assert pq.read_metadata(shard).num_rows == 0 and pq.read_schema(shard).equals(full)
+    configs = {c["config_name"]: c for c in DatasetCard.load(out / "README.md").data["configs"]}
+    assert set(configs) == set(CONFIGURATIONS) and "batch_size" in configs["seen"]
+    assert "batch_size" not in configs["full"]
 
 
 @pytest.mark.slow  # datasets' streaming reader over a fresh build: seconds
@@ -633,6 +651,13 @@ def test_stats_command_prints_the_table_and_writes_nothing(
     by_category = lines.index("by category:")
     assert lines[by_category + 1].split()[:2] == ["category", "n"]
     assert lines[by_category + 2].split()[:4] == ["replace/att", "6", "1", "(16.7%)"]
+    # the paper column is not dropped silently: one note says why it is absent
+    assert [line for line in lines if "paper column" in line] == [
+        "note: no paper column: the paper's figures for BiVLC were measured by attribute "
+        "bindings against COCO train2017 captions (`coco2017`) with `min_count` 1; this build "
+        f"is labelled against `{reference_file.name}` with `min_count` 1, so they are not "
+        "shown beside its figures"
+    ]
     assert sorted(p.name for p in work.iterdir()) == before
 
 

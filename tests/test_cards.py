@@ -21,9 +21,9 @@ from bindsplit_datasets.builds.cards import (
     category_rows,
     composition_rows,
     flat_composition,
-    paper_figure_notes,
     render_card,
 )
+from bindsplit_datasets.builds.paper import paper_figure_notes
 from bindsplit_datasets.labels import composition
 from bindsplit_datasets.names import PAPER_CITATION
 from bindsplit_datasets.reports.eval_results import card_section
@@ -216,6 +216,25 @@ def test_card_states_reference_parser_loading_and_citations(card, build):
     for heading in ("How to evaluate", "Limitations", "Reference corpus", "Citation"):
         assert f"## {heading}" in text
     assert "Leakage override" not in text
+
+
+def test_how_to_evaluate_gives_an_install_line_that_works_today(card, repo_root):
+    """The package is not on the package index: the card installs it from the repository the
+    package names (setup.cfg's url), with the extra evaluate_model needs."""
+    import configparser
+
+    from packaging.requirements import Requirement
+
+    section = card.text.split("## How to evaluate", 1)[1].split("\n## ", 1)[0]
+    [line] = re.findall(r"^pip install .*$", section, flags=re.M)
+    requirement = Requirement(line.removeprefix("pip install ").strip('"'))
+    setup = configparser.ConfigParser()
+    setup.read(repo_root / "setup.cfg")
+    assert requirement.name == setup["metadata"]["name"]
+    assert requirement.url == f"git+{setup['metadata']['url']}"
+    assert requirement.extras == {"scoring"}
+    assert "scoring" in setup["options.extras_require"]
+    assert section.index(line) < section.index("evaluate_model(")
 
 
 def test_leakage_override_is_stated(build):

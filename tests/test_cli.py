@@ -244,7 +244,8 @@ def test_quiet_before_or_after_the_command_silences_info_and_progress(monkeypatc
 
 def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatch):
     """transformers' bars (loading weights) and huggingface_hub's (downloads) ignore
-    TQDM_DISABLE; -q turns them off for the command and back on after it."""
+    TQDM_DISABLE; -q turns them off for the command and back on after it, and so does a run off
+    a terminal (where the package logs its progress as lines): on a terminal they stay."""
     import transformers.utils.logging as transformers_logging
     from huggingface_hub import utils as hub_utils
 
@@ -263,7 +264,11 @@ def test_quiet_silences_the_progress_bars_of_transformers_and_the_hub(monkeypatc
     assert seen == {"transformers": False, "hub": False}
     assert transformers_logging.is_progress_bar_enabled()
     assert not hub_utils.are_progress_bars_disabled()
-    assert cli.main(["synth", "--out", "x"]) == 0  # without -q: left on
+    assert cli.main(["synth", "--out", "x"]) == 0  # off a terminal (captured): off too
+    assert seen == {"transformers": False, "hub": False}
+    assert transformers_logging.is_progress_bar_enabled()
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+    assert cli.main(["synth", "--out", "x"]) == 0  # on a terminal, without -q: left on
     assert seen == {"transformers": True, "hub": True}
 
 
@@ -285,12 +290,16 @@ def test_only_the_package_logger_is_configured(monkeypatch, capsys):
 
 
 # ------------------------------------------------------------------------------ bindsplit parse
-def test_parse_prints_the_bindings_of_each_caption(capsys):
+def test_parse_prints_the_bindings_and_triples_of_each_caption(capsys):
     assert cli.main(["parse", "a red car next to a white dog", "the sky"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "a red car next to a white dog\t(red, car), (white, dog)",
-        "the sky\t-",
+        "a red car next to a white dog\t(red, car), (white, dog)\t(car, next to, dog)",
+        "the sky\t-\t-",
     ]
+    assert cli.main(["parse", "--bindings", "attribute", "a red car next to a white dog"]) == 0
+    assert capsys.readouterr().out == "a red car next to a white dog\t(red, car), (white, dog)\n"
+    assert cli.main(["parse", "--bindings", "relation", "a red car next to a white dog"]) == 0
+    assert capsys.readouterr().out == "a red car next to a white dog\t(car, next to, dog)\n"
 
 
 def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
@@ -306,7 +315,12 @@ def test_parse_reads_stdin_and_explains_as_json(monkeypatch, capsys):
     assert {f["stage"] for f in records[0]["rules"]} == {"binding", "relation"}  # relation rules
     assert records[1]["kinds_before"] == ["determiner", "noun", "noun"]
     assert records[1]["kinds_after"] == ["determiner", "participle", "noun"]
-    assert set(records[0]) >= {"tokens", "tags", "units", "relations"}
+    assert set(records[0]) >= {"tokens", "tags", "units", "bindings", "relations"}
+    assert records[1]["relations"] == []
+    monkeypatch.setattr("sys.stdin", io.StringIO("a man riding a horse\n"))
+    assert cli.main(["parse", "--json", "--bindings", "attribute"]) == 0
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert record["bindings"] == [] and "relations" not in record
 
 
 def test_parse_explain_names_the_rules_that_fired(capsys):

@@ -7,12 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
+import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEMO_CONFIGS, model_id, run_demo
+from bindsplit_datasets.demo import DEMO_MODELS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
-from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.reports.record_model import results_schema
+from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
 pytestmark = pytest.mark.slow
@@ -26,7 +29,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
         ["demo", "--out", str(out), "--n-per-stratum", str(N_PER_STRATUM), "--n-bootstrap", "50"]
     )
     assert code == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    # what the user reads names no temporary folder and no file of the installed package (the
+    # demo builds and scores in a temporary folder, with the shipped checkpoints)
+    for text in (captured.out, captured.err):
+        assert ".tmp" not in text and str(Path(bindsplit_datasets.__file__).parent) not in text
+    # off a terminal the progress is logged as lines, and no library draws a bar among them
+    assert "\r" not in captured.err
+    assert "INFO bindsplit_datasets.progress: synthetic test set: 100%" in captured.err
+    assert "Creating parquet" not in captured.err and "Loading weights" not in captured.err
     records = load_results([out / "results.json"])
     assert [r["model"]["id"] for r in records] == [model_id("clip"), model_id("negclip")]
     manifest = json.loads((out / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
@@ -40,7 +52,7 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     for record in records:
         assert record["dataset"]["data"] == "dataset"  # its name: records carry no local path
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
-        for config in DEMO_CONFIGS:
+        for config in DEFAULT_CONFIGS:
             # balanced: the seen samples and the partial ones (an attribute swap keeps both
             # captions equally familiar: each states one held-out binding of two)
             expected = {"full": 3, "balanced": 2}.get(config, 1) * N_PER_STRATUM
@@ -56,6 +68,12 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     names = [record_file_name(model_id(name), "synthetic") for name in ("clip", "negclip")]
     assert sorted(p.name for p in (out / "results").iterdir()) == names
     assert load_results([out / "results" / name for name in names]) == records
+    # every record the demo writes validates against the published JSON Schema
+    validator = Draft202012Validator(results_schema())
+    for path in [out / "results.json", *(out / "results").iterdir()]:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        for record in value if isinstance(value, list) else [value]:
+            assert not list(validator.iter_errors(record)), path
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left
@@ -78,6 +96,16 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert [r["model"]["id"] for r in hard_records] == [model_id("clip"), model_id("negclip")]
     assert all(r["metrics"]["full/n"] == 3 * N_PER_STRATUM for r in hard_records)
     assert "Hard positives (seed 003)" in printed and "synthetic_hard_positives" in printed
+    # its records carry the hard-positive keys and validate against the published schema too
+    per_model = load_results(sorted((hard / "results").iterdir()))
+    assert sorted(r["model"]["id"] for r in per_model) == sorted(model_id(n) for n in DEMO_MODELS)
+    for path in [hard / "results.json", *(hard / "results").iterdir()]:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        for record in value if isinstance(value, list) else [value]:
+            assert not list(validator.iter_errors(record)), path
+            assert "i2t_original" in record["samples"], path
+            assert record["metrics"]["drop_interval_method"] == "wilson", path
+            assert {"full/i2t_drop_ci", "gap/i2t_original"} <= set(record["metrics"]), path
     assert not (hard / "table.parquet").exists()
 
 

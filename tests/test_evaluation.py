@@ -20,6 +20,7 @@ from fixtures_sources import label_names
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
+    naive_metrics,
     naive_scores,
     reset_accelerate,
     tiny_bivlc_like,
@@ -29,6 +30,7 @@ from tiny_models import (
 )
 from transformers import AutoProcessor, CLIPVisionConfig, CLIPVisionModel
 
+import bindsplit_datasets
 from bindsplit_datasets import cli, evaluate_model, loading, provenance
 from bindsplit_datasets.builds.manifest import rows_fingerprint
 from bindsplit_datasets.errors import (
@@ -59,18 +61,6 @@ CAPTIONS = BivlcLikeAdapter.caption_columns
 
 
 @pytest.fixture(scope="module")
-def rows() -> datasets.Dataset:
-    return tiny_bivlc_like(12, n_images=5)
-
-
-@pytest.fixture(scope="module")
-def build(rows, tmp_path_factory) -> Path:
-    return write_fake_build(
-        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
-    )
-
-
-@pytest.fixture(scope="module")
 def saved_model(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("model")
     model, processor = tiny_clip(seed=5)
@@ -81,16 +71,7 @@ def saved_model(tmp_path_factory) -> Path:
 
 def expected_metrics(model, processor, rows, adapter, n_bootstrap):
     scores = naive_scores(model, processor, rows, adapter.image_columns, adapter.caption_columns)
-    categories = [adapter.category(row) for row in rows]
-    groups = [adapter.macro_group(row) for row in rows]
-    stats = accumulate(
-        scores,
-        label_names(rows),
-        categories if any(categories) else None,
-        groups if any(groups) else None,
-        balanced=rows["balanced"],
-    )
-    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
+    return naive_metrics(scores, rows, adapter, n_bootstrap)
 
 
 def test_record_equals_metric_of_naive_forward(build, rows):
@@ -188,13 +169,38 @@ def test_in_memory_data_and_configs_subset(rows):
 
 def test_unknown_configuration_lists_valid_ones(build):
     with pytest.raises(
-        ValueError, match="unknown configuration.*'seeen'.*full, seen, unseen, partial"
+        ValueError, match="unknown configuration.*'seeen'.*full, seen, partial, unseen, balanced"
     ):
         parse_configs("full,seeen")
     with pytest.raises(
         ValueError, match="unknown configuration 'bogus'; valid configurations: full, seen"
     ):
         load_bindsplit(build, "bogus")
+
+
+def _targets(node):
+    return node.targets if hasattr(node, "targets") else [node.target]
+
+
+def test_one_default_configs_for_evaluation_reports_and_the_demo():
+    """DEFAULT_CONFIGS is defined once (reports/results.py, in the order reports tell the
+    story: full, seen, partial, unseen, balanced); evaluation takes it as its default."""
+    import ast
+    import inspect
+
+    from bindsplit_datasets.reports.results import DEFAULT_CONFIGS
+
+    package = Path(bindsplit_datasets.__file__).parent
+    defined = sorted(
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and "DEFAULT_CONFIGS" in {getattr(target, "id", None) for target in _targets(node)}
+    )
+    assert defined == ["reports/results.py"]
+    assert inspect.signature(evaluate_model).parameters["configs"].default is DEFAULT_CONFIGS
+    assert parse_configs(DEFAULT_CONFIGS) == ("full", "seen", "partial", "unseen", "balanced")
 
 
 def test_loads_every_configuration_of_a_build(build, rows):
@@ -570,6 +576,29 @@ def test_a_launch_accelerate_cannot_join_is_refused(monkeypatch):
     with pytest.raises(ScoringOptionError, match="launcher started 2 processes, but Accelerate"):
         check_launch(SimpleNamespace(num_processes=1))
     check_launch(SimpleNamespace(num_processes=2))
+
+
+def test_accelerate_launch_of_several_cpu_processes_that_starts_one_warns(monkeypatch, caplog):
+    """`accelerate launch --num_processes 2` without GPUs starts one process (its simple
+    launcher sets MASTER_ADDR for the two asked for, and no WORLD_SIZE): the run warns, once."""
+    from types import SimpleNamespace
+
+    from bindsplit_datasets.scoring import scorer
+
+    scorer._warn_single_process_launch.cache_clear()
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    monkeypatch.setenv("ACCELERATE_USE_CPU", "False")
+    monkeypatch.delenv("MASTER_ADDR", raising=False)
+    with caplog.at_level("WARNING", logger="bindsplit_datasets"):
+        scorer.check_launch(SimpleNamespace(num_processes=1))  # a plain `accelerate launch`
+        assert caplog.records == []
+        monkeypatch.setenv("MASTER_ADDR", "127.0.0.1")  # as for --num_processes 2
+        scorer.check_launch(SimpleNamespace(num_processes=1))
+        scorer.check_launch(SimpleNamespace(num_processes=1))
+    [warning] = caplog.records
+    assert "asked for several processes (--num_processes) but started one" in warning.message
+    assert "--multi_gpu --num_processes N" in warning.message
+    scorer._warn_single_process_launch.cache_clear()
 
 
 def test_empty_model_string_is_an_error(build, tmp_path, capsys):

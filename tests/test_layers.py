@@ -4,7 +4,11 @@
   reads the list from the document, so the document stays true), and imports only from its own
   layer or below.
 - The library never imports the command line (``cli.py``, ``commands/``).
-- No import cycle between modules.
+- No import cycle between modules, and none between folders: the folder-level arrows (a folder
+  such as ``builds/`` is one node, a top-level module such as ``parquet_files.py`` another) run
+  only down the layers and never back (a module of ``synthetic/`` importing ``builds/`` while
+  ``builds/`` reaches ``synthetic/`` through ``benchmarks/`` is such a tie, though no module
+  cycle shows it).
 - No module grows past the size that usually means two concerns.
 
 What counts as an import: every ``import``/``from ... import`` of the package, wherever it
@@ -201,6 +205,43 @@ def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+def folder_of(module: str) -> str:
+    """The folder-level node of ``module``: its top-level package (``builds.cards`` ->
+    ``builds``, ``_metric.bindsplit.app`` -> ``_metric``), or the top-level module itself
+    (``parquet_files``; the package's own ``__init__`` is ``""``)."""
+    return module.split(".")[0]
+
+
+def folder_graph(graph: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    """Folder -> the other folders its modules import (the folder-level arrows)."""
+    folders: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        own = folder_of(module)
+        folders.setdefault(own, set()).update(
+            folder_of(target) for target in targets if folder_of(target) != own
+        )
+    return folders
+
+
+def folder_arrows_back_up(
+    graph: Mapping[str, set[str]], layers: Mapping[str, int]
+) -> list[tuple[str, str, str]]:
+    """Every folder-level arrow that runs back up: ``(folder, imported folder, why)``, where why
+    is ``"cycle"`` (the imported folder reaches the folder back, directly or through others) or
+    ``"up"`` (the folder's own layer is below the imported folder's)."""
+    folders = folder_graph(graph)
+    tied = {folder: component for component in cycles(folders) for folder in component}
+    found = []
+    for folder, targets in sorted(folders.items()):
+        for target in sorted(targets):
+            own, theirs = layer_of(folder, layers), layer_of(target, layers)
+            if target in tied.get(folder, ()):
+                found.append((folder, target, "cycle"))
+            elif own is not None and theirs is not None and theirs > own:
+                found.append((folder, target, "up"))
+    return found
+
+
 GRAPH = import_graph()
 
 
@@ -238,6 +279,36 @@ def test_the_cycle_finder_and_the_layer_check_find_what_is_there():
     assert upward_imports(graph, layers) == [("labels", 2, "builds.features", 3)]
 
 
+def test_the_folder_check_finds_ties_no_module_cycle_shows():
+    """Three folders in a ring (each module importing another folder's) are tied though no two
+    modules import each other; a folder of a lower layer importing a higher one runs up."""
+    graph = {
+        "builds.builder": {"benchmarks.base", "names"},
+        "benchmarks.synthetic": {"synthetic.world"},
+        "synthetic.trainset": {"builds.cards"},
+        "synthetic.world": set(),
+        "builds.cards": set(),
+        "benchmarks.base": set(),
+        "parquet_files": {"models.hf"},
+        "models.hf": set(),
+        "names": set(),
+    }
+    assert cycles(graph) == []
+    layers = {"names": 1, "builds": 3, "benchmarks": 3, "synthetic": 3, "parquet_files": 3}
+    layers["models"] = 4
+    assert folder_of("_metric.bindsplit.app") == "_metric" and folder_of("") == ""
+    assert folder_arrows_back_up(graph, layers) == [
+        ("benchmarks", "synthetic", "cycle"),
+        ("builds", "benchmarks", "cycle"),
+        ("parquet_files", "models", "up"),
+        ("synthetic", "builds", "cycle"),
+    ]
+    # the ring cut (synthetic no longer imports builds/): no arrow runs back
+    graph["synthetic.trainset"] = {"names"}
+    graph["parquet_files"] = set()
+    assert folder_arrows_back_up(graph, layers) == []
+
+
 def test_the_real_graph_is_read():
     """The reader finds the imports of the real modules (else every rule below would hold
     vacuously)."""
@@ -267,6 +338,13 @@ def test_imports_run_only_down_the_layers():
 
 def test_no_import_cycles():
     assert cycles(GRAPH) == []
+
+
+def test_no_folder_level_arrow_runs_back_up():
+    """The count of folder-level arrows that run back up (a folder tie, or a lower layer's folder
+    importing a higher one) is 0."""
+    assert len(folder_graph(GRAPH)) > 20  # the check sees the real folders
+    assert folder_arrows_back_up(GRAPH, LAYERS) == []
 
 
 def _is_cli(dotted: str) -> bool:

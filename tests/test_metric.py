@@ -7,6 +7,7 @@ import configparser
 import contextlib
 import doctest
 import fnmatch
+import hashlib
 import importlib
 import inspect
 import json
@@ -571,9 +572,20 @@ def test_wilson_and_newcombe_exact_at_small_n(core):
     low, high = results["gap/i2t_ci"]
     assert low < 0 < high and high - low >= 0.45
     assert (results["interval_method"], results["gap_interval_method"]) == ("wilson", "newcombe")
-    # the percentile bootstrap, still on offer, collapses here: why it is not the default
+    # the percentile bootstrap, still on offer, collapses here: why it is not the default, and
+    # why such accuracies get Wilson's interval (issue 41), recorded, and their gaps Newcombe's
     bootstrap = core.compute_metrics(stats, n_bootstrap=200, interval_method="bootstrap")
-    assert bootstrap["seen/i2t_ci"] == [0.0, 0.0]
+    small = ("seen/i2t_ci", "unseen/i2t_ci", "partial/i2t_ci", "gap/i2t_ci", "gap_partial/i2t_ci")
+    assert [bootstrap[k] for k in small] == [results[k] for k in small]
+    assert bootstrap["full/i2t_ci"] != results["full/i2t_ci"]  # 11/30: bootstrapped
+    assert bootstrap["interval_method"] == "bootstrap-percentile"
+    assert bootstrap["small_n_interval_method"] == "wilson" and "small_n_interval_method" not in (
+        results
+    )
+    collapsed = core.compute_metrics(
+        stats, n_bootstrap=200, interval_method="bootstrap", small_n_fallback=False
+    )
+    assert collapsed["seen/i2t_ci"] == [0.0, 0.0] and "small_n_interval_method" not in collapsed
 
 
 def binomial_cdf(k: int, n: int, p: float) -> float:
@@ -616,18 +628,22 @@ def test_coverage_by_simulation(core):
     n, p = 20, 0.05
     counts = rng.binomial(n, p, size=20_000)
     coverage = {}
-    for method in ("wilson", "clopper-pearson", "bootstrap"):
+    methods = {
+        "wilson": {"interval_method": "wilson"},
+        "clopper-pearson": {"interval_method": "clopper-pearson"},
+        "bootstrap": {"interval_method": "bootstrap"},  # n < 30: Wilson's interval (issue 41)
+        "bootstrap only": {"interval_method": "bootstrap", "small_n_fallback": False},
+    }
+    for method, options in methods.items():
         covers = {}
         for k in np.unique(counts).tolist():
             stats = core.BindsplitStatistics(splits={"seen": cells(k, n)})
-            low, high = core.compute_metrics(stats, n_bootstrap=500, interval_method=method)[
-                "seen/i2t_ci"
-            ]
+            low, high = core.compute_metrics(stats, n_bootstrap=500, **options)["seen/i2t_ci"]
             covers[k] = low <= p <= high
         coverage[method] = float(np.mean([covers[k] for k in counts.tolist()]))
-    assert coverage["wilson"] >= 0.92
+    assert coverage["wilson"] >= 0.92 and coverage["bootstrap"] == coverage["wilson"]
     assert coverage["clopper-pearson"] >= 0.95
-    assert coverage["bootstrap"] < 0.7
+    assert coverage["bootstrap only"] < 0.7
 
 
 def test_bad_interval_method(core):
@@ -987,6 +1003,17 @@ def test_core_doctests_run():
     assert attempted >= 12
 
 
+def test_the_metric_space_speaks_of_relation_triples_too():
+    """The card's front matter, its description and the app's header: the labels come from
+    attribute bindings or, in a relation build, from (subject, relation, object) triples."""
+    text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert "subject-relation-object triples" in front["description"]
+    assert "--bindings relation" in text and "(subject, relation, object) triples" in text
+    app = (REPO_METRIC / "app.py").read_text(encoding="utf-8")
+    assert "(subject, relation, object) triples" in app
+
+
 def test_readme_examples_run(repo_root):
     text = (REPO_METRIC / "README.md").read_text(encoding="utf-8")
     # a code fence ends an example's expected output (blank lines keep the line numbers)
@@ -1088,6 +1115,34 @@ def test_install_metric_refreshes_when_the_metric_changes(tmp_path, monkeypatch)
     assert newest == first
 
 
+def test_install_metric_writes_the_hub_module_evaluate_looks_for_first(tmp_path):
+    """The module files also stand in evaluate's downloads cache under the names evaluate gives
+    the files of evaluate-metric/bindsplit (sha256 of their Hub URL at evaluate's scripts
+    revision), so that evaluate.load("bindsplit") takes its Hub route and warns of nothing; a
+    second install rewrites nothing, and uninstall removes only those files."""
+    from evaluate import SCRIPTS_VERSION
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    (downloads / "someone-elses-download").write_text("keep\n", encoding="utf-8")
+    bs_metric.install_metric(tmp_path / "modules", downloads_cache=downloads)
+    base = f"https://huggingface.co/spaces/evaluate-metric/bindsplit/resolve/v{SCRIPTS_VERSION}"
+    expected = {
+        hashlib.sha256(f"{base}/{name}".encode()).hexdigest() + ".py": name
+        for name in bs_metric.MODULE_FILES
+    }
+    written = {p.name for p in downloads.iterdir()} - {"someone-elses-download"}
+    assert written == set(expected)  # and no temporaries
+    for file, name in expected.items():
+        assert (downloads / file).read_bytes() == (REPO_METRIC / name).read_bytes()
+    stamps = {file: (downloads / file).stat().st_mtime_ns for file in expected}
+    bs_metric.install_metric(tmp_path / "modules", downloads_cache=downloads)
+    assert {file: (downloads / file).stat().st_mtime_ns for file in expected} == stamps
+    removed = bs_metric.uninstall_metric(tmp_path / "modules", downloads_cache=downloads)
+    assert sorted(p.name for p in removed if p.parent == downloads) == sorted(expected)
+    assert [p.name for p in downloads.iterdir()] == ["someone-elses-download"]
+
+
 @pytest.mark.slow  # imports evaluate and writes its modules cache
 def test_install_metric_command(tmp_path, capsys):
     from bindsplit_datasets import cli
@@ -1108,8 +1163,13 @@ def test_uninstall_removes_only_what_install_wrote(tmp_path, capsys):
     foreign = entry.parent / ("0" * 64)  # in our folder, but not in the form we write
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine\n", encoding="utf-8")
+    downloads = [
+        bs_metric._downloads_cache(None) / name for name in bs_metric._hub_files().values()
+    ]
+    assert all(path.is_file() for path in downloads)
     assert cli.main(["install-metric", "--uninstall", "--modules-cache", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == f"removed {entry}\n"
+    assert capsys.readouterr().out.splitlines() == [f"removed {p}" for p in [entry, *downloads]]
+    assert not any(path.exists() for path in downloads)
     assert not entry.exists() and (foreign / "notes.txt").is_file()
     assert (other / "accuracy.py").is_file() and (metrics / "__init__.py").is_file()
     foreign.joinpath("notes.txt").unlink()
@@ -1156,3 +1216,6 @@ def test_evaluate_load_bindsplit_offline_in_a_fresh_hf_home(tmp_path, repo_root)
     by_name, by_package, module = json.loads(result.stdout.strip().splitlines()[-1])
     assert by_name == by_package and by_name["balanced/n"] == 2
     assert module.startswith("evaluate_modules.metrics.evaluate-metric--bindsplit.")
+    # found as evaluate looks first (its Hub module, from its downloads cache): nothing alarming
+    assert "couldn't be found" not in result.stderr, result.stderr
+    assert "WARNING" not in result.stderr.upper(), result.stderr

@@ -10,12 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from fixtures_sources import label_names
 from safetensors.torch import load_file, save_file
 from tiny_models import (
     AroLikeAdapter,
     BivlcLikeAdapter,
-    tiny_bivlc_like,
+    naive_metrics,
     tiny_blip_retrieval,
     tiny_clip,
     write_fake_build,
@@ -29,7 +28,6 @@ from bindsplit_datasets.errors import (
     UnsupportedModelError,
     WeightsMismatchError,
 )
-from bindsplit_datasets.metric_core import accumulate, compute_metrics
 from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_id
 from bindsplit_datasets.models.loaders import load_encoder
 from bindsplit_datasets.scoring.scorer import Scorer
@@ -38,18 +36,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 CONFIGS = ("full", "seen", "unseen", "partial", "balanced")
-
-
-@pytest.fixture(scope="module")
-def rows():
-    return tiny_bivlc_like(12, n_images=5)
-
-
-@pytest.fixture(scope="module")
-def build(rows, tmp_path_factory) -> Path:
-    return write_fake_build(
-        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
-    )
 
 
 @pytest.fixture(scope="module")
@@ -79,19 +65,6 @@ def naive_itm_scores(model, processor, rows, images, captions) -> np.ndarray:
     return np.stack(matrices)
 
 
-def expected_metrics(scores, rows, adapter, n_bootstrap):
-    categories = [adapter.category(row) for row in rows]
-    groups = [adapter.macro_group(row) for row in rows]
-    stats = accumulate(
-        scores,
-        label_names(rows),
-        categories if any(categories) else None,
-        groups if any(groups) else None,
-        balanced=rows["balanced"],
-    )
-    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
-
-
 def test_cli_itm_folder_equals_naive_per_pair_forward(build, rows, itm_folder, tmp_path):
     out = tmp_path / "r.json"
     args = ["eval", "--model", f"itm:{itm_folder}", "--data", str(build), "--out", str(out)]
@@ -100,7 +73,7 @@ def test_cli_itm_folder_equals_naive_per_pair_forward(build, rows, itm_folder, t
     model, _ = tiny_blip_retrieval(seed=3)
     processor = AutoProcessor.from_pretrained(itm_folder)
     naive = naive_itm_scores(model, processor, rows, IMAGES, CAPTIONS)
-    metrics = expected_metrics(naive, rows, BivlcLikeAdapter(), 50)
+    metrics = naive_metrics(naive, rows, BivlcLikeAdapter(), 50)
     for config in CONFIGS:
         assert record["metrics"][f"{config}/n"] == metrics[f"{config}/n"]
         for metric in ("i2t", "t2i", "group"):
@@ -145,7 +118,7 @@ def test_one_by_two_benchmark_scores_two_pairs_per_sample(rows, tmp_path):
     aro = write_fake_build(tmp_path / "aro", rows, "_test_aro_like")
     record = evaluate_model(ItmPairScorer(model, processor), aro, n_bootstrap=0, name="blip")
     naive = naive_itm_scores(model, processor, rows, ("image",), CAPTIONS)
-    assert record["metrics"] == expected_metrics(naive, rows, AroLikeAdapter(), 0)
+    assert record["metrics"] == naive_metrics(naive, rows, AroLikeAdapter(), 0)
     assert record["model"]["id"] == "blip" and "full/t2i" not in record["metrics"]
 
 

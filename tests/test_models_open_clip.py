@@ -19,7 +19,6 @@ from tiny_models import (
     naive_open_clip_scores,
     tiny_bivlc_like,
     tiny_open_clip_dir,
-    write_fake_build,
 )
 
 from bindsplit_datasets import cli, evaluate_model
@@ -61,13 +60,6 @@ def rows():
     # one image twice gives two embeddings a rounding error apart, where the scorer's single
     # embedding is an exact tie (a wrong T2I), so outcomes of such samples cannot be compared
     return tiny_bivlc_like(12, n_images=13)
-
-
-@pytest.fixture(scope="module")
-def build(rows, tmp_path_factory):
-    return write_fake_build(
-        tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like"
-    )
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "bench_parser.py": (
         "Real SugarCrepe captions, hand-labelled",
+        "object-boundary set (issue 39 item 9",
         "heldout",
         "SugarCrepe swap_att:",
         "Rule effects on bindings and triples, each rule alone switched off (gold 40,",
@@ -36,9 +37,11 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "parse_many 2 processes / 1 process:",
     ),
     "bench_relations.py": (
-        "Relation gold set, exact-match triples",
+        "relation gold set, exact-match triples",
         "heldout",
-        "relation-swap pairs (dev):",
+        "registers:region:dev",
+        "relation-swap pairs (dev, relations_gold_registers.json):",
+        "development errors by family",
         "SugarCrepe swap_obj (label-free):",
         "(linear: 10x)",
         "parse_relations_many, 2 processes",
@@ -55,6 +58,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "PROJECTION (not a measurement) for 2 billion distinct captions",
         "counting triples / attribute-only:",
     ),
+    "bench_spacy_relations.py": (
+        "Exact-match triples, P / R / F1 (SPEC section 1b)",
+        "relation-swap pairs (dev, relations_gold.json):",
+        "Development errors by family",
+        "spaCy baseline: skipped in quick mode",
+    ),
     "bench_scoring.py": (
         "Scorer throughput:",
         "8 samples of 2 images x 2 captions",
@@ -64,7 +73,9 @@ EXPECTED: dict[str, tuple[str, ...]] = {
 
 
 #: The scripts that read the real captions under ``../shared/data``.
-NEEDS_SHARED_DATA = frozenset({"bench_parser.py", "bench_reference.py", "bench_relations.py"})
+NEEDS_SHARED_DATA = frozenset(
+    {"bench_parser.py", "bench_reference.py", "bench_relations.py", "bench_spacy_relations.py"}
+)
 
 
 def test_every_benchmark_script_is_checked():
@@ -160,3 +171,75 @@ def test_swap_pairs_label_free_check_reads_the_change():
     assert label_free(swap, {("red", "cup"), ("blue", "bowl")}, {("blue", "cup"), ("red", "bowl")})
     assert not label_free(swap, {("red", "cup"), ("blue", "bowl")}, {("red", "cup")})
     assert not label_free(swap, set(), set())
+
+
+# --- the spaCy relation baseline, on dependency trees written by hand (no spaCy needed) --------
+
+
+class _Token:
+    """The attributes of a spaCy token that ``perf/spacy_relations.py`` reads."""
+
+    def __init__(self, doc: list, i: int, text: str, pos: str, tag: str, dep: str, head: int):
+        self.doc, self.i, self.text, self.lower_ = doc, i, text, text.lower()
+        self.pos_, self.tag_, self.dep_, self._head = pos, tag, dep, head
+        self.lemma_ = text.lower()
+
+    @property
+    def head(self):
+        return self.doc[self._head]
+
+    @property
+    def children(self):
+        return (t for t in self.doc if t._head == self.i and t.i != self.i)
+
+    @property
+    def ancestors(self):
+        node = self
+        while node.head.i != node.i:
+            node = node.head
+            yield node
+
+
+def _doc(*rows: str) -> list:
+    """A parsed caption from rows "text POS TAG dep head"."""
+    doc: list = []
+    for i, row in enumerate(rows):
+        text, pos, tag, dep, head = row.split()
+        doc.append(_Token(doc, i, text, pos, tag, dep, int(head)))
+    return doc
+
+
+def _spacy_relations_module():
+    if "perf_spacy_relations" not in sys.modules:
+        path = ROOT / "perf" / "spacy_relations.py"
+        spec = importlib.util.spec_from_file_location("perf_spacy_relations", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return sys.modules["perf_spacy_relations"]
+
+
+def test_the_spacy_baseline_reads_hand_made_trees():
+    triples = _spacy_relations_module().triples
+    sitting = _doc("a DET DT det 1", "dog NOUN NN ROOT 1", "sitting VERB VBG acl 1",
+                   "on ADP IN prep 2", "a DET DT det 5", "couch NOUN NN pobj 3")  # fmt: skip
+    assert triples(sitting) == [("dog", "sit on", "couch")]
+    absolute = _doc("a DET DT det 1", "box NOUN NN ROOT 1", "with ADP IN prep 1",
+                    "labels NOUN NNS pobj 2", "on ADP IN prep 3", "it PRON PRP pobj 4")  # fmt: skip
+    assert triples(absolute) == [("box", "with", "label"), ("label", "on", "box")]
+    passive = _doc("a DET DT det 1", "kite NOUN NN ROOT 1", "flown VERB VBN acl 1",
+                   "by ADP IN agent 2", "a DET DT det 5", "boy NOUN NN pobj 3")  # fmt: skip
+    assert triples(passive) == [("boy", "fly", "kite")]
+    # right association: the phrase after the object relates the object, not the verb
+    riding = _doc("men NOUN NNS ROOT 0", "riding VERB VBG acl 0", "motorcycles NOUN NNS dobj 1",
+                  "on ADP IN prep 1", "the DET DT det 5", "street NOUN NN pobj 3")  # fmt: skip
+    assert triples(riding) == [("man", "ride", "motorcycle"), ("motorcycle", "on", "street")]
+    # a position noun with "of" joins the preposition; a transparent noun passes through
+    front = _doc("a DET DT det 1", "bowl NOUN NN ROOT 1", "of ADP IN prep 1",
+                 "soup NOUN NN pobj 2", "in ADP IN prep 1", "front NOUN NN pobj 4",
+                 "of ADP IN prep 5", "a DET DT det 8", "tv NOUN NN pobj 6")  # fmt: skip
+    assert triples(front) == [("soup", "in front of", "tv")]
+    quoted = _doc("sign NOUN NN ROOT 0", 'saying VERB VBG acl 0', '" PUNCT `` punct 1',
+                  "keep VERB VB xcomp 1", "off ADP RP prt 3", "grass NOUN NN dobj 3",
+                  "\" PUNCT '' punct 3")  # fmt: skip
+    assert triples(quoted) == []

@@ -32,6 +32,7 @@ from bindsplit_datasets.errors import BindsplitError, BindsplitValueError, Schem
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.publish import (
     PUBLISH_RECORD,
+    canonical,
     execute_plan,
     inspect_build,
     plan_dataset,
@@ -78,12 +79,15 @@ def card_text(configs: dict[str, int] = SHARDS, default: str = "full") -> str:
     return "\n".join([*lines, "---", "", *body])
 
 
-#: What makes a BiVLC build the canonical one (publish/canonical.py).
+#: What a BiVLC build read from its Hub source against COCO says it is (publish/canonical.py).
 CANONICAL = {
     "reference": {"corpus": {"kind": "coco", "name": "coco2017"}},
     "min_count": 1,
     "source": {"hub_id": "imirandam/BiVLC", "revision": "main", "sha": "1" * 40},
 }
+#: The fake build's fingerprint, published as canonical (on the Hub, in these tests): what makes
+#: it the canonical build, whatever its manifest says.
+CANONICAL_FINGERPRINT = "0" * 64
 
 
 def write_build(folder: Path) -> Path:
@@ -108,7 +112,7 @@ def write_build(folder: Path) -> Path:
         "benchmark": "bivlc",
         "pretty_name": "BiVLC",
         "configs": ROWS,
-        "fingerprint": "0" * 64,
+        "fingerprint": CANONICAL_FINGERPRINT,
         "columns": {
             "image": ["image", "negative_image"],
             "caption": ["caption", "negative_caption"],
@@ -119,6 +123,15 @@ def write_build(folder: Path) -> Path:
     (folder / "bindsplit.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (folder / "README.md").write_text(card_text(), encoding="utf-8")
     return folder
+
+
+@pytest.fixture(autouse=True)
+def _published_canonical_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every benchmark's canonical build, as published on the Hub, has the fake build's
+    fingerprint (the guard reads it from the Hub, never from a local folder)."""
+    monkeypatch.setattr(
+        canonical, "_published_fingerprint", lambda benchmark: CANONICAL_FINGERPRINT
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -894,6 +907,11 @@ def results_record(
                 "full/i2t": i2t,
                 "full/i2t_ci": [max(0.0, i2t - 0.2), min(1.0, i2t + 0.2)],
             },
+            "samples": {  # the outcomes that give full/i2t (every reader re-derives it)
+                "id": [f"s{i}" for i in range(10)],
+                "label": ["none"] * 10,
+                "i2t": [int(i < round(i2t * 10)) for i in range(10)],
+            },
             "created": "2026-01-01T00:00:00+00:00",
         }
     )
@@ -1070,19 +1088,28 @@ def test_results_dry_run_and_plan_errors(
 # --- the publishing guard: canonical names for canonical builds only ---------------------------
 
 
+#: Another build's fingerprint (other rows, or the same rows labelled against another corpus).
+OTHER_FINGERPRINT = "1" * 64
+
+
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        ({"reference": {"corpus": {"name": "captions.txt"}}}, "its reference is captions.txt"),
+        ({"reference": {"corpus": {"file": "captions.txt"}}}, "its reference is captions.txt,"),
+        ({"reference": {"corpus": {"kind": "captions"}}}, "its reference is an unnamed corpus"),
         ({"min_count": 2}, "seen from 2 captions, not 1"),
         ({"source": {"path": "bivlc_fixture.parquet", "sha256": "ab"}}, "bivlc_fixture.parquet"),
+        # a manifest edited to name the canonical source and reference: its rows are not the
+        # canonical build's (the fingerprint is checked against the rows)
+        ({}, "its build (fingerprint 111111111111) is not the one published as bindsplit/bivlc"),
     ],
 )
 def test_a_private_build_is_not_published_as_the_canonical_one(
     build: Path, capsys: pytest.CaptureFixture[str], change: dict, problem: str
 ) -> None:
     manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
-    (build / "bindsplit.json").write_text(json.dumps({**manifest, **change}), encoding="utf-8")
+    edited = {**manifest, **change, "fingerprint": OTHER_FINGERPRINT}
+    (build / "bindsplit.json").write_text(json.dumps(edited), encoding="utf-8")
     with pytest.raises(BindsplitValueError, match="not the canonical bindsplit/bivlc") as caught:
         plan_dataset(build)
     assert problem in str(caught.value)
@@ -1108,6 +1135,195 @@ def test_push_results_into_the_canonical_namespace_needs_canonical_results(
     with pytest.raises(BindsplitValueError, match="are not of the canonical bindsplit/bivlc"):
         plan_results([private], "bindsplit/bindsplit-results")
     assert plan_results([private], "my-lab/bindsplit-results").repo_id == "my-lab/bindsplit-results"
-    record["dataset"]["data"] = "bindsplit/bivlc"  # evaluated on the published dataset
+    # a record re-sealed to say it was evaluated on the published dataset: still not canonical
+    record["dataset"]["data"] = "bindsplit/bivlc"
+    record["dataset"]["reference"] = CANONICAL["reference"]
+    claimed = write_records([record], tmp_path / "claimed.json")
+    with pytest.raises(BindsplitValueError, match="fingerprint f1\\) is not the one"):
+        plan_results([claimed], "bindsplit/bindsplit-results")
+    # a record of the published build (its fingerprint), whatever it says it was evaluated on
+    record["dataset"] = {**record["dataset"], "data": "bivlc", "fingerprint": CANONICAL_FINGERPRINT}
     published = write_records([record], tmp_path / "published.json")
     assert plan_results([published], "bindsplit/bindsplit-results").files
+
+
+#: The default synthetic world's canonical content, as canonical.synthetic_content computes it.
+SYNTHETIC = {"world": "w" * 64, "test_set": "t" * 64, "rows": ROWS["full"], "reference": "r" * 16}
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({}, None),  # the default world's default test set and reference: canonical
+        ({"source": {"world": "w" * 64, "sha256": "x" * 64}}, "not the default test benchmark"),
+        ({"reference": {"corpus": {"world": "w" * 64}, "digest": "other"}}, "training corpus"),
+        ({"source": {"world": "v" * 64, "sha256": "t" * 64}}, "not of the default synthetic"),
+    ],
+)
+def test_a_synthetic_build_is_canonical_by_its_content(
+    build: Path, monkeypatch: pytest.MonkeyPatch, change: dict, problem: str | None
+) -> None:
+    monkeypatch.setattr(canonical, "_published_fingerprint", lambda benchmark: None)
+    monkeypatch.setattr(canonical, "synthetic_content", lambda: SYNTHETIC)
+    manifest = json.loads((build / "bindsplit.json").read_text(encoding="utf-8"))
+    synthetic = {
+        **manifest,
+        "benchmark": "synthetic",
+        "source": {"path": "test", "world": "w" * 64, "sha256": "t" * 64},
+        "reference": {"corpus": {"kind": "synthetic", "world": "w" * 64}, "digest": "r" * 16},
+        **change,
+    }
+    (build / "bindsplit.json").write_text(json.dumps(synthetic), encoding="utf-8")
+    if problem is None:
+        assert plan_dataset(build).repo_id == "bindsplit/synthetic"
+        return
+    with pytest.raises(
+        BindsplitValueError, match="not the canonical bindsplit/synthetic"
+    ) as caught:
+        plan_dataset(build)
+    assert problem in str(caught.value)
+    assert plan_dataset(build, org="my-lab").repo_id == "my-lab/synthetic"
+
+
+def test_the_canonical_fingerprint_is_read_from_the_hub_never_a_local_folder(
+    build: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder named like the canonical dataset is not where the canonical build is read."""
+    monkeypatch.undo()  # the real _published_fingerprint, offline: nothing published is known
+    canonical._published_fingerprint.cache_clear()
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(build, tmp_path / "bindsplit" / "bivlc")
+    assert canonical.canonical_fingerprints("bivlc") == frozenset()
+    monkeypatch.setattr(publish_dataset, "verify_build", read_manifest)
+    with pytest.raises(BindsplitValueError, match="none known"):
+        plan_dataset(tmp_path / "bindsplit" / "bivlc")
+
+
+# --- per-sample scores on the Hub (push-results --with-scores) ------------------------------
+
+
+def scored_record(
+    folder: Path, model: str, seed: int, *, hard: bool = False, **changes: Any
+) -> Path:
+    """A record and the --save-scores file it names, side by side in ``folder`` (``hard``: of a
+    build with one hard positive per sample, the file saying so as ``bindsplit eval`` writes
+    it)."""
+    from report_records import (
+        SAMPLE_BALANCED,
+        SAMPLE_LABELS,
+        genuine_hard_record,
+        genuine_hard_scores,
+        genuine_record,
+        genuine_scores,
+    )
+
+    from bindsplit_datasets.reports import write_record
+    from bindsplit_datasets.scoring.scores_file import write_scores
+
+    folder.mkdir(parents=True, exist_ok=True)
+    record = (genuine_hard_record if hard else genuine_record)(model, seed)
+    name = f"{model.replace('/', '__')}.parquet"
+    scores = changes.pop("scores", (genuine_hard_scores if hard else genuine_scores)(seed))
+    write_scores(
+        folder / name,
+        scores,
+        SAMPLE_LABELS,
+        ids=record["samples"]["id"],
+        balanced=SAMPLE_BALANCED,
+        fingerprint=changes.pop("fingerprint", record["dataset"]["fingerprint"]),
+        hard_positives=changes.pop("hard_positives", int(hard)),
+    )
+    record = {**record, "save_scores": {"path": f"/home/me/{name}", "error": None}, **changes}
+    return write_record(record, folder / f"{model.replace('/', '__')}.json")
+
+
+def test_with_scores_the_per_sample_scores_are_planned_beside_the_records(
+    tmp_path: Path, hub: FakeHub, logged_in: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "results"
+    paths = [scored_record(folder, "org/clip", 1), scored_record(folder, "org/siglip", 2)]
+    plan = plan_results([folder], "org/r", with_scores=True)
+    keys = [publish.record_key(json.loads(path.read_text(encoding="utf-8"))) for path in paths]
+    scores = [f for f in plan.files if f.path_in_repo.startswith("scores/")]
+    assert [f.path_in_repo for f in scores] == [publish.scores_path(key) for key in keys]
+    assert scores[0].path_in_repo == f"scores/bivlc/org__clip/{keys[0].digest}.parquet"
+    assert [f.local_path for f in scores] == [
+        folder / "org__clip.parquet",
+        folder / "org__siglip.parquet",
+    ]
+    # without the option, only the records and the table
+    assert not [f for f in plan_results([folder], "org/r").files if "scores/" in f.path_in_repo]
+    # the dry run lists them and sends nothing; --yes uploads them through publish()
+    assert push_results.main([str(folder), "--repo", "org/r", "--with-scores"]) == 0
+    out = capsys.readouterr().out
+    assert "scores/bivlc/org__clip/" in out and "2 per-sample scores files" in out
+    assert hub.writes() == []
+    assert push_results.main([str(folder), "--repo", "org/r", "--with-scores", "--yes"]) == 0
+    files = hub.files("dataset", "org/r")
+    for file in scores:
+        assert files[file.path_in_repo] == file.read()
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"save_scores": None}, "lacks"),
+        ({"fingerprint": "another build"}, "was not made for the build"),
+        ({"scores": "swapped"}, "does not give the outcomes"),
+    ],
+)
+def test_with_scores_only_the_records_own_scores_go(
+    tmp_path: Path, changes: dict[str, Any], message: str
+) -> None:
+    from report_records import genuine_scores
+
+    if changes.get("scores") == "swapped":  # scores of another model on the same samples
+        changes["scores"] = genuine_scores(7)
+    if changes.get("save_scores", 0) is None:
+        changes = {"save_scores": {"path": None, "error": None}}
+    path = scored_record(tmp_path / "results", "org/clip", 1, **changes)
+    with pytest.raises(SchemaError, match=message):
+        plan_results([path], "org/r", with_scores=True)
+    assert plan_results([path], "org/r").files  # the record alone still goes
+
+
+def test_with_scores_a_hard_positive_records_scores_go_beside_it(
+    tmp_path: Path, hub: FakeHub, logged_in: None
+) -> None:
+    """A record of a build with hard positives: its scores file (metadata
+    ``bindsplit_hard_positives``) gives its outcomes with and without them, and goes."""
+    folder = tmp_path / "results"
+    path = scored_record(folder, "org/clip", 1, hard=True)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "i2t_original" in record["samples"] and "full/i2t_drop" in record["metrics"]
+    plan = plan_results([path], "org/r", with_scores=True)
+    (scores,) = [f for f in plan.files if f.path_in_repo.startswith("scores/")]
+    assert scores.path_in_repo == publish.scores_path(publish.record_key(record))
+    assert scores.path_in_repo.startswith("scores/sugarcrepe_pp/org__clip/")
+    assert push_results.main([str(path), "--repo", "org/r", "--with-scores", "--yes"]) == 0
+    assert hub.files("dataset", "org/r")[scores.path_in_repo] == scores.read()
+
+
+@pytest.mark.parametrize(
+    ("hard", "changes", "message"),
+    [
+        (True, {"hard_positives": 0}, "does not score the hard positives"),  # read as negatives
+        (False, {"hard_positives": 1}, "does not score the hard positives"),
+        (True, {"scores": "swapped"}, "does not give the outcomes"),
+        (True, {"scores": "without the hard positive"}, "does not give the outcomes"),
+    ],
+)
+def test_with_scores_a_hard_positive_records_scores_must_be_its_own(
+    tmp_path: Path, hard: bool, changes: dict[str, Any], message: str
+) -> None:
+    from report_records import genuine_hard_scores
+
+    if changes.get("scores") == "swapped":  # another model's, on the same samples
+        changes["scores"] = genuine_hard_scores(7)
+    elif changes.get("scores"):  # the hard positive scored below every caption: I2T changes
+        edited = genuine_hard_scores(1)
+        edited[:, 0, 2] = -1.0
+        changes["scores"] = edited
+    path = scored_record(tmp_path / "results", "org/clip", 1, hard=hard, **changes)
+    with pytest.raises(SchemaError, match=message):
+        plan_results([path], "org/r", with_scores=True)

@@ -82,8 +82,9 @@ def test_info_prints_fingerprint_counts_and_most_common_bindings(built, capsys):
     assert lines[end + 12].split() == [str(count), triple.subject, triple.relation, triple.object]
 
 
-def test_lookup_prints_each_binding_with_count_and_status(built, capsys):
-    captions = ["A red apple and a green mug.", "The sky is blue", "two people"]
+def test_lookup_prints_each_binding_and_triple_with_count_and_status(built, capsys):
+    captions = ["A red apple and a green mug.", "The sky is blue", "a red apple on the grass"]
+    captions.append("two people")
     assert cli.main(["reference", "lookup", str(built), *captions, "--min-count", "2"]) == 0
     printed = capsys.readouterr().out
     digest = ReferenceIndex.load(built).with_min_count(2).fingerprint["digest"]
@@ -94,13 +95,39 @@ def test_lookup_prints_each_binding_with_count_and_status(built, capsys):
         "attribute  object  count  status",
         "red        apple       3  seen",
         "green      mug         0  unseen",
+        "no relation triple found",
         "",
         "caption: 'The sky is blue' (verbatim in the reference: yes)",
         "attribute  object  count  status",
         "blue       sky         1  unseen",
+        "no relation triple found",
+        "",
+        # (apple, on, grass): in one reference caption, under min_count 2
+        "caption: 'a red apple on the grass' (verbatim in the reference: yes)",
+        "attribute  object  count  status",
+        "red        apple       3  seen",
+        "subject  relation  object  count  status",
+        "apple    on        grass       1  unseen",
         "",
         "caption: 'two people' (verbatim in the reference: no)",
         "no attribute-object binding found",
+        "no relation triple found",
+    ]
+
+
+def test_lookup_in_an_index_without_triples_says_so(tmp_path, capsys):
+    path = tmp_path / "bindings_only.parquet"
+    ReferenceIndex.from_captions(CAPTIONS, relations=False).save(path)
+    assert cli.main(["reference", "lookup", str(path), "a red apple on the grass"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == (
+        "relation triples: none in this index (it counts bindings only); rebuild it from its "
+        "corpus with `bindsplit reference build` to look triples up"
+    )
+    assert lines[3:] == [
+        "caption: 'a red apple on the grass' (verbatim in the reference: yes)",
+        "attribute  object  count  status",
+        "red        apple       3  seen",
     ]
 
 

@@ -155,7 +155,22 @@ def test_build_command_takes_the_binding_kind(work, aro_source, reference_file, 
     argv = ["build", "aro_vgr", "--source", str(aro_source), "--reference", str(reference_file)]
     assert main([*argv, "--out", str(out), "--bindings", "relation"]) == 0
     assert json.loads((out / "bindsplit.json").read_text())["binding_kind"] == "relation"
-    capsys.readouterr()
+    printed = capsys.readouterr().out
+    # the composition names the units it counts, on the terminal and on the card
+    card = (out / "README.md").read_text()
+    for text in (printed, card):
+        assert "positive-caption triples seen" in text
+        assert "negative captions with a triple seen" in text
+        assert "unseen, of samples with triples" in text
+        assert "positive-caption bindings seen" not in text
+    assert "Positive captions' triples are seen at" in card
+    assert "binding relations to their subjects and objects" in card
+    assert "binding attributes to objects" not in card
+    # the paper reports no composition for ARO VG-Relation: said, not dropped silently
+    assert (
+        "note: no paper column: the BindSplit paper reports no composition figures for "
+        "ARO VG-Relation" in printed
+    )
     with pytest.raises(SystemExit):
         main([*argv, "--out", str(work / "bad"), "--bindings", "verbs"])
     assert "--bindings" in capsys.readouterr().err

@@ -27,8 +27,9 @@ from bindsplit_datasets.parsing import explain
 
 SNAPSHOT = Path(__file__).parent / "data" / "relation_snapshot.json"
 DESCRIPTION = (
-    "The parser's reading of every relation gold item (tests/data/relations_gold.json), by item "
-    "id: its bindings, its triples and the named parser rules that fired, of every stage "
+    "The parser's reading of every relation gold item (tests/data/relations_gold.json and "
+    "relations_gold_registers.json), by item id: its bindings, its triples and the named parser "
+    "rules that fired, of every stage "
     "(parsing/data/rules.json). Written by `make snapshot` (pytest "
     "tests/test_relation_snapshot.py --update-parser-snapshot); tests/test_relation_snapshot.py "
     "fails on changed bindings or triples and reports changed rule firings."

@@ -175,19 +175,45 @@ def test_gold_set_is_well_formed():
         assert item["split"] in ("dev", "heldout")
         assert ("text" in item) != isinstance(item["source"], dict)
         assert all(len(triple) == 3 and all(triple) for triple in item["triples"])
-    heldout = sum(item["split"] == "heldout" for item in items)
-    assert 0.25 <= heldout / len(items) <= 0.35
+    for path in relation_gold.FILES:
+        part = relation_gold.items(path)
+        heldout = sum(item["split"] == "heldout" for item in part)
+        assert 0.25 <= heldout / len(part) <= 0.35, path.name
+
+
+def test_register_set_follows_its_description():
+    """Issue 39's set: each register present, every written item in a family, held out by its
+    number (pairs: the pair number; singles and sentences: their index), and every pair a
+    relation swap (same arguments, one triple differing in its relation)."""
+    items = relation_gold.items(relation_gold.REGISTERS)
+    assert len(items) >= 800
+    registers = {item["register"] for item in items}
+    assert registers == {"caption", "region", "sentence"}
+    pairs: dict[int, list[dict]] = {}
+    for item in items:
+        if "text" not in item:
+            continue
+        assert item["family"]
+        number = item["pair"] if "pair" in item else int(item["id"].rsplit("-", 1)[1])
+        assert item["split"] == ("heldout" if number % 10 in (2, 5, 8) else "dev"), item["id"]
+        if "pair" in item:
+            pairs.setdefault(item["pair"], []).append(item)
+    assert len(pairs) >= 150
+    for a, b in pairs.values():
+        gold_a, gold_b = ({tuple(t) for t in x["triples"]} for x in (a, b))
+        assert relation_gold.is_relation_swap(gold_a, gold_b), (a["text"], b["text"])
 
 
 def test_written_phrases_meet_the_quality_targets():
-    written = [item for item in relation_gold.items() if "text" in item]
+    written = [item for item in relation_gold.items(relation_gold.GOLD) if "text" in item]
     counts, sizes, errors = relation_gold.score(written, None, parse_relations)
     precision, recall = relation_gold.micro(counts["dev"])
     assert sizes["dev"] >= 60 and precision >= 0.90 and recall >= 0.85, "\n".join(errors)
 
 
 def test_real_captions_meet_the_development_targets(shared_data):
-    counts, sizes, errors = relation_gold.score(relation_gold.items(), shared_data, parse_relations)
+    first = relation_gold.items(relation_gold.GOLD)
+    counts, sizes, errors = relation_gold.score(first, shared_data, parse_relations)
     precision, recall = relation_gold.micro(counts["dev"])
     assert sizes["dev"] >= 150
     assert precision >= 0.90 and recall >= 0.85, "\n".join(errors)
@@ -195,11 +221,57 @@ def test_real_captions_meet_the_development_targets(shared_data):
     print(f"held out ({sizes['heldout']} captions): P {heldout[0]:.3f} R {heldout[1]:.3f}")
 
 
+#: Floors on issue 39's register set (development part), just below what the parser reached when
+#: the set was labelled (P 0.799, R 0.731): a regression guard, not the targets (P >= 0.90,
+#: R >= 0.88 on the hidden set), which rule work raises them towards.
+REGISTER_FLOORS = (0.78, 0.71)
+
+
+def test_register_set_stays_above_its_floor(shared_data):
+    items = relation_gold.items(relation_gold.REGISTERS)
+    counts, sizes, errors = relation_gold.score(items, shared_data, parse_relations)
+    precision, recall = relation_gold.micro(counts["dev"])
+    assert sizes["dev"] >= 600
+    floor_p, floor_r = REGISTER_FLOORS
+    assert precision >= floor_p and recall >= floor_r, "\n".join(errors)
+
+
 def test_relation_swap_pairs_change_exactly_one_relation():
-    pairs = relation_gold.written_swap_pairs()
+    pairs = relation_gold.written_swap_pairs(None, relation_gold.GOLD)
     passed, total = relation_gold.share(pairs, parse_relations, relation_gold.is_relation_swap)
     assert total == len(pairs) >= 30
     assert passed / total >= 0.85
+
+
+#: The share of issue 39's relation-swap region pairs (development part) whose parses differ in
+#: exactly one relation; 109 of 145 (75.2%) when the set was labelled (target on the hidden
+#: pairs: 90%).
+REGISTER_SWAP_FLOOR = 0.74
+
+
+def test_register_swap_pairs_stay_above_their_floor():
+    pairs = relation_gold.written_swap_pairs("dev", relation_gold.REGISTERS)
+    passed, total = relation_gold.share(pairs, parse_relations, relation_gold.is_relation_swap)
+    assert total == len(pairs) >= 100
+    assert passed / total >= REGISTER_SWAP_FLOOR
+
+
+def test_error_families_on_hand_made_disagreements():
+    family = relation_gold.family_of
+    assert family(("two boys next to each other", {("boy", "next to", "boy")}, set())) == (
+        "each other"
+    )
+    assert family(('sign saying "stop" on pole', {("sign", "on", "pole")}, set())) == "quoted text"
+    moved = ({("man", "play in", "park")}, {("soccer", "in", "park")})
+    assert family(("man playing soccer in park", *moved)) == "attachment (noun vs verb)"
+    swapped = ({("boy", "eat", "soup")}, {("boy", "eat", "bowl")})
+    assert family(("boy eating bowl of soup", *swapped)) == "transparent partitive / frame"
+    assert family(("a dog running", set(), {("dog", "run", "park")})) == (
+        "intention / idiom / result (extra only)"
+    )
+    assert family(("x", set(), set())) == "other"
+    found = [({"id": "a"}, ("two boys next to each other", {("boy", "next to", "boy")}, set()))]
+    assert relation_gold.family_table(found) == {"each other": [1, 1, 0]}
 
 
 @pytest.mark.parametrize(
@@ -250,7 +322,7 @@ def test_parse_relations_many_equals_the_naive_loop(num_proc):
 
 def test_bindings_and_relations_from_one_tagging_equal_the_two_parsers():
     captions = [caption for caption, _ in CASES] + NOT_RELATIONS + CAPTIONS
-    captions += [item["text"] for item in relation_gold.items() if "text" in item]
+    captions += [item["text"] for item in relation_gold.items() if "text" in item]  # both files
     for caption in captions:
         expected = (parse_bindings(caption), parse_relations(caption))
         assert parse_bindings_and_relations(caption) == expected, caption

@@ -259,9 +259,8 @@ def test_an_unchanged_record_with_samples_passes():
 
 @pytest.mark.parametrize("benchmark", ["../../../escaped", "a/b", "..", "/abs"])
 def test_a_benchmark_name_that_is_a_path_is_refused_before_writing(tmp_path, capsys, benchmark):
-    from report_records import record
-
-    value = record("alpha", {"full": {"i2t": 0.8}}, benchmark=benchmark)
+    value = _samples_record()
+    value["dataset"]["benchmark"] = benchmark
     path = _sealed_file(tmp_path / "r.json", value)
     out = tmp_path / "deep" / "er" / "mdl"
     assert cli.main(["export", "eval-results", str(path), "--out", str(out)]) == 2
@@ -332,13 +331,11 @@ def test_the_leaderboard_leaves_out_nan_accuracies_and_negative_counts(tmp_path)
 
 
 def test_a_results_folder_with_unreadable_files_still_loads_and_says_so(tmp_path):
-    from report_records import ALPHA
-
     from bindsplit_datasets.reports.leaderboard_view import load_source
 
     records = tmp_path / "records" / "bivlc"
     records.mkdir(parents=True)
-    _sealed_file(records / "alpha.json", ALPHA)
+    _sealed_file(records / "alpha.json", _samples_record())
     (records / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     source = load_source(tmp_path)
     assert [r["model"]["id"] for r in source.records] == ["alpha"]
@@ -513,9 +510,10 @@ def test_a_missing_model_path_is_a_bindsplit_error(model):
 
 
 def test_a_closed_output_pipe_ends_quietly(tmp_path):
-    from report_records import ALPHA, BETA
+    from report_records import FILE_ALPHA, FILE_BETA
 
-    files = [str(_sealed_file(tmp_path / f"{i}.json", r)) for i, r in enumerate((ALPHA, BETA))]
+    pair = (FILE_ALPHA, FILE_BETA)
+    files = [str(_sealed_file(tmp_path / f"{i}.json", r)) for i, r in enumerate(pair)]
     process = subprocess.Popen(
         [sys.executable, "-m", "bindsplit_datasets", "compare", *files],
         stdout=subprocess.PIPE,
@@ -615,11 +613,11 @@ def test_ties_are_counted_in_the_precision_given():
 
 
 def test_a_done_run_whose_counts_contradict_the_build_is_run_again(tmp_path):
-    from report_records import record
+    from report_records import record, with_samples
 
     from bindsplit_datasets.runs import Build, _build_contradictions
 
-    value = record("alpha", {"full": {"i2t": 0.8}, "unseen": {"i2t": 0.5}})  # n 100 and 10
+    value = with_samples(record("alpha", {"full": {"i2t": 0.8}, "unseen": {"i2t": 0.5}}))
     build = Build("b", "bivlc", "f1", None, {"full": 100, "unseen": 10, "seen": 60})
     assert _build_contradictions(value, build, tmp_path / "r.json") == []
     other = Build("b", "bivlc", "f1", None, {"full": 100, "unseen": 11})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 from huggingface_hub import parse_eval_result_entries
-from report_records import ALPHA, ARO_ALPHA, BETA, write_records
+from report_records import ALPHA, ARO_ALPHA, BETA, FILE_ALPHA, FILE_ARO_ALPHA, write_records
 
 from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import OutputExistsError, SchemaError
@@ -74,8 +74,8 @@ def test_eval_results_are_the_hubs_format() -> None:
     gap = entries[9]
     assert (gap.task_id, gap.value) == ("gap_seen_unseen_i2t", 20.0)
     assert gap.notes == (
-        "I2T gap (points), seen - unseen, 95% CI [+10.0, +30.0] (bootstrap), n=10, small n, "
-        "build f1"
+        "I2T gap (points), seen - unseen, 95% CI [+10.0, +30.0] (bootstrap), n=10, "
+        "unseen: small n, build f1"
     )
     assert files["bivlc.yaml"][0]["evaluation_framework"] == "bindsplit"
     assert "verify_token" not in files["bivlc.yaml"][0]  # the Hub's key is verifyToken
@@ -121,7 +121,7 @@ def test_write_into_a_model_folder_never_replaces_a_foreign_file(tmp_path: Path)
 
 
 def test_export_eval_results_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_ARO_ALPHA)
     # results of local builds are not reported as the canonical bindsplit/<benchmark>
     assert cli.main(["export", "eval-results", *paths]) == 2
     err = capsys.readouterr().err
@@ -177,7 +177,7 @@ def test_eval_results_of_a_new_record_say_method_level_and_flags() -> None:
         "I2T accuracy (%) on seen, 90% CI [0.0, 21.3] (Wilson), n=10, small n, build a1"
     )
     assert notes["gap_seen_partial_i2t"] == (
-        "I2T gap (points), seen - partial, 90% CI [-100.0, -69.9] (Newcombe), n=10, small n, "
+        "I2T gap (points), seen - partial, 90% CI [-100.0, -69.9] (Newcombe), n=10, seen: small n, "
         "build a1"
     )
     declared = {
@@ -187,3 +187,18 @@ def test_eval_results_of_a_new_record_say_method_level_and_flags() -> None:
         )["tasks"]
     }
     assert set(notes) == declared
+
+
+def test_none_right_of_many_is_a_degenerate_count_not_a_small_n() -> None:
+    """0 of 300 right on seen (and 300 of 300 on partial): n is not small, so the flag says
+    what it is, the count (``reports.intervals.sample_flag``); the gap between them names its
+    flagged side."""
+    stats = metric_core.BindsplitStatistics(
+        splits={"seen": (0, 0, 300, 0, 0, 0), "partial": (0, 0, 0, 0, 0, 300)}
+    )
+    record = {**ARO_ALPHA, "metrics": metric_core.compute_metrics(stats)}
+    entries = eval_results([record])["aro.yaml"]
+    notes = {entry["dataset"]["task_id"]: entry["notes"] for entry in entries}
+    assert "n=300, 0/300 correct, build" in notes["seen_i2t"]
+    assert "n=300, seen: 0/300 correct, build" in notes["gap_seen_partial_i2t"]
+    assert not any("small n" in note for note in notes.values())

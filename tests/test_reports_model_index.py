@@ -12,7 +12,15 @@ from huggingface_hub.repocard_data import (
     eval_results_to_model_index,
     model_index_to_eval_results,
 )
-from report_records import ALPHA, ARO_ALPHA, BETA, write_records
+from report_records import (
+    ALPHA,
+    ARO_ALPHA,
+    BETA,
+    FILE_ALPHA,
+    FILE_ARO_ALPHA,
+    FILE_BETA,
+    write_records,
+)
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.errors import SchemaError
@@ -79,7 +87,7 @@ def test_one_result_per_benchmark_and_configuration() -> None:
     assert entry["results"][0]["metrics"][3] == {
         "type": "i2t_gap_seen_unseen",
         "value": 20.0,
-        "name": "I2T gap (seen - unseen), points (95% CI [+10.0, +30.0], n=10, small n)",
+        "name": "I2T gap (seen - unseen), points (95% CI [+10.0, +30.0], n=10, unseen: small n)",
     }
     # 1 image x 2 captions: I2T only
     assert [m["type"] for m in entry["results"][3]["metrics"]] == [
@@ -189,11 +197,11 @@ def test_readme_without_front_matter_or_missing(tmp_path: Path) -> None:
 
 
 def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_ARO_ALPHA)
     assert cli.main(["export", "model-index", *paths]) == 2  # not the canonical builds' results
     assert "are not of the canonical bindsplit/bivlc" in capsys.readouterr().err
     assert cli.main(["export", "model-index", *paths, "--org", "lab"]) == 0
-    assert capsys.readouterr().out == format_model_index([ALPHA, ARO_ALPHA], org="lab")
+    assert capsys.readouterr().out == format_model_index([FILE_ALPHA, FILE_ARO_ALPHA], org="lab")
     assert cli.main(["export", "model-index", paths[0], "--dataset-id", "me/bivlc-300"]) == 0
     index = yaml.safe_load(capsys.readouterr().out)["model-index"]
     assert {result["dataset"]["type"] for result in index[0]["results"]} == {"me/bivlc-300"}
@@ -205,6 +213,6 @@ def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     )
     assert ModelCard(readme.read_text()).data.eval_results[0].dataset_type == "lab/bivlc"
     (tmp_path / "beta").mkdir()
-    other = write_records(tmp_path / "beta", BETA)
+    other = write_records(tmp_path / "beta", FILE_BETA)
     assert cli.main(["export", "model-index", paths[0], *other, "--org", "lab"]) == 2
     assert "export each model's results separately" in capsys.readouterr().err

@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_records import ALPHA, ARO_ALPHA, ARO_GAMMA, BETA, record_from_samples
+from report_records import (
+    ALPHA,
+    ARO_ALPHA,
+    BETA,
+    FILE_ALPHA,
+    FILE_ARO_GAMMA,
+    record_from_samples,
+)
 from report_records import write_records as write_files
 
 from bindsplit_datasets import cli, metric_core
@@ -41,8 +48,8 @@ from bindsplit_datasets.reports.results import (
 
 
 def test_load_results_round_trips_records_in_order(tmp_path: Path) -> None:
-    paths = write_files(tmp_path, ALPHA, ARO_GAMMA)
-    assert load_results(paths) == [ALPHA, ARO_GAMMA]
+    paths = write_files(tmp_path, FILE_ALPHA, FILE_ARO_GAMMA)
+    assert load_results(paths) == [FILE_ALPHA, FILE_ARO_GAMMA]
 
 
 @pytest.mark.parametrize(
@@ -52,25 +59,27 @@ def test_load_results_round_trips_records_in_order(tmp_path: Path) -> None:
         (json.dumps({"format": "bindsplit-build/2"}), "found 'bindsplit-build/2'"),
         (json.dumps([1, 2]), "found 'int'"),
         (json.dumps([]), "empty list"),
-        (json.dumps({**ALPHA, "model": {}}), "no model.id"),
-        (json.dumps({**ALPHA, "dataset": {"data": "x"}}), "no dataset.benchmark"),
+        (json.dumps({**FILE_ALPHA, "model": {}}), "no model.id"),
+        (json.dumps({**FILE_ALPHA, "dataset": {"data": "x"}}), "no dataset.benchmark"),
         (
-            json.dumps({**ALPHA, "metrics": {**ALPHA["metrics"], "full/i2t": 80.0}}),
+            json.dumps({**FILE_ALPHA, "metrics": {**FILE_ALPHA["metrics"], "full/i2t": 80.0}}),
             "not a fraction",
         ),
         (
-            json.dumps({**ALPHA, "metrics": {**ALPHA["metrics"], "seen/t2i_ci": [0.6, 0.5]}}),
+            json.dumps(
+                {**FILE_ALPHA, "metrics": {**FILE_ALPHA["metrics"], "seen/t2i_ci": [0.6, 0.5]}}
+            ),
             "low <= high",
         ),
         (
-            json.dumps({**ALPHA, "metrics": {**ALPHA["metrics"], "unseen/n": -1}}),
+            json.dumps({**FILE_ALPHA, "metrics": {**FILE_ALPHA["metrics"], "unseen/n": -1}}),
             "not a sample count",
         ),
     ],
 )
 def test_load_results_names_the_bad_file(tmp_path: Path, content: str, expected: str) -> None:
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
-    good.write_text(json.dumps(ALPHA), encoding="utf-8")
+    good.write_text(json.dumps(FILE_ALPHA), encoding="utf-8")
     bad.write_text(content, encoding="utf-8")
     with pytest.raises(SchemaError, match=expected) as error:
         load_results([good, bad])
@@ -79,9 +88,9 @@ def test_load_results_names_the_bad_file(tmp_path: Path, content: str, expected:
 
 def test_load_results_reads_a_collection_file(tmp_path: Path) -> None:
     single, collection = tmp_path / "one.json", tmp_path / "many.json"
-    single.write_text(json.dumps(ALPHA), encoding="utf-8")
-    collection.write_text(json.dumps([ARO_GAMMA, ALPHA]), encoding="utf-8")
-    assert load_results([single, collection]) == [ALPHA, ARO_GAMMA, ALPHA]
+    single.write_text(json.dumps(FILE_ALPHA), encoding="utf-8")
+    collection.write_text(json.dumps([FILE_ARO_GAMMA, FILE_ALPHA]), encoding="utf-8")
+    assert load_results([single, collection]) == [FILE_ALPHA, FILE_ARO_GAMMA, FILE_ALPHA]
 
 
 def test_load_results_missing_file(tmp_path: Path) -> None:
@@ -192,28 +201,30 @@ def test_the_metric_writes_exactly_these_keys() -> None:
     expected |= {f(c, m) for c in configs for m in METRICS for f in (metric_key, interval_key)}
     for gap in (GAP, GAP_PARTIAL):
         expected |= {gap_key(m, gap) for m in METRICS} | {interval_key(gap, m) for m in METRICS}
-    expected |= set(SETTINGS_KEYS) - {"macro_interval_method"}  # no macro groups here
+    # no macro groups here, and Wilson's intervals (no bootstrap to fall back from)
+    unused = {"macro_interval_method", "small_n_interval_method"}
+    expected |= set(SETTINGS_KEYS) - unused
     assert set(results) == expected
-    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - {
-        "macro_interval_method"
-    }
+    assert {key_config(key) for key in results} == {*configs, GAP, GAP_PARTIAL, *SETTINGS_KEYS} - (
+        unused
+    )
     assert gap_key("i2t", GAP_PARTIAL) == "gap_partial/i2t"
 
 
 def test_a_written_record_reads_back_equal_and_sealed(tmp_path: Path) -> None:
-    unsealed = {key: value for key, value in ALPHA.items() if key != "digest"}
+    unsealed = {key: value for key, value in FILE_ALPHA.items() if key != "digest"}
     path = write_record(unsealed, tmp_path / "r.json")
     [back] = load_results([path])
-    assert back == ALPHA and back["digest"] == record_digest(back)
+    assert back == FILE_ALPHA and back["digest"] == record_digest(back)
     assert back["digest"].startswith("sha256:") and len(back["digest"]) == 7 + 64
     # a collection: every record sealed on its own
-    write_records([unsealed, ARO_GAMMA], tmp_path / "many.json")
-    assert load_results([tmp_path / "many.json"]) == [ALPHA, ARO_GAMMA]
+    write_records([unsealed, FILE_ARO_GAMMA], tmp_path / "many.json")
+    assert load_results([tmp_path / "many.json"]) == [FILE_ALPHA, FILE_ARO_GAMMA]
 
 
 def edited_file(tmp_path: Path, change: Any) -> Path:
-    """ALPHA as written, then edited by hand with ``change(record)``."""
-    path = write_record(ALPHA, tmp_path / "alpha.json")
+    """FILE_ALPHA as written, then edited by hand with ``change(record)``."""
+    path = write_record(FILE_ALPHA, tmp_path / "alpha.json")
     record = json.loads(path.read_text(encoding="utf-8"))
     change(record)
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
@@ -224,7 +235,7 @@ def test_a_record_edited_by_hand_is_refused_by_compare_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = edited_file(tmp_path, lambda r: r["metrics"].update({"unseen/i2t": 0.95}))
-    other = write_files(tmp_path, BETA)
+    other = write_files(tmp_path, FILE_ARO_GAMMA)
     assert cli.main(["compare", str(path), *other]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -257,9 +268,9 @@ def test_edits_and_missing_digests_are_refused(tmp_path: Path, change: Any, expe
 @pytest.mark.parametrize(
     ("key", "expected"),
     [
-        ("unseen/i2t", r"metrics\['unseen/i2t'\] is missing \(unseen has 10 samples\)"),
-        ("full/group", r"metrics\['full/group'\] is missing \(full has 100 samples\)"),
-        ("seen/t2i", r"metrics\['seen/t2i'\] is missing \(seen has 60 samples\)"),
+        ("unseen/i2t", r"metrics\['unseen/i2t'\] is missing \(unseen has 2 samples\)"),
+        ("full/group", r"metrics\['full/group'\] is missing \(full has 10 samples\)"),
+        ("seen/t2i", r"metrics\['seen/t2i'\] is missing \(seen has 6 samples\)"),
         ("seen/i2t_ci", r"metrics\['seen/i2t_ci'\] is missing .*reports intervals"),
         ("gap/t2i", r"metrics\['gap/t2i'\] is missing \(seen and unseen both report t2i\)"),
         ("seen/n", r"metrics\['seen/n'\] is missing \(the record reports 'seen/i2t'\)"),
@@ -305,8 +316,8 @@ def test_samples_with_two_images_require_t2i_and_group() -> None:
 
 def test_written_records_carry_no_local_path(tmp_path: Path) -> None:
     local = {
-        **ALPHA,
-        "dataset": {**ALPHA["dataset"], "data": "/home/someone/builds/bivlc_bindsplit"},
+        **FILE_ALPHA,
+        "dataset": {**FILE_ALPHA["dataset"], "data": "/home/someone/builds/bivlc_bindsplit"},
         "save_scores": {"path": "/home/someone/scores/alpha.parquet", "error": None},
     }
     [back] = load_results([write_record(local, tmp_path / "r.json")])
@@ -369,6 +380,7 @@ def test_interval_settings_of_new_and_old_records() -> None:
         "confidence": 0.9,
         "n_bootstrap": 50,
         "seed": 7,
+        "small_n_interval_method": None,
     }
     # written before the settings were recorded: a 95% percentile bootstrap, resamples unknown
     assert interval_settings(ALPHA["metrics"]) == {
@@ -378,6 +390,7 @@ def test_interval_settings_of_new_and_old_records() -> None:
         "confidence": 0.95,
         "n_bootstrap": None,
         "seed": None,
+        "small_n_interval_method": None,
     }
     assert set(interval_settings({"full/n": 2, "full/i2t": 0.5}).values()) == {None}
 

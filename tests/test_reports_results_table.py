@@ -9,7 +9,16 @@ from typing import Any
 import datasets
 import pyarrow as pa
 import pytest
-from report_records import ALPHA, ARO_ALPHA, BETA, N, record_from_samples, write_records
+from report_records import (
+    ALPHA,
+    ARO_ALPHA,
+    BETA,
+    FILE_ALPHA,
+    FILE_ARO_ALPHA,
+    N,
+    record_from_samples,
+    write_records,
+)
 
 from bindsplit_datasets import cli, metric_core
 from bindsplit_datasets.errors import SchemaError
@@ -171,7 +180,7 @@ def test_a_foreign_file_is_no_results_table(tmp_path: Path) -> None:
 
 
 def test_export_results_table_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = write_records(tmp_path, ALPHA, ARO_ALPHA)
+    paths = write_records(tmp_path, FILE_ALPHA, FILE_ARO_ALPHA)
     out = tmp_path / "t.parquet"
     assert cli.main(["export", "results-table", *paths, "--out", str(out)]) == 0
     assert capsys.readouterr().out == f"wrote the results table of 2 results record(s) to {out}\n"

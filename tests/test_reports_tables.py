@@ -32,6 +32,7 @@ def test_render_table_aligns_pads_and_strips() -> None:
 
 
 RECORD = {
+    "format": "bindsplit-results/1",
     "model": {"id": "tiny", "scored_by": "encoder"},
     "dataset": {"benchmark": "aro_vga", "data": "out/aro"},
     "metrics": {

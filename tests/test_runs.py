@@ -14,7 +14,7 @@ from tiny_models import reset_accelerate, tiny_clip
 from bindsplit_datasets import cli, evaluation, loading
 from bindsplit_datasets.builds.builder import build_benchmark
 from bindsplit_datasets.errors import OutputPathError
-from bindsplit_datasets.reports.results import record_file_name
+from bindsplit_datasets.reports.results import record_file_name, write_record
 from bindsplit_datasets.runs import check_output_file, plan_runs, same_run
 
 # the model stack (torch, transformers): not part of `make test-fast`
@@ -190,11 +190,56 @@ def test_a_changed_build_or_revision_is_not_skipped(builds, tmp_path):
         stale,
         manifest["fingerprint"],
     )
-    current = {**record, "dataset": {"benchmark": "bivlc", "fingerprint": manifest["fingerprint"]}}
-    target.write_text(json.dumps(current))
+    current = genuine_record(builds["bivlc"], record["model"])
+    write_record(current, target)
     assert plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)[0].skip
+    # the same model and build fingerprint, but not as `bindsplit eval` wrote it: scored again
+    unsealed = {**record, "dataset": {"benchmark": "bivlc", "fingerprint": manifest["fingerprint"]}}
+    target.write_text(json.dumps(unsealed))
+    [run] = plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)
+    assert not run.skip and "has no digest" in run.changes[0]
+    write_record(current, target)
     assert not plan_runs(["org/m"], [builds["bivlc"]], out_dir=out, force=True)[0].skip
     assert not plan_runs(["org/m"], [builds["bivlc"]], out_dir=out, revision="v2")[0].skip
+
+
+def genuine_record(build: Path, model: dict[str, Any]) -> dict[str, Any]:
+    """A record of ``build`` as `bindsplit eval` writes it (scores imported: no model needed),
+    under ``model``'s identity."""
+    data = loading.load_bindsplit(build)
+    images, captions = len(data.columns.image), len(data.columns.caption)
+    matrix = [[float(i == j) for j in range(captions)] for i in range(images)]
+    scores = dict.fromkeys(evaluation.sample_ids(data), matrix)
+    record = evaluation.evaluate_scores(scores, build, name=model["id"])
+    return {**record, "model": {**model, "scored_by": "encoder"}}
+
+
+def test_a_record_of_another_build_is_not_skipped(builds, tmp_path):
+    """The record there names this build's fingerprint, its numbers re-derive from its
+    outcomes, but its samples are another build's: its fingerprint was swapped, so the pair is
+    scored again, never skipped."""
+    out = tmp_path / "results"
+    out.mkdir()
+    reference = tmp_path / "reference.txt"
+    reference.write_text("\n".join(REFERENCE) + "\n")
+    shuffled = build_benchmark(  # the same rows in another order: the same sizes, another build
+        "bivlc",
+        out=tmp_path / "bivlc",
+        source=make_bivlc_source(tmp_path / "bivlc.parquet", BIVLC_ROWS[::-1]),
+        reference=reference,
+        progress=False,
+    )
+    model = {"id": "org/m", "revision": "abc", "source": {"hub": "org/m", "commit": None}}
+    other = genuine_record(shuffled.path, model)
+    fingerprint = json.loads((builds["bivlc"] / "bindsplit.json").read_text())["fingerprint"]
+    assert other["dataset"]["fingerprint"] != fingerprint
+    swapped = {**other, "dataset": {**other["dataset"], "fingerprint": fingerprint}}
+    target = out / record_file_name("org/m", "bivlc")
+    write_record(swapped, target)
+    [run] = plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)
+    assert not run.skip and "does not hold the samples of the build" in run.changes[0]
+    write_record(genuine_record(builds["bivlc"], model), target)
+    assert plan_runs(["org/m"], [builds["bivlc"]], out_dir=out)[0].skip
 
 
 def test_file_names_are_safe_and_distinct():

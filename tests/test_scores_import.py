@@ -20,12 +20,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory) -> Path:
-    rows = tiny_bivlc_like(12, n_images=5)
-    return fake_build(tmp_path_factory.mktemp("build") / "bivlc_like", rows, "_test_bivlc_like")
-
-
-@pytest.fixture(scope="module")
 def clip_run(build, tmp_path_factory) -> tuple[Path, Path]:
     """A CLIP run's record and its --save-scores file."""
     folder = tmp_path_factory.mktemp("run")

@@ -45,6 +45,7 @@ REQUIRED = (
     ),
     f"benchmarks/data/{OFFICIAL_SOLUTION['file']}",
     "benchmarks/data/NOTICE",
+    "publish/data/canonical_builds.json",
     "_metric/bindsplit/bindsplit.py",
     "_metric/bindsplit/bindsplit_bootstrap.py",
     "_metric/bindsplit/bindsplit_intervals.py",
@@ -151,3 +152,24 @@ def test_the_installed_wheel_runs(wheel: Path, tmp_path: Path) -> None:
         [sys.executable, "-m", PACKAGE, "--help"], cwd=tmp_path, env=env, capture_output=True
     )
     assert help_run.returncode == 0 and b"usage: bindsplit" in help_run.stdout
+
+
+def test_a_push_space_dry_run_leaves_the_temporary_folder_as_it_found_it(tmp_path: Path) -> None:
+    """The dry run builds the project's wheel (13 MB) in a temporary folder and removes it: the
+    system's temporary folder (``TMPDIR``, here an empty one) is as empty afterwards, and the
+    output names no temporary or checkout path."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-m", PACKAGE, "push-space", "leaderboard"],
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(temporary), "PYTHONPATH": str(REPO_ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "dry run: nothing was sent" in run.stdout
+    assert "wheels/bindsplit_datasets-0.1.0-py3-none-any.whl" in run.stdout
+    assert sorted(path.name for path in temporary.iterdir()) == []
+    for text in (run.stdout, run.stderr):
+        assert str(temporary) not in text and str(REPO_ROOT) not in text

@@ -19,7 +19,7 @@ import contextlib
 import io
 import json
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -62,6 +62,8 @@ __all__ = [
     "TINY_LABELS",
     "VOCABULARY",
     "char_tokenizer",
+    "word_level_tokenizer",
+    "naive_metrics",
     "naive_open_clip_scores",
     "naive_scores",
     "png_bytes",
@@ -89,11 +91,26 @@ PAD_ID, UNK_ID, BOS_ID, EOS_ID = range(4)
 
 def char_tokenizer(model_max_length: int = 32) -> PreTrainedTokenizerFast:
     """A character-level fast tokenizer: ``[BOS] c h a r s [EOS]``, lower-cased, ``[PAD]`` = 0."""
-    backend = Tokenizer(
-        models.WordLevel(vocab={tok: i for i, tok in enumerate(VOCABULARY)}, unk_token="[UNK]")
+    return word_level_tokenizer(
+        VOCABULARY[len(SPECIAL_TOKENS) :],
+        pre_tokenizers.Split(Regex("."), behavior="isolated"),
+        model_max_length,
     )
+
+
+def word_level_tokenizer(
+    vocabulary: Iterable[str], pre_tokenizer: Any, model_max_length: int
+) -> PreTrainedTokenizerFast:
+    """A fast tokenizer over :data:`SPECIAL_TOKENS` then ``vocabulary`` (lower case, each token
+    once): ``[BOS] tokens [EOS]``, lower-cased, ``[PAD]`` = 0, anything else ``[UNK]``;
+    ``pre_tokenizer`` (a ``tokenizers.pre_tokenizers`` object) cuts the text into tokens
+    (characters for :func:`char_tokenizer`, words for the scorer's benchmark in perf/)."""
+    vocab: dict[str, int] = {}
+    for token in (*SPECIAL_TOKENS, *vocabulary):
+        vocab.setdefault(token, len(vocab))
+    backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
     backend.normalizer = normalizers.Lowercase()
-    backend.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    backend.pre_tokenizer = pre_tokenizer
     backend.post_processor = TemplateProcessing(
         single="[BOS] $A [EOS]", special_tokens=[("[BOS]", BOS_ID), ("[EOS]", EOS_ID)]
     )
@@ -345,6 +362,28 @@ def naive_scores(
     return np.stack(matrices)
 
 
+def naive_metrics(
+    scores: np.ndarray, dataset: datasets.Dataset, adapter: BenchmarkAdapter, n_bootstrap: int
+) -> dict[str, Any]:
+    """The metric of reference ``scores`` (one matrix per row of ``dataset``), with the labels,
+    categories, macro groups and ``balanced`` flags read from the rows as the evaluation reads
+    them: what a record's ``metrics`` must equal."""
+    from fixtures_sources import label_names
+
+    from bindsplit_datasets.metric_core import accumulate, compute_metrics
+
+    categories = [adapter.category(row) for row in dataset]
+    groups = [adapter.macro_group(row) for row in dataset]
+    stats = accumulate(
+        scores,
+        label_names(dataset),
+        categories if any(categories) else None,
+        groups if any(groups) else None,
+        balanced=dataset["balanced"],
+    )
+    return compute_metrics(stats, n_bootstrap=n_bootstrap, seed=0)
+
+
 def naive_open_clip_scores(
     model: Any,
     preprocess: Any,
@@ -411,6 +450,7 @@ def fake_manifest(
     from bindsplit_datasets.benchmarks import get_benchmark
     from bindsplit_datasets.builds.features import CATEGORY_COLUMN, MACRO_GROUP_COLUMN
     from bindsplit_datasets.builds.manifest import BuildColumns, rows_fingerprint
+    from bindsplit_datasets.builds.provenance_digest import with_provenance
 
     adapter = get_benchmark(benchmark)
     columns = BuildColumns(
@@ -420,15 +460,17 @@ def fake_manifest(
         category=CATEGORY_COLUMN if CATEGORY_COLUMN in dataset.column_names else None,
         macro_group=MACRO_GROUP_COLUMN if MACRO_GROUP_COLUMN in dataset.column_names else None,
     )
-    return {
-        "format": "bindsplit-build/2",
-        "benchmark": benchmark,
-        "pretty_name": adapter.pretty_name,
-        "reference": {"corpus": "test"},
-        "configs": dict(sizes),
-        "fingerprint": rows_fingerprint(dataset, adapter.image_columns),
-        "columns": columns.to_dict(),
-    }
+    return with_provenance(  # as a build records it, so that its provenance is checked too
+        {
+            "format": "bindsplit-build/2",
+            "benchmark": benchmark,
+            "pretty_name": adapter.pretty_name,
+            "reference": {"corpus": "test"},
+            "configs": dict(sizes),
+            "fingerprint": rows_fingerprint(dataset, adapter.image_columns),
+            "columns": columns.to_dict(),
+        }
+    )
 
 
 def with_group_columns(dataset: datasets.Dataset, benchmark: str) -> datasets.Dataset:

@@ -90,31 +90,58 @@ def _normalise_text(text: str) -> str:
     return _SPACES.sub(" ", text).strip().lower().rstrip(".").strip()
 
 
+def _common_prefix(left: Sequence[str], right: Sequence[str]) -> int:
+    return next(
+        (k for k, (x, y) in enumerate(zip(left, right, strict=False)) if x != y),
+        min(len(left), len(right)),
+    )
+
+
+def _joined(words: list[str]) -> tuple[list[str], list[str]] | None:
+    """The words before and after the first ``and the``, if there is one with at least two
+    words on each side."""
+    k = next((k for k in range(len(words) - 1) if words[k : k + 2] == ["and", "the"]), 0)
+    return (words[:k], words[k + 2 :]) if 2 <= k <= len(words) - 4 else None
+
+
 def split_template(true_caption: str, false_caption: str) -> list[tuple[str, str, str, str]]:
     """Every ``(attr1, obj1, attr2, obj2)`` such that the true caption is
     ``"the {attr1} {obj1} and the {attr2} {obj2}"`` and the false caption is
     ``"the {attr2} {obj1} and the {attr1} {obj2}"`` (case, spaces and a final period ignored),
     ordered by attribute length (shortest first). Empty when the row does not fit the template.
 
+    Attributes and objects are Visual Genome names, never holding ``and the``: each caption's
+    first ``and the`` joins its two phrases. The splits that fit are then those whose first
+    attribute length lies between bounds read off four common prefixes and suffixes, so they are
+    found in time linear in the captions' length (a hostile record cannot stall a build).
+
     >>> split_template("the white dog and the black cat", "the black dog and the white cat")
     [('white', 'dog', 'black', 'cat')]
     """
-    true, false = _normalise_text(true_caption), _normalise_text(false_caption)
-    if not true.startswith("the "):
+    true, false = _normalise_text(true_caption).split(), _normalise_text(false_caption).split()
+    if len(true) != len(false) or not true or true[0] != "the" or false[0] != "the":
         return []
-    body = true[len("the ") :]
-    found: list[tuple[str, str, str, str]] = []
-    start = body.find(_JOINER)
-    while start != -1:
-        left, right = body[:start].split(), body[start + len(_JOINER) :].split()
-        for i in range(1, len(left)):
-            attr1, obj1 = " ".join(left[:i]), " ".join(left[i:])
-            for j in range(1, len(right)):
-                attr2, obj2 = " ".join(right[:j]), " ".join(right[j:])
-                if false == f"the {attr2} {obj1}{_JOINER}{attr1} {obj2}":
-                    found.append((attr1, obj1, attr2, obj2))
-        start = body.find(_JOINER, start + 1)
-    return sorted(found, key=lambda parts: (len(parts[0]) + len(parts[2]), parts))
+    halves, swapped = _joined(true[1:]), _joined(false[1:])
+    if halves is None or swapped is None:
+        return []
+    (left, right), (false_left, false_right) = halves, swapped
+    # false_left = right[:j] + left[i:] and false_right = left[:i] + right[j:], with j = i + shift
+    shift = len(false_left) - len(left)
+    before = _common_prefix(false_left, right) - shift  # right[:j] starts false_left
+    after = len(left) - _common_prefix(false_left[::-1], left[::-1])  # left[i:] ends it
+    first = _common_prefix(false_right, left)  # left[:i] starts false_right
+    last = len(right) - _common_prefix(false_right[::-1], right[::-1]) - shift  # right[j:] ends it
+    lowest = max(1, 1 - shift, after, last)
+    highest = min(len(left) - 1, len(right) - 1 - shift, first, before)
+    return [
+        (
+            " ".join(left[:i]),
+            " ".join(left[i:]),
+            " ".join(right[: i + shift]),
+            " ".join(right[i + shift :]),
+        )
+        for i in range(lowest, highest + 1)
+    ]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -71,14 +71,22 @@ def _words(text: str) -> list[str]:
     return _SPACES.sub(" ", text).strip().lower().rstrip(".").split()
 
 
+def _first_copula(words: list[str]) -> int | None:
+    return next((k for k, word in enumerate(words) if word in _COPULAS), None)
+
+
 def split_template(
     true_caption: str, false_caption: str, relation: str | None = None
 ) -> list[tuple[str, str, str]]:
-    """Every ``(subject, relation, object)`` such that the true caption is
+    """The ``(subject, relation, object)`` such that the true caption is
     ``"the {subject} is {relation} the {object}"`` and the false caption
     ``"the {object} is {relation} the {subject}"`` (case, spaces and a final period ignored;
-    ``are`` as well as ``is``); with ``relation``, only splits of that relation. Empty when the
-    row does not fit.
+    ``are`` as well as ``is``), as a list of one; with ``relation``, only a split of that
+    relation. Empty when the row does not fit.
+
+    Subject and object are Visual Genome object names, never a copula: each caption's first
+    ``is``/``are`` is its copula, so the split is found in one pass over the words (time linear
+    in the captions' length: a hostile record cannot stall a build).
 
     >>> split_template("the horse is eating the grass", "the grass is eating the horse")
     [('horse', 'eating', 'grass')]
@@ -87,23 +95,21 @@ def split_template(
     [('cup', 'to the left of', 'plate')]
     """
     true, false = _words(true_caption), _words(false_caption)
-    wanted = " ".join(_words(relation)) if relation is not None else None
-    found: list[tuple[str, str, str]] = []
-    if len(true) < 5 or true[0] != "the":
-        return found
-    for i in range(2, len(true)):
-        if true[i] not in _COPULAS:
-            continue
-        for j in range(i + 2, len(true) - 1):
-            if true[j] != "the":
-                continue
-            subject, rel, obj = true[1:i], true[i + 1 : j], true[j + 1 :]
-            text = " ".join(rel)
-            if wanted is not None and text != wanted:
-                continue
-            if false == ["the", *obj, true[i], *rel, "the", *subject]:
-                found.append((" ".join(subject), text, " ".join(obj)))
-    return found
+    if len(true) < 5 or len(false) != len(true) or true[0] != "the" or false[0] != "the":
+        return []
+    body, swapped = true[1:], false[1:]
+    a, b = _first_copula(body), _first_copula(swapped)
+    if not a or not b or body[a] != swapped[b]:
+        return []
+    end = len(body) - b  # the object starts here; its "the" is just before
+    if end - a < 3 or body[end - 1] != "the":
+        return []
+    if swapped != body[end:] + body[a:end] + body[:a]:
+        return []
+    text = " ".join(body[a + 1 : end - 1])
+    if relation is not None and text != " ".join(_words(relation)):
+        return []
+    return [(" ".join(body[:a]), text, " ".join(body[end:]))]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
-from tqdm.auto import tqdm
 
 from ..downloads import files_digest
 from ..errors import (
@@ -40,7 +39,7 @@ from ..errors import (
     BindsplitValueError,
     SchemaError,
 )
-from ..names import is_hub_id
+from ..names import MAX_CAPTION_CHARS, is_hub_id
 from ..parquet_files import load_parquet_files
 from ..parsing import (
     Binding,
@@ -51,6 +50,8 @@ from ..parsing import (
     parse_relations,
     parse_relations_many,
 )
+from ..progress import progress as progress_bar
+from .caption_rows import parse_caption_rows, read_row_by_row
 from .spec import BenchmarkSpec
 
 __all__ = [
@@ -67,8 +68,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-_ROW_BATCH = 1000
 
 
 @dataclass
@@ -274,17 +273,9 @@ class BenchmarkAdapter(abc.ABC):
         The default calls :meth:`caption_bindings` row by row without decoding any image;
         adapters that parse caption text override it to parse each distinct caption once.
         """
-        text = dataset.select_columns(
-            [c for c in dataset.column_names if c not in self.image_columns]
-        ).with_format(None)
-        bindings: list[list[list[Binding]]] = []
-        with tqdm(total=len(text), desc="bindings", unit="row", disable=not progress) as bar:
-            for batch in text.iter(batch_size=_ROW_BATCH):
-                columns = list(batch)
-                for values in zip(*batch.values(), strict=True):
-                    bindings.append(self.caption_bindings(dict(zip(columns, values, strict=True))))
-                bar.update(len(batch[columns[0]]) if columns else 0)
-        return bindings
+        return read_row_by_row(
+            dataset, self.image_columns, self.caption_bindings, desc="bindings", progress=progress
+        )
 
     def all_caption_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
@@ -294,16 +285,16 @@ class BenchmarkAdapter(abc.ABC):
         parse_relations_many`) unless the adapter overrides :meth:`caption_relations`, which
         is then asked row by row without decoding any image."""
         if type(self).caption_relations is not BenchmarkAdapter.caption_relations:
-            text = dataset.select_columns(
-                [c for c in dataset.column_names if c not in self.image_columns]
-            ).with_format(None)
-            rows: list[list[list[Relation]]] = []
-            for batch in text.iter(batch_size=_ROW_BATCH):
-                columns = list(batch)
-                for values in zip(*batch.values(), strict=True):
-                    rows.append(self.caption_relations(dict(zip(columns, values, strict=True))))
-            return rows
-        return _parse_rows(self, dataset, parse_relations_many, progress)
+            return read_row_by_row(
+                dataset,
+                self.image_columns,
+                self.caption_relations,
+                desc="relations",
+                progress=progress,
+            )
+        return parse_caption_rows(
+            dataset, self.caption_columns, parse_relations_many, progress=progress
+        )
 
     def all_caption_bindings_and_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
@@ -369,7 +360,7 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
     ) -> list[list[list[Binding]]]:
         """Parse every caption with :func:`~bindsplit_datasets.parsing.parse_many` (which parses
         each distinct caption once: benchmarks repeat captions across samples)."""
-        return _parse_rows(self, dataset, parse_many, progress)
+        return parse_caption_rows(dataset, self.caption_columns, parse_many, progress=progress)
 
     def all_caption_bindings_and_relations(
         self, dataset: datasets.Dataset, *, progress: bool = False
@@ -381,17 +372,10 @@ class ParsedCaptionsAdapter(BenchmarkAdapter):
         if readers != (BenchmarkAdapter.caption_relations, BenchmarkAdapter.all_caption_relations,
                        ParsedCaptionsAdapter.all_caption_bindings):  # fmt: skip
             return super().all_caption_bindings_and_relations(dataset, progress=progress)
-        both = _parse_rows(self, dataset, parse_bindings_and_relations_many, progress)
+        both = parse_caption_rows(
+            dataset, self.caption_columns, parse_bindings_and_relations_many, progress=progress
+        )
         return [[b for b, _ in row] for row in both], [[r for _, r in row] for row in both]
-
-
-def _parse_rows(adapter: BenchmarkAdapter, dataset: datasets.Dataset,
-                parse: Callable[..., list[Any]], progress: bool) -> list[list[Any]]:  # fmt: skip
-    """``parse`` (a batch form of the parser) over every caption of ``dataset``, row by row."""
-    columns = dataset.select_columns(list(adapter.caption_columns)).to_dict()
-    rows = zip(*(columns[c] for c in adapter.caption_columns), strict=True)
-    parsed = parse([text or "" for row in rows for text in row], progress=progress)
-    return [parsed[i : i + adapter.n_captions] for i in range(0, len(parsed), adapter.n_captions)]
 
 
 #: Local data files, never Hub ids even where they have the form ``name/file``.
@@ -533,6 +517,10 @@ def _caption_problem(text: Any) -> str | None:
     return "missing_caption" if missing else None
 
 
+def _long_caption(text: Any) -> str | None:
+    return "long_caption" if isinstance(text, str) and len(text) > MAX_CAPTION_CHARS else None
+
+
 def check_captions(
     dataset: datasets.Dataset,
     columns: Sequence[str],
@@ -540,18 +528,28 @@ def check_captions(
     *,
     strict: bool,
 ) -> datasets.Dataset:
-    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``.
+    """Drop the rows with a missing caption (``None``, or empty after stripping) in ``columns``,
+    then those with a caption longer than :data:`~bindsplit_datasets.names.MAX_CAPTION_CHARS`:
+    the one check every source's captions go through before anything parses or matches them.
 
     A row without a caption cannot be labelled (its bindings are unknown, not absent), so it is
-    never kept as ``none``: each dropped row is counted in ``report.problems``
-    (``missing_caption``) and summarised in ``report.notes``; with ``strict=True`` the first one
-    raises :class:`~bindsplit_datasets.errors.BindsplitError` instead.
+    never kept as ``none``; a longer caption is no benchmark caption (one hostile record must not
+    stall a build). Each dropped row is counted in ``report.problems`` (``missing_caption``,
+    ``long_caption``) and summarised in ``report.notes`` (the first row, and the limit); with
+    ``strict=True`` the first one raises :class:`~bindsplit_datasets.errors.BindsplitError`.
     """
     captions = dataset.select_columns(list(columns)).to_dict()
     rows = ({c: captions[c][i] for c in columns} for i in range(len(dataset)))
     problems = _first_problems(rows, columns, _caption_problem)
-    return drop_rows(
+    dataset = drop_rows(
         dataset, problems, report, strict=strict, what="a missing (None or empty) caption"
+    )
+    limit = f"{MAX_CAPTION_CHARS:,} characters"
+    rows = iter(dataset.select_columns(list(columns)).with_format(None))
+    problems = _first_problems(rows, columns, _long_caption)
+    fix = f"shorten or remove it (BindSplit reads captions of at most {limit})"
+    return drop_rows(
+        dataset, problems, report, strict=strict, what=f"a caption over {limit}", fix=fix
     )
 
 
@@ -593,8 +591,8 @@ def check_images(
     raw = dataset.select_columns(list(columns))
     for column in columns:
         raw = raw.cast_column(column, datasets.Image(decode=False))
-    rows = tqdm(
-        raw, total=len(raw), desc="checking images", unit="row", disable=None if progress else True
+    rows = progress_bar(
+        raw, total=len(raw), desc="checking images", unit="row", disable=not progress
     )
     problems = _first_problems(rows, columns, image_problem)
     return drop_rows(dataset, problems, report, strict=strict)

@@ -17,11 +17,10 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
 from ..atomic import atomic_directory
 from ..downloads import IO_CHUNK, default_cache_dir, download, url_file_name
 from ..errors import SchemaError
+from ..progress import progress as progress_bar
 
 __all__ = ["COCO_VAL2017_IMAGES_MD5", "COCO_VAL2017_IMAGES_URL", "coco_val2017_images"]
 
@@ -58,7 +57,10 @@ def _extract_images(archive_path: Path, folder: Path, *, progress: bool) -> None
                     f"{archive_path} holds no {_MEMBER_FOLDER}/ images; it is not the COCO "
                     "val2017 image archive"
                 )
-            for info in tqdm(members, desc="extracting images", unit="file", disable=not progress):
+            images = progress_bar(
+                members, desc="extracting images", unit="file", disable=not progress
+            )
+            for info in images:
                 name = info.filename.partition("/")[2]
                 with archive.open(info) as src, open(tmp / name, "wb") as out:
                     shutil.copyfileobj(src, out, IO_CHUNK)

@@ -37,6 +37,7 @@ import datasets
 
 from ..downloads import default_cache_dir, download, files_digest
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
+from ..input_files import check_input_file
 from . import from_spec
 from .base import (
     LoadedSource,
@@ -146,7 +147,7 @@ def _read_subset(path: Path) -> list[tuple[str, dict[str, Any]]]:
     """The ``(key, sample)`` pairs of one subset file, in file order, each sample checked to have
     :data:`RECORD_FIELDS` as strings and a plain file name."""
     try:
-        samples = json.loads(path.read_text(encoding="utf-8"))
+        samples = json.loads(check_input_file(path, "subset file").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise SchemaError(f"{path} is not a readable JSON file: {error}") from None
     if not isinstance(samples, dict) or not samples:

@@ -46,6 +46,7 @@ import datasets
 
 from ..downloads import file_digest
 from ..errors import BindsplitFileNotFoundError, SchemaError
+from ..input_files import check_input_file
 from ..pairing import PAIRING_COLUMN
 from . import from_spec
 from .base import LoadedSource, ParsedCaptionsAdapter
@@ -127,7 +128,7 @@ def read_sim_solution(path: str | Path) -> SimSolution:
     relation, ``Text`` and ``Image`` relations that disagree, or an ``idx`` that is not the row's
     position within its category (``idx`` restarts at 0 in every category).
     """
-    path = Path(path)
+    path = check_input_file(path, "sim_solution file")
     if not path.is_file():
         raise BindsplitFileNotFoundError(f"sim_solution file {path} not found")
     try:

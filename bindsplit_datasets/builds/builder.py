@@ -38,6 +38,13 @@ import pyarrow.compute as pc
 
 from ..atomic import BUILD_OUTPUT, atomic_directory, check_output
 from ..benchmarks import BenchmarkAdapter, LoadedSource, get_benchmark
+from ..datasets_compat import (
+    InMemoryTable,
+    convert_file_size_to_int,
+    embed_table_storage,
+    progress_bars_off,
+    require_storage_embed,
+)
 from ..errors import BindsplitError, BindsplitValueError, LeakageError, SchemaError
 from ..labels import (
     CompositionStats,
@@ -51,12 +58,6 @@ from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND
 from ..parsing import PARSER_VERSION
 from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
-from .datasets_compat import (
-    InMemoryTable,
-    convert_file_size_to_int,
-    embed_table_storage,
-    require_storage_embed,
-)
 from .features import (
     ANNOTATION_COLUMNS,
     BINDING_COLUMNS,
@@ -523,11 +524,16 @@ def write_build(
             leakage=dict(prepared.leakage),
             binding_kind=prepared.binding_kind,
         )
-        manifest = _without_local_paths(recorded.to_dict(), prepared.local_folders)
-        BuildManifest.from_dict(manifest, str(out)).write(tmp)
+        written = BuildManifest.from_dict(
+            _without_local_paths(recorded.to_dict(), prepared.local_folders), str(out)
+        )
+        written.write(tmp)
+        manifest = written.to_dict()  # its provenance digest that of the manifest written
         card = render_card(manifest, dataset_infos=infos, repo_id=repo_id, adapter=prepared.adapter)
         (tmp / CARD_NAME).write_text(card, encoding="utf-8")
-    logger.info("wrote %s (%s)", out, ", ".join(f"{c}: {n}" for c, n in sizes.items()))
+    # the build's name, not its path: ``out`` may be a temporary folder of the caller's (the demo)
+    shown = ", ".join(f"{c}: {n}" for c, n in sizes.items())
+    logger.info("built %s (%s)", prepared.adapter.pretty_name, shown)
     return BuildResult(path=out, manifest=manifest, composition=stats)
 
 
@@ -541,15 +547,16 @@ def _write_config(
     n_shards = max(1, min(len(rows), math.ceil(nbytes / limit)))
     embed = _has_external_files(full)
     written = 0
-    for k in range(n_shards):
-        shard = rows.shard(num_shards=n_shards, index=k, contiguous=True)
-        if embed:  # image cells that hold a path, not bytes: put the bytes in the Parquet file
-            shard = shard.with_format("arrow").map(
-                embed_table_storage, batched=True, keep_in_memory=True
-            )
-        path = folder / f"test-{k:05d}-of-{n_shards:05d}.parquet"
-        shard.with_format(None).to_parquet(str(path))
-        written += path.stat().st_size
+    with progress_bars_off():  # the build shows its own progress
+        for k in range(n_shards):
+            shard = rows.shard(num_shards=n_shards, index=k, contiguous=True)
+            if embed:  # image cells that hold a path, not bytes: put the bytes in the file
+                shard = shard.with_format("arrow").map(
+                    embed_table_storage, batched=True, keep_in_memory=True
+                )
+            path = folder / f"test-{k:05d}-of-{n_shards:05d}.parquet"
+            shard.with_format(None).to_parquet(str(path))
+            written += path.stat().st_size
     split = datasets.SplitInfo(name="test", num_bytes=nbytes, num_examples=len(rows))
     return datasets.DatasetInfo(
         features=full.features,

@@ -22,6 +22,7 @@ import datasets
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from ..benchmarks import BenchmarkAdapter, get_benchmark
+from ..datasets_compat import DatasetInfosDict
 from ..metric_core import SMALL_N
 from ..names import (
     CONFIGURATION_MEANINGS,
@@ -29,6 +30,8 @@ from ..names import (
     DEFAULT_BINDING_KIND,
     SPLIT_LABELS,
     hub_dataset_id,
+    install_command,
+    size_category,
 )
 from ..tables import Align, render_table
 from .card_source import (
@@ -43,9 +46,9 @@ from .card_source import (
     source_report,
     unofficial_pairing,
 )
-from .datasets_compat import DatasetInfosDict
 from .eval_tasks import card_section
 from .manifest import build_columns
+from .paper import paper_column_note, paper_comparable, paper_figure_notes
 
 __all__ = [
     "CATEGORY_HEADER",
@@ -55,22 +58,36 @@ __all__ = [
     "composition_rows",
     "configs_metadata",
     "flat_composition",
-    "paper_figure_notes",
-    "paper_comparable",
     "render_card",
-    "size_category",
 ]
 
 
-# (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings
+# (key, meaning, key of the paper's figure) of the rates, each paper figure in both readings;
+# {units} / {unit} / {any} name the build's binding units (_UNIT_NAMES)
 _RATES = (
-    ("positive_seen_rate", "positive-caption bindings seen", "positive_seen_rate"),
-    ("positive_caption_seen_rate", "positive captions with a binding seen", "positive_seen_rate"),
-    ("negative_seen_rate", "negative-caption bindings seen", "negative_seen_rate"),
-    ("negative_caption_seen_rate", "negative captions with a binding seen", "negative_seen_rate"),
+    ("positive_seen_rate", "positive-caption {units} seen", "positive_seen_rate"),
+    ("positive_caption_seen_rate", "positive captions with a {unit} seen", "positive_seen_rate"),
+    ("negative_seen_rate", "negative-caption {units} seen", "negative_seen_rate"),
+    ("negative_caption_seen_rate", "negative captions with a {unit} seen", "negative_seen_rate"),
     ("asymmetric_share", "samples with familiarity asymmetry", "asymmetric_share"),
 )
-_UNSEEN_WITH_BINDINGS = "unseen, of samples with bindings"
+_UNSEEN_WITH_BINDINGS = "unseen, of samples with {any}"
+#: Binding kind -> what a model that exploits familiarity does without (the card).
+_BINDING_WORK = {
+    "attribute": "binding attributes to objects",
+    "relation": "binding relations to their subjects and objects",
+    "both": "binding attributes to objects and relations to their subjects and objects",
+}
+#: Binding kind -> how the composition names its units: all of them, one, and any of them.
+_UNIT_NAMES: dict[str, dict[str, str]] = {
+    "attribute": {"units": "bindings", "unit": "binding", "any": "bindings"},
+    "relation": {"units": "triples", "unit": "triple", "any": "triples"},
+    "both": {
+        "units": "bindings and triples",
+        "unit": "binding or triple",
+        "any": "bindings or triples",
+    },
+}
 _BALANCED_ROW = "balanced (equal familiarity above 0)"
 #: Header of the composition table (:func:`composition_rows`).
 COMPOSITION_HEADER: tuple[str, ...] = ("", "n", "share", "paper")
@@ -87,42 +104,8 @@ CATEGORY_HEADER: tuple[str, ...] = (
     "neg. bindings seen",
     "asymmetric",
 )
-#: Samples of each benchmark as the paper counted them, to check its figures against each other.
-_PAPER_SOURCE_ROWS: dict[str, int] = {"aro_vga": 28_748}
-
-
-#: The reference the paper's figures were measured against: its corpus name and ``min_count``.
-_PAPER_REFERENCE = ("coco2017", 1)
 #: Below this share of the samples the ``unseen`` configuration is called small on the card.
 _SMALL_SHARE = 0.1
-
-
-def size_category(n: int) -> str:
-    """The Hub's ``size_categories`` bucket of ``n`` rows.
-
-    >>> size_category(999), size_category(1_000), size_category(28_748)
-    ('n<1K', '1K<n<10K', '10K<n<100K')
-    """
-    for limit, name in (
-        (1_000, "n<1K"),
-        (10_000, "1K<n<10K"),
-        (100_000, "10K<n<100K"),
-        (1_000_000, "100K<n<1M"),
-    ):
-        if n < limit:
-            return name
-    return "1M<n<10M" if n < 10_000_000 else "n>10M"
-
-
-def paper_comparable(manifest: Mapping[str, Any]) -> bool:
-    """Whether the paper's figures apply to this build: it is labelled against the reference
-    they were measured against (COCO train2017 captions, ``min_count`` 1) and by attribute
-    bindings, as the paper's are."""
-    corpus = (manifest.get("reference") or {}).get("corpus") or {}
-    kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
-    return kind == "attribute" and (
-        (corpus.get("name"), manifest.get("min_count")) == _PAPER_REFERENCE
-    )
 
 
 #: Binding kind -> what labels the samples and which row columns hold the units (the card).
@@ -184,13 +167,18 @@ def _count(value: int | None) -> str:
 
 
 def composition_rows(
-    composition: Mapping[str, Any], paper_figures: Mapping[str, float] | None = None
+    composition: Mapping[str, Any],
+    paper_figures: Mapping[str, float] | None = None,
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> list[tuple[str, str, str, str]]:
     """Rows ``(what, n, share, paper)`` of the composition table: one per label, the total, the
     unseen share of the samples with bindings, the ``balanced`` samples, then the seen rates (each
     at binding and caption level, ``n`` their denominators) and the asymmetric share. ``paper``
-    holds the paper's figure beside every reading of it (docs/protocol.md, section 6)."""
+    holds the paper's figure beside every reading of it (docs/protocol.md, section 6). The rows
+    name the units of ``binding_kind``: "bindings", "triples" (``relation``), or "bindings and
+    triples" (``both``)."""
     figures = paper_figures or {}
+    names = _UNIT_NAMES[binding_kind]
     rows = []
     for label in SPLIT_LABELS:
         paper = ", ".join(
@@ -202,7 +190,7 @@ def composition_rows(
     rows.append(("total", f"{composition['n']:,}", total_share, ""))
     rows.append(
         (
-            _UNSEEN_WITH_BINDINGS,
+            _UNSEEN_WITH_BINDINGS.format(**names),
             f"{composition['counts']['unseen']:,}",
             format_share(composition.get("unseen_share_with_bindings")),
             _figure(figures, "unseen_share"),
@@ -224,7 +212,14 @@ def composition_rows(
     }
     for key, meaning, figure in _RATES:
         n = _count(composition.get(denominators[key])) if key in denominators else ""
-        rows.append((meaning, n, format_share(composition.get(key)), _figure(figures, figure)))
+        rows.append(
+            (
+                meaning.format(**names),
+                n,
+                format_share(composition.get(key)),
+                _figure(figures, figure),
+            )
+        )
     return rows
 
 
@@ -254,33 +249,18 @@ def category_rows(composition: Mapping[str, Any]) -> list[tuple[str, ...]]:
     return rows
 
 
-def paper_figure_notes(benchmark: str, paper_figures: Mapping[str, float]) -> list[str]:
-    """Notes on the paper's own figures for ``benchmark`` where they contradict each other: an
-    unseen split size and an unseen share that cannot both hold for the benchmark's size."""
-    rows = _PAPER_SOURCE_ROWS.get(benchmark)
-    count, share = paper_figures.get("unseen_count"), paper_figures.get("unseen_share")
-    if not rows or count is None or share is None:
-        return []
-    implied = count / rows
-    if format_share(implied) == format_share(share):
-        return []
-    return [
-        f"The paper's unseen figures for this benchmark cannot both hold: its unseen split has "
-        f"n = {int(count):,} samples, which is {100 * implied:.2f}% of the benchmark's "
-        f"{rows:,} samples, while it quotes an unseen share of {format_share(share)} "
-        f"(about {share * rows:,.0f} samples). Both figures are shown beside ours; the unseen "
-        "share is reported over all samples and over the samples with at least one binding."
-    ]
-
-
 def composition_report(
-    composition: Mapping[str, Any], benchmark: str, paper_figures: Mapping[str, float]
+    composition: Mapping[str, Any],
+    benchmark: str,
+    paper_figures: Mapping[str, float],
+    binding_kind: str = DEFAULT_BINDING_KIND,
 ) -> str:
     """The composition beside the paper's figures (no paper column without them: another
-    reference than the paper's, or a benchmark the paper reports nothing for), the notes on
-    those figures and the composition by category (when the benchmark has categories), as plain
-    text."""
-    rows = composition_rows(composition, paper_figures)
+    reference than the paper's, or a benchmark the paper reports nothing for;
+    :func:`paper_column_note` says which), the notes on those figures and the composition by
+    category (when the benchmark has categories), as plain text; the rows name the units of
+    ``binding_kind``."""
+    rows = composition_rows(composition, paper_figures, binding_kind)
     if paper_figures:
         lines = [format_composition(rows)]
     else:
@@ -384,7 +364,9 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             f"{adapter.pretty_name} split by **binding familiarity** with BindSplit. BindSplit "
             'parses the (attribute, object) bindings of every caption ("a red apple" states '
-            "(red, apple)), labels each binding *seen* or *unseen* by whether it occurs in a "
+            '(red, apple)) or its (subject, relation, object) triples ("a dog on a couch" states '
+            "(dog, on, couch)), as the build's binding kind says, "
+            "labels each binding *seen* or *unseen* by whether it occurs in a "
             "reference caption corpus (a proxy for what a model saw in training), and splits the "
             "benchmark into configurations by those labels. A model that only recognises familiar "
             "bindings scores well on `full` and `seen` but not on `unseen`; reporting the "
@@ -437,12 +419,12 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         ),
         *_composition_table(manifest, adapter),
         (
-            "Positive captions' bindings are seen at "
+            f"Positive captions' {_UNIT_NAMES[kind]['units']} are seen at "
             f"{format_share(composition['positive_seen_rate'])}, "
             f"negative captions' at {format_share(composition['negative_seen_rate'])}; "
             f"{format_share(composition['asymmetric_share'])} of the samples are asymmetric "
             "(the positive caption is more or less familiar than a negative one), which a model "
-            "can exploit without binding attributes to objects."
+            f"can exploit without {_BINDING_WORK[kind]}."
         ),
         *[
             f"> **Note on the paper's figures.** {note}"
@@ -489,7 +471,10 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
         (
             "Score every sample's image-caption similarity matrix and report each configuration "
             "(accuracy with an interval valid at any n and its n, the seen-minus-unseen and "
-            "seen-minus-partial gaps) with the BindSplit metric:\n\n"
+            "seen-minus-partial gaps) with the BindSplit metric. BindSplit is not on the package "
+            "index; install it (with the `scoring` extra: torch, transformers, accelerate) from "
+            "its repository:\n\n"
+            f"```bash\n{install_command('scoring')}\n```\n\n"
             "```python\nfrom bindsplit_datasets import evaluate_model\n\n"
             f'record = evaluate_model("openai/clip-vit-base-patch32", "{repo}")\n'
             'print(record["metrics"]["unseen/i2t"], record["metrics"]["gap/i2t"])\n```'
@@ -518,25 +503,14 @@ def _body(manifest: Mapping[str, Any], adapter: Any, repo_id: str | None) -> str
 def _composition_table(manifest: Mapping[str, Any], adapter: Any) -> list[str]:
     """The composition table, with the paper's figures beside ours only where they apply (the
     build's reference is the paper's); otherwise without them, and a caveat saying why."""
-    rows = composition_rows(manifest["composition"], adapter.paper_figures)
-    if paper_comparable(manifest) or not adapter.paper_figures:
-        return [_markdown_table(COMPOSITION_HEADER, rows)]
-    corpus = (manifest.get("reference") or {}).get("corpus") or {}
-    used = corpus.get("name") or corpus.get("kind") or "another corpus"
     kind = manifest.get("binding_kind", DEFAULT_BINDING_KIND)
-    how = (
-        f"by `{kind}` bindings"
-        if kind != "attribute"
-        else f"against `{used}` with `min_count` {manifest.get('min_count')}"
-    )
+    rows = composition_rows(manifest["composition"], adapter.paper_figures, kind)
+    note = paper_column_note(manifest, adapter)
+    if note is None or not adapter.paper_figures:
+        return [_markdown_table(COMPOSITION_HEADER, rows)]
     return [
         _markdown_table(COMPOSITION_HEADER[:-1], [row[:-1] for row in rows]),
-        (
-            f"> **Not comparable with the paper.** The paper's figures for "
-            f"{adapter.pretty_name} were measured by attribute bindings against COCO train2017 "
-            f"captions (`coco2017`) with `min_count` 1; this build is labelled {how}, so they "
-            "are not shown beside its figures."
-        ),
+        f"> **Not comparable with the paper.** {note[0].upper()}{note[1:]}.",
     ]
 
 

@@ -6,10 +6,9 @@ A build (docs/architecture.md) is trusted only as far as its files match its man
 fingerprint (:func:`rows_fingerprint`, the function the build records it with), the row count of
 every configuration, the label counts of the composition, and every configuration other than
 ``full`` holding exactly the rows of ``full`` with that label. A label rewritten after the build, a
-deleted, truncated or corrupt shard, or a hand-edited manifest fails :func:`verify_build` with a
-:class:`~bindsplit_datasets.errors.BuildVerificationError` naming the file and the fix. Loading
-(:func:`~bindsplit_datasets.loading.load_bindsplit`), evaluation and publishing all go through these
-checks.
+deleted, truncated or corrupt shard, or a hand-edited manifest (:mod:`.provenance_digest`)
+fails :func:`verify_build` with a :class:`BuildVerificationError` naming the file and the fix.
+Loading, evaluation and publishing all go through these checks.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ from ..names import (
 )
 from ..parquet_files import load_parquet_files, parquet_row_count
 from .features import annotation_columns, card_label_problem, label_feature_problem
+from .provenance_digest import check_provenance, with_provenance
 
 __all__ = [
     "BUILD_HINT",
@@ -323,8 +323,8 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
     the configuration folders are exactly the manifest's, every shard readable with the
     manifest's row count per configuration, and the rows themselves (:func:`verify_rows`: the
     fingerprint over ``full``, the composition, each configuration equal to ``full``'s rows of
-    its label). Reads every row once (``datasets`` caches the Arrow conversion, so loading the
-    folder afterwards costs little).
+    its label), then the manifest's provenance digest. Reads every row once (``datasets`` caches
+    the Arrow conversion, so loading the folder afterwards costs little).
 
     Raises:
         BuildVerificationError: the folder does not match its manifest (names the file; the fix
@@ -357,11 +357,9 @@ def verify_build(folder: str | Path, *, cache_dir: str | Path | None = None) -> 
             raise _failed(
                 f"{folder / config} holds {n} rows, its {MANIFEST_NAME} records {expected}"
             )
-    rows = {
-        config: load_config(folder, config, fix=VERIFY_FIX, cache_dir=cache_dir)
-        for config in configs
-    }
+    rows = {c: load_config(folder, c, fix=VERIFY_FIX, cache_dir=cache_dir) for c in configs}
     verify_rows(manifest, rows, where)
+    check_provenance(manifest, where, fix=VERIFY_FIX, rebuild=REBUILD_FIX)  # after: says less
     return manifest
 
 
@@ -485,8 +483,8 @@ class BuildManifest:
     binding_kind: str = DEFAULT_BINDING_KIND
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form, format tag first."""
-        return {
+        """The JSON form, format tag first, its provenance digest last."""
+        data = {
             "format": BUILD_FORMAT,
             "bindsplit_version": self.bindsplit_version,
             "benchmark": self.benchmark,
@@ -503,6 +501,7 @@ class BuildManifest:
             "fingerprint": self.fingerprint,
             "columns": self.columns.to_dict(),
         }
+        return with_provenance(data)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "the manifest") -> BuildManifest:

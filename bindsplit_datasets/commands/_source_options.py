@@ -1,10 +1,11 @@
 """The arguments ``build`` and ``stats`` share: what to read, what to label it against, how
-strict to be; and the leakage note both print."""
+strict to be; and what both print: the composition (with the paper's figures, or why not) and
+the leakage note."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..argtypes import positive_int
@@ -18,6 +19,8 @@ __all__ = [
     "add_bindings_argument",
     "add_source_arguments",
     "benchmark_of",
+    "labelling_options",
+    "print_composition",
     "print_leakage",
     "source_options",
 ]
@@ -226,6 +229,45 @@ def source_options(args: argparse.Namespace) -> dict[str, str]:
     if args.vismin_pairing:
         options["pairing"] = args.vismin_pairing
     return options
+
+
+def labelling_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments ``prepare_benchmark`` and ``build_benchmark`` both take, from the
+    shared arguments: what to read, what to label it against and how (with progress)."""
+    return {
+        "source": args.source,
+        "reference": args.reference,
+        "min_count": args.min_count,
+        "strict": args.strict,
+        "allow_leakage": args.allow_leakage,
+        "max_leakage": args.max_leakage,
+        "source_options": source_options(args),
+        "progress": True,
+        "binding_kind": args.bindings,
+    }
+
+
+def print_composition(
+    composition: Mapping[str, Any],
+    adapter: BenchmarkAdapter,
+    labelled: Mapping[str, Any],
+    notes: Sequence[str],
+    leakage: Mapping[str, Any],
+) -> None:
+    """Print a benchmark's composition, beside the paper's figures where they apply, else one
+    note saying why there is no paper column; then the source's notes and the leakage check.
+    ``labelled``: the manifest, or the mapping of its ``reference``, ``min_count`` and
+    ``binding_kind`` (what decides whether the paper's figures apply)."""
+    from ..builds.cards import composition_report
+    from ..builds.paper import paper_column_note
+
+    why_not = paper_column_note(labelled, adapter)
+    figures = adapter.paper_figures if why_not is None else {}
+    kind = labelled["binding_kind"]
+    print(composition_report(composition, adapter.name, figures, kind))
+    for note in ([] if why_not is None else [f"no paper column: {why_not}"]) + list(notes):
+        print(f"note: {note}")
+    print_leakage(leakage)
 
 
 def print_leakage(leakage: Mapping[str, Any]) -> None:

@@ -8,16 +8,16 @@ from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
     benchmark_of,
-    print_leakage,
-    source_options,
+    labelling_options,
+    print_composition,
 )
 
 NAME = "build"
 HELP = (
-    "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus and "
-    "write "
-    "DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a dataset card and a "
-    "manifest."
+    "Annotate a benchmark's captions with seen/unseen bindings against a reference corpus "
+    "((attribute, object) bindings, or with --bindings relation|both (subject, relation, object) "
+    "triples) and write DIR: the full/seen/unseen/partial/balanced configurations as Parquet, a "
+    "dataset card and a manifest."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
@@ -47,34 +47,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..benchmarks import BenchmarkAdapter, get_benchmark
     from ..builds.builder import build_benchmark
-    from ..builds.cards import composition_report, paper_comparable
 
     benchmark = benchmark_of(args)
     result = build_benchmark(
         benchmark,
         out=args.out,
-        source=args.source,
-        reference=args.reference,
-        min_count=args.min_count,
-        strict=args.strict,
-        allow_leakage=args.allow_leakage,
-        max_leakage=args.max_leakage,
         overwrite=args.overwrite,
-        source_options=source_options(args),
         repo_id=args.repo_id,
-        progress=True,
-        binding_kind=args.bindings,
+        **labelling_options(args),
     )
     manifest = result.manifest
     print(f"wrote {result.path}")
     print(", ".join(f"{config}: {n:,} rows" for config, n in manifest["configs"].items()))
     adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
-    # the paper's figures are of attribute bindings, beside the paper's reference (COCO
-    # train2017), as on the card
-    comparable = manifest["binding_kind"] == "attribute" and paper_comparable(manifest)
-    figures = adapter.paper_figures if comparable else {}
-    print(composition_report(manifest["composition"], adapter.name, figures))
-    for note in manifest["source_report"]["notes"]:
-        print(f"note: {note}")
-    print_leakage(manifest["leakage"])
+    print_composition(
+        manifest["composition"],
+        adapter,
+        manifest,
+        manifest["source_report"]["notes"],
+        manifest["leakage"],
+    )
     return 0

@@ -8,9 +8,9 @@ from ..metric import install_metric, uninstall_metric, verify_installed
 
 NAME = "install-metric"
 HELP = (
-    "Install the BindSplit metric in evaluate's modules cache, so that evaluate.load('bindsplit') "
-    "loads it, offline too (run by `make install`; idempotent, refreshed when the metric "
-    "changes)."
+    "Install the BindSplit metric in evaluate's modules and downloads caches, so that "
+    "evaluate.load('bindsplit') loads it, offline too and without a warning (run by `make "
+    "install`; idempotent, refreshed when the metric changes)."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--uninstall",
         action="store_true",
-        help="remove what install-metric wrote there (its evaluate-metric--bindsplit entries), "
-        "nothing else",
+        help="remove what install-metric wrote (its evaluate-metric--bindsplit entries and "
+        "downloads), nothing else",
     )
 
 

@@ -15,6 +15,7 @@ HELP = (
 EXAMPLES = (
     "bindsplit push-results results/*.json --repo my-org/bindsplit-results",
     "bindsplit push-results results/*.json --repo my-org/bindsplit-results --yes",
+    "bindsplit push-results results/ --repo my-org/bindsplit-results --with-scores",
 )
 
 
@@ -25,10 +26,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RESULTS",
         help="results records (JSON files) or folders searched for them",
     )
+    parser.add_argument(
+        "--with-scores",
+        action="store_true",
+        help="also upload each record's per-sample scores (the --save-scores file beside it), so "
+        "that others can test a new model against it sample by sample",
+    )
     add_publish_arguments(parser, repository="dataset", default_repo=None)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..publish import plan_results
 
-    return run_plan(plan_results(args.results, args.repo, **plan_options(args)), yes=args.yes)
+    plan = plan_results(args.results, args.repo, with_scores=args.with_scores, **plan_options(args))
+    return run_plan(plan, yes=args.yes)

@@ -3,7 +3,8 @@
 ``build SOURCE --out INDEX.parquet`` indexes any corpus ``--reference`` accepts (``coco2017``, a
 COCO caption JSON, a text file, a saved index, a Hub dataset id, Parquet shards as a folder, glob
 or fsspec URL) with the local or the Ray engine; ``info INDEX`` prints an index's fingerprint and
-most common bindings; ``lookup INDEX CAPTION`` prints each binding of a caption with its count.
+most common bindings and relation triples; ``lookup INDEX CAPTION`` prints each binding and each
+relation triple of a caption with its count (an index built without triples says so).
 """
 
 from __future__ import annotations
@@ -19,16 +20,17 @@ from ..argtypes import positive_int
 from ..atomic import OutputKind, check_output
 from ..errors import BindsplitValueError
 from ..names import REFERENCE_FORMAT
-from ..parsing import parse_bindings
+from ..parsing import parse_bindings_and_relations
 from ..reference import ACCEPTED_FORMS, ENGINES, ReferenceIndex, resolve_reference
 from ..reference.index_file import is_index_file
-from ..tables import render_table
+from ..tables import Align, render_table
 from ._help import HelpFormatter, examples_epilog, verbosity_options
 
 NAME = "reference"
 HELP = (
-    "Build a reference index (the binding counts of a caption corpus) with the local or Ray "
-    "engine, print an index's fingerprint and most common bindings, or look a caption up."
+    "Build a reference index (how often a caption corpus states each (attribute, object) "
+    "binding and each (subject, relation, object) triple) with the local or Ray engine, print "
+    "an index's fingerprint and most common bindings and triples, or look a caption up."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
@@ -73,8 +75,8 @@ def _add_build(subparsers: argparse._SubParsersAction) -> None:
         subparsers,
         _build,
         help="index a caption corpus into INDEX.parquet",
-        description="Index the (attribute, object) bindings of a caption corpus into a Parquet "
-        "file that --reference accepts.",
+        description="Index the (attribute, object) bindings and (subject, relation, object) "
+        "triples of a caption corpus into a Parquet file that --reference accepts.",
         examples=(
             "bindsplit reference build captions.txt --out my_index.parquet",
             "bindsplit reference build coco2017 --out coco.parquet --num-workers 2",
@@ -129,9 +131,9 @@ def _add_info(subparsers: argparse._SubParsersAction) -> None:
     parser = _subcommand(
         subparsers,
         _info,
-        help="print an index's fingerprint, counts and most common bindings",
-        description="Print a saved index's fingerprint, caption and binding counts and its most "
-        "common bindings.",
+        help="print an index's fingerprint, counts and most common bindings and triples",
+        description="Print a saved index's fingerprint, caption, binding and triple counts and "
+        "its most common bindings and relation triples.",
         examples=(
             "bindsplit reference info my_index.parquet",
             "bindsplit reference info my_index.parquet --top 50",
@@ -143,7 +145,7 @@ def _add_info(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=10,
         metavar="N",
-        help="how many of the most common bindings to list (default: 10)",
+        help="how many of the most common bindings (and triples) to list (default: 10)",
     )
 
 
@@ -151,9 +153,10 @@ def _add_lookup(subparsers: argparse._SubParsersAction) -> None:
     parser = _subcommand(
         subparsers,
         _lookup,
-        help="print each binding of a caption with its count and seen/unseen",
-        description="Parse captions and print each binding with its count in the index and "
-        "whether it is seen (count >= min_count).",
+        help="print each binding and relation triple of a caption with its count and seen/unseen",
+        description="Parse captions and print each (attribute, object) binding and each "
+        "(subject, relation, object) triple with its count in the index and whether it is seen "
+        "(count >= min_count); an index built without triples says so.",
         examples=(
             'bindsplit reference lookup my_index.parquet "a red apple and a ceramic mug"',
             'bindsplit reference lookup coco.parquet "a blue dog" "a dog on a blue sofa"',
@@ -255,17 +258,38 @@ def _lookup(args: argparse.Namespace) -> int:
         f"reference {index.fingerprint['digest']} ({index.n_captions:,} captions), "
         f"min_count {index.min_count}"
     )
+    if not index.has_relations:
+        print(
+            "relation triples: none in this index (it counts bindings only); rebuild it from its "
+            "corpus with `bindsplit reference build` to look triples up"
+        )
     for caption in args.captions:
         verbatim = "yes" if index.contains_caption(caption) else "no"
         print(f"\ncaption: {caption!r} (verbatim in the reference: {verbatim})")
-        bindings = parse_bindings(caption)
-        if not bindings:
-            print("no attribute-object binding found")
-            continue
-        rows = []
-        for binding in bindings:
-            status = "seen" if index.seen(binding) else "unseen"
-            rows.append((binding.attribute, binding.object, f"{index.count(binding):,}", status))
-        header = ("attribute", "object", "count", "status")
-        print(render_table(header, rows, align=("<", "<", ">", "<")))
+        bindings, triples = parse_bindings_and_relations(caption)
+        _print_units(
+            ("attribute", "object"),
+            [(astuple(b), index.count(b), index.seen(b)) for b in bindings],
+            "no attribute-object binding found",
+        )
+        if index.has_relations:
+            _print_units(
+                ("subject", "relation", "object"),
+                [(astuple(t), index.relation_count(t), index.seen_relation(t)) for t in triples],
+                "no relation triple found",
+            )
     return 0
+
+
+def _print_units(
+    names: tuple[str, ...], units: Sequence[tuple[tuple[str, ...], int, bool]], none: str
+) -> None:
+    """A table of a caption's units (bindings or triples: their ``names`` fields, count and
+    seen/unseen), or the line ``none`` where it has none."""
+    if not units:
+        print(none)
+        return
+    rows = [(*fields, f"{count:,}", "seen" if seen else "unseen") for fields, count, seen in units]
+    left: list[Align] = ["<"] * len(names)
+    align: list[Align] = [*left, ">", "<"]
+    print(render_table((*names, "count", "status"), rows, align=align))

@@ -33,6 +33,7 @@ import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from ..progress import progress as progress_bar
 from .batch import _chunks, checked_texts, map_caption_chunks
 from .chunks import Chunk, chunk_units
 from .kinds import KIND_NAMES
@@ -237,12 +238,12 @@ def _read_many(
     if not distinct:
         return items, {}
     Trace(frozenset(disabled))  # unknown rule names fail here, not in a worker
-    from tqdm.auto import tqdm
-
     work = functools.partial(_read_chunk, want, frozenset(disabled))
     parsed: list[_Parsed] = []
     desc = "parsing" if want == BINDINGS else "relations"
-    with tqdm(total=len(distinct), unit=" captions", desc=desc, disable=not progress) as bar:
+    with progress_bar(
+        total=len(distinct), unit=" captions", desc=desc, disable=not progress
+    ) as bar:
         for part in map_caption_chunks(work, _chunks(distinct, chunksize), num_proc=num_proc):
             parsed.extend(part)
             bar.update(len(part))

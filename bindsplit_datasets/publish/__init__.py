@@ -43,6 +43,7 @@ from .results import (
     record_key,
     record_path,
     results_card,
+    scores_path,
 )
 from .space import plan_metric, plan_space
 
@@ -74,5 +75,6 @@ __all__ = [
     "resolve_token",
     "results_card",
     "retarget_card",
+    "scores_path",
     "validate_repo_name",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,7 +172,7 @@ class PublishPlan:
         width = max(len(file.path_in_repo) for file in self.files)
         lines.append(f"files:      {len(self.files)}, {human_size(self.total_size)}")
         for file in self.files:
-            source = file.local_path if file.local_path is not None else "generated"
+            source = _shown(file.local_path) if file.local_path is not None else "generated"
             if file.merge is not None:
                 source = "generated, merged with the repository's copy at upload"
             lines.append(f"  {file.path_in_repo:<{width}}  {human_size(file.size):>9}  <- {source}")
@@ -250,6 +251,20 @@ def publish_record(card: bytes, **extra: Any) -> PlannedFile:
     }
     content = (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return PlannedFile(PUBLISH_RECORD, len(content), content=content)
+
+
+#: The installed package's folder: files under it are shipped with BindSplit.
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _shown(path: Path) -> str:
+    """A local file as the plan shows it: one shipped with BindSplit (the metric, a Space) by
+    its place in the package, not the installation's absolute path; any other as given (a
+    path the user named)."""
+    try:
+        return f"shipped with BindSplit: {Path(os.path.abspath(path)).relative_to(_PACKAGE)}"
+    except ValueError:
+        return str(path)
 
 
 def generated_file(path_in_repo: str, text: str) -> PlannedFile:

@@ -14,7 +14,7 @@ dataset id, by default ``bindsplit/bindsplit-results``).
 from __future__ import annotations
 
 import ast
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -26,7 +26,6 @@ from ..names import leaderboard_space_id, metric_space_id, results_dataset_id
 from .plan import (
     CARD,
     CommitOptions,
-    PlannedFile,
     PublishPlan,
     generated_file,
     left_out,
@@ -35,7 +34,7 @@ from .plan import (
     require_folder,
     validate_repo_name,
 )
-from .wheel import WHEEL_FOLDER, project_wheel, space_requirements
+from .wheel import project_wheel, space_requirements
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -201,8 +200,9 @@ def plan_space(
     metadata = _check_front_matter(folder / CARD, tags)
     source = results or (results_dataset_id(org) if org else None)
     built = project_wheel(wheel)
+    wheel_name = PurePosixPath(built.path_in_repo).name
     requirements = space_requirements(
-        (folder / REQUIREMENTS_FILE).read_text(encoding="utf-8"), built.name
+        (folder / REQUIREMENTS_FILE).read_text(encoding="utf-8"), wheel_name
     )
     files = [
         generated_file(REQUIREMENTS_FILE, requirements)
@@ -216,9 +216,7 @@ def plan_space(
         source = (folder / RESULTS_FILE).read_text(encoding="utf-8").strip()
     else:
         files.append(generated_file(RESULTS_FILE, source + "\n"))
-    files.append(
-        PlannedFile(f"{WHEEL_FOLDER}/{built.name}", built.stat().st_size, local_path=built)
-    )
+    files.append(built)
     files.append(publish_record(files[0].read()))
     summary = (
         (
@@ -227,7 +225,7 @@ def plan_space(
             f"{metadata.get('sdk_version', '(no sdk_version)')}",
         ),
         ("results", f"{source} ({RESULTS_FILE}; BINDSPLIT_RESULTS overrides it on the Space)"),
-        ("package", f"{WHEEL_FOLDER}/{built.name}, installed by {REQUIREMENTS_FILE}"),
+        ("package", f"{built.path_in_repo}, installed by {REQUIREMENTS_FILE}"),
     )
     return PublishPlan(
         repo_id=repo_id,

@@ -397,9 +397,10 @@ class ParquetShards(Corpus):
             self.name = f"{base_name}/{pattern}" if globbed else Path(path).name
         self._check_column(self.files[0])
         if self.local:
-            import pyarrow.parquet as pq
-
-            self.total = sum(pq.read_metadata(file).num_rows for file in self.files)
+            self.total = 0
+            for file in self.files:
+                with self.filesystem.open(file, "rb") as handle:
+                    self.total += self._parquet(file, handle).metadata.num_rows
         self._identity: dict[str, Any] | None = None
 
     def _discover(self, path: str) -> tuple[list[str], str]:
@@ -436,11 +437,24 @@ class ParquetShards(Corpus):
                 "(--caption-column / caption_column=)"
             )
 
-    def _check_column(self, file: str) -> None:
+    def _parquet(self, file: str, handle: Any) -> Any:
+        """``pq.ParquetFile`` of ``handle`` (the open ``file``); a file that is not Parquet, or
+        is truncated, raises :class:`SchemaError` naming it."""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
+        try:
+            return pq.ParquetFile(handle)
+        except (pa.ArrowException, OSError) as error:
+            reason = " ".join(str(error).split()) or type(error).__name__
+            raise SchemaError(
+                f"{self.name}: {self._relative(file, self._base)} is not a readable Parquet file "
+                f"({reason}); remove or replace it"
+            ) from None
+
+    def _check_column(self, file: str) -> None:
         with self.filesystem.open(file, "rb") as handle:
-            self._columns(file, pq.ParquetFile(handle))
+            self._columns(file, self._parquet(file, handle))
 
     @property
     def relative_files(self) -> list[str]:
@@ -448,23 +462,20 @@ class ParquetShards(Corpus):
         return [self._relative(file, self._base) for file in self.files]
 
     def chunks(self, size: int) -> Iterator[list[Any]]:
-        import pyarrow.parquet as pq
-
         for file in self.files:
             with self.filesystem.open(file, "rb") as handle:
-                parquet = pq.ParquetFile(handle)
+                parquet = self._parquet(file, handle)
                 self._columns(file, parquet)
                 for batch in parquet.iter_batches(batch_size=size, columns=[self.column]):
                     yield batch.column(0).to_pylist()
 
     def units(self, size: int) -> Iterator[Unit]:
         """Each file a shard, cut into runs of row groups that the workers read themselves."""
-        import pyarrow.parquet as pq
 
         def files() -> Iterator[tuple[str, list[int]]]:
             for file in self.files:
                 with self.filesystem.open(file, "rb") as handle:
-                    parquet = pq.ParquetFile(handle)
+                    parquet = self._parquet(file, handle)
                     self._columns(file, parquet)
                     metadata = parquet.metadata
                     rows = [metadata.row_group(g).num_rows for g in range(metadata.num_row_groups)]

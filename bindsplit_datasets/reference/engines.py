@@ -15,10 +15,9 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any, TypedDict
 
-from tqdm.auto import tqdm
-
 from ..errors import BindsplitValueError
 from ..parsing import NORMALISATION, PARSER_VERSION
+from ..progress import progress as progress_bar
 from . import local
 from . import ray as ray_engine
 from .corpora import Corpus
@@ -144,7 +143,7 @@ def count_corpus(
     try:
         units = (unit for unit in corpus.units(UNIT_ROWS) if unit.shard not in tally.done)
         with (
-            tqdm(
+            progress_bar(
                 total=corpus.total,
                 initial=tally.n_values_done,
                 unit=" captions",

@@ -39,6 +39,7 @@ from .digests import DIGEST_COLUMN, ParquetDigests, SortedDigests, write_digest_
 
 __all__ = [
     "BUILD_COMMAND",
+    "FINGERPRINT_KEYS",
     "IndexContents",
     "bindings_sha256",
     "is_index_file",
@@ -61,7 +62,9 @@ _BINDING_COLUMNS = ("attribute", "object", "count")
 _RELATION_COLUMNS = ("subject", "relation", "object", "count")
 #: Tags this version reads.
 _READABLE = (REFERENCE_FORMAT, REFERENCE_FORMAT_V2)
-_FINGERPRINT_KEYS = frozenset(
+#: The keys of every index's fingerprint (``ReferenceIndex.fingerprint``; an index with triples
+#: adds ``relations``): a file whose fingerprint lacks one is refused.
+FINGERPRINT_KEYS = frozenset(
     {
         "format",
         "corpus",
@@ -330,7 +333,7 @@ def read_index(path: str | os.PathLike[str]) -> IndexContents:
     if parquet.schema_arrow != _schema(found):
         raise _rebuild(path, f"columns {parquet.schema_arrow} differ from an index's")
     fingerprint = _json(path, metadata, _META_FINGERPRINT)
-    missing = _FINGERPRINT_KEYS - set(fingerprint)
+    missing = FINGERPRINT_KEYS - set(fingerprint)
     if missing:
         raise _rebuild(path, f"fingerprint lacks {sorted(missing)}")
     layout = _json(path, metadata, _META_LAYOUT)

@@ -42,9 +42,10 @@ from ..builds.eval_tasks import (
     task_id,
 )
 from ..errors import OutputExistsError, SchemaError
+from ..input_files import check_input_file
 from ..names import HUB_NAMES, hub_dataset_id, is_path_name
 from ..tables import percent
-from .grouping import model_label
+from .grouping import model_label, valid_records
 from .intervals import (
     GAP_LABELS,
     GAP_NAMES,
@@ -52,7 +53,7 @@ from .intervals import (
     gap_count,
     interval_label,
     interval_settings,
-    is_small,
+    sample_flag,
 )
 from .results import (
     GAPS,
@@ -107,8 +108,9 @@ def _notes(metrics: Mapping[str, Any], config: str, metric: str, n: int, fingerp
         how = f" ({METHOD_LABELS[method]})" if method else ""
         notes.append(f"{interval_label(metrics)} [{low}, {high}]{how}")
     notes.append(f"n={n}")
-    if is_small(metrics, config, metric):
-        notes.append("small n")
+    flagged = sample_flag(metrics, config, metric)
+    if flagged:
+        notes.append(flagged)
     if fingerprint:
         notes.append(f"build {str(fingerprint)[:12]}")
     return ", ".join(notes)
@@ -130,6 +132,7 @@ def eval_results(
     attribute the results, e.g. to the results dataset holding the records.
     Raises :class:`SchemaError` for records of several models or several of one benchmark.
     """
+    records = valid_records(records)
     models = list(dict.fromkeys(model_label(record) for record in records))
     if len(models) != 1:
         raise SchemaError(
@@ -203,7 +206,7 @@ def write_eval_results(
     target = Path(folder) / EVAL_RESULTS_FOLDER
     texts = format_eval_results(records, **options)
     for name in texts:
-        path = target / name
+        path = check_input_file(target / name, "eval results file")
         if path.is_dir() or (
             path.exists() and not path.read_text(encoding="utf-8").startswith(HEADER)
         ):

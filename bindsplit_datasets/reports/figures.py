@@ -1,11 +1,14 @@
 """Figures from results records: grouped bars of accuracy per configuration, one bar per model.
 
-:func:`plot_results` draws, per benchmark, one panel per metric with one group of bars per
+:func:`plot_results` draws, per benchmark, one panel per metric the benchmark reports (a
+1-image benchmark such as ARO has no T2I or group panel) with one group of bars per
 configuration, each with its interval and n, in the style of the paper's figures
-(``bindsplit plot``), and a last panel of the gaps (seen - unseen, seen - partial) of the first
-metric, in points with their intervals; a value resting on fewer than 30 samples or a degenerate
-count is labelled with ``*``. Records of different benchmarks go into different rows of panels,
-never into one panel. Needs matplotlib (the ``plot`` extra).
+(``bindsplit plot``), and a panel of its gaps (seen - unseen, seen - partial) of every metric
+drawn, in percentage points with their intervals; a value resting on fewer than 30 samples or a
+degenerate count is labelled with ``*``. Records of different benchmarks never share a panel.
+The panels of all benchmarks fill a grid of at most :data:`MAX_COLUMNS` columns, each
+benchmark's together, so that several benchmarks make a compact figure with no empty panel.
+Needs matplotlib (the ``plot`` extra).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..atomic import atomic_file
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError, require
 from ..tables import percent
-from .grouping import group_by_benchmark, unique_labels
+from .grouping import group_by_benchmark, unique_labels, valid_records
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, is_small
 from .results import (
     GAPS,
@@ -33,10 +36,16 @@ from .results import (
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-__all__ = ["FIGURE_FORMATS", "panel_metrics", "plot_results", "results_figure"]
+__all__ = ["FIGURE_FORMATS", "MAX_COLUMNS", "panel_metrics", "plot_results", "results_figure"]
 
 #: Figure formats matplotlib writes that a paper or a README can embed.
 FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+#: At most this many panels side by side; more go onto further rows.
+MAX_COLUMNS = 4
+#: A panel's width in inches: room for its bars, within these bounds.
+_PANEL_WIDTH = (4.2, 7.5)
+#: A panel's height in inches, and the legend's.
+_PANEL_HEIGHT, _LEGEND_HEIGHT = 3.4, 0.6
 
 
 def _value(
@@ -69,6 +78,8 @@ def _draw_panel(
     metric: str,
     benchmark: str,
 ) -> None:
+    """One benchmark's panel of ``metric``: per configuration it reports (at least one does:
+    :func:`panel_metrics`) one group of bars, one per model, with intervals."""
     from matplotlib.ticker import PercentFormatter
 
     shown = [
@@ -76,19 +87,6 @@ def _draw_panel(
         for config in configs
         if any(_value(record, config, metric) is not None for record in group)
     ]
-    if not shown:
-        ax.set_axis_off()
-        ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]}")
-        ax.text(
-            0.5,
-            0.5,
-            f"{METRIC_LABELS[metric]} not reported\n(undefined for 1-image samples)",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-            color="0.4",
-        )
-        return
     width = min(0.8 / len(group), 0.3)  # one model: a narrow bar, not a wall
     label_size = 7 if len(group) <= 4 else 5.5
     for position, (label, record) in enumerate(zip(labels, group, strict=True)):
@@ -132,22 +130,33 @@ def _draw_panel(
     ax.spines[["top", "right"]].set_visible(False)
 
 
-def _gaps(records: Sequence[Mapping[str, Any]], metric: str, configs: Sequence[str]) -> list[str]:
-    """The gaps of ``metric`` a record reports whose two configurations are both shown."""
+def _gaps(
+    records: Sequence[Mapping[str, Any]], metrics: Sequence[str], configs: Sequence[str]
+) -> list[tuple[str, str]]:
+    """The (gap, metric) pairs of ``metrics`` a record reports whose two configurations are both
+    shown, gap by gap."""
     return [
-        gap
+        (gap, metric)
         for gap, pair in GAPS.items()
         if set(pair) <= set(configs)
-        and any(metric_key(gap, metric) in record["metrics"] for record in records)
+        for metric in metrics
+        if any(metric_key(gap, metric) in record["metrics"] for record in records)
     ]
 
 
-def _gap_label(group: Sequence[Mapping[str, Any]], gap: str) -> str:
+def _gap_label(group: Sequence[Mapping[str, Any]], gap: str, metric: str | None) -> str:
+    """A gap's tick: its configurations, the metric (where the panel holds several) and n."""
     counts = sorted({n for record in group if (n := gap_count(record["metrics"], gap)) is not None})
+    label = GAP_LABELS[gap] + (f"\n{METRIC_LABELS[metric]}" if metric else "")
     if not counts:
-        return GAP_LABELS[gap]
+        return label
     span = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
-    return f"{GAP_LABELS[gap]}\n(n={span})"
+    return f"{label}\n(n={span})" if metric is None else f"{label} (n={span})"
+
+
+def _points(value: float, _position: object = None) -> str:
+    """A gap axis tick in percentage points: ``+5``, ``0``, ``-10``."""
+    return f"{100 * value:+.0f}" if round(100 * value) else "0"
 
 
 def _draw_gaps(
@@ -155,19 +164,19 @@ def _draw_gaps(
     group: Sequence[Mapping[str, Any]],
     labels: Sequence[str],
     colors: Mapping[str, Any],
-    gaps: Sequence[str],
-    metric: str,
+    gaps: Sequence[tuple[str, str]],
     benchmark: str,
 ) -> None:
-    """The gaps panel: per gap one group of bars (one per model) from 0, with intervals."""
-    from matplotlib.ticker import PercentFormatter
+    """The gaps panel: per (gap, metric) one group of bars (one per model) from 0, with
+    intervals, on an axis of percentage points."""
+    from matplotlib.ticker import FuncFormatter
 
     width = min(0.8 / len(group), 0.3)
     label_size = 7 if len(group) <= 4 else 5.5
     bounds = [0.0]
     for position, (label, record) in enumerate(zip(labels, group, strict=True)):
         metrics = record["metrics"]
-        for slot, gap in enumerate(gaps):
+        for slot, (gap, metric) in enumerate(gaps):
             value = metrics.get(metric_key(gap, metric))
             if value is None:
                 continue
@@ -199,12 +208,16 @@ def _draw_gaps(
                 fontsize=label_size,
             )
     ax.axhline(0.0, color="0.3", linewidth=0.8)
-    ax.set_xticks(range(len(gaps)), [_gap_label(group, gap) for gap in gaps])
+    drawn = list(dict.fromkeys(metric for _, metric in gaps))
+    several = len(drawn) > 1
+    ticks = [_gap_label(group, gap, metric if several else None) for gap, metric in gaps]
+    ax.set_xticks(range(len(gaps)), ticks)
     ax.set_ylim(min(bounds) - 0.1, max(bounds) + 0.1)
-    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+    ax.yaxis.set_major_formatter(FuncFormatter(_points))
     level = interval_label(group[0]["metrics"])
-    ax.set_ylabel(f"{METRIC_LABELS[metric]} gap (points, {level})")
-    ax.set_title(f"{benchmark}: {METRIC_LABELS[metric]} gap")
+    names = ", ".join(METRIC_LABELS[metric] for metric in drawn)
+    ax.set_ylabel(f"{'' if several else names + ' '}gap (percentage points, {level})")
+    ax.set_title(f"{benchmark}: {names} gap")
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.spines[["top", "right"]].set_visible(False)
@@ -243,6 +256,10 @@ def results_figure(
     Raises :class:`~bindsplit_datasets.errors.MissingExtraError` (one line: install the
     ``plot`` extra) without matplotlib.
     """
+    if isinstance(metrics, str) or not isinstance(metrics, Sequence):
+        raise BindsplitValueError(
+            f"metrics must be a list of metric names ({', '.join(METRICS)}), got {metrics!r}"
+        )
     unknown = [metric for metric in metrics if metric not in METRICS]
     if unknown:
         raise BindsplitValueError(
@@ -257,6 +274,20 @@ def results_figure(
             "nothing to plot"
         )
     require("plot", "matplotlib", purpose="a figure")
+    import matplotlib
+
+    # model ids are user data, shown as text: "$" never starts mathtext (every text made here)
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _figure(records, configs, groups, panels)
+
+
+def _figure(
+    records: Sequence[Mapping[str, Any]],
+    configs: Sequence[str],
+    groups: Mapping[str, Sequence[Mapping[str, Any]]],
+    panels: Sequence[str],
+) -> Figure:
+    """The body of :func:`results_figure`, once the records are checked."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
@@ -268,37 +299,32 @@ def results_figure(
     palette = [f"C{index % 10}" for index in range(len(every_label))]
     colors = dict(zip(every_label, palette, strict=True))
 
-    n_models = max(len(group) for group in groups.values())
-    gap_columns = 1 if _gaps(records, panels[0], configs) else 0
+    # each benchmark's panels: the metrics it reports, then its gaps (if any): no empty panel
+    cells: list[tuple[str, str | None, int]] = []  # (benchmark, metric or None: gaps, bars)
+    for benchmark, group in groups.items():
+        own = panel_metrics(group, panels, configs)
+        cells += [(benchmark, metric, len(group) * len(configs)) for metric in own]
+        gaps = _gaps(group, own, configs)
+        if gaps:
+            cells.append((benchmark, None, len(group) * len(gaps)))
+    columns = min(len(cells), MAX_COLUMNS)
+    rows = -(-len(cells) // columns)
+    narrowest, widest = _PANEL_WIDTH
+    width = min(widest, max(narrowest, 1.1 + 0.5 * max(bars for _, _, bars in cells)))
     figure = Figure(
-        figsize=(
-            max(4.2, 1.1 + 0.5 * n_models * len(configs)) * (len(panels) + gap_columns),
-            3.4 * len(groups) + 0.6,
-        ),
-        layout="constrained",
+        figsize=(width * columns, _PANEL_HEIGHT * rows + _LEGEND_HEIGHT), layout="constrained"
     )
     FigureCanvasAgg(figure)
-    axes = figure.subplots(len(groups), len(panels) + gap_columns, squeeze=False)
-    for row, (benchmark, group) in enumerate(groups.items()):
-        for column, metric in enumerate(panels):
-            _draw_panel(
-                axes[row][column],
-                group,
-                labels_per_group[benchmark],
-                colors,
-                configs,
-                metric,
-                benchmark,
-            )
-        if gap_columns:
-            gaps = _gaps(group, panels[0], configs)
-            ax = axes[row][len(panels)]
-            if gaps:
-                _draw_gaps(
-                    ax, group, labels_per_group[benchmark], colors, gaps, panels[0], benchmark
-                )
-            else:
-                ax.set_axis_off()
+    axes = list(figure.subplots(rows, columns, squeeze=False).flat)
+    for ax, (benchmark, metric, _) in zip(axes, cells, strict=False):
+        group, labels = groups[benchmark], labels_per_group[benchmark]
+        if metric is None:
+            own = panel_metrics(group, panels, configs)
+            _draw_gaps(ax, group, labels, colors, _gaps(group, own, configs), benchmark)
+        else:
+            _draw_panel(ax, group, labels, colors, configs, metric, benchmark)
+    for ax in axes[len(cells) :]:
+        ax.remove()
     handles = [Patch(color=colors[label], label=label) for label in every_label]
     figure.legend(
         handles,
@@ -322,11 +348,11 @@ def plot_results(
 ) -> Path:
     """Grouped bars of accuracy per configuration, one bar per model, with their intervals.
 
-    One row of panels per benchmark and one panel per metric that at least one record reports
-    (T2I/group are absent on 1 image x 2 captions benchmarks; such a cell says so), then a panel
-    of the gaps (seen - unseen, seen - partial, where both configurations are drawn) of the first
-    metric in points, with their intervals and n; ``*`` marks a value resting on fewer than 30
-    samples or a degenerate count. Each x tick is
+    Per benchmark one panel per metric it reports (T2I/group are absent on 1 image x 2 captions
+    benchmarks), then a panel of its gaps (seen - unseen, seen - partial, where both
+    configurations are drawn) of every metric drawn, in percentage points, with their intervals
+    and n; the panels fill a grid of at most :data:`MAX_COLUMNS` columns. ``*`` marks a value
+    resting on fewer than 30 samples or a degenerate count. Each x tick is
     a configuration with its n; bars carry their accuracy in percent. ``configs`` default: those
     of :data:`~bindsplit_datasets.reports.results.DEFAULT_CONFIGS` (full, seen, partial, unseen,
     balanced) the records report. The format follows the suffix of ``out`` (png, pdf or svg); the
@@ -343,6 +369,7 @@ def plot_results(
         raise BindsplitFileNotFoundError(
             f"folder {out.parent} does not exist: create it or choose another --out"
         )
+    records = valid_records(records)  # the Space draws table records: results_figure takes them
     figure = results_figure(records, metrics, configs, allow_mixed_builds=allow_mixed_builds)
     with atomic_file(out) as temporary:
         figure.savefig(temporary, format=file_format, dpi=dpi)

@@ -7,12 +7,30 @@ different seen/unseen splits) unless ``allow_mixed_builds=True``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import SchemaError
+from .results import validate_record
 
-__all__ = ["group_by_benchmark", "model_label", "single_benchmark", "unique_labels"]
+__all__ = [
+    "group_by_benchmark",
+    "model_label",
+    "single_benchmark",
+    "unique_labels",
+    "valid_records",
+]
+
+
+def valid_records(records: Iterable[Any]) -> list[dict[str, Any]]:
+    """``records`` after :func:`~bindsplit_datasets.reports.results.validate_record`, each named
+    by its place: a record handed over from Python gets the checks of one read from a file (a
+    metric that is ``None``, a count that is no count: one line, never a ``TypeError``)."""
+    found = list(records)
+    return [
+        validate_record(record, f"results record {k} of {len(found)}")
+        for k, record in enumerate(found, 1)
+    ]
 
 
 def model_label(record: Mapping[str, Any]) -> str:

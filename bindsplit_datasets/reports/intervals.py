@@ -16,6 +16,7 @@ from ..metric_core import (
     CLOPPER_PEARSON,
     CONFIDENCE_KEY,
     DEFAULT_CONFIDENCE,
+    DROP_INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
     GAP_NAMES,
     HARD_POSITIVE_SETTINGS_KEYS,
@@ -25,9 +26,11 @@ from ..metric_core import (
     SEED_KEY,
     SETTINGS_KEYS,
     SMALL_N,
+    SMALL_N_INTERVAL_METHOD_KEY,
     WILSON,
     is_small_sample,
 )
+from .keys import DROP_METRIC
 from .results import GAPS, count_key, metric_key
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "SMALL_SAMPLE",
     "gap_count",
     "interval_label",
+    "interval_method",
     "interval_note",
     "interval_settings",
     "is_small",
@@ -102,7 +106,23 @@ def interval_note(metrics: Mapping[str, Any]) -> str:
         how += f"; gaps: {METHOD_LABELS[gap_method]}"
     if settings[N_BOOTSTRAP_KEY] is not None and BOOTSTRAP in (method, gap_method):
         how += f" ({settings[N_BOOTSTRAP_KEY]} resamples, seed {settings[SEED_KEY]})"
+    fallback = settings[SMALL_N_INTERVAL_METHOD_KEY]
+    if fallback is not None:
+        how += f"; {METHOD_LABELS[fallback]} (gaps: Newcombe) where flagged {SMALL_FLAG}"
     return f"{how}; {legend}"
+
+
+def interval_method(metrics: Mapping[str, Any], config: str, metric: str) -> str | None:
+    """How the interval of ``{config}/{metric}`` (a configuration or a gap) was made: the
+    record's method, except where bootstrapped intervals fell back on a small or degenerate
+    sample (``small_n_interval_method``: Wilson, and Newcombe for a gap with such a side)."""
+    settings = interval_settings(metrics)
+    gap = config in GAPS
+    if metric == DROP_METRIC and not gap:  # a hard-positive drop has its own method
+        return settings.get(DROP_INTERVAL_METHOD_KEY)
+    if settings[SMALL_N_INTERVAL_METHOD_KEY] is not None and is_small(metrics, config, metric):
+        return NEWCOMBE if gap else str(settings[SMALL_N_INTERVAL_METHOD_KEY])
+    return settings[GAP_INTERVAL_METHOD_KEY if gap else INTERVAL_METHOD_KEY]
 
 
 def provenance(record: Mapping[str, Any]) -> dict[str, str | None]:

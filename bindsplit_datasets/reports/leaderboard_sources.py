@@ -10,7 +10,11 @@ id (downloaded, then read as a folder). A folder is any of:
 - a folder of results tables (``*.parquet``).
 
 Complete records are preferred (with their per-sample outcomes, rank moves are tested as
-``compare`` tests them); tables are read only where a folder holds no record. A file that
+``compare`` tests them, and every number is re-derived from them); tables are read only where a
+folder holds no record. Two different records of the same model, revision and build (or two
+table rows of one such record that disagree) are never deduplicated: which one is genuine cannot
+be told, so both are left out, with a line saying so (a copy of one record, in a collection and
+in its own file, is read once). A file that
 cannot be read (not JSON, nested too deeply, a record that fails validation) and a table row
 that is not a result (a null or non-finite value, a negative ``n``, a string where a number
 belongs) is left out with a line in :attr:`Source.skipped` that the Space shows; nothing of it
@@ -31,7 +35,7 @@ from ..errors import BindsplitError, BindsplitFileNotFoundError
 from ..metric_core import GAP_NAMES
 from ..names import is_hub_id
 from .results import REPORTED_METRICS, ResultsRecord
-from .results_table import COLUMNS, table_records
+from .results_table import COLUMNS, KEY_COLUMNS, table_records
 
 __all__ = ["RECORDS_GLOBS", "TABLE_GLOBS", "Source", "load_source", "source_label", "without_path"]
 
@@ -160,7 +164,8 @@ def _table(path: Path, folder: Path | None) -> tuple[list[dict[str, Any]], list[
             good.append({column: row.get(column) for column in COLUMNS} | row)
         else:
             bad.append(f"row {index}: {problem}")
-    notes = []
+    good, conflicts = _agreeing_rows(good)
+    notes = [f"{name}: {conflict}" for conflict in conflicts]
     if bad:
         more = len(bad) - _NAMED_ROWS
         named = "; ".join(bad[:_NAMED_ROWS]) + (f"; {more} more" if more > 0 else "")
@@ -171,6 +176,31 @@ def _table(path: Path, folder: Path | None) -> tuple[list[dict[str, Any]], list[
         return table_records(pa.Table.from_pylist(good)), notes
     except (BindsplitError, KeyError, TypeError, ValueError, pa.ArrowException) as error:
         return [], [*notes, f"{name}: not a results table ({error})"]
+
+
+def _describe(key: tuple[Any, ...]) -> str:
+    model, revision, benchmark, fingerprint = key[:4]
+    at = f"@{revision}" if revision else ""
+    return f"{model}{at} on the {benchmark} build {str(fingerprint)[:12]}"
+
+
+def _agreeing_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """``rows`` without the records (:data:`KEY_COLUMNS`) of which two rows of one configuration
+    and metric disagree, and a line for each record left out."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    clashing: dict[tuple[Any, ...], None] = {}
+    for row in rows:
+        key = tuple(row[column] for column in KEY_COLUMNS)
+        cell = (*key, row["configuration"], row["metric"])
+        if cell in seen and seen[cell] != row:
+            clashing[key] = None
+        seen.setdefault(cell, row)
+    kept = [row for row in rows if tuple(row[c] for c in KEY_COLUMNS) not in clashing]
+    return kept, [
+        f"two different results for {_describe(key)}; both left out (which is genuine cannot "
+        "be told)"
+        for key in clashing
+    ]
 
 
 def _records(path: Path, folder: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -192,19 +222,44 @@ def _record_key(record: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
+def _distinct(found: list[tuple[dict[str, Any], str]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records of ``found`` (record, the file it is in), each once (the same record in a
+    collection and in its own file), without the records of which two different ones share a
+    model, revision and build: which is genuine cannot be told, so both are left out, with a
+    line saying so."""
+    records: dict[tuple[Any, ...], tuple[dict[str, Any], str]] = {}
+    clashing: dict[tuple[Any, ...], list[str]] = {}
+    for record, name in found:
+        key = _record_key(record)
+        if key in clashing:
+            clashing[key].append(name)
+        elif key not in records:
+            records[key] = (record, name)
+        elif records[key][0].get("digest") != record.get("digest"):
+            clashing[key] = [records.pop(key)[1], name]
+    notes = []
+    for key, names in clashing.items():
+        logger.warning("two different results for %s: %s", _describe(key), ", ".join(names))
+        notes.append(
+            f"{' and '.join(dict.fromkeys(names))}: two different results for {_describe(key)}; "
+            "both left out (which is genuine cannot be told)"
+        )
+    return [record for record, _ in records.values()], notes
+
+
 def _from_folder(folder: Path) -> Source:
     skipped: list[str] = []
-    records: dict[tuple[Any, ...], dict[str, Any]] = {}
+    found: list[tuple[dict[str, Any], str]] = []
     paths = dict.fromkeys(
         path for pattern in RECORDS_GLOBS for path in sorted(folder.glob(pattern))
     )
     for path in paths:
-        found, notes = _records(path, folder)
+        records, notes = _records(path, folder)
         skipped += notes
-        for record in found:  # the same record in a collection and in its own file: once
-            records.setdefault(_record_key(record), record)
-    if records:
-        return Source(list(records.values()), str(folder), paired=True, skipped=skipped)
+        found += [(record, str(path.relative_to(folder))) for record in records]
+    if found:
+        records, notes = _distinct(found)
+        return Source(records, str(folder), paired=True, skipped=skipped + notes)
     tables = dict.fromkeys(path for pattern in TABLE_GLOBS for path in sorted(folder.glob(pattern)))
     if not tables:
         raise BindsplitFileNotFoundError(
@@ -214,8 +269,8 @@ def _from_folder(folder: Path) -> Source:
         )
     rows: list[dict[str, Any]] = []
     for path in tables:
-        found, notes = _table(path, folder)
-        rows += found
+        table_rows, notes = _table(path, folder)
+        rows += table_rows
         skipped += notes
     return Source(rows, str(folder), paired=False, skipped=skipped)
 
@@ -227,7 +282,8 @@ def load_source(source: str | os.PathLike[str]) -> Source:
     if path.is_file():
         if path.suffix.lower() == ".json":
             records, skipped = _records(path, path.parent)
-            return Source(records, str(path), paired=True, skipped=skipped)
+            records, notes = _distinct([(record, path.name) for record in records])
+            return Source(records, str(path), paired=True, skipped=skipped + notes)
         records, skipped = _table(path, None)
         return Source(records, str(path), paired=False, skipped=skipped)
     if path.is_dir():

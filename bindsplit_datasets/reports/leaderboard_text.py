@@ -27,13 +27,18 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>])")
 
 def escape_markdown(text: str) -> str:
     """``text`` shown as it is inside Markdown: HTML and every Markdown marker escaped, one
-    line (error messages hold paths with ``_``, ``*`` in globs, ``<...>`` placeholders).
+    line (error messages hold paths with ``_``, ``*`` in globs, ``<...>`` placeholders; model
+    ids are other people's text). A ``$`` is set apart in its own ``<span>``: the Space's
+    Markdown renders ``$$...$$`` as LaTeX (KaTeX, which ignores a backslash before ``$``) and
+    it never matches across elements, so a model id such as ``$$x^{$$`` stays text.
 
     >>> escape_markdown("records/**/*.json: <benchmark>__<model>")
     'records/\\\\*\\\\*/\\\\*\\\\.json: &lt;benchmark&gt;\\\\_\\\\_&lt;model&gt;'
+    >>> escape_markdown("$$x$$")
+    '<span>$</span><span>$</span>x<span>$</span><span>$</span>'
     """
     escaped = html.escape(" ".join(text.split()), quote=False)
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", escaped)
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", escaped).replace("$", "<span>$</span>")
 
 
 def about_markdown() -> str:

@@ -28,10 +28,11 @@ import yaml
 
 from ..atomic import write_text
 from ..errors import SchemaError
+from ..input_files import check_input_file
 from ..names import hub_dataset_id
 from ..tables import percent
-from .grouping import model_label
-from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, is_small
+from .grouping import model_label, valid_records
+from .intervals import GAP_LABELS, GAP_NAMES, gap_count, interval_label, sample_flag
 from .results import (
     GAPS,
     METRIC_LABELS,
@@ -93,8 +94,9 @@ def _details(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> st
     if interval is not None:
         low, high = (percent(bound, signed=signed) for bound in interval)
         details.insert(0, f"{interval_label(metrics)} [{low}, {high}]")
-    if is_small(metrics, config, metric):
-        details.append("small n")
+    flagged = sample_flag(metrics, config, metric)
+    if flagged:
+        details.append(flagged)
     return ", ".join(details)
 
 
@@ -106,6 +108,7 @@ def eval_results(
     datasets, ``dataset_id`` the dataset itself (records of one benchmark)."""
     from huggingface_hub import EvalResult
 
+    records = valid_records(records)
     _single_model(records)
     results: list[EvalResult] = []
     benchmarks: set[str] = set()
@@ -246,7 +249,7 @@ def write_model_index(
     """
     from huggingface_hub import ModelCardData
 
-    path = Path(readme)
+    path = check_input_file(readme, "README")
     text = path.read_bytes().decode("utf-8") if path.exists() else ""  # line endings kept
     try:
         before = _front_matter(text)

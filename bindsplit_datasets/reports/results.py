@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,17 +49,17 @@ from typing import Any
 from ..atomic import write_text
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..metric_core import (
-    CONFIDENCE_KEY,
-    DROP_INTERVAL_METHOD_KEY,
     GAPS,
     INTERVAL_METHOD_KEY,
-    INTERVAL_METHODS,
     METRICS,
-    N_BOOTSTRAP_KEY,
-    SEED_KEY,
     SETTINGS_KEYS,
 )
-from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, METRIC_LABELS, RESULTS_FORMAT, is_hub_id
+from ..names import (
+    DEFAULT_BINDING_KIND,
+    METRIC_LABELS,
+    RESULTS_FORMAT,
+    is_hub_id,
+)
 from .keys import (
     GAP,
     GAP_PARTIAL,
@@ -75,6 +74,7 @@ from .keys import (
     metric_key,
     record_configs,
 )
+from .record_model import SCORED_BY, check_record_shape
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -116,13 +116,6 @@ __all__ = [
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
-#: What can score a record's samples (``model.scored_by``): an image and a text encoder, a
-#: pair scorer (cross-encoder, callable), or imported per-sample scores.
-SCORED_BY: tuple[str, ...] = ("encoder", "pair scorer", "imported")
-
-#: Per-sample outcome lists of ``samples``; ``t2i`` is absent for 1-image samples,
-#: ``i2t_original`` for samples without hard positives.
-_OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i", ORIGINAL_METRIC)
 _DIGEST_PREFIX = "sha256:"
 
 
@@ -168,76 +161,6 @@ def record_file_name(model: str, benchmark: str, revision: str | None = None) ->
 
 
 # --- validation --------------------------------------------------------------------------------
-
-
-def _is_fraction(value: Any) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0.0 <= value <= 1.0
-    )
-
-
-def _is_count(value: Any) -> bool:
-    """An integer >= 0 (not a boolean)."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _is_binary(value: Any) -> bool:
-    """0, 1, False or True (JSON writers differ on booleans)."""
-    return isinstance(value, int) and value in (0, 1)
-
-
-def _check_metrics(metrics: Mapping[str, Any], source: str) -> None:
-    """Check the per-configuration keys this package reads; other keys (breakdowns) pass
-    through."""
-    configs = dict.fromkeys([*CONFIGURATIONS, *record_configs(metrics)])
-    for config in configs:
-        for metric in REPORTED_METRICS:
-            key = metric_key(config, metric)
-            if key in metrics and not _is_fraction(metrics[key]):
-                raise SchemaError(
-                    f"{source}: metrics[{key!r}] = {metrics[key]!r} is not a fraction in [0, 1]; "
-                    "results records store accuracies as fractions (0.75, not 75)"
-                )
-            interval = metrics.get(interval_key(config, metric))
-            if interval is not None and not (
-                isinstance(interval, (list, tuple))
-                and len(interval) == 2
-                and all(_is_fraction(bound) for bound in interval)
-                and interval[0] <= interval[1]
-            ):
-                raise SchemaError(
-                    f"{source}: metrics[{interval_key(config, metric)!r}] = {interval!r} is not "
-                    "an interval [low, high] of fractions with low <= high"
-                )
-        n = metrics.get(count_key(config))
-        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-            raise SchemaError(
-                f"{source}: metrics[{count_key(config)!r}] = {n!r} is not a sample count"
-            )
-    _check_settings(metrics, source)
-
-
-def _check_settings(metrics: Mapping[str, Any], source: str) -> None:
-    """The interval settings, where the record has them (older records do not)."""
-    for key in (INTERVAL_METHOD_KEY, DROP_INTERVAL_METHOD_KEY):
-        method = metrics.get(key)
-        if method is not None and method not in INTERVAL_METHODS:
-            raise SchemaError(
-                f"{source}: metrics[{key!r}] = {method!r} is not one of "
-                f"{', '.join(INTERVAL_METHODS)}"
-            )
-    confidence = metrics.get(CONFIDENCE_KEY)
-    if confidence is not None and not (_is_fraction(confidence) and 0 < confidence < 1):
-        raise SchemaError(
-            f"{source}: metrics[{CONFIDENCE_KEY!r}] = {confidence!r} is not a level in (0, 1)"
-        )
-    for key in (N_BOOTSTRAP_KEY, SEED_KEY):
-        value = metrics.get(key)
-        if value is not None and not _is_count(value):
-            raise SchemaError(f"{source}: metrics[{key!r}] = {value!r} is not an integer >= 0")
 
 
 def _missing(source: str, key: str, why: str) -> SchemaError:
@@ -298,31 +221,6 @@ def _check_complete(metrics: Mapping[str, Any], samples: Any, source: str) -> No
                 raise _missing(source, interval_key(gap, metric), why)
 
 
-def _check_samples(samples: Any, source: str) -> None:
-    """Check the optional per-sample outcomes: equal-length lists, unique string ids, string
-    labels, 0/1 outcomes and flags."""
-    if not isinstance(samples, dict) or not isinstance(samples.get("id"), list):
-        raise SchemaError(f"{source}: samples must be an object with an 'id' list")
-    n = len(samples["id"])
-    for key, values in samples.items():
-        if not isinstance(values, list) or len(values) != n:
-            raise SchemaError(
-                f"{source}: samples[{key!r}] is not a list of {n} values (one per sample id)"
-            )
-    if not all(isinstance(value, str) for value in samples["id"]):
-        raise SchemaError(f"{source}: samples['id'] must hold strings")
-    if len(set(samples["id"])) != n:
-        raise SchemaError(f"{source}: samples['id'] holds duplicate ids; each sample once")
-    if "label" not in samples or "i2t" not in samples:
-        raise SchemaError(f"{source}: samples must have 'label' and 'i2t' lists")
-    if not all(isinstance(value, str) for value in samples["label"]):
-        raise SchemaError(f"{source}: samples['label'] must hold split labels (strings)")
-    for key, values in samples.items():
-        if key not in ("id", "label") and not all(_is_binary(value) for value in values):
-            what = "0/1 outcomes" if key in _OUTCOME_KEYS else "true/false configuration flags"
-            raise SchemaError(f"{source}: samples[{key!r}] must hold {what}")
-
-
 def is_results_record(value: Any) -> bool:
     """Whether ``value`` claims to be a BindSplit results record (its format tag), valid or
     not: such a file was written by BindSplit and may be replaced by a new run."""
@@ -348,21 +246,8 @@ def validate_record(
             f'{source} is not a BindSplit results record (expected "format": '
             f'"{RESULTS_FORMAT}", found {found!r}); make one with `bindsplit eval`'
         )
-    model, dataset, metrics = record.get("model"), record.get("dataset"), record.get("metrics")
-    if not isinstance(model, dict) or not isinstance(model.get("id"), str) or not model["id"]:
-        raise SchemaError(f"{source}: the record has no model.id")
-    if model.get("scored_by") not in SCORED_BY:
-        raise SchemaError(
-            f"{source}: model.scored_by is {model.get('scored_by')!r}, not one of "
-            f"{', '.join(SCORED_BY)}; re-run `bindsplit eval` to make the record"
-        )
-    if not isinstance(dataset, dict) or not isinstance(dataset.get("benchmark"), str):
-        raise SchemaError(f"{source}: the record has no dataset.benchmark")
-    if not isinstance(metrics, dict):
-        raise SchemaError(f"{source}: the record has no metrics dictionary")
-    _check_metrics(metrics, source)
-    if "samples" in record:
-        _check_samples(record["samples"], source)
+    check_record_shape(record, source)
+    metrics = record["metrics"]
     _check_complete(metrics, record.get("samples"), source)
     if consistent:
         from .consistency import check_consistency  # it reads the key helpers of this module
@@ -456,11 +341,14 @@ class ResultsRecord:
 
     @classmethod
     def from_json(cls, data: Any, source: str) -> ResultsRecord:
-        """A record as read from a file: validated, then checked against its digest."""
-        from .consistency import check_consistency
+        """A record as read from a file: validated, checked against its digest, and its numbers
+        re-derived from its per-sample outcomes, which it must keep
+        (:mod:`~bindsplit_datasets.reports.consistency`)."""
+        from .consistency import check_consistency, require_samples
 
         record = validate_record(data, source, consistent=False)
         _check_digest(record, source)
+        require_samples(record, source)
         check_consistency(record, source)
         return cls(record, source)
 

@@ -55,7 +55,14 @@ from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
 from ..metric_core import DROP_INTERVAL_METHOD_KEY, GAP_INTERVAL_METHOD_KEY, INTERVAL_METHOD_KEY
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
-from .intervals import GAP_NAMES, gap_count, interval_settings, is_small, provenance
+from .intervals import (
+    GAP_NAMES,
+    gap_count,
+    interval_method,
+    interval_settings,
+    is_small,
+    provenance,
+)
 from .keys import DROP_METRIC
 from .results import (
     GAPS,
@@ -183,9 +190,7 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _row(
-    metrics: Mapping[str, Any], config: str, metric: str, n: int, method: Any
-) -> dict[str, Any] | None:
+def _row(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> dict[str, Any] | None:
     """The row of ``{config}/{metric}`` (a configuration or a gap), or None where absent."""
     value = metrics.get(metric_key(config, metric))
     if value is None:
@@ -198,7 +203,7 @@ def _row(
         "ci_low": None if interval is None else float(interval[0]),
         "ci_high": None if interval is None else float(interval[1]),
         "n": n,
-        "interval_method": method,
+        "interval_method": interval_method(metrics, config, metric),
         "small_n": is_small(metrics, config, metric),
     }
 
@@ -234,16 +239,12 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            found += [
-                _row(metrics, config, metric, n, settings.get(_method_key(metric, gap=False)))
-                for metric in REPORTED_METRICS
-            ]
+            found += [_row(metrics, config, metric, n) for metric in REPORTED_METRICS]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            method = settings[GAP_INTERVAL_METHOD_KEY]
-            found += [_row(metrics, gap, metric, gap_n, method) for metric in REPORTED_METRICS]
+            found += [_row(metrics, gap, metric, gap_n) for metric in REPORTED_METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -394,8 +395,13 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
-        if row.get("interval_method") is not None:
-            metrics[_method_key(metric, gap=gap is not None)] = row["interval_method"]
+        method_key = _method_key(metric, gap=gap is not None)
+        # a small sample's row may name the fallback (Wilson) of bootstrapped intervals: the
+        # record's method is that of its other rows, where it has any
+        if row.get("interval_method") is not None and not (
+            row["small_n"] and method_key in metrics
+        ):
+            metrics[method_key] = row["interval_method"]
         for setting in ("confidence", "n_bootstrap", "seed"):
             if row.get(setting) is not None:
                 metrics[setting] = row[setting]

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
+from .grouping import valid_records
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
     GAPS,
@@ -50,6 +51,7 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     a benchmark lacks (T2I of a 1 x 2 benchmark) or an empty configuration shows as ``-``. A
     record of a build with hard positives has two more columns, the original I2T (hard
     positives left out) and the drop to I2T with them, and says so under the table."""
+    (record,) = valid_records([record])
     metrics = record["metrics"]
     shown = METRICS
     if any(key.endswith(f"/{metric}") for key in metrics for metric in HARD_POSITIVE_METRICS):

@@ -28,6 +28,7 @@ model on the same inputs; on a GPU it is bounded by how fast the CPU decodes and
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import os
@@ -73,6 +74,7 @@ __all__ = [
     "default_accelerator",
     "default_num_workers",
     "launched_processes",
+    "single_process_launch",
 ]
 
 logger = logging.getLogger(__name__)
@@ -116,11 +118,35 @@ def default_accelerator(mixed_precision: str | None = None) -> Accelerator:
     return Accelerator(mixed_precision=mixed_precision, cpu=cpu)
 
 
+def single_process_launch() -> bool:
+    """Whether ``accelerate launch --num_processes N`` (N > 1) started this run as one process:
+    without GPUs (and without MPI) its simple launcher starts a single process, setting
+    ``MASTER_ADDR`` for the N asked for but no ``WORLD_SIZE``."""
+    env = os.environ
+    return "ACCELERATE_USE_CPU" in env and "MASTER_ADDR" in env and "WORLD_SIZE" not in env
+
+
+@functools.cache
+def _warn_single_process_launch() -> None:
+    """The warning of :func:`single_process_launch`, once per process."""
+    logger.warning(
+        "accelerate launch was asked for several processes (--num_processes) but started one: "
+        "without GPUs its simple launcher runs a single process (unless MPI is installed), so "
+        "this run scores in 1 process and its record says so; for N CPU processes run "
+        "`ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_processes N ...` or "
+        "`torchrun --nproc_per_node N -m bindsplit_datasets eval ...`"
+    )
+
+
 def check_launch(accelerator: Accelerator) -> None:
     """Raise :class:`ScoringOptionError` when a launcher started several processes but
     Accelerate sees only one: each process would run the whole evaluation and write the same
     outputs. A launcher sets ``WORLD_SIZE``; Accelerate joins those processes into one
-    data-parallel run only when a distributed backend is initialised for them."""
+    data-parallel run only when a distributed backend is initialised for them. Warn (once) when
+    ``accelerate launch`` was asked for several processes but started one
+    (:func:`single_process_launch`)."""
+    if accelerator.num_processes == 1 and single_process_launch():
+        _warn_single_process_launch()
     world = launched_processes()
     if world > 1 and accelerator.num_processes != world:
         raise ScoringOptionError(

@@ -19,7 +19,9 @@ pairing always come from the build. :func:`align_scores` checks an imported file
 build: every id of the build present exactly once, no unknown id, each matrix of the sample's
 shape, every value finite; each refusal is one line naming the sample. ``--save-scores`` also
 records the build's fingerprint (metadata ``bindsplit_build_fingerprint``, optional in the
-format); :func:`check_scores_fingerprint` refuses a file made for another build. A build with
+format); :func:`check_scores_fingerprint` refuses a file made for another build, and warns
+about a file without one (another tool's, or one whose metadata was stripped: its ids may name
+another build's samples, which nothing can tell). A build with
 hard positives (``columns.hard_positive``: caption columns after the positives) adds their number
 as metadata ``bindsplit_hard_positives``, so :func:`read_scores` recomputes the metric with them
 (on import they come from the build). Scores are kept in float64 (as precise as given: two
@@ -28,6 +30,7 @@ scores 1e-9 apart are not a tie).
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -49,6 +52,7 @@ __all__ = [
     "is_scores_file",
     "read_imported_scores",
     "read_scores",
+    "warn_untagged",
     "write_scores",
 ]
 
@@ -60,6 +64,8 @@ FINGERPRINT_KEY = b"bindsplit_build_fingerprint"
 #: Parquet key-value metadata key holding each sample's number of hard positives (the caption
 #: columns after the positives); only in files of builds that have them.
 HARD_POSITIVES_KEY = b"bindsplit_hard_positives"
+
+logger = logging.getLogger(__name__)
 #: Ids named at most in one error line.
 _NAMED = 3
 
@@ -204,21 +210,37 @@ def read_imported_scores(path: str | Path) -> dict[str, Any]:
     return by_id
 
 
-def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> None:
+def check_scores_fingerprint(path: str | Path, fingerprint: str | None) -> bool:
     """Refuse the scores file ``path`` when it records the fingerprint of another build than
-    ``fingerprint`` (the build it is imported into); a file without one is accepted."""
+    ``fingerprint`` (the build it is imported into); whether it records one. A file without one
+    is accepted (the tag is optional: other tools write scores files too); once its scores are
+    imported, :func:`warn_untagged` says it could not be checked."""
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException):
-        return  # read_imported_scores has refused it already
+        return False  # read_imported_scores has refused it already
     stored = metadata.get(FINGERPRINT_KEY)
-    if stored is None or fingerprint is None or stored.decode(errors="replace") == fingerprint:
-        return
+    if stored is None:
+        return False
+    if fingerprint is None or stored.decode(errors="replace") == fingerprint:
+        return True
     raise ScoresFileError(
         f"{path} holds scores made for the build with fingerprint "
         f"{stored.decode(errors='replace')}, not for this build ({fingerprint}): the same ids "
         "may name other images or labels; score this build, or import the scores into the "
         "build they were made for."
+    )
+
+
+def warn_untagged(path: str | Path) -> None:
+    """Warn that the imported scores file ``path`` records no build fingerprint, so nothing
+    told whether it scored this build or another one with the same sample ids."""
+    logger.warning(
+        "%s records no build fingerprint (%s): nothing tells whether it scored this build or "
+        "another one with the same sample ids; it was imported as this build's. Make sure it "
+        "was made for this build (`bindsplit eval --save-scores` records it)",
+        Path(path).name,
+        FINGERPRINT_KEY.decode(),
     )
 
 

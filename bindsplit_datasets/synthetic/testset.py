@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import datasets
-from tqdm.auto import tqdm
 
 from ..atomic import atomic_directory
 from ..errors import BindsplitValueError
+from ..progress import progress as progress_bar
 from .corpus import (
     SceneSpec,
     balanced_pools,
@@ -270,7 +270,7 @@ def write_test_benchmark(
         (tmp / "test").mkdir()
         samples = generate_test_samples(world, index, n_per_stratum, seed, report=report)
         total = n_per_stratum * len(STRATA)
-        bar = tqdm(
+        bar = progress_bar(
             samples, total=total, unit=" samples", desc="synthetic test set", disable=not progress
         )
         write_shard(

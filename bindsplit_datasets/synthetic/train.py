@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from ..atomic import CHECKPOINT_OUTPUT, atomic_directory, check_output
 from ..errors import BindsplitValueError
+from ..progress import progress as progress_bar
 from .corpus import DEFAULT_TRAIN_SEED, SceneSpec, reference_index, seen_swap_pair, training_scene
 from .models import (
     CHECKPOINTS,
@@ -312,7 +312,7 @@ def train(
     losses: list[float] = []
     started = time.perf_counter()
     stopped_early = False
-    bar = tqdm(
+    bar = progress_bar(
         range(config.steps), desc=f"training {config.model}", unit=" steps", disable=not progress
     )
     for step in bar:

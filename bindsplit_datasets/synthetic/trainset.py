@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import datasets
-from tqdm.auto import tqdm
 
 from ..atomic import TRAINSET_OUTPUT, atomic_directory
 from ..errors import BindsplitValueError
+from ..names import size_category
+from ..progress import progress as progress_bar
 from .corpus import DEFAULT_TRAIN_SEED, reference_index, training_scene
 from .limits import MAX_N_TRAIN, check_at_most, check_processes, check_rendering_memory
 from .render import render_scene
@@ -81,14 +82,13 @@ def _write_range(world_dict: dict[str, Any], seed: int, start: int, stop: int, p
     return write_shard(training_rows(world, seed, start, stop), TRAIN_FEATURES, Path(path))
 
 
-def _counted(rows: Iterator[dict[str, Any]], bar: tqdm) -> Iterator[dict[str, Any]]:
+def _counted(rows: Iterator[dict[str, Any]], bar: Any) -> Iterator[dict[str, Any]]:
     for row in rows:
         yield row
         bar.update(1)
 
 
 def _card(world: SyntheticWorld, n_train: int, seed: int, n_shards: int) -> str:
-    from ..builds.cards import size_category  # the dataset cards' module: benchmarks and reports
 
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     return f"""---
@@ -168,7 +168,7 @@ def write_training_set(
         train_dir = tmp / "train"
         train_dir.mkdir()
         paths = [str(train_dir / shard_name("train", k, n_shards)) for k in range(n_shards)]
-        bar = tqdm(
+        bar = progress_bar(
             total=n_train, unit=" scenes", desc="rendering training set", disable=not progress
         )
         with bar:

@@ -40,8 +40,9 @@ CODEBASE = "https://github.com/bindsplit/bindsplit/tree/main/metrics/bindsplit"
 
 _DESCRIPTION = """\
 BindSplit scores image-text matching on compositional benchmarks (ARO VG-Attribution, BiVLC,
-VisMin, ...) separately for samples whose (attribute, object) bindings a model has seen in its
-training captions and for samples whose bindings are novel. Each sample is a similarity matrix
+VisMin, ...) separately for samples whose (attribute, object) bindings (or, for a relation build,
+(subject, relation, object) triples) a model has seen in its training captions and for samples
+whose bindings are novel. Each sample is a similarity matrix
 S[i][j] = sim(image_i, caption_j) in which caption j is the correct caption of image j (for a
 1 x 2 sample, caption 0 is the true caption), plus its BindSplit label (seen / unseen / partial /
 none) and optionally its `balanced` flag. Reported per configuration full / seen / unseen /

@@ -60,7 +60,10 @@ if TYPE_CHECKING or __package__:
         N_BOOTSTRAP_KEY,
         NEWCOMBE,
         SEED_KEY,
+        SMALL_N_INTERVAL_METHOD_KEY,
+        WILSON,
         interval_method_name,
+        is_small_sample,
         newcombe_interval,
         proportion_interval,
     )
@@ -87,7 +90,10 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
         N_BOOTSTRAP_KEY,
         NEWCOMBE,
         SEED_KEY,
+        SMALL_N_INTERVAL_METHOD_KEY,
+        WILSON,
         interval_method_name,
+        is_small_sample,
         newcombe_interval,
         proportion_interval,
     )
@@ -145,11 +151,18 @@ class _Options:
     n_bootstrap: int
     confidence: float
     seed: int
+    #: Whether bootstrapped accuracies of a small or degenerate sample get Wilson's interval.
+    small_n_fallback: bool = True
 
     @property
     def bootstrap(self) -> bool:
         """Whether accuracies and gaps are bootstrapped (else: closed-form intervals)."""
         return self.method == BOOTSTRAP
+
+    @property
+    def falls_back(self) -> bool:
+        """Whether some bootstrapped intervals may be Wilson's (small or degenerate samples)."""
+        return self.bootstrap and self.n_bootstrap > 0 and self.small_n_fallback
 
 
 def _pooled_estimates(counts: np.ndarray, options: _Options, rng: np.random.Generator):
@@ -160,7 +173,9 @@ def _pooled_estimates(counts: np.ndarray, options: _Options, rng: np.random.Gene
     found = {}
     for metric, correct in _correct(counts).items():
         estimate = _Estimate(float(correct / n), counts=(int(correct), n))
-        if resampled:
+        if options.falls_back and is_small_sample(int(correct), n):  # no zero-width "95%"
+            estimate.interval = list(proportion_interval(int(correct), n, options.confidence))
+        elif resampled:
             estimate.draws = draws[metric] / n
         elif not options.bootstrap:
             bounds = proportion_interval(int(correct), n, options.confidence, options.method)
@@ -189,9 +204,10 @@ def _difference(a: _Estimate, b: _Estimate, options: _Options) -> _Estimate:
     resampled, else Newcombe's interval where both are proportions and intervals are
     closed-form."""
     point = a.point - b.point
+    closed_form = not options.bootstrap or a.interval is not None or b.interval is not None
     if a.draws is not None and b.draws is not None:
         return _Estimate(point, draws=a.draws - b.draws)
-    if a.counts is not None and b.counts is not None and not options.bootstrap:
+    if a.counts is not None and b.counts is not None and closed_form:
         bounds = newcombe_interval(*a.counts, *b.counts, options.confidence)
         return _Estimate(point, interval=list(bounds))
     return _Estimate(point)
@@ -269,6 +285,8 @@ def _settings(options: _Options, macro: bool, hard_positives: bool) -> dict[str,
         settings[DROP_INTERVAL_METHOD_KEY] = options.method
     if macro:
         settings[MACRO_INTERVAL_METHOD_KEY] = BOOTSTRAP
+    if options.falls_back:
+        settings[SMALL_N_INTERVAL_METHOD_KEY] = WILSON
     settings[CONFIDENCE_KEY] = float(options.confidence)
     settings[N_BOOTSTRAP_KEY] = int(options.n_bootstrap)
     settings[SEED_KEY] = int(options.seed)
@@ -283,6 +301,7 @@ def compute_metrics(
     seed: int = 0,
     macro_min_samples: int = 25,
     interval_method: str = DEFAULT_INTERVAL_METHOD,
+    small_n_fallback: bool = True,
 ) -> dict[str, Result]:
     """The flat results dict of the metric.
 
@@ -298,12 +317,17 @@ def compute_metrics(
     "clopper-pearson" gives each accuracy that closed-form interval and each gap Newcombe's
     hybrid score interval, valid at any n (an accuracy of 0/10 is not [0, 0]); "bootstrap" gives
     both percentile-bootstrap intervals from ``n_bootstrap`` multinomial resamples of the outcome
-    counts (0: none). Macro averages are always bootstrapped (``n_bootstrap`` > 0), seeded per
-    configuration and block so that adding a breakdown or a configuration leaves the other
-    intervals unchanged. The settings are part of the result: ``interval_method``
-    ("wilson", "clopper-pearson" or "bootstrap-percentile"), ``gap_interval_method``
-    ("newcombe" or "bootstrap-percentile"), ``macro_interval_method`` (with macro groups),
-    ``confidence``, ``n_bootstrap`` and ``seed``.
+    counts (0: none), except that an accuracy of fewer than 30 samples or a degenerate count
+    (0/n, n/n; where the percentile bootstrap gives a zero-width interval, [1, 1] at n = 1) gets
+    its Wilson interval and a gap with such a side Newcombe's, recorded as
+    ``small_n_interval_method`` ("wilson"; ``small_n_fallback=False``: bootstrap them too, as
+    results computed before the fallback were). Macro averages are always bootstrapped
+    (``n_bootstrap`` > 0), seeded per configuration and block so that adding a breakdown or a
+    configuration leaves the other intervals unchanged. The settings are part of the result:
+    ``interval_method`` ("wilson", "clopper-pearson" or "bootstrap-percentile"),
+    ``gap_interval_method`` ("newcombe" or "bootstrap-percentile"), ``macro_interval_method``
+    (with macro groups), ``confidence``, ``n_bootstrap``, ``seed`` and
+    ``small_n_interval_method`` (see above).
 
     Statistics with hard positives (``stats.hard_positives``) add, wherever ``i2t`` is reported
     (configurations, categories, macro averages, gaps), ``i2t_original`` (I2T with the
@@ -333,7 +357,8 @@ def compute_metrics(
     'wilson'
     """
     _check_options(n_bootstrap, confidence, seed, macro_min_samples)
-    options = _Options(interval_method_name(interval_method), n_bootstrap, confidence, seed)
+    method = interval_method_name(interval_method)
+    options = _Options(method, n_bootstrap, confidence, seed, bool(small_n_fallback))
     results: dict[str, Result] = {}
     estimates: dict[str, dict[str, _Estimate]] = {}
     category_names = _group_names(stats.categories)

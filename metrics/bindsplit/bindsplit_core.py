@@ -25,7 +25,9 @@ datasets or torch:
    possible outcomes per split label (and per category / macro group, and for the samples flagged
    ``balanced``); nine where samples have hard positives (I2T can then also be right without
    them and wrong with them). Statistics of disjoint batches or processes add up (``merge`` /
-   ``+``) and travel as JSON (``to_dict``/``from_dict``);
+   ``+``) and travel as JSON (``to_dict``/``from_dict``); :func:`outcome_statistics` makes the
+   same statistics from the samples' outcomes (a results record's ``samples``), so that a
+   record's numbers can be re-derived without its score matrices;
 3. :func:`compute_metrics` (in the sibling ``bindsplit_bootstrap.py``) turns statistics into the
    flat results dict.
 
@@ -52,6 +54,7 @@ if TYPE_CHECKING or __package__:
         _N_CELLS,
         _N_CELLS_HARD,
         Outcome,
+        _outcome_cells,
         _sample_cells,
         checked_hard_positives,
         sample_outcome,
@@ -62,6 +65,7 @@ else:  # the Space's app.py: this folder on sys.path, its modules top-level
         _N_CELLS,
         _N_CELLS_HARD,
         Outcome,
+        _outcome_cells,
         _sample_cells,
         checked_hard_positives,
         sample_outcome,
@@ -81,6 +85,7 @@ __all__ = [
     "accumulate",
     "checked_flags",
     "checked_hard_positives",
+    "outcome_statistics",
     "sample_outcome",
     "sample_outcomes",
 ]
@@ -434,6 +439,45 @@ def accumulate(
         )
     stats = _count_statistics(labels, category_names, macro_names, cells, width)
     stats.balanced = subset
+    return stats
+
+
+def outcome_statistics(
+    splits: Sequence[str],
+    i2t: Sequence[Any],
+    t2i: Sequence[Any] | None = None,
+    *,
+    i2t_original: Sequence[Any] | None = None,
+    balanced: Sequence[bool] | None = None,
+) -> BindsplitStatistics:
+    """Sufficient statistics of samples known by their outcomes, not their score matrices (a
+    results record's ``samples``): what :func:`accumulate` gives for matrices with these
+    outcomes, without categories or macro groups (outcomes do not keep them).
+
+    ``i2t``: per sample 0/1 (or a boolean); ``t2i``: the same where samples have two images;
+    ``i2t_original``: per sample I2T with the hard positives left out, where samples have them
+    (``i2t`` then being I2T with them: the statistics have nine cells, as :func:`accumulate`'s
+    of samples with hard positives); ``balanced``: the flags. ValueErrors name the sample.
+
+    >>> outcome_statistics(["seen", "unseen"], [1, 0], [1, 0]).splits
+    {'seen': (0, 0, 0, 0, 1, 0), 'unseen': (1, 0, 0, 0, 0, 0)}
+    >>> hard = outcome_statistics(["seen", "seen"], [0, 1], i2t_original=[1, 1])
+    >>> hard.splits, hard.hard_positives  # one sample dropped, one right
+    ({'seen': (0, 0, 0, 0, 0, 1, 0, 0, 1)}, True)
+    """
+    n = len(i2t)
+    if len(splits) != n:
+        raise ValueError(f"got {n} i2t outcomes but {len(splits)} split labels")
+    labels = [_checked_label(label, f"sample {index}") for index, label in enumerate(splits)]
+    flags = checked_flags(balanced, n)
+    cells = _outcome_cells(i2t, t2i, i2t_original)
+    width = _N_CELLS if i2t_original is None else _N_CELLS_HARD
+    stats = _count_statistics(labels, None, None, cells, width)
+    if flags is not None:
+        kept = [index for index, flag in enumerate(flags) if flag]
+        stats.balanced = _count_statistics(
+            [labels[i] for i in kept], None, None, [cells[i] for i in kept], width
+        )
     return stats
 
 

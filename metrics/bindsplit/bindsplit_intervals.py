@@ -53,6 +53,7 @@ __all__ = [
     "SEED_KEY",
     "SETTINGS_KEYS",
     "SMALL_N",
+    "SMALL_N_INTERVAL_METHOD_KEY",
     "WILSON",
     "clopper_pearson_interval",
     "interval_method_name",
@@ -103,6 +104,11 @@ N_BOOTSTRAP_KEY = "n_bootstrap"
 bootstrap)."""
 SEED_KEY = "seed"
 """The bootstrap's seed."""
+SMALL_N_INTERVAL_METHOD_KEY = "small_n_interval_method"
+"""With bootstrapped accuracies: how those resting on a small or degenerate sample
+(:func:`is_small_sample`) got their interval instead, :data:`WILSON` (the percentile bootstrap
+gives 1/1 a zero-width "95%" interval), and a gap with such a side :data:`NEWCOMBE`'s; absent
+otherwise (and in results computed before the fallback)."""
 SETTINGS_KEYS: tuple[str, ...] = (
     INTERVAL_METHOD_KEY,
     GAP_INTERVAL_METHOD_KEY,
@@ -110,6 +116,7 @@ SETTINGS_KEYS: tuple[str, ...] = (
     CONFIDENCE_KEY,
     N_BOOTSTRAP_KEY,
     SEED_KEY,
+    SMALL_N_INTERVAL_METHOD_KEY,
 )
 """Every key of a results dict that is a setting, not a number of a configuration (with
 :data:`HARD_POSITIVE_SETTINGS_KEYS` where samples have hard positives)."""

@@ -253,6 +253,37 @@ def _sample_cells(scores: Any, hard_positives: Sequence[int] | None = None) -> n
     return cells
 
 
+def _outcome_cells(
+    i2t: Sequence[Any], t2i: Sequence[Any] | None, i2t_original: Sequence[Any] | None
+) -> list[int]:
+    """The outcome cell of every sample known by its outcomes (0/1 or booleans: I2T, T2I where
+    samples have two images, I2T without the hard positives where they have them), the cell
+    :func:`_sample_cells` gives the matrices that had these outcomes. A ValueError names the
+    first sample whose outcomes are not 0/1, or that is right with its hard positives and wrong
+    without them (no score matrix does that)."""
+    n = len(i2t)
+    for name, values in (("t2i", t2i), ("i2t_original", i2t_original)):
+        if values is not None and len(values) != n:
+            raise ValueError(f"got {n} i2t outcomes but {len(values)} {name} outcomes")
+    cells = []
+    for index in range(n):
+        outcomes = [i2t[index]]
+        outcomes += [] if t2i is None else [t2i[index]]
+        outcomes += [] if i2t_original is None else [i2t_original[index]]
+        if not all(isinstance(value, (int, np.integer)) and value in (0, 1) for value in outcomes):
+            raise ValueError(f"sample {index}: outcomes must be 0/1 (or booleans), got {outcomes}")
+        right = bool(i2t[index])
+        original = right if i2t_original is None else bool(i2t_original[index])
+        if right and not original:
+            raise ValueError(
+                f"sample {index}: right with its hard positives (i2t) but wrong without them "
+                "(i2t_original); a sample right with them is right without"
+            )
+        state = 1 if right else (_DROPPED if original else 0)
+        cells.append(3 * state + (_ABSENT if t2i is None else int(bool(t2i[index]))))
+    return cells
+
+
 def _stack_cells(stack: np.ndarray, hard: int) -> np.ndarray:
     """The outcome cells of a stack of equal-shape matrices that have ``hard`` hard positives
     each (a ValueError when their shape cannot hold them)."""

@@ -1,4 +1,5 @@
-"""The internals of ``datasets`` that BindSplit builds with, in one place.
+"""The internals of ``datasets`` that BindSplit builds and reads Parquet with, in one place
+(:mod:`.builds` and :mod:`.parquet_files` import them from here).
 
 ``datasets`` documents ``load_dataset``, ``Dataset``, ``Features`` and ``DatasetInfo``; the names
 below live in modules it does not promise to keep (``datasets.table``, ``datasets.features
@@ -15,14 +16,24 @@ that moves one breaks this module's import, named, instead of a build half-way; 
 * :class:`DatasetInfosDict`: writes each configuration's features and split sizes into the
   dataset card's ``dataset_info``, as ``datasets`` itself does.
 * :class:`DatasetGenerationError`: what ``load_dataset`` raises for an unreadable Parquet file.
+
+:func:`progress_bars_off` uses the switch ``datasets`` documents for its own progress bars.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from datasets.exceptions import DatasetGenerationError
 from datasets.features.features import require_storage_embed
 from datasets.info import DatasetInfosDict
 from datasets.table import InMemoryTable, embed_table_storage
+from datasets.utils import (
+    are_progress_bars_disabled,
+    disable_progress_bars,
+    enable_progress_bars,
+)
 from datasets.utils.py_utils import convert_file_size_to_int
 
 __all__ = [
@@ -31,5 +42,21 @@ __all__ = [
     "InMemoryTable",
     "convert_file_size_to_int",
     "embed_table_storage",
+    "progress_bars_off",
     "require_storage_embed",
 ]
+
+
+@contextmanager
+def progress_bars_off() -> Iterator[None]:
+    """``datasets``' own progress bars off within the block (its Arrow steps: "Creating parquet
+    from Arrow format", "Generating test split", "Map"), where BindSplit shows the progress of
+    the step they belong to itself; their previous state comes back after."""
+    if are_progress_bars_disabled():
+        yield
+        return
+    disable_progress_bars()
+    try:
+        yield
+    finally:
+        enable_progress_bars()
