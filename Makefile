@@ -27,12 +27,15 @@ $(VENV)/.installed-%: setup.cfg pyproject.toml | $(BIN)/python
 	$(BIN)/bindsplit install-metric
 	touch $@
 
+# One worker process per core (pytest-xdist): the tests are single-threaded (tests/conftest.py).
+# PYTEST_ARGS="-n 0" runs them in this process (a debugger, --pdb).
 test: $(VENV)/.installed-test
-	$(OFFLINE) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(OFFLINE) $(BIN)/python -m pytest -n auto $(PYTEST_ARGS)
 
-# Everything but the tests marked slow (the demo, subprocesses, servers, training): under a minute.
+# Everything but the slow tests (tests/slow/: the demo, subprocesses, servers, browsers, training,
+# the model stack; and the few tests elsewhere marked slow): under a minute.
 test-fast: install
-	$(OFFLINE) $(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(OFFLINE) $(BIN)/python -m pytest -m "not slow" --ignore=tests/slow $(PYTEST_ARGS)
 
 bench: install
 	$(OFFLINE) $(BIN)/python perf/run.py
@@ -56,7 +59,7 @@ reproduce: install
 
 # The same pipeline with every download replaced by local fixtures.
 reproduce-offline: install
-	$(OFFLINE) $(BIN)/python -m pytest tests/test_reproduce.py $(PYTEST_ARGS)
+	$(OFFLINE) $(BIN)/python -m pytest tests/slow/test_reproduce.py $(PYTEST_ARGS)
 
 # The linters, pinned: a new ruff or mypy release changes what they report, so CI would fail
 # (or pass) on code nobody changed. Raise these together with the fixes the new versions ask for.

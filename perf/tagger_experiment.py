@@ -35,6 +35,9 @@ Needs NLTK (a development dependency) and the shared samples. Run it from the re
 ``python perf/tagger_experiment.py [--iterations N] [--out results.json] [--keep-weights
 caption_tagger.npz]``; it prints the comparison and writes it as JSON (and the weights, for a
 closer look; they are never shipped by this script). Reported in ``docs/tagger_experiment.md``.
+``--quick`` trains one pass on the first :data:`QUICK_CAPTIONS` real captions and counts the
+firings on the held-out ones only (seconds; it concludes nothing): ``tests/test_perf.py`` runs it
+so that a change of the parser's modules cannot break the experiment unnoticed.
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ ITERATIONS = 5
 TAGDICT_DISAGREEMENT = 0.1
 #: Share of the other real captions held out.
 HELDOUT_SHARE = 0.1
+#: The real captions (and the development gold texts) a ``--quick`` run reads.
+QUICK_CAPTIONS = 300
 #: The Penn tag of a corrected kind (the kind names of ``explain``); None: keep the tag.
 KIND_TAGS: dict[str, str | None] = {
     "noun": "NN",
@@ -273,8 +278,11 @@ def _micro(counts: list[int]) -> dict[str, float]:
     }
 
 
-def evaluate(weights: str, heldout_captions: list[str], silver_file: Path) -> dict[str, Any]:
-    """Every measure of one tagger (see the module docstring)."""
+def evaluate(
+    weights: str, heldout_captions: list[str], silver_file: Path, *, quick: bool = False
+) -> dict[str, Any]:
+    """Every measure of one tagger (see the module docstring); ``quick``: the firings counted on
+    the held-out captions only."""
     import importlib.util
 
     from bindsplit_datasets.parsing import explain, parse_bindings, parse_relations
@@ -338,9 +346,10 @@ def evaluate(weights: str, heldout_captions: list[str], silver_file: Path) -> di
             )
             out[f"relations {path.stem}"][split]["swap pairs"] = f"{passed}/{total}"
     out["correction firings"] = {}
+    everything = heldout_captions if quick else _real_captions()
     for name, captions in (
         ("held-out real captions", heldout_captions),
-        ("all real captions", _real_captions()),
+        ("all real captions", everything),
     ):
         fired: Counter[str] = Counter()
         relation_fired: Counter[str] = Counter()
@@ -379,22 +388,29 @@ def _silver_sentences(captions: Iterable[str]) -> Iterator[tuple[list[str], list
             yield read[0], read[1]
 
 
-def _run_evaluation(weights: str, heldout: Path, silver_file: Path, out: Path) -> dict[str, Any]:
+def _run_evaluation(
+    weights: str, heldout: Path, silver_file: Path, out: Path, quick: bool
+) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, __file__, "--evaluate", weights, "--heldout", str(heldout),
-               "--silver", str(silver_file), "--out", str(out)]  # fmt: skip
+               "--silver", str(silver_file), "--out", str(out)] + ["--quick"] * quick  # fmt: skip
     subprocess.run(command, check=True, cwd=ROOT, env=env)
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def experiment(iterations: int, out: Path, keep: Path | None = None) -> dict[str, Any]:
+def experiment(
+    iterations: int, out: Path, keep: Path | None = None, *, quick: bool = False
+) -> dict[str, Any]:
     start = time.perf_counter()
     dev_gold, heldout_gold = _gold_texts()
     captions = [c for c in _real_captions() if c not in heldout_gold]
+    limit = QUICK_CAPTIONS if quick else None
+    captions = captions[:limit]
     rng = random.Random(39)
     heldout_real = sorted(c for c in captions if c not in dev_gold and rng.random() < HELDOUT_SHARE)
     held = set(heldout_real)
-    training_texts = [c for c in captions if c not in held] + sorted(dev_gold - set(captions))
+    training_texts = [c for c in captions if c not in held]
+    training_texts += sorted(dev_gold - set(captions))[:limit]
     logger.info(
         "%d training texts, %d held-out real captions", len(training_texts), len(heldout_real)
     )
@@ -424,9 +440,11 @@ def experiment(iterations: int, out: Path, keep: Path | None = None) -> dict[str
                 **trained,
             },
             "held-out real captions": len(heldout_real),
-            "shipped": _run_evaluation("shipped", heldout_file, silver_file, work / "shipped.json"),
+            "shipped": _run_evaluation(
+                "shipped", heldout_file, silver_file, work / "shipped.json", quick
+            ),
             "caption-trained": _run_evaluation(
-                str(weights), heldout_file, silver_file, work / "new.json"
+                str(weights), heldout_file, silver_file, work / "new.json", quick
             ),
             "seconds": time.perf_counter() - start,
         }
@@ -473,12 +491,28 @@ def report(results: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _has_nltk_tagger() -> bool:
+    """Whether NLTK and its English perceptron model (the shipped weights' source) are at hand."""
+    try:
+        from nltk.tag.perceptron import PerceptronTagger
+
+        PerceptronTagger()
+    except (ImportError, LookupError):
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=ITERATIONS)
     parser.add_argument("--out", type=Path, default=Path("tagger_experiment.json"))
     parser.add_argument(
         "--keep-weights", type=Path, help="also write the trained weights here (never shipped)"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="one pass over a few captions (seconds, checks nothing)",
     )
     parser.add_argument("--evaluate", help=argparse.SUPPRESS)
     parser.add_argument("--heldout", type=Path, help=argparse.SUPPRESS)
@@ -490,10 +524,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.evaluate:
         heldout = json.loads(args.heldout.read_text(encoding="utf-8"))
-        result = evaluate(args.evaluate, heldout, args.silver)
+        result = evaluate(args.evaluate, heldout, args.silver, quick=args.quick)
         args.out.write_text(json.dumps(result), encoding="utf-8")
         return 0
-    results = experiment(args.iterations, args.out, args.keep_weights)
+    if not _has_nltk_tagger():
+        print("skipped: NLTK or its English tagger model (averaged_perceptron_tagger_eng) absent")
+        return 0
+    iterations = 1 if args.quick else args.iterations
+    results = experiment(iterations, args.out, args.keep_weights, quick=args.quick)
     print("\n".join(report(results)))
     return 0
 

@@ -5,7 +5,6 @@ download cache) is a private folder of the session, so no test reads or fills a 
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,11 +25,6 @@ for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-#: The line that marks a whole test module slow (it needs the model stack: torch, transformers).
-SLOW_MODULE = "pytestmark = pytest.mark.slow"
-#: A package module that imports the model stack when imported (its doctests count as slow).
-MODEL_STACK = re.compile(r"^(import|from) (torch|transformers|open_clip|accelerate)\b", re.M)
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -42,19 +36,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "bindings, triples and rules fired) from the running parser; review their diffs before "
         "committing",
     )
-
-
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Under ``-m "not slow"`` (``make test-fast``) a test module marked slow as a whole, and a
-    package module whose doctests need the model stack, are not even imported: their tests would
-    be deselected anyway, and importing torch and transformers takes seconds."""
-    if config.option.markexpr.replace(" ", "") != "notslow" or collection_path.suffix != ".py":
-        return None
-    text = collection_path.read_text(encoding="utf-8")
-    if f"\n{SLOW_MODULE}\n" in text:
-        return True
-    in_package = REPO_ROOT / "bindsplit_datasets" in collection_path.parents
-    return True if in_package and MODEL_STACK.search(text) else None
 
 
 def _shared_dir() -> Path:

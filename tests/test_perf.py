@@ -1,10 +1,12 @@
 """Every ``perf/bench_*.py`` runs to the end in its ``--quick`` mode and prints its tables, so an
-API change that breaks a benchmark fails ``make test`` (``make bench`` runs them in full); so does
-``perf/swap_pairs.py``, whose counting is checked on hand-made pairs."""
+API change that breaks a benchmark fails ``make test`` (``make bench`` runs them in full); so do
+``perf/swap_pairs.py``, whose counting is checked on hand-made pairs, and the tagger experiment
+(``perf/tagger_experiment.py``)."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -26,7 +28,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     ),
     "bench_parser.py": (
         "Real SugarCrepe captions, hand-labelled",
-        "object-boundary set (issue 39 item 9",
+        "object-boundary set (bindings_gold_boundaries.json)",
         "heldout",
         "SugarCrepe swap_att:",
         "Rule effects on bindings and triples, each rule alone switched off (gold 40,",
@@ -131,6 +133,27 @@ def test_the_swap_pairs_script_runs_in_quick_mode():
         "failing dev pairs:",
     )
     assert [line for line in expected if line not in stdout] == [], stdout
+
+
+@pytest.mark.slow
+def test_the_tagger_experiment_runs_in_quick_mode(shared_data, tmp_path):
+    """``perf/tagger_experiment.py --quick``: silver tags, one training pass, both taggers
+    evaluated in their own process, the comparison printed and written."""
+    out = tmp_path / "tagger.json"
+    stdout = _run_quick("tagger_experiment.py", "--out", str(out))
+    if stdout.startswith("skipped:"):
+        pytest.skip(stdout.strip())
+    expected = (
+        "training: ",
+        "bindings SugarCrepe [heldout]: P ",
+        "relations relations_gold_registers [dev]: P ",
+        "agreement with silver tags (held-out captions) [all]: share ",
+        "correction rules firing on held-out real captions (",
+    )
+    assert [line for line in expected if line not in stdout] == [], stdout
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["training"]["iterations"] == 1
+    assert set(results) >= {"shipped", "caption-trained"}
 
 
 def test_swap_pairs_counts_hand_made_pairs():

@@ -18,8 +18,6 @@ from bindsplit_datasets.reports.record_model import results_schema
 from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
-
 N_PER_STRATUM = 12
 
 

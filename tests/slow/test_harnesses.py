@@ -30,9 +30,7 @@ from bindsplit_datasets.evaluation import evaluate_model
 from bindsplit_datasets.models.hf import feature_tensor
 from bindsplit_datasets.names import CONFIGURATIONS
 
-pytestmark = pytest.mark.slow
-
-DOC = Path(__file__).resolve().parents[1] / "docs" / "harnesses.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "harnesses.md"
 #: The folder name the documented examples use.
 BUILT_NAME = "sugarcrepe_bindsplit"
 

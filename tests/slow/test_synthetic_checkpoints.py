@@ -29,8 +29,6 @@ from bindsplit_datasets.synthetic.train import (
 )
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
-
 MAX_CHECKPOINT_BYTES = 10 * 1024 * 1024
 
 

@@ -29,8 +29,6 @@ from bindsplit_datasets.reports.results import model_slug, record_file_name
 from bindsplit_datasets.reproduce import REAL_BENCHMARKS, reproduce
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
-
 REFERENCE_CAPTIONS = [
     "a white plate on a wooden table",
     "a red bus parked on the street",

@@ -37,7 +37,7 @@ from bindsplit_datasets.names import CONFIGURATIONS
 from bindsplit_datasets.scoring.scorer import Scorer
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters")]
+pytestmark = pytest.mark.usefixtures("test_adapters")
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 

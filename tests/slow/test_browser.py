@@ -26,13 +26,12 @@ from report_records import genuine_hard_record, genuine_record
 from bindsplit_datasets.reports import write_records
 from bindsplit_datasets.reports.leaderboard_view import board, default_groups
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "build-artifacts"
 CHROMIUM = os.environ.get("BINDSPLIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TIMEOUT_MS = 60_000
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(
         importlib.util.find_spec("playwright") is None,
         reason="Playwright's Python package is not installed (pip install '.[test]')",

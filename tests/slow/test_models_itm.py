@@ -32,7 +32,7 @@ from bindsplit_datasets.models import CallablePairScorer, ItmPairScorer, model_i
 from bindsplit_datasets.models.loaders import load_encoder
 from bindsplit_datasets.scoring.scorer import Scorer
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
+pytestmark = pytest.mark.usefixtures("test_adapters", "fresh_accelerate")
 
 IMAGES, CAPTIONS = BivlcLikeAdapter.image_columns, BivlcLikeAdapter.caption_columns
 CONFIGS = ("full", "seen", "unseen", "partial", "balanced")

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bindsplit_datasets.parsing import parse_bindings
-
-pytestmark = pytest.mark.slow
 
 PROPERTIES = settings(
     deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow], max_examples=120

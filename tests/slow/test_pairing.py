@@ -15,7 +15,6 @@ from bindsplit_datasets.pairing import format_pairing_check, pairing_check
 from bindsplit_datasets.reports import format_record_table
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
 
 
 def naive_z(first: list[int], second: list[int]) -> float:

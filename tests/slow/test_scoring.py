@@ -30,7 +30,7 @@ from bindsplit_datasets.scoring.scorer import Scorer
 from bindsplit_datasets.scoring.scores_file import read_scores, write_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_accelerate")]
+pytestmark = pytest.mark.usefixtures("fresh_accelerate")
 
 IMAGES = ("image", "negative_image")
 CAPTIONS = ("caption", "negative_caption")

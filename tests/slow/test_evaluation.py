@@ -55,7 +55,7 @@ from bindsplit_datasets.scoring import scores_file
 from bindsplit_datasets.scoring.scores_file import read_scores
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
+pytestmark = pytest.mark.usefixtures("test_adapters", "fresh_accelerate")
 
 CAPTIONS = BivlcLikeAdapter.caption_columns
 
@@ -330,12 +330,11 @@ def test_cli_errors_are_clear(build, tmp_path, capsys):
         evaluate_model(str(vision_only), build)
 
 
-@pytest.mark.slow
 def test_two_processes_give_the_same_results(build, saved_model, tmp_path):
     """`accelerate launch --num_processes 2` of `bindsplit eval` on CPU equals one process."""
     script = tmp_path / "bindsplit_with_test_benchmarks.py"
     script.write_text(
-        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parents[1])!r})\n"
         "import tiny_models\nregistered = tiny_models.register_test_benchmarks()\n"
         "registered.__enter__()\n"
         "from bindsplit_datasets import cli\nsys.exit(cli.main())\n"
@@ -542,13 +541,12 @@ def test_missing_scoring_extra_names_it(build, monkeypatch):
         evaluate_model("openai/clip-vit-base-patch32", build)
 
 
-@pytest.mark.slow
 def test_torchrun_two_cpu_processes_run_data_parallel_with_one_writer(build, saved_model, tmp_path):
     """`torchrun --nproc_per_node 2 ... eval` on CPU: one data-parallel run, one record, equal
     to a single process's."""
     script = tmp_path / "bindsplit_with_test_benchmarks.py"
     script.write_text(
-        f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        f"import sys\nsys.path.insert(0, {str(Path(__file__).parents[1])!r})\n"
         "import tiny_models\nregistered = tiny_models.register_test_benchmarks()\n"
         "registered.__enter__()\n"
         "from bindsplit_datasets import cli\nsys.exit(cli.main())\n"

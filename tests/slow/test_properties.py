@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -40,8 +39,6 @@ from bindsplit_datasets.parsing import lexicon as lx
 from bindsplit_datasets.reports.results import count_key, metric_key
 
 # hundreds of parses per property (the tagger's first load included): about 15 s in all
-pytestmark = pytest.mark.slow
-
 #: No deadline (a slow machine is not a failure) and no example database in the working tree.
 PROPERTIES = settings(
     deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow], max_examples=150

@@ -18,7 +18,7 @@ from bindsplit_datasets.reports.results import record_file_name, write_record
 from bindsplit_datasets.runs import check_output_file, plan_runs, same_run
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_accelerate")]
+pytestmark = pytest.mark.usefixtures("fresh_accelerate")
 
 REFERENCE = ["a red car on the road", "a white dog on the grass", "a wooden table", "a red chair"]
 BIVLC_ROWS = [
@@ -86,7 +86,6 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
 
 
-@pytest.mark.slow
 def test_grid_run_writes_each_pair_then_skips_then_force_redoes(
     models, builds, tmp_path, monkeypatch, capsys
 ):
@@ -348,7 +347,6 @@ def test_single_pair_form_and_options_reach_evaluate_model(builds, tmp_path, mon
     assert [p.name for p in folder.iterdir()] == ["bivlc__My__CLIP.json"]
 
 
-@pytest.mark.slow
 def test_a_folder_whose_weights_changed_is_scored_again(models, builds, tmp_path, capsys):
     """Issue 19's reproduction: replace a folder's weights, re-run into the same --out-dir."""
     import shutil
@@ -381,7 +379,6 @@ def test_a_folder_whose_weights_changed_is_scored_again(models, builds, tmp_path
     assert cli.main(args) == 0 and "skipped" in capsys.readouterr().out  # unchanged: skipped
 
 
-@pytest.mark.slow
 def test_a_run_loads_each_model_once_and_digests_its_weights_once(
     models, builds, tmp_path, monkeypatch
 ):

@@ -28,8 +28,6 @@ from bindsplit_datasets.scoring.scorer import Scorer
 from bindsplit_datasets.synthetic import checkpoint_path
 
 # the model stack (torch, transformers): not part of `make test-fast`
-pytestmark = pytest.mark.slow
-
 IMAGES, CAPTIONS = ("image", "negative_image"), ("caption", "negative_caption")
 
 

@@ -16,7 +16,7 @@ from bindsplit_datasets.errors import ScoresFileError
 from bindsplit_datasets.evaluation import evaluate_scores
 from bindsplit_datasets.reports.results import load_results
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("test_adapters", "fresh_accelerate")]
+pytestmark = pytest.mark.usefixtures("test_adapters", "fresh_accelerate")
 
 
 @pytest.fixture(scope="module")

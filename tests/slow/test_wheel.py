@@ -26,9 +26,7 @@ from bindsplit_datasets.metric import metric_hash
 from bindsplit_datasets.parsing.tagger_weights import WEIGHTS_SHA256
 
 # builds a wheel (seconds), installs it and starts Python twice
-pytestmark = pytest.mark.slow
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "bindsplit_datasets"
 #: What a source distribution holds: enough to build the wheel.
 SOURCES = ("setup.cfg", "pyproject.toml", "README.md", "LICENSE", PACKAGE, "metrics", "spaces")
