@@ -1,5 +1,6 @@
 """A Space's ``app.py`` started as a Space starts it, on a free port of 127.0.0.1, for the tests
-that talk to it (tests/test_space.py through its API, tests/slow/test_browser.py through a browser)."""
+that talk to it (tests/test_space.py through its API, tests/slow/test_browser.py through a
+browser)."""
 
 from __future__ import annotations
 
