@@ -12,10 +12,13 @@ For the relation reader, a caption's units (corrected, and mended by the rule ta
 
 - ``NP``: a noun run, its object normalised as in SPEC section 1 (lexicon words at its left edge are
   attributes, the last word singular); ``obj`` is ``""`` for a phrase that is no argument (a
-  pronoun, a position noun on its own, a noun of time, a noun after "no"). A partitive noun before
-  "of" gives way to the noun after it ("a group of people" -> person).
-- ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of");
-  ``blocking`` for those that state no relation ("of", "for", "without").
+  pronoun, a position noun on its own, a noun of time, a noun after "no"). A transparent noun
+  (partitive, container, frame) before "of" gives way to the noun after it ("a group of people"
+  -> person, "a bowl of soup" -> soup).
+- ``PREP``: a preposition or multi-word preposition as written ("next to", "on the side of"), or
+  an adjective with its preposition ("full of"; ``key`` the adjective);
+  ``blocking`` for those that state no relation ("of", "without"; "for" and "after" but right
+  after a verb).
 - ``VERB``: a verb group (auxiliaries, adverbs, the main verb, a particle): the main verb's lemma
   with its particle ("is sitting" -> sit, "blow out"), ``""`` for a copula or light verb alone.
   A possessor before "'s" gives way to the noun after it ("boy's suit" -> suit).
@@ -70,6 +73,12 @@ _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _VERB_KINDS = frozenset({COPULA, VERB, GERUND, PART, WEAK})
 _MODIFIER_LEFT = frozenset({DET, ATTR, PREP, WEAK, PART, GERUND})
 _MODIFIED = frozenset({NOUN, ATTR, WEAK, PART, GERUND})
+#: The words read as prepositions whatever their kind (the others only when tagged as one).
+_READ_PREPOSITIONS = (
+    lx.RELATION_PREPOSITIONS | lx.BLOCKING_PREPOSITIONS | lx.AFTER_VERB_PREPOSITIONS
+)
+#: The words whose preposition chunk states a relation wherever it stands.
+_STATING_PREPOSITIONS = lx.RELATION_PREPOSITIONS | lx.BEFORE_NOUN_PREPOSITIONS
 
 
 def noun_run_end(units: Units, start: int, stop: frozenset[str] = frozenset()) -> int:
@@ -132,12 +141,13 @@ class Chunk:
 
     kind: str  # NP, PREP, VERB, CONJ, REL, BREAK
     text: str  # NP: the object ("" = no argument); PREP: as written; VERB: lemma [+ particle]
-    key: str = ""  # NP: the pronoun or head as written; CONJ: the conjunction
+    key: str = ""  # NP: the pronoun or head as written; CONJ: the conjunction; PREP: an adjective
     finite: bool = False  # VERB: a finite form or an auxiliary ("sits", "is sitting")
     participle: str = ""  # VERB: the main verb as written when a past participle ("flown")
     blocking: bool = False  # PREP: states no relation
     infinitive: bool = False  # VERB: after "to"
     negated: bool = False  # VERB: with "not"/"n't"/"never"
+    intention: bool = False  # VERB: an infinitive of intention ("stopped to pet", "about to jump")
 
 
 def _is_verb_unit(u: Units, i: int) -> bool:
@@ -173,25 +183,39 @@ def phrasal_length(u: Units, i: int) -> int:
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
-    # "on the side of", "in the middle of": PREP the POSITION of
-    if (
-        u.kind[i] == PREP
-        and i + 3 < u.n
-        and keys[i + 1] == "the"
-        and keys[i + 2] in lx.POSITION_NOUNS
-        and keys[i + 3] == "of"
-    ):
-        return 4
+    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
+    if (u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS) or u.key_at(i + 1) != "the":
+        return 0
+    j = i + 2
+    while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
+        j += 1  # modifiers of the position noun
+    while j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] in lx.POSITION_NOUNS:
+        j += 1  # "the left side"
+    if j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] == "of":
+        return j + 2 - i
     return 0
 
 
-def _gives_way(head: str, first: bool) -> bool:
-    """Whether a noun before "of" gives way to the noun after it: a partitive noun ("a group
-    of people", "two kinds of crackers"), or a picture noun that opens the caption ("a photo of
-    a boat")."""
-    if head in lx.PARTITIVE_NOUNS or singularise(head) in lx.PARTITIVE_NOUNS:
-        return True
-    return first and head in lx.PICTURE_NOUNS
+def _phrasal_text(u: Units, i: int, length: int) -> str:
+    """The multi-word preposition of ``length`` units at ``i`` as written, modifiers of its
+    position noun left out ("on the spotty back of" -> on the back of)."""
+    keys = u.key[i : i + length]
+    if length <= 4 or keys[1] != "the":
+        return " ".join(keys)
+    kept = [key for key in keys[2:-1] if key in lx.POSITION_NOUNS]
+    return " ".join([keys[0], "the", *kept, "of"])
+
+
+def _gives_way(head: str) -> bool:
+    """Whether a noun before "of" gives way to the noun after it (SPEC 1b, transparent nouns): a
+    partitive or quantity noun ("a group of people", "two kinds of crackers"), a container ("a
+    bowl of soup") or a frame ("a photo of a boat", "a picture of a lighthouse")."""
+    noun = singularise(head)
+    return any(
+        word in table
+        for word in (head, noun)
+        for table in (lx.PARTITIVE_NOUNS, lx.CONTAINER_NOUNS, lx.PICTURE_NOUNS)
+    )
 
 
 def _noun_phrase(u: Units, start: int, end: int) -> str:
@@ -199,7 +223,7 @@ def _noun_phrase(u: Units, start: int, end: int) -> str:
     start = object_start(u, start, end)
     head = u.key[end - 1]
     if end - start == 1 and (
-        head in lx.POSITION_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
+        head in lx.SCENE_NOUNS or head in lx.TIME_NOUNS or head in lx.PRONOUNS
     ):
         return ""
     before = start - 1
@@ -230,7 +254,26 @@ def _opens_clause(u: Units, i: int) -> bool:
     j = i + 1
     while j < u.n and (u.kind[j] in (DET, ATTR, NOUN, ADV) or _pronoun(u, j)):
         j += 1
-    return j > i + 1 and j < u.n and (u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS)
+    if j <= i + 1 or j >= u.n:
+        return False
+    return u.kind[j] in (COPULA, VERB) or u.tag[j] in _FINITE_TAGS or _is_verb_unit(u, j)
+
+
+def _of_intention(u: Units, to: int) -> bool:
+    """Whether the infinitive after "to" at unit ``to`` is one of intention (SPEC 1b: it states
+    nothing): after a lexical verb ("stopped to pet", "prepares to hit", "bends down to drink")
+    or an adjective with a complement clause ("about to jump", "getting ready to throw"); not
+    after a copula or linking verb ("appears to be made") or another adjective ("happy to
+    pose")."""
+    before = u.previous(to)
+    if before < 0:
+        return False
+    word = u.key[before]
+    if word in lx.COMPLEMENT_ADJECTIVES:
+        return True
+    if not _is_verb_unit(u, before):
+        return False
+    return word not in lx.COPULAS and rw.verb_lemma(word) not in lx.COPULAS
 
 
 def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
@@ -271,19 +314,45 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
     return chunk, max(j, i + 1)
 
 
+def _is_preposition(u: Units, i: int) -> bool:
+    return i < u.n and (u.kind[i] == PREP or u.key[i] in lx.RELATION_PREPOSITIONS)
+
+
+def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
+    """Whether the preposition (or preposition-like word) at unit ``i`` makes a chunk: one that
+    states a relation or blocks one; "for" / "after" right after a verb ("run after"); an adverb
+    a rule made a preposition before a noun ("bench nearby tree")."""
+    key = u.key[i]
+    if key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
+        return True
+    if key in lx.AFTER_VERB_PREPOSITIONS:
+        return bool(chunks) and chunks[-1].kind == "VERB" and bool(chunks[-1].text)
+    return u.kind[i] == PREP and key in lx.BEFORE_NOUN_PREPOSITIONS
+
+
 def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
     chunks: list[Chunk] = []
-    seen_noun = False
     i = 0
     while i < u.n:
         kind, key = u.kind[i], u.key[i]
         length = phrasal_length(u, i)
         if length:
-            chunks.append(Chunk("PREP", " ".join(u.key[i : i + length])))
+            chunks.append(Chunk("PREP", _phrasal_text(u, i, length)))
             i += length
             continue
+        if key in lx.INDEFINITE_PRONOUNS:
+            chunks.append(Chunk("NP", key, key=key))  # "someone", "something": kept as written
+            i += 1
+            continue
+        if key in lx.RELATION_ADJECTIVES and u.kind_at(i - 1) == NOUN and _is_preposition(u, i + 1):
+            chunks.append(Chunk("PREP", f"{key} {u.key[i + 1]}", key=key))  # "full of"
+            i += 2
+            continue
         length = _pronoun(u, i)
+        if length == 1 and u.key_at(i + 1) == "'s" and u.kind_at(i + 2) in (NOUN, ATTR):
+            i += 2  # "under it's window": a possessive, which states nothing
+            continue
         if length:
             chunks.append(Chunk("NP", "", key=" ".join(u.key[i : i + length])))
             i += length
@@ -294,29 +363,31 @@ def chunk_units(u: Units) -> list[Chunk]:
                 chunks.append(Chunk("BREAK", key))
                 i += 1
                 continue
-            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1], not seen_noun):
-                i = end + 1  # "a group of people", "a photo of a boat": the noun after "of"
+            if end < u.n and u.key[end] == "of" and _gives_way(u.key[end - 1]):
+                i = end + 1  # "a group of people", "a bowl of soup": the noun after "of"
                 continue
             if end < u.n and u.tag[end] == "POS" and u.kind_at(end + 1) in (NOUN, ATTR):
                 i = end + 1  # "a boy's suit": the suit is the argument
                 continue
             chunks.append(Chunk("NP", _noun_phrase(u, i, end), key=u.key[end - 1]))
-            seen_noun = True
             i = end
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
             i += 1
         elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+            intention = _of_intention(u, i)
             chunk, i = _verb_group(u, i + 1, infinitive=True)
+            chunk.intention = intention
             chunks.append(chunk)
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)
             chunks.append(chunk)
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
-        elif kind == PREP or key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
-            if key in lx.RELATION_PREPOSITIONS or key in lx.BLOCKING_PREPOSITIONS:
-                chunks.append(Chunk("PREP", key, blocking=key in lx.BLOCKING_PREPOSITIONS))
+        elif kind == PREP or key in _READ_PREPOSITIONS:
+            if _reads_preposition(u, i, chunks):
+                blocking = key not in _STATING_PREPOSITIONS
+                chunks.append(Chunk("PREP", key, blocking=blocking))
             i += 1
         elif kind == CONJ:
             chunks.append(Chunk("CONJ", "", key=key))

@@ -31,11 +31,14 @@ from .kinds import (
     WEAK,
 )
 from .normalise import singularise
+from .relation_words import verb_lemma
 from .units import Units
 from .wordtests import is_base_verb
 
 __all__ = [
     "attribute_heading_noun_phrase",
+    "quote_closed",
+    "quoted_text_dropped",
     "base_verb_after_plural_subject",
     "colour_in_clothes",
     "colour_list_before_noun",
@@ -65,6 +68,9 @@ _HYPHEN_ADVERBS: frozenset[str] = wl.words("adverbs", "hyphen")
 _CLAUSE_OPENERS: frozenset[str] = wl.words("conjunctions", "clause-opener")
 _PARTICIPLE_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "participle")
 _PERFECT_AUXILIARIES: frozenset[str] = wl.words("verbs", "perfect")
+_SAYING_VERBS: frozenset[str] = wl.words("verbs", "saying")
+#: Quotation marks as the tokeniser gives them.
+_QUOTES = frozenset({'"', "“", "”", "``", "''"})
 #: Kinds that end a noun phrase of telegraphic text.
 _PHRASE_BOUNDARY = frozenset({PREP, CONJ, REL, COPULA, OTHER, VERB, DET})
 #: Lexicon categories whose words, tagged as nouns before a head, still describe it.
@@ -508,3 +514,29 @@ def attribute_heading_noun_phrase(units: Units, i: int) -> bool:
     if (after == PREP and key[i + 1] != "of") or phrasal_length(units, i + 1):
         return True
     return after in (GERUND, COPULA) or (after == OTHER and units.tag[i + 1] in _VERB_TAGS)
+
+
+# --- quoted text (relation-correction) -------------------------------------------------------
+
+
+def _closing_quote(units: Units, i: int) -> int:
+    return next((j for j in range(i + 1, units.n) if units.key[j] in _QUOTES), -1)
+
+
+def quote_closed(units: Units, i: int) -> bool:
+    """Test of quoted-text: a quotation mark after the one at ``i`` closes the quote."""
+    return _closing_quote(units, i) > i
+
+
+def quoted_text_dropped(units: Units, i: int) -> None:
+    """Effect of quoted-text: the quote from ``i`` to its closing mark becomes one unit that
+    states nothing (SPEC 1b: quoted text is no argument), and so does a verb of saying right
+    before it with a relative word before that ('a sign (that) says "stop" on a pole': the place
+    phrase relates the sign)."""
+    merge(units, i, _closing_quote(units, i) + 1, OTHER)
+    units.key[i], units.tag[i] = "", "''"
+    verb = units.previous(i)
+    if verb >= 0 and verb_lemma(units.key[verb]) in _SAYING_VERBS:
+        units.kind[verb], units.tag[verb] = OTHER, "''"
+        if units.kind_at(verb - 1) == REL:
+            units.kind[verb - 1], units.tag[verb - 1] = OTHER, "''"

@@ -46,26 +46,36 @@ __all__ = [
     "ADJECTIVE_PARTICIPLES",
     "ADJECTIVE_SUFFIXES",
     "ADVERB_NOUNS",
+    "AFTER_VERB_PREPOSITIONS",
     "AGES",
     "ANIMATE_NOUNS",
+    "ANIMATE_PRONOUNS",
     "ATTRIBUTE_CATEGORIES",
     "ATTRIBUTES",
     "AUXILIARIES",
     "BASIC_COLOURS",
+    "BEFORE_NOUN_PREPOSITIONS",
     "BLOCKING_PREPOSITIONS",
+    "BODY_PART_NOUNS",
     "COLOURS",
     "COLOUR_MANNER_PARTICIPLES",
     "COLOUR_NOUNS",
     "COLOUR_PARTICIPLES",
     "COLOUR_SHADES",
+    "COMPLEMENT_ADJECTIVES",
     "COMPOUND_NOUNS",
     "COMPOUND_PARTICIPLES",
     "CONTAINER_NOUNS",
+    "CONTAINMENT_PREPOSITIONS",
     "COPULAS",
     "DEGREE",
     "EVENT_PARTICIPLES",
     "FORMS",
+    "GAME_NOUNS",
+    "GAME_VERBS",
     "GROUP_NOUNS",
+    "INANIMATE_PRONOUNS",
+    "INDEFINITE_PRONOUNS",
     "ING_NOUNS",
     "INTENSIFIERS",
     "INVARIANT_NOUNS",
@@ -88,11 +98,16 @@ __all__ = [
     "PLURAL_US_NOUNS",
     "POSITION_NOUNS",
     "PREPOSITIONS",
+    "PLURAL_PRONOUNS",
     "PRONOUNS",
+    "RECIPROCAL_PRONOUNS",
+    "REFLEXIVE_PRONOUNS",
     "PRO_NOUNS",
     "QUALITIES",
     "QUANTIFIERS",
+    "RELATION_ADJECTIVES",
     "RELATION_PREPOSITIONS",
+    "SCENE_NOUNS",
     "SHAPES",
     "SIZES",
     "SPATIAL",
@@ -304,14 +319,27 @@ GROUP_NOUNS: frozenset[str] = wl.words("nouns", "group")
 
 #: Nouns of people and animals: a participle after them relates them.
 ANIMATE_NOUNS: frozenset[str] = wl.words("nouns", "animate")
-#: Container nouns: before "of" they stay what a following preposition phrase relates.
+#: Games and sports: a preposition phrase after one relates the verb it is the object of.
+GAME_NOUNS: frozenset[str] = wl.words("nouns", "game")
+#: Adjectives with a complement clause ("ready to", "about to"): the infinitive after them is an
+#: intention, which states nothing.
+COMPLEMENT_ADJECTIVES: frozenset[str] = wl.words("adjectives", "complement")
+#: Adjectives that with the preposition after them state a relation ("full of").
+RELATION_ADJECTIVES: frozenset[str] = wl.words("adjectives", "relation")
+#: Lemmas of verbs whose object can be a game ("play").
+GAME_VERBS: frozenset[str] = wl.words("verbs", "game")
+#: Parts of a body: a with-phrase naming one after a thing relates the clause's person or animal.
+BODY_PART_NOUNS: frozenset[str] = wl.words("nouns", "body-part")
+#: Container nouns: before "of" the noun after it is the argument ("a bowl of soup" -> soup).
 CONTAINER_NOUNS: frozenset[str] = wl.words("nouns", "container")
 #: Partitive, quantity and picture nouns: before "of" the noun after it is the argument.
 PARTITIVE_NOUNS: frozenset[str] = wl.words("nouns", "partitive")
-#: Picture nouns: at a caption's start, before "of", the noun after it is the argument.
+#: Picture nouns (frames): before "of" the noun after it is the argument.
 PICTURE_NOUNS: frozenset[str] = wl.words("nouns", "picture")
-#: Position nouns: no argument on their own; "PREP the NOUN of" is a multi-word preposition.
+#: Position nouns: "PREP the NOUN of" is a multi-word preposition; alone an ordinary object.
 POSITION_NOUNS: frozenset[str] = wl.words("nouns", "position")
+#: Scene frames: no argument ("in the background"); a with-phrase placed in one states nothing.
+SCENE_NOUNS: frozenset[str] = wl.words("nouns", "scene")
 #: Nouns of time: no argument ("in the daytime").
 TIME_NOUNS: frozenset[str] = wl.words("nouns", "time")
 #: Single prepositions that state a relation ("on", "under", "with").
@@ -325,10 +353,29 @@ PHRASAL_PREPOSITIONS: tuple[tuple[str, ...], ...] = tuple(
 )
 #: Prepositions that state no relation ("of", "for", "without").
 BLOCKING_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "blocking")
+#: Adverbs that are prepositions before a noun phrase ("bench nearby tree"), once a rule says so.
+BEFORE_NOUN_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "before-noun")
+#: Prepositions of containment and support: a conjunct after their object is mostly a thing of
+#: its own ("a car in a garage and a bicycle").
+CONTAINMENT_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "containment")
+#: Prepositions that state a relation only right after a verb ("wait for", "run after").
+AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.
 PRONOUNS: frozenset[str] = wl.words("pronouns", "pronoun")
 #: Personal subject pronouns that stand for the caption's first subject.
 SUBJECT_PRONOUNS: frozenset[str] = wl.words("pronouns", "subject")
+#: Reciprocal pronouns: as an object they stand for the relation's subject.
+RECIPROCAL_PRONOUNS: frozenset[str] = wl.words("pronouns", "reciprocal")
+#: Reflexive pronouns: as an object they stand for the relation's subject.
+REFLEXIVE_PRONOUNS: frozenset[str] = wl.words("pronouns", "reflexive")
+#: Object pronouns that stand for things, people or animals mentioned before them ("them").
+PLURAL_PRONOUNS: frozenset[str] = wl.words("pronouns", "plural")
+#: Object pronouns that stand for a thing mentioned before them ("it").
+INANIMATE_PRONOUNS: frozenset[str] = wl.words("pronouns", "inanimate")
+#: Object pronouns that stand for a person or an animal mentioned before them.
+ANIMATE_PRONOUNS: frozenset[str] = wl.words("pronouns", "animate")
+#: Indefinite pronouns kept as written as arguments ("someone", "something").
+INDEFINITE_PRONOUNS: frozenset[str] = wl.words("pronouns", "indefinite")
 #: Auxiliaries and copulas, dropped from a relation.
 AUXILIARIES: frozenset[str] = wl.words("verbs", "auxiliary")
 #: Lemmas of verbs that state no relation on their own ("get", "seem").

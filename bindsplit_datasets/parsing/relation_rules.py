@@ -55,8 +55,7 @@ class _State:
     clause_verb: bool = False  # a lexical verb stood in this clause
     block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
     blocked_head: Group | None = None  # the same, once the noun after it is read
-    block_container: bool = False  # that noun is a container ("a plate of food")
-    blocked_container: bool = False
+    with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
         for source in sources:
@@ -75,6 +74,24 @@ Apply = Callable[[_State, int], bool]
 # --- noun phrases --------------------------------------------------------------------------
 
 
+def _conjoined_thing(s: _State, i: int) -> bool:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1
+    applied = s.applied
+    if before == i - 1 or s.kind_at(before) != "NP" or applied is None or s.last is s.subject:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation not in lx.CONTAINMENT_PREPOSITIONS:
+        return False  # verbs and "with" share their objects: "holding a cup and a plate"
+    noun = s.chunks[i].text
+    if not _animate(noun) and any(_animate(source) for source in sources):
+        return False  # "a woman in a shirt and a skirt"
+    s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
+    s.applied = s.pending = None
+    return True
+
+
 def _conjoined_noun(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
@@ -88,7 +105,10 @@ def _conjoined_noun(s: _State, i: int) -> bool:
         s.verb, s.pending, s.applied, s.clause_verb = None, None, None, False
         return True  # "a statue is on a bench and a woman sits on a block": a new clause
     own_place = nxt is not None and nxt.kind == "PREP" and not nxt.blocking
-    if own_place and s.applied is not None and s.applied[1] != "with" and s.verb is None:
+    # "girl with balloon and boy with kite": each has a with-phrase of its own
+    with_again = own_place and nxt is not None and nxt.text == "with"
+    applied = s.applied
+    if own_place and applied is not None and (applied[1] != "with" or with_again) and not s.verb:
         s.subject = s.last = [chunk.text]  # "a cup on a table and a plate on the floor"
         s.applied = s.pending = None
         return True
@@ -117,6 +137,82 @@ def _pronoun_subject(s: _State, i: int) -> bool:
     return True
 
 
+def _reflexive_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] != "rel" or chunk.text:
+        return False
+    reciprocal = chunk.key in lx.RECIPROCAL_PRONOUNS
+    if not reciprocal and chunk.key not in lx.REFLEXIVE_PRONOUNS:
+        return False
+    _, relation, sources = s.pending
+    verb = s.verb
+    if (
+        reciprocal
+        and verb is not None
+        and sources is not verb.subject
+        and s.kind_at(i - 1) == "PREP"
+        and s.kind_at(i - 2) == "NP"
+        and singularise(s.chunks[i - 2].key) == s.chunks[i - 2].key
+    ):  # "planes fly in the air near each other": the planes are near each other, not the air
+        relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
+        sources = verb.subject
+    subjects = list(dict.fromkeys(source for source in sources if source))
+    if not reciprocal and relation.rpartition(" ")[2] == "by":
+        subjects = []  # "a zebra all by itself": alone, no relation
+    for source in subjects:  # "a man and a woman facing each other": both directions
+        others = [other for other in subjects if other != source] if reciprocal else []
+        s.emit("rel", relation, [source], others or [source])
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _pronoun_object(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.pending is None or s.pending[0] == "block" or chunk.text:
+        return False
+    if chunk.key in lx.ANIMATE_PRONOUNS:
+        fitting: bool | None = True
+    elif chunk.key in lx.INANIMATE_PRONOUNS:
+        fitting = False
+    elif chunk.key in lx.PLURAL_PRONOUNS:
+        fitting = None
+    else:
+        return False
+    mode, relation, sources = s.pending
+    antecedent = _antecedent(s, i, sources, fitting)
+    if not antecedent:
+        return False
+    s.emit(mode, relation, sources, antecedent)
+    s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
+    return True
+
+
+def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Group:
+    """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
+    subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
+    else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
+    the sheep the caption began with), else the nearest noun before it; never the relation's own
+    subject ("walking by the sheep and petting them" -> sheep). ``animate``: a person or animal
+    ("him"), none ("it"), either ("them")."""
+
+    def fitting(group: Group | None) -> Group:
+        return [
+            noun
+            for noun in group or ()
+            if noun and noun not in sources and animate in (None, _animate(noun))
+        ]
+
+    for group in (s.with_head, s.subject, s.first_subject):
+        nouns = fitting(group)
+        if nouns:
+            return nouns
+    for before in range(i - 1, -1, -1):
+        chunk = s.chunks[before]
+        if chunk.kind == "NP" and fitting([chunk.text]):
+            return [chunk.text]
+    return []
+
+
 def _pending_object(s: _State, i: int) -> bool:
     if s.pending is None:
         return False
@@ -126,9 +222,10 @@ def _pending_object(s: _State, i: int) -> bool:
     placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
-    s.blocked_container = s.block_container and mode == "block"
     if mode != "block":
         s.emit(mode, relation, sources, [obj])
+    if mode == "rel" and relation == "with" and obj:
+        s.with_head = sources
     s.applied = (mode, relation, sources) if mode != "block" and obj else None
     s.pending, s.last = None, [obj]
     return True
@@ -156,13 +253,19 @@ def _other_noun(s: _State, i: int) -> bool:
 # --- prepositions ----------------------------------------------------------------------------
 
 
+def _verb_preposition(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.text not in lx.AFTER_VERB_PREPOSITIONS or s.kind_at(i - 1) != "VERB":
+        return False
+    return _preposition_after_verb(s, i)  # "a dog waiting for a ball": wait for
+
+
 def _blocking_preposition(s: _State, i: int) -> bool:
     if not s.chunks[i].blocking:
         return False
     s.pending = ("block", "", [])
     after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
     s.block_head = s.last if after_noun else None
-    s.block_container = after_noun and singularise(s.chunks[i - 1].key) in lx.CONTAINER_NOUNS
     return True
 
 
@@ -181,27 +284,98 @@ def _passive_agent(s: _State, i: int) -> bool:
     return True
 
 
-def _with_absolute(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or not s.clause_verb:
+def _preposition_after_game(s: _State, i: int) -> bool:
+    verb, applied = s.verb, s.applied
+    if s.kind_at(i - 1) != "NP" or s.chunks[i].blocking or verb is None or applied is None:
         return False
-    if s.kind_at(i + 1) != "NP" or s.verb is None:
+    if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
+        return False  # the game must be the verb's object: "kids playing baseball on a field"
+    if s.chunks[i - 1].text not in lx.GAME_NOUNS or _closing_pronoun(s, i):
+        return False  # not "people playing board games in a room", "with spectators behind her"
+    s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
+    return True
+
+
+def _with_scene_frame(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP" or s.kind_at(i + 2) != "PREP":
+        return False
+    if s.kind_at(i + 3) != "NP" or s.chunks[i + 3].key not in lx.SCENE_NOUNS:
+        return False
+    s.pending = ("block", "", [])  # "a sign with a building in the background": nothing
+    return True
+
+
+def _with_body_part(s: _State, i: int) -> bool:
+    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or s.kind_at(i + 1) != "NP":
+        return False
+    if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
+        return False
+    if not s.last or any(_animate(noun) for noun in s.last):
+        return False  # "a dog with a long tail": the dog's own
+    verb = s.verb
+    owner = verb.subject if verb is not None else s.subject
+    if not owner or not any(_animate(noun) for noun in owner):
+        return False
+    after = s.kind_at(i + 2)
+    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
+    lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
+    s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
+    return True
+
+
+def _opens_small_clause(s: _State, i: int) -> bool:
+    """Whether the chunk at ``i`` is "with" opening a small clause: a noun and a participle or a
+    place phrase ("with a dog on the floor", "with a man standing next to it")."""
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
         return False
     after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    if after is None or not (
+    return after is not None and (
         (after.kind == "VERB" and not after.finite) or (after.kind == "PREP" and not after.blocking)
-    ):
+    )
+
+
+def _closing_pronoun(s: _State, i: int) -> str:
+    """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
+    him": him), else ""."""
+    if not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP" or s.kind_at(i + 3) != "NP":
+        return ""
+    closing = s.chunks[i + 3]
+    return "" if closing.text else closing.key
+
+
+def _with_absolute(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "NP" or not s.clause_verb or s.verb is None:
         return False
-    s.pending = ("rel", "with", s.verb.subject)
+    if not _opens_small_clause(s, i):
+        return False
+    subject = s.verb.subject
+    pronoun = _closing_pronoun(s, i)
+    animate = any(_animate(noun) for noun in subject)
+    if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
+        pronoun in lx.ANIMATE_PRONOUNS and not animate
+    ):
+        return False  # "a man stands near a table with computer equipment on it": the table's
+    s.pending = ("rel", "with", subject)
+    return True
+
+
+def _preposition_after_place_in(s: _State, i: int) -> bool:
+    applied, chunk = s.applied, s.chunks[i]
+    if s.kind_at(i - 1) != "NP" or chunk.blocking or not s.last_from_subject or applied is None:
+        return False
+    mode, relation, sources = applied
+    if mode != "rel" or relation != "in" or s.verb is not None or chunk.text == "in":
+        return False  # not "a boy running in a field below a kite", "babies in a tub in a room"
+    if not any(_animate(noun) for noun in sources):
+        return False
+    s.pending = ("rel", chunk.text, sources)  # "a man in a red jacket next to a motorcycle"
     return True
 
 
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
-    head = s.last
-    if s.blocked_container and s.blocked_head and any(s.blocked_head):
-        head = s.blocked_head
-    s.pending = ("rel", s.chunks[i].text, head)  # "a plate of food on a table": the plate
+    s.pending = ("rel", s.chunks[i].text, s.last)
     return True
 
 
@@ -251,6 +425,10 @@ def _infinitive(s: _State, i: int) -> bool:
     if not s.chunks[i].infinitive:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
+    if s.chunks[i].intention:  # "stopped to pet the sheep": an intention states nothing
+        s.verb, s.pending = _Verb(s.chunks[i].text, subject or [""], negated=True), None
+        s.clause_verb = True
+        return True
     return _start_verb(s, s.chunks[i], subject or [""])
 
 
@@ -285,7 +463,7 @@ def _clause_break(s: _State, i: int) -> bool:
         s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
         s.last = None
         return True
-    s.subject = s.last = s.verb = s.pending = s.applied = None
+    s.subject = s.last = s.verb = s.pending = s.applied = s.with_head = None
     s.clause_verb = s.last_from_subject = False
     return True
 
