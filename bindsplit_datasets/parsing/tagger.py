@@ -74,10 +74,11 @@ class MatrixPerceptronTagger:
         }
         #: Tags already computed, by everything their features depend on.
         self._seen: dict[tuple[str, ...], str] = {}
-        #: The rows of the features of a token's own word (``("=", word, normalised word)``) and
-        #: of those a normalised word gives the tokens around it (``("~", word, "")``), absent
-        #: features as the row of zeros.
-        self._rows_of: dict[tuple[str, str, str], tuple[int, ...]] = {}
+        #: The rows of the features of a token's own word (by (word, normalised word)) and of
+        #: those a normalised word gives the tokens around it (by the word), absent features as
+        #: the row of zeros.
+        self._own_rows_of: dict[tuple[str, str], tuple[int, ...]] = {}
+        self._around_rows_of: dict[str, tuple[int, ...]] = {}
         #: The summed vector of the features of the two tags before a token, by (prev, prev2).
         self._tag_vectors: dict[tuple[str, str], Any] = {}
 
@@ -125,7 +126,7 @@ class MatrixPerceptronTagger:
         """The rows of the features of a token's own word (``w``: its normalised form);
         remembered."""
         row, absent = self._row.get, self._absent
-        rows = self._rows_of["=", word, w] = (
+        rows = self._own_rows_of[word, w] = (
             row("bias", absent),
             row("i suffix " + word[-3:], absent),
             row("i pref1 " + (word[0] if word else ""), absent),
@@ -138,7 +139,7 @@ class MatrixPerceptronTagger:
         before (``i-1 word``, ``i-1 suffix``), the one before that (``i-2 word``), the word after
         (``i+1 word``, ``i+1 suffix``) and the one after that (``i+2 word``); remembered."""
         row, absent = self._row.get, self._absent
-        rows = self._rows_of["~", w, ""] = (
+        rows = self._around_rows_of[w] = (
             row("i-1 word " + w, absent),
             row("i-1 suffix " + w[-3:], absent),
             row("i-2 word " + w, absent),
@@ -151,15 +152,14 @@ class MatrixPerceptronTagger:
     def _fixed(self, tokens: Sequence[str], context: list[str], positions: list[int]) -> Any:
         """The summed vectors of the ten features that do not depend on tags, of the tokens at
         ``positions``, one row each: one gather from the matrix for the caption."""
-        rows_of, rows = self._rows_of, []
-        around = [rows_of.get(("~", w, "")) or self._around_rows(w) for w in context]
+        own_of, around_of, rows = self._own_rows_of, self._around_rows_of, []
         for i in positions:
-            word, w = tokens[i], context[i + 2]
-            rows += rows_of.get(("=", word, w)) or self._own_rows(word, w)
-            rows += around[i + 1][:2]
-            rows.append(around[i][2])
-            rows += around[i + 3][3:5]
-            rows.append(around[i + 4][5])
+            word, before2, before, w, after, after2 = tokens[i], *context[i : i + 5]
+            rows += own_of.get((word, w)) or self._own_rows(word, w)
+            rows += (around_of.get(before) or self._around_rows(before))[:2]
+            rows.append((around_of.get(before2) or self._around_rows(before2))[2])
+            rows += (around_of.get(after) or self._around_rows(after))[3:5]
+            rows.append((around_of.get(after2) or self._around_rows(after2))[5])
         gathered = self._matrix.take(rows, axis=0)
         return gathered.reshape(len(positions), 10, -1).sum(1, dtype=self._int)
 
@@ -188,9 +188,9 @@ class MatrixPerceptronTagger:
         out: list[Any] = list(map(tagdict.get, tokens))  # tagged by look-up; None: the others
         if None not in out:
             return out
-        rows_of, tag_vectors = self._rows_of, self._tag_vectors
-        if len(seen) > _SEEN_LIMIT or len(rows_of) + len(tag_vectors) > _VECTOR_LIMIT:
-            for cache in (seen, rows_of, tag_vectors):
+        tag_vectors, own_of, around_of = self._tag_vectors, self._own_rows_of, self._around_rows_of
+        if len(seen) > _SEEN_LIMIT or len(own_of) + len(around_of) > _VECTOR_LIMIT:
+            for cache in (seen, tag_vectors, own_of, around_of):
                 cache.clear()
         context = [*self._START, *map(_normal, tokens), *self._END]
         tags, matrix, row = self._tags, self._matrix, self._row.get
