@@ -152,7 +152,8 @@ class MatrixPerceptronTagger:
     def _fixed(self, tokens: Sequence[str], context: list[str], positions: list[int]) -> Any:
         """The summed vectors of the ten features that do not depend on tags, of the tokens at
         ``positions``, one row each: one gather from the matrix for the caption."""
-        own_of, around_of, rows = self._own_rows_of, self._around_rows_of, []
+        own_of, around_of = self._own_rows_of, self._around_rows_of
+        rows: list[int] = []
         for i in positions:
             word, before2, before, w, after, after2 = tokens[i], *context[i : i + 5]
             rows += own_of.get((word, w)) or self._own_rows(word, w)
