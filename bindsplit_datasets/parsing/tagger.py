@@ -23,6 +23,9 @@ __all__ = ["SOURCE_RESOURCE", "MatrixPerceptronTagger", "get_tagger"]
 #: Tags remembered by feature context before the memory is cleared (an entry is about half a
 #: kilobyte, so at most about 250 MB per process).
 _SEEN_LIMIT = 500_000
+#: Tokens whose tag-free feature sums are gathered at once (the tokens of a caption, unless it
+#: is longer): a bound on the memory one gather takes (about 18 kilobytes a token).
+_BLOCK = 64
 #: Feature rows (by word) and tag vectors (by the two tags before) kept before the memory is
 #: cleared (a few hundred bytes each).
 _VECTOR_LIMIT = 200_000
@@ -196,7 +199,9 @@ class MatrixPerceptronTagger:
         context = [*self._START, *map(_normal, tokens), *self._END]
         tags, matrix, row = self._tags, self._matrix, self._row.get
         last = len(tags) - 1
-        fixed = None  # the tag-free sums of the caption's tokens not in the tag dictionary
+        # the tag-free sums of the next tokens not in the tag dictionary (a block at a time:
+        # a caption of any length gathers at most _BLOCK tokens' rows at once)
+        fixed: dict[int, Any] = {}
         prev, prev2 = self._START
         for i, tag in enumerate(out):
             if tag is None:
@@ -205,15 +210,18 @@ class MatrixPerceptronTagger:
                 key = (word, prev, prev2, before2, before, after, after2)
                 tag = seen.get(key)
                 if tag is None:
-                    if fixed is None:
-                        positions = [j for j, known in enumerate(out) if known is None]
+                    own = fixed.get(i)
+                    if own is None:
+                        block = range(i, min(i + _BLOCK, len(out)))
+                        positions = [j for j in block if out[j] is None]
                         fixed = dict(
                             zip(positions, self._fixed(tokens, context, positions), strict=True)
                         )
+                        own = fixed[i]
                     vector = tag_vectors.get((prev, prev2))
                     if vector is None:
                         vector = self._tag_vector(prev, prev2)
-                    scores = fixed[i] + vector
+                    scores = own + vector
                     pair = row("i-1 tag+i word " + prev + " " + w)
                     if pair is not None:
                         scores += matrix[pair]
