@@ -1,14 +1,15 @@
 """Binding parser: quality on real benchmark captions, consistency, linear time and throughput.
 
-Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions
-of ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on
-the project's first gold set and on issue 39's object-boundary set (full sentences with a
-participle or verb after a compound object), beside the figures an earlier evaluation reported
-on its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule
-extractor and for this parser before its rewrite. A label-free check: in SugarCrepe's
-``swap_att`` and BiVLC's swap/att rows a swap moves attributes between objects and adds or
-removes none, so both captions of a pair should parse to the same attributes and the same
-objects; the share of pairs with bindings that do is printed.
+Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real SugarCrepe captions of
+``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on the
+project's first gold set, on issue 39's object-boundary set (full sentences with a participle or
+verb after a compound object) and on its sentence set (random real SugarCrepe captions,
+``tests/data/bindings_gold_sentences.json``), beside the figures an earlier evaluation reported on
+its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor
+and for this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
+swap/att rows a swap moves attributes between objects and adds or removes none, so both captions of
+a pair should parse to the same attributes and the same objects; the share of pairs with bindings
+that do is printed.
 
 Time. ``parse_bindings("a red dog " * 30000)`` (300,000 characters) against ``* 3000``: parsing
 is linear in the caption's length, so the ratio should be about 10 (target at most 12).
@@ -158,21 +159,24 @@ def quality() -> None:
     p, r = gold_sets.micro(original["all"])
     first = FIGURES.quote("parser-first-gold", f"{p:.3f} / {r:.3f}", "P / R, the first gold set")
     print(f"the project's first gold set (COCO, BiVLC, written, ARO): P / R {first}")
-    boundaries, _, _ = gold_sets.score(
-        gold_sets.items(gold_sets.BOUNDARIES), texts, parse_bindings, lambda item: [item["split"]]
-    )
-    sizes = Counter(item["split"] for item in gold_sets.items(gold_sets.BOUNDARIES))
-    cells = FIGURES.quote(
-        "parser-boundaries",
-        " and ".join(
-            "{:.3f} / {:.3f} ({}, {} items)".format(
-                *gold_sets.micro(boundaries[split]), PARTS[split], sizes[split]
-            )
-            for split in ("development", "heldout")
-        ),
-        "P / R of the object-boundary set, development and held out",
-    )
-    print(f"object-boundary set (bindings_gold_boundaries.json): P / R {cells}")
+    for path, figure, name in (
+        (gold_sets.BOUNDARIES, "parser-boundaries", "object-boundary set"),
+        (gold_sets.SENTENCES, "parser-sentences", "sentence set"),
+    ):
+        items = gold_sets.items(path)
+        scored, _, _ = gold_sets.score(items, texts, parse_bindings, lambda item: [item["split"]])
+        sizes = Counter(item["split"] for item in items)
+        cells = FIGURES.quote(
+            figure,
+            " and ".join(
+                "{:.3f} / {:.3f} ({}, {} items)".format(
+                    *gold_sets.micro(scored[split]), PARTS[split], sizes[split]
+                )
+                for split in ("development", "heldout")
+            ),
+            f"P / R of the {name}, development and held out",
+        )
+        print(f"{name} ({path.name}): P / R {cells}")
     for (name, pairs), figure in zip(_swap_pairs().items(), SWAP_FIGURES, strict=True):
         consistent, total = _swap_consistency(pairs, parse_bindings)
         share = FIGURES.quote(
@@ -247,15 +251,20 @@ def _written_pairs(split: str | None) -> list[Labelled]:
 
 
 def rule_corpora(limit: int | None = None) -> dict[str, list[Labelled]]:
-    """The captions each rule's effect is measured on: the gold sets' development parts (the
-    binding gold sets, the object-boundary set, both relation gold sets, the written swap pairs),
-    their held-out parts (with the telegraphic held-out phrases) and every distinct real caption
-    under ``../shared/data`` (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps the first
-    captions of each."""
+    """The captions each rule's effect is measured on: the gold sets' development parts (the binding
+    gold sets, the object-boundary and sentence sets, both relation gold sets, the written swap
+    pairs), their held-out parts (with the telegraphic held-out phrases) and every distinct real
+    caption under ``../shared/data`` (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps the
+    first captions of each."""
     shared = shared_data()
     texts = gold_sets.real_texts(shared)
     groups: dict[str, list[Labelled]] = {"gold": [], "held-out": []}
-    for path in (gold_sets.ORIGINAL, gold_sets.SUGARCREPE, gold_sets.BOUNDARIES):
+    for path in (
+        gold_sets.ORIGINAL,
+        gold_sets.SUGARCREPE,
+        gold_sets.BOUNDARIES,
+        gold_sets.SENTENCES,
+    ):
         for item in gold_sets.items(path):
             group = "held-out" if item.get("split") == "heldout" else "gold"
             text = gold_sets.text_of(item, texts)

@@ -23,6 +23,9 @@ SUGARCREPE = DATA / "bindings_gold_sugarcrepe.json"
 #: Issue 39 item 9: object boundaries on full sentences (real SugarCrepe captions and written
 #: sentences), development and held-out parts.
 BOUNDARIES = DATA / "bindings_gold_boundaries.json"
+#: Issue 39 item 9: random real SugarCrepe captions, full sentences among them, labelled before the
+#: parser ran on them (development and held-out parts).
+SENTENCES = DATA / "bindings_gold_sentences.json"
 
 Counts = list[int]  # [true positives, false positives, false negatives]
 

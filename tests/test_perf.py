@@ -29,6 +29,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "bench_parser.py": (
         "Real SugarCrepe captions, hand-labelled",
         "object-boundary set (bindings_gold_boundaries.json)",
+        "sentence set (bindings_gold_sentences.json)",
         "heldout",
         "SugarCrepe swap_att:",
         "Rule effects on bindings and triples, each rule alone switched off (gold 40,",

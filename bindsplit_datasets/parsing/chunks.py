@@ -349,6 +349,9 @@ def chunk_units(u: Units) -> list[Chunk]:
             chunks.append(Chunk("PREP", f"{key} {u.key[i + 1]}", key=key))  # "full of"
             i += 2
             continue
+        if kind == NOUN and key in lx.QUANTIFIERS and u.key_at(i + 1) == "of":
+            i += 2  # "one of the posts": a quantity a rule read as a noun gives way to the posts
+            continue
         length = _pronoun(u, i)
         if length == 1 and u.key_at(i + 1) == "'s" and u.kind_at(i + 2) in (NOUN, ATTR):
             i += 2  # "under it's window": a possessive, which states nothing

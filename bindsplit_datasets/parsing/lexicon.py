@@ -49,6 +49,7 @@ __all__ = [
     "AFTER_VERB_PREPOSITIONS",
     "AGES",
     "ANIMATE_NOUNS",
+    "ANAPHORIC_PRONOUNS",
     "ANIMATE_PRONOUNS",
     "ATTRIBUTE_CATEGORIES",
     "ATTRIBUTES",
@@ -93,6 +94,7 @@ __all__ = [
     "PARTICLES",
     "PARTITIVE_NOUNS",
     "PATTERNS",
+    "PERCEPTION_VERBS",
     "PHRASAL_PREPOSITIONS",
     "PICTURE_NOUNS",
     "PLURAL_US_NOUNS",
@@ -362,6 +364,8 @@ CONTAINMENT_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "containment
 AFTER_VERB_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "after-verb")
 #: Pronouns: no argument.
 PRONOUNS: frozenset[str] = wl.words("pronouns", "pronoun")
+#: Words that, standing alone, pick one of the things the caption began with ("one", "another").
+ANAPHORIC_PRONOUNS: frozenset[str] = wl.words("pronouns", "anaphoric")
 #: Personal subject pronouns that stand for the caption's first subject.
 SUBJECT_PRONOUNS: frozenset[str] = wl.words("pronouns", "subject")
 #: Reciprocal pronouns: as an object they stand for the relation's subject.
@@ -384,6 +388,9 @@ LIGHT_VERBS: frozenset[str] = wl.words("verbs", "light")
 LOCATIVE_PARTICIPLES: frozenset[str] = wl.words("participles", "locative")
 #: Particles of phrasal verbs ("blow out", "show off").
 PARTICLES: frozenset[str] = wl.words("adverbs", "particle")
+#: Verbs of perception and causation (all forms, lemmas among them) that take a small clause
+#: ("watching a man play tennis").
+PERCEPTION_VERBS: frozenset[str] = wl.words("verbs", "perception")
 
 
 def lexical_form(word: str) -> str:

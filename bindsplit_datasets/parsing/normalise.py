@@ -63,6 +63,19 @@ def _inflect_engine() -> Any:
     return inflect.engine()
 
 
+def _singular_noun(word: str) -> Any:
+    """inflect's ``singular_noun(word)``, with inflect's run-time type checks (typeguard, on
+    every call of every inflect method: two thirds of its time) off for the call; the word is
+    always a string, and the answer is the same."""
+    engine = _inflect_engine()
+    try:
+        from typeguard import suppress_type_checks
+    except ImportError:  # an inflect without typeguard
+        return engine.singular_noun(word)
+    with suppress_type_checks():
+        return engine.singular_noun(word)
+
+
 #: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
 PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
 
@@ -89,7 +102,7 @@ def singularise(word: str) -> str:
         or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
     ):
         return word
-    singular = _inflect_engine().singular_noun(word)
+    singular = _singular_noun(word)
     if not isinstance(singular, str) or not singular:
         return word
     if not wc.classes(singular) and wc.classes(word):

@@ -293,6 +293,22 @@ class _Pass:
 Span = tuple[int, int]
 
 
+#: Passes per group of :meth:`Engine._passes_of`.
+_GROUP = 4
+
+
+def _triggered(required: Sequence[tuple[int, tuple[int, ...]]], held: int) -> int:
+    """The bits of the passes of ``required`` (each pass's bit, and the patterns each of its
+    windows needs, as bits) one of whose windows has all it needs in ``held``."""
+    found = 0
+    for bit, masks in required:
+        for mask in masks:
+            if held & mask == mask:
+                found |= bit
+                break
+    return found
+
+
 def _side(
     patterns: Sequence[tuple[int, str | None]], bits: list[int], j: int, step: int, n: int
 ) -> list[Span] | None:
@@ -350,7 +366,7 @@ class Engine:
         self._passes = tuple(passes)
         self._by_bit = {each.bit: each for each in self._passes}
         #: Each pass's bit and the patterns each of its windows needs in a caption (as bits).
-        self._required = tuple(
+        required = [
             (
                 each.bit,
                 tuple(
@@ -362,6 +378,19 @@ class Engine:
                 ),
             )
             for each in self._passes
+        ]
+        #: The passes in groups of :data:`_GROUP`, each with the patterns its windows need
+        #: (bits) and the memory of its triggered passes by the caption's patterns among those:
+        #: few patterns, so the captions of a corpus share them far more often than all their
+        #: patterns (see :meth:`_passes_of`).
+        self._groups = tuple(
+            (
+                functools.reduce(operator.or_, (m for _, masks in part for m in masks), 0),
+                Memo(functools.partial(_triggered, tuple(part)), _UNIT_LIMIT),
+            )
+            for part in (
+                required[start : start + _GROUP] for start in range(0, len(required), _GROUP)
+            )
         )
         self._bits: Memo[tuple[str, str, str], int] = Memo(self._unit_bits, _UNIT_LIMIT)
         self._pass_bits: Memo[int, int] = Memo(self._passes_of, _UNIT_LIMIT)
@@ -449,13 +478,11 @@ class Engine:
 
     def _passes_of(self, held: int) -> int:
         """The passes one of whose windows can match a caption whose units hold the patterns
-        ``held`` (bits): every pattern of the window that takes a unit is among them."""
+        ``held`` (bits): every pattern of the window that takes a unit is among them. Asked
+        of each group of passes with the patterns among ``held`` that its windows need."""
         found = 0
-        for bit, masks in self._required:
-            for mask in masks:
-                if held & mask == mask:
-                    found |= bit
-                    break
+        for needed, memo in self._groups:
+            found |= memo[held & needed]
         return found
 
     def bits(self, units: Units) -> list[int]:

@@ -65,9 +65,13 @@ class PredicateReader(Reader):
                     k -= 1
                 if k >= 0 and u.kind[k] == COPULA:
                     break  # "the sun is orange/NN and the sky is yellow": a predicate, no subject
-                if u.trace.fire("coordinated-subjects", j):
-                    runs.append(earlier)  # "the cat and the dog are white"
-                break
+                if not u.trace.fire("coordinated-subjects", j):
+                    break
+                runs.append(earlier)  # "the cat and the dog are white"
+                if not self.with_phrase_before(earlier):
+                    break
+                run = earlier  # "a kitchen with pans and pots sits empty": the kitchen
+                continue
             if not climb or u.kind[j] != PREP or u.key[j] not in lx.LOCATIVE_PREPOSITIONS:
                 break
             if u.key[j] == "of" and u.key[earlier[1] - 1] in lx.GROUP_NOUNS:
@@ -78,6 +82,14 @@ class PredicateReader(Reader):
             runs = [earlier]
             run = earlier
         return runs
+
+    def with_phrase_before(self, run: tuple[int, int]) -> bool:
+        """Whether the noun run ``run`` opens the object of a "with" after another noun run, so
+        that runs coordinated with it belong to the with-phrase, not to the subject."""
+        j = run[0] - 1
+        while j >= 0 and self.u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
+            j -= 1
+        return j >= 1 and self.u.key[j] == "with" and (j - 1) in self.run_ending
 
     def pro_noun_subject(self, i: int) -> list[tuple[int, int]]:
         """The noun run "one"/"ones" at unit ``i`` stands for, as a predicate's subject: "one cup

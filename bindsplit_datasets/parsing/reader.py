@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import lexicon as lx
 from .chunks import noun_runs, object_at
-from .kinds import ATTR, CONJ, GERUND, MODIFIERS, NOUN, PART, WEAK
+from .kinds import ATTR, CONJ, COPULA, GERUND, MODIFIERS, NOUN, PART, WEAK
 from .normalise import Binding
 from .units import Units
 from .wordtests import is_adjective
@@ -33,13 +33,25 @@ class Reader:
     def antecedent_run(self, before: int) -> tuple[int, int] | None:
         """The last noun run ending before unit ``before``: what "one" there stands for (not
         "pink" in "a pink one, and a tan one")."""
+        subject = None
         for end in range(before - 1, -1, -1):
             run = self.run_ending.get(end)
             if run is None or self.u.key[end] in lx.SPATIAL:  # not "left" in "on the left"
                 continue
             if not (run[1] - run[0] == 1 and self.u.key[end] in lx.ATTRIBUTES):
-                return run
-        return None
+                if not self.subject_of_verb(end):
+                    return run
+                subject = subject or run
+        return subject
+
+    def subject_of_verb(self, end: int) -> bool:
+        """Whether the noun run ending at unit ``end`` is followed by a verb other than a copula:
+        the subject of "one"'s own verb is not what "one" stands for, where an earlier noun can
+        be ("a man holding a red umbrella and a woman holding a blue one" -> umbrella; "a large
+        giraffe next to a small one" -> giraffe)."""
+        u = self.u
+        j = u.following(end)
+        return j < u.n and u.tag[j].startswith("VB") and u.kind[j] != COPULA
 
     def object_at(self, start: int, end: int) -> tuple[int, str]:
         """(object start, object) of the noun run ``[start, end)`` (:func:`.chunks.object_at`)."""
@@ -69,6 +81,10 @@ class Reader:
                 or (kind[j + 1] == PART and key[j + 1] in lx.COMPOUND_PARTICIPLES)  # ", tree lined"
             )
             return kind[j] == NOUN and following
+        if after in (PART, GERUND) and key[i] not in lx.COLOURS:
+            return u.kind_at(i + 2) in (NOUN, ATTR, WEAK, PART, GERUND) or (
+                u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
+            )  # "metal/NN framed mirror"; not "a young male/NN sitting", "curly wool/NN shaved"
         return after in (ATTR, WEAK, PART, GERUND) or (
             i + 1 < u.n and u.key[i + 1] in lx.ADJECTIVE_PARTICIPLES
         )

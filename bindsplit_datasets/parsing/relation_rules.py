@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import lexicon as lx
 from .chunks import Chunk
@@ -72,6 +72,34 @@ Apply = Callable[[_State, int], bool]
 
 
 # --- noun phrases --------------------------------------------------------------------------
+
+
+def _anaphoric_pronoun(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.text or chunk.key not in lx.ANAPHORIC_PRONOUNS or not s.first_subject:
+        return False
+    first = next((noun for noun in s.first_subject if noun), "")
+    if s.pending is None:  # a new subject: "skiers, one in a blue jacket and the other in black"
+        antecedent = first
+    elif s.pending[0] == "block":
+        return False
+    elif chunk.key == "one":  # "holding papers and cutting one": the nearest other noun
+        sources = s.pending[2]
+        before = (c.text for c in reversed(s.chunks[:i]) if c.kind == "NP" and c.text)
+        antecedent = next((noun for noun in before if noun not in sources), first)
+    elif s.pending[2] == s.first_subject:  # "one chasing the other": the same group
+        antecedent = first
+    else:
+        return False  # "a beverage in her right hand and a carrot in the other": not the subject
+    if not antecedent:
+        return False
+    s.chunks[i] = replace(chunk, text=antecedent)
+    if s.pending is not None:
+        return _pending_object(s, i)
+    s.subject = s.last = [antecedent]
+    s.verb = s.pending = s.applied = None
+    s.clause_verb = s.last_from_subject = False
+    return True
 
 
 def _conjoined_thing(s: _State, i: int) -> bool:
@@ -415,6 +443,14 @@ def _start_verb(s: _State, chunk: Chunk, subject: Group) -> bool:
     return True
 
 
+def _partitive_relative(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "REL" or s.kind_at(i - 2) != "PREP" or s.chunks[i - 2].text != "of":
+        return False
+    if not s.blocked_head or not any(s.blocked_head):
+        return False
+    return _start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
+
+
 def _relative_clause(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or not s.last:
         return False
@@ -448,6 +484,15 @@ def _reduced_relative(s: _State, i: int) -> bool:
     if not any(s.last) or (s.last_from_subject and not chunk.participle):
         return _start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
     return _start_verb(s, chunk, s.last)
+
+
+def _small_clause(s: _State, i: int) -> bool:
+    verb, applied = s.verb, s.applied
+    if s.kind_at(i - 1) != "NP" or verb is None or verb.lemma not in lx.PERCEPTION_VERBS:
+        return False
+    if applied is None or applied[:2] != ("rel", verb.lemma) or not s.last or not any(s.last):
+        return False  # the noun must be the perception verb's object
+    return _start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
 
 
 def _finite_verb(s: _State, i: int) -> bool:

@@ -37,6 +37,7 @@ vase)). What never binds, and the tagger's slips that are mended first, are desc
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import wordclasses as wc
 from . import wordlists as wl
 from .chunks import object_start
 from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, NOUN, PART, PREP, REL, WEAK
@@ -56,8 +57,12 @@ _MODIFIER_CONTEXT = frozenset({DET, ATTR, WEAK, PART, GERUND, CONJ, PREP})
 _GERUND_PREPOSITIONS: frozenset[str] = wl.words("prepositions", "gerund")
 #: Adjectives that after a noun say where it is, not what it is like ("a kite high in the sky").
 _POSITIONAL: frozenset[str] = wl.words("adjectives", "positional")
+#: Participles that introduce a name: a verb after the noun, no part of an attribute.
+_NAMING: frozenset[str] = wl.words("participles", "naming")
 #: Possessives of a "with" phrase naming a body part or belonging: "with its mouth closed".
 _POSSESSIVES: frozenset[str] = wl.words("determiners", "possessive")
+#: A material the word-class table knows as a noun and not as an adjective ("dirt", not "wooden").
+_NOUN_ONLY = wc.NOUN | wc.ADJECTIVE
 #: Kinds of a participle that may keep the word before it (:meth:`_Reader.compound_attribute`).
 _COMPOUND_KINDS = frozenset({PART, WEAK, ATTR, GERUND})
 #: Kinds that may stand right before a noun run and bind to it or lead to what does (a modifier,
@@ -97,12 +102,17 @@ class _Reader(PredicateReader):
         u = self.u
         if i < 1 or u.kind[i] not in _COMPOUND_KINDS:
             return False
-        if self.noun_like(i - 1) and u.key[i].endswith(("ed", "en", "lit", "made")):
+        material = u.key[i - 1] in lx.MATERIALS and wc.classes(u.key[i - 1]) & _NOUN_ONLY == wc.NOUN
+        if (self.noun_like(i - 1) or (material and u.key[i] in lx.COMPOUND_PARTICIPLES)) and u.key[
+            i
+        ].endswith(("ed", "en", "lit", "made")):  # "snow covered"; "straw covered", "dirt filled"
             if u.key[i] in lx.COLOUR_PARTICIPLES and u.key_at(i + 1) in lx.COLOURS:
                 return False  # "a woman painted red flowers", "walls painted beige"
             if u.key[i] in lx.COMPOUND_PARTICIPLES:  # "snow covered", "light filled netted bed"
                 return u.kind_at(i + 1) in (NOUN, ATTR, WEAK, PART, GERUND)
-            return u.kind_at(i + 1) == NOUN and u.kind[i] == PART  # "a wall mounted sink"
+            return (  # "a wall mounted sink"; not "a dog named Rex"
+                u.kind_at(i + 1) == NOUN and u.kind[i] == PART and u.key[i] not in _NAMING
+            )
         if u.kind_at(i - 2) == CONJ and i >= 3 and self.is_modifier(u.previous(i - 2)):
             return False  # "a red and white striped shirt": each attribute on its own
         if u.key[i - 1] in lx.DEGREE and u.kind[i] in (GERUND, PART):
