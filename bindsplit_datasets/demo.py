@@ -3,23 +3,31 @@
 :func:`run_demo` runs the same code that real benchmarks and real models go through, on data
 where seen and unseen are known exactly (docs/protocol.md, section 7):
 
-1. the default synthetic world and its reference index (the training corpus's bindings);
-2. the test benchmark (attribute-swap samples stratified seen / partial / unseen), built into a
-   Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``);
+1. the default synthetic world and its reference index (the training corpus's bindings and
+   relation triples);
+2. the test benchmark: attribute-swap samples stratified seen / partial / unseen, built into a
+   Hub-ready BindSplit folder with its dataset card (``bindsplit build synthetic``); its
+   relation-swap samples, stratified by their triples (``bindsplit build synthetic_relation``);
+   and the half-truths of a sample of the relation samples' images, split by the familiarity of
+   their foils (``bindsplit build halftruth --source synthetic``), all three from ground truth:
+   the world says what every image shows;
 3. both shipped checkpoints (``clip``: plain contrastive loss; ``negclip``: swap hard negatives)
-   scored with the Accelerate scorer and the ``bindsplit`` metric, in the runs of ``bindsplit
-   eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
-4. a leaderboard per configuration and the figure (``bindsplit compare`` / ``bindsplit plot``);
+   scored on the three builds with the Accelerate scorer and the ``bindsplit`` metric, in the
+   runs of ``bindsplit eval --out-dir`` (:func:`~bindsplit_datasets.runs.plan_runs`);
+4. per model the attribute and relation tables and the half-truth table (AccHT, Δ, refinement
+   accuracy by unit kind and foil familiarity), a leaderboard per configuration and the figure
+   (``bindsplit compare`` / ``bindsplit plot``);
 5. a benchmark with *hard positives* (seed 003) in SugarCrepe++'s layout: the same samples as a
    table of ``image``, ``caption`` (the scene), ``caption2`` (its hard positive: the same scene
    with its two objects named in the other order) and ``negative_caption`` (the colour swap),
    described by a spec file and built as any user's table (``bindsplit build custom --spec``),
    then scored by both checkpoints.
 
-The output folder holds ``dataset/`` (the built benchmark), ``results/`` (one results record per
-model, named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as
-one list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png``,
-``hard_positives/`` (``spec.yaml``, the built ``dataset/``, its ``results/`` and
+The output folder holds ``dataset/`` (the attribute build), ``relations/`` (the relation build),
+``halftruths/`` (the half-truth build), ``results/`` (one results record per model and build,
+named as ``bindsplit eval --out-dir`` names them), ``results.json`` (the same records as one
+list, readable by ``bindsplit compare``/``plot``), ``accuracy_by_split.png`` (the attribute and
+relation builds), ``hard_positives/`` (``spec.yaml``, the built ``dataset/``, its ``results/`` and
 ``results.json``) and ``demo.json``
 (the manifest that marks the folder as a demo output, so a later run may replace it with
 ``--overwrite``; nothing else is ever replaced). It is written next to its final place and moved
@@ -38,6 +46,7 @@ from typing import Any
 
 from ._version import __version__
 from .atomic import DEMO_OUTPUT, atomic_directory, check_output, write_text
+from .names import HALFTRUTH
 
 __all__ = ["DEMO_MODELS", "DemoResult", "format_demo_report", "run_demo"]
 
@@ -47,6 +56,15 @@ logger = logging.getLogger(__name__)
 DEMO_MODELS: tuple[str, ...] = ("clip", "negclip")
 #: The folder of the per-model results records in the output.
 RECORDS_FOLDER = "results"
+#: The builds of the demo output, by folder: the attribute and relation splits, the half-truths.
+BUILDS: dict[str, str] = {
+    "dataset": "synthetic",
+    "relations": "synthetic_relation",
+    "halftruths": HALFTRUTH,
+}
+#: Images of the relation test set the half-truths are made from (a seeded sample; each gives
+#: about ten half-truths).
+HALFTRUTH_IMAGES = 200
 #: The folder of the hard-positive benchmark in the output, and its benchmark name.
 HARD_POSITIVES_FOLDER = "hard_positives"
 HARD_POSITIVES_NAME = "synthetic_hard_positives"
@@ -84,6 +102,8 @@ class DemoResult:
     results: Path
     figure: Path
     records: list[dict[str, Any]]
+    relations: Path | None = None
+    halftruths: Path | None = None
     #: The hard-positive benchmark's folder (its spec, build and results) and its records.
     hard_positives: Path | None = None
     hard_positive_records: list[dict[str, Any]] = field(default_factory=list)
@@ -152,8 +172,18 @@ def run_demo(
             index=index,
             progress=progress,
         )
-        dataset = tmp / "dataset"
-        build_benchmark("synthetic", out=dataset, source=source, reference=index, progress=progress)
+        options: dict[str, dict[str, Any]] = {
+            "halftruths": {"source_options": {"max_images": HALFTRUTH_IMAGES}},
+        }
+        for folder, benchmark in BUILDS.items():
+            build_benchmark(
+                benchmark,
+                out=tmp / folder,
+                source=source,
+                reference=index,
+                progress=progress,
+                **options.get(folder, {}),
+            )
         hard = tmp / HARD_POSITIVES_FOLDER
         hard.mkdir()
         table = hard_positive_table(source, hard / "table.parquet")
@@ -166,13 +196,15 @@ def run_demo(
         table.unlink()
         shutil.rmtree(source)
         scores = {"configs": DEFAULT_CONFIGS, "batch_size": batch_size, "n_bootstrap": n_bootstrap}
-        records = _score(checkpoints, dataset, tmp / RECORDS_FOLDER, tmp, out, seed, **scores)
+        builds = [tmp / folder for folder in BUILDS]
+        records = _score(checkpoints, builds, tmp / RECORDS_FOLDER, tmp, out, seed, **scores)
         hard_records = _score(
-            checkpoints, hard_dataset, hard / RECORDS_FOLDER, tmp, out, seed, **scores
+            checkpoints, [hard_dataset], hard / RECORDS_FOLDER, tmp, out, seed, **scores
         )
         write_records(records, tmp / "results.json")
         write_records(hard_records, hard / "results.json")
-        plot_results(records, tmp / "accuracy_by_split.png", configs=DEFAULT_CONFIGS)
+        plotted = [r for r in records if r["dataset"]["benchmark"] != HALFTRUTH]
+        plot_results(plotted, tmp / "accuracy_by_split.png", configs=DEFAULT_CONFIGS)
         manifest = {
             "format": DEMO_OUTPUT.format,
             "bindsplit_version": __version__,
@@ -181,6 +213,9 @@ def run_demo(
             "n_bootstrap": n_bootstrap,
             "seed": seed,
             "dataset": "dataset",
+            "relations": "relations",
+            "halftruths": "halftruths",
+            "halftruth_images": HALFTRUTH_IMAGES,
             "results": "results.json",
             "records": RECORDS_FOLDER,
             "figure": "accuracy_by_split.png",
@@ -193,6 +228,8 @@ def run_demo(
         results=out / "results.json",
         figure=out / "accuracy_by_split.png",
         records=records,
+        relations=out / "relations",
+        halftruths=out / "halftruths",
         hard_positives=out / HARD_POSITIVES_FOLDER,
         hard_positive_records=hard_records,
     )
@@ -200,21 +237,22 @@ def run_demo(
 
 def _score(
     checkpoints: dict[str, Path],
-    dataset: Path,
+    datasets: list[Path],
     records_folder: Path,
     tmp: Path,
     out: Path,
     seed: int,
     **options: Any,
 ) -> list[dict[str, Any]]:
-    """Both checkpoints' records on ``dataset``, written into ``records_folder`` as ``bindsplit
-    eval --out-dir`` writes them, pointing at the final folder."""
+    """Both checkpoints' records on each of ``datasets`` (by checkpoint, then build), written
+    into ``records_folder`` as ``bindsplit eval --out-dir`` writes them, pointing at the final
+    folder."""
     from .runs import plan_runs, run_planned
 
     plan = [  # one plan per checkpoint: each has its own display name
         run
         for name, path in checkpoints.items()
-        for run in plan_runs([str(path)], [dataset], out_dir=records_folder, name=model_id(name))
+        for run in plan_runs([str(path)], datasets, out_dir=records_folder, name=model_id(name))
     ]
     scored = run_planned(plan, seed=seed, **options)
     return [_relocated(record, tmp, out) for record in scored]
@@ -266,14 +304,30 @@ def _relocated(record: dict[str, Any], tmp: Path, out: Path) -> dict[str, Any]:
 
 
 def format_demo_report(result: DemoResult) -> str:
-    """Per-model tables, then the leaderboards of I2T and group per configuration."""
+    """Per model its attribute and relation tables and its half-truth table, then every model's
+    attribute and relation splits side by side (seen, unseen and the gap), the leaderboards of
+    I2T and group per configuration (attribute and relation builds) and of AccHT (half-truths),
+    then the hard-positive benchmark."""
+    from .metric_halftruth import HALFTRUTH_CONFIGURATIONS
     from .reports import format_comparison
     from .reports import format_record_table as format_table
+    from .reports.halftruth_tables import format_halftruth_table, has_halftruths
     from .reports.results import DEFAULT_CONFIGS
+    from .reports.tables import format_split_gaps
 
-    parts = [format_table(record) for record in result.records]
+    splits = [r for r in result.records if not has_halftruths(r)]
+    halftruths = [r for r in result.records if has_halftruths(r)]
+    parts = [
+        format_halftruth_table(record) if has_halftruths(record) else format_table(record)
+        for record in result.records
+    ]
+    if splits:  # each model's attribute split beside its relation split
+        parts.append(format_split_gaps(splits))
     for metric in ("i2t", "group"):
-        parts.append(format_comparison(result.records, metric, configs=DEFAULT_CONFIGS))
+        parts.append(format_comparison(splits, metric, configs=DEFAULT_CONFIGS))
+    if halftruths:
+        configs = HALFTRUTH_CONFIGURATIONS
+        parts.append(format_comparison(halftruths, "acc_ht", configs=configs))
     if result.hard_positive_records:
         parts.append(
             "Hard positives (seed 003): the same samples in SugarCrepe++'s layout, `caption2` "
@@ -285,8 +339,8 @@ def format_demo_report(result: DemoResult) -> str:
             format_comparison(result.hard_positive_records, "i2t", configs=DEFAULT_CONFIGS)
         )
     parts.append(
-        f"Wrote {result.dataset} (built benchmark with its card), {result.results}, "
-        f"{result.figure}"
+        f"Wrote {result.dataset} (attribute build with its card), {result.relations} (relation "
+        f"build), {result.halftruths} (half-truth build), {result.results}, {result.figure}"
         + (f" and {result.hard_positives}" if result.hard_positive_records else "")
         + "."
     )

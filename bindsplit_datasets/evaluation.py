@@ -52,7 +52,8 @@ from .metric_core import (
     count_ties,
     sample_outcomes,
 )
-from .names import RESULTS_FORMAT, SCORES_FORMAT, label_name
+from .metric_halftruth import HALFTRUTH_SETTINGS, halftruth_results
+from .names import HALFTRUTH, RESULTS_FORMAT, SCORES_FORMAT, label_name
 from .pairing import PAIRING_COLUMN, format_pairing_check, pairing_check
 from .provenance import environment as software_environment
 from .reports.keys import ORIGINAL_METRIC
@@ -309,6 +310,13 @@ def _record(
     stats = _statistics(scores, rows)
     metrics = _select_metrics(compute_metrics(stats, **interval_options), selected)
     samples = _samples(scores, rows)
+    if data.benchmark == HALFTRUTH:  # its own metrics (AccHT, Δ, refinement) and outcomes
+        confidence = interval_options.get("confidence", DEFAULT_CONFIDENCE)
+        found, lists = halftruth_results(
+            scores, rows.labels, rows.categories, confidence=confidence
+        )
+        metrics.update({**_select_metrics(found, selected), **HALFTRUTH_SETTINGS})
+        samples.update(lists)
     return {
         "format": RESULTS_FORMAT,
         "bindsplit_version": __version__,

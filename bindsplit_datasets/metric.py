@@ -62,6 +62,7 @@ MODULE_FILES: Final[tuple[str, ...]] = (
     "bindsplit.py",
     "bindsplit_bootstrap.py",
     "bindsplit_core.py",
+    "bindsplit_halftruth.py",
     "bindsplit_intervals.py",
     "bindsplit_outcomes.py",
 )

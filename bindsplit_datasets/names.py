@@ -21,6 +21,7 @@ __all__ = [
     "CONFIGURATIONS",
     "CONFIGURATION_MEANINGS",
     "DEMO_FORMAT",
+    "HALFTRUTH",
     "HUB_ORG",
     "HUB_NAMES",
     "LEADERBOARD_SPACE_NAME",
@@ -33,6 +34,7 @@ __all__ = [
     "PAPER_URL",
     "REPOSITORY_URL",
     "REFERENCE_FORMAT",
+    "REFERENCE_OPTION",
     "REFERENCE_FORMAT_V2",
     "RESULTS_DATASET_NAME",
     "RESULTS_FORMAT",
@@ -72,14 +74,26 @@ def label_name(value: int | str) -> str:
 
 
 #: How each metric (``i2t``, ``t2i``, ``group``; with hard positives ``i2t_original`` and
-#: ``i2t_drop``) is written in tables, figures, cards and ``eval.yaml``.
+#: ``i2t_drop``; a half-truth build's ``acc_ht``, ``delta``, ``ref_acc``) is written in tables,
+#: figures, cards and ``eval.yaml``.
 METRIC_LABELS: dict[str, str] = {
     "i2t": "I2T",
     "t2i": "T2I",
     "group": "group",
     "i2t_original": "I2T original",
     "i2t_drop": "I2T drop",
+    "acc_ht": "AccHT",
+    "delta": "Δ",
+    "ref_acc": "refinement",
 }
+
+#: The half-truth benchmark (``bindsplit build halftruth``), whose records also report the
+#: half-truth metrics (``metric_halftruth``).
+HALFTRUTH = "halftruth"
+#: The load option through which an adapter whose rows are made against the build's reference
+#: (``halftruth``: each foil's familiarity decides which foils are made) receives the resolved
+#: index: it names it among its ``load_options``, and the builder passes it.
+REFERENCE_OPTION = "reference"
 
 #: The longest caption BindSplit reads, in characters: a benchmark source's longer caption is a
 #: bad row (dropped and counted as ``long_caption``; ``--strict`` refuses it), and ``bindsplit

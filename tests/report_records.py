@@ -16,6 +16,11 @@ from bindsplit_datasets.metric_core import (
     sample_outcome,
     sample_outcomes,
 )
+from bindsplit_datasets.metric_halftruth import (
+    halftruth_metrics,
+    halftruth_outcomes,
+    halftruth_samples,
+)
 from bindsplit_datasets.names import RESULTS_FORMAT
 from bindsplit_datasets.reports.results import seal_record
 
@@ -35,6 +40,7 @@ __all__ = [
     "SAMPLE_BALANCED",
     "SAMPLE_LABELS",
     "record",
+    "genuine_halftruth_record",
     "genuine_hard_record",
     "genuine_hard_scores",
     "genuine_record",
@@ -388,6 +394,41 @@ def genuine_hard_record(
                 "i2t": [int(outcome.i2t) for outcome in outcomes],
                 "i2t_original": [int(outcome.i2t_original) for outcome in outcomes],
                 "t2i": [int(bool(outcome.t2i)) for outcome in outcomes],
+            },
+        }
+    )
+
+
+#: The foils' familiarity and the ``{kind}/{edit}`` of :func:`genuine_halftruth_record`'s samples.
+HALFTRUTH_LABELS = ["seen"] * 24 + ["unseen"] * 36
+HALFTRUTH_CATEGORIES = [
+    ("entity/attribute", "entity/object", "relation/swap", "relation/relation")[i % 4]
+    for i in range(len(HALFTRUTH_LABELS))
+]
+
+
+def genuine_halftruth_record(model: str = "org/clip", seed: int = 0) -> dict[str, Any]:
+    """A record of a half-truth build as evaluation makes it: 1 x 3 score matrices ``[anchor,
+    refinement, half-truth]`` (the refinement a hard positive), the metric's core and its
+    half-truth metrics over them, the samples' outcomes."""
+    scores = np.random.default_rng(seed).normal(size=(len(HALFTRUTH_LABELS), 1, 3))
+    hard = [1] * len(HALFTRUTH_LABELS)
+    stats = accumulate(scores, HALFTRUTH_LABELS, HALFTRUTH_CATEGORIES, hard_positives=hard)
+    metrics = compute_metrics(stats, interval_method="wilson")
+    metrics.update(halftruth_metrics(scores, HALFTRUTH_LABELS, HALFTRUTH_CATEGORIES))
+    outcomes = sample_outcomes(scores, hard)
+    return seal_record(
+        {
+            "format": RESULTS_FORMAT,
+            "model": {"id": model, "revision": None, "scored_by": "encoder"},
+            "dataset": {"data": "ht", "benchmark": "halftruth", "fingerprint": "d" * 64},
+            "metrics": metrics,
+            "samples": {
+                "id": [str(i) for i in range(len(HALFTRUTH_LABELS))],
+                "label": HALFTRUTH_LABELS,
+                "i2t": [int(outcome.i2t) for outcome in outcomes],
+                "i2t_original": [int(outcome.i2t_original) for outcome in outcomes],
+                **halftruth_samples(halftruth_outcomes(scores), HALFTRUTH_CATEGORIES),
             },
         }
     )

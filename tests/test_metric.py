@@ -995,7 +995,10 @@ def test_evaluates_own_module_test_passes_on_the_folder(repo_root):
 
 def test_core_doctests_run():
     attempted = 0
-    for function in (metric_core.accumulate, metric_core.compute_metrics):  # both core modules
+    from bindsplit_datasets.metric_halftruth import halftruth_metrics
+
+    # both core modules, and the half-truth metrics'
+    for function in (metric_core.accumulate, metric_core.compute_metrics, halftruth_metrics):
         module = sys.modules[function.__module__]
         failed, count = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert failed == 0 and count > 0, module.__name__

@@ -866,6 +866,7 @@ def test_real_metric_folder_is_publishable() -> None:
         "app.py",
         "bindsplit_bootstrap.py",
         "bindsplit_core.py",
+        "bindsplit_halftruth.py",
         "bindsplit_intervals.py",
         "bindsplit_outcomes.py",
         "requirements.txt",

@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from report_records import FILE_ALPHA, FILE_ARO_GAMMA, genuine_hard_record, genuine_record
+from report_records import (
+    FILE_ALPHA,
+    FILE_ARO_GAMMA,
+    genuine_halftruth_record,
+    genuine_hard_record,
+    genuine_record,
+)
 
 from bindsplit_datasets import cli
 from bindsplit_datasets.commands.schema import schema_text
@@ -52,6 +58,7 @@ def test_the_command_prints_the_schema_docs_holds(capsys: pytest.CaptureFixture[
         FILE_ARO_GAMMA,
         genuine_hard_record(),  # hard positives: i2t_original, i2t_drop, drop_interval_method
         genuine_hard_record(method="bootstrap", n_bootstrap=50),
+        genuine_halftruth_record(),  # half-truths: acc_ht, delta, ref_acc by kind and edit
     ],
 )
 def test_records_as_written_validate(record: dict[str, Any]) -> None:
@@ -120,8 +127,12 @@ def test_the_model_and_the_schema_agree(change: Callable, accepted: bool) -> Non
 
 
 def test_each_metric_key_rule_names_what_it_checks() -> None:
-    record = genuine_record()
     for rule in METRIC_KEY_RULES:
+        record = next(
+            r
+            for r in (genuine_record(), genuine_halftruth_record())
+            if any(re.match(rule.pattern, k) for k in r["metrics"])
+        )
         key = next(k for k in record["metrics"] if re.match(rule.pattern, k))
         broken = copy.deepcopy(record)
         broken["metrics"][key] = "high"
@@ -156,3 +167,38 @@ def test_hard_positive_keys_are_checked_as_strictly_as_the_accuracies() -> None:
         broken["samples"]["i2t_original"] = values
         with pytest.raises(SchemaError, match=message):
             check_record_shape(broken, "r.json")
+
+
+# (change, accepted) on a half-truth record: the model and the schema must agree on each
+HALFTRUTH_CASES = [
+    (_set("metrics.full/acc_ht", 75.0), False),  # a percent, not a fraction
+    (_set("metrics.seen/kind/relation/ref_acc", 1.2), False),
+    (_set("metrics.unseen/category/entity/object/acc_ht_ci", [0.4, 1.4]), False),
+    (_set("metrics.gap/kind/entity/acc_ht", -0.9), True),  # a gap may be negative
+    (_set("metrics.gap/category/relation/swap/ref_acc_ci", [-1.2, 0.1]), False),
+    (_set("metrics.full/delta", -3.5), True),  # a mean of score differences: any scale
+    (_set("metrics.seen/kind/entity/delta", "large"), False),
+    (_set("metrics.gap/delta_ci", [-0.3, "wide"]), False),
+    (_set("metrics.full/kind/relation/n", -2), False),
+    (_set("metrics.delta_interval_method", "student-t"), True),
+    (_set("metrics.delta_interval_method", "bootstrap"), False),  # Δ's is always Student t
+    (_set("metrics.halftruth_gap_interval_method", "wilson"), False),
+    (_set("samples.delta", [0.5] * 60), True),
+    (_set("samples.delta", ["high"] * 60), False),
+    (_set("samples.category", [3] * 60), False),
+    (_set("samples.acc_ht", [2] * 60), False),
+]
+
+
+@pytest.mark.parametrize(("change", "accepted"), HALFTRUTH_CASES)
+def test_the_model_and_the_schema_agree_on_halftruth_records(
+    change: Callable, accepted: bool
+) -> None:
+    record = copy.deepcopy(genuine_halftruth_record())
+    change(record)
+    assert (not list(VALIDATOR.iter_errors(record))) is accepted
+    if accepted:
+        check_record_shape(record, "r.json")
+    else:
+        with pytest.raises(SchemaError, match=r"^r\.json: "):
+            check_record_shape(record, "r.json")

@@ -13,6 +13,7 @@ import pytest
 from report_records import (
     SAMPLE_BALANCED,
     SAMPLE_LABELS,
+    genuine_halftruth_record,
     genuine_hard_record,
     genuine_hard_scores,
     genuine_record,
@@ -110,6 +111,41 @@ def _gained_with_hard_positives(record: dict[str, Any]) -> None:
     samples["i2t_original"][index] = 0
 
 
+# -- records of half-truth builds -----------------------------------------------------------
+
+
+def _moved_acc_ht(record: dict[str, Any]) -> None:
+    """full/acc_ht up by five points, its interval with it (still holding it)."""
+    metrics = record["metrics"]
+    metrics["full/acc_ht"] += 0.05
+    metrics["full/acc_ht_ci"] = [bound + 0.05 for bound in metrics["full/acc_ht_ci"]]
+
+
+def _moved_kind_delta(record: dict[str, Any]) -> None:
+    """The similarity gap of unseen relation foils moved, its interval with it."""
+    metrics = record["metrics"]
+    metrics["unseen/kind/relation/delta"] += 0.1
+    interval = metrics["unseen/kind/relation/delta_ci"]
+    metrics["unseen/kind/relation/delta_ci"] = [bound + 0.1 for bound in interval]
+
+
+def _narrowed_delta_gap_interval(record: dict[str, Any]) -> None:
+    value = record["metrics"]["gap/delta"]
+    record["metrics"]["gap/delta_ci"] = [value - 0.01, value + 0.01]
+
+
+def _moved_refinement_by_edit(record: dict[str, Any]) -> None:
+    record["metrics"]["seen/category/relation/swap/ref_acc"] = 1.0
+
+
+def _delta_outcomes_removed(record: dict[str, Any]) -> None:
+    record["samples"].pop("delta")
+
+
+def _categories_removed(record: dict[str, Any]) -> None:
+    record["samples"].pop("category")
+
+
 FORGERIES = [
     (genuine_record, _unsampled, 'has no per-sample outcomes ("samples")'),
     (genuine_record, _moved_metric, "full/i2t = "),
@@ -123,6 +159,12 @@ FORGERIES = [
     (genuine_hard_record, _other_drop_method, "full/i2t_drop_ci = "),
     (genuine_hard_record, _original_outcomes_removed, "but its samples have no i2t_original"),
     (genuine_hard_record, _gained_with_hard_positives, "right with its hard positives (i2t)"),
+    (genuine_halftruth_record, _moved_acc_ht, "full/acc_ht = "),
+    (genuine_halftruth_record, _moved_kind_delta, "unseen/kind/relation/delta = "),
+    (genuine_halftruth_record, _narrowed_delta_gap_interval, "gap/delta_ci = "),
+    (genuine_halftruth_record, _moved_refinement_by_edit, "seen/category/relation/swap/ref_acc = "),
+    (genuine_halftruth_record, _delta_outcomes_removed, "but its samples have no delta lists"),
+    (genuine_halftruth_record, _categories_removed, "but its samples have no category lists"),
 ]
 
 
@@ -171,6 +213,23 @@ def test_a_genuine_hard_positive_record_re_derives_to_itself(tmp_path: Path, met
     outcomes = zip(samples["i2t"], samples["i2t_original"], strict=True)
     dropped = sum(original and not right for right, original in outcomes)
     assert derived["full/i2t_drop"] == dropped / len(SAMPLE_LABELS) > 0
+    assert load_results([write_record(record, tmp_path / "r.json")]) == [record]
+
+
+def test_a_genuine_halftruth_record_re_derives_to_itself(tmp_path: Path) -> None:
+    """Every half-truth number (AccHT, Δ, refinement accuracy; per configuration, unit kind and
+    edit; the gaps; every interval, all closed-form) is what the samples give."""
+    record = genuine_halftruth_record()
+    derived = rederive(record)
+    assert all(record["metrics"][key] == value for key, value in derived.items())
+    halftruth = [
+        key
+        for key in record["metrics"]
+        if key.rpartition("/")[2].removesuffix("_ci") in ("acc_ht", "delta", "ref_acc")
+    ]
+    assert len(halftruth) > 100 and set(halftruth) <= set(derived)
+    for key in ("gap/kind/entity/delta_ci", "unseen/category/relation/swap/acc_ht_ci"):
+        assert key in derived, key
     assert load_results([write_record(record, tmp_path / "r.json")]) == [record]
 
 

@@ -130,3 +130,29 @@ def test_composition_table_exact_text() -> None:
         "negative captions with a binding seen          60.0%",
         "samples with familiarity asymmetry             25.0%",
     ]
+
+
+def test_split_gaps_put_each_build_of_a_model_side_by_side() -> None:
+    from report_records import record
+
+    from bindsplit_datasets.reports.tables import format_split_gaps
+
+    values = {"full": {"i2t": 0.8}, "seen": {"i2t": 0.9}, "unseen": {"i2t": 0.75}}
+    attribute = record("tiny", values, benchmark="synthetic")
+    relation = record("tiny", {**values, "unseen": {"i2t": 0.6}}, benchmark="synthetic_relation")
+    relation["dataset"]["binding_kind"] = "relation"
+    lines = format_split_gaps([attribute, relation]).splitlines()
+    assert lines[0] == "I2T accuracy by split, side by side"
+    assert lines[1].split() == [
+        *("model", "build", "n", "seen", "n", "unseen", "seen", "-", "unseen", "(points)")
+    ]
+    # seen 60 samples, unseen 10 (report_records.N): small, flagged; the gap +- 10 points
+    assert " ".join(lines[3].split()) == (
+        "tiny synthetic (attribute bindings) 60 90.0 [85.0, 95.0] 10 75.0 [70.0, 80.0]* "
+        "+15.0 [+5.0, +25.0]*"
+    )
+    assert " ".join(lines[4].split()) == (
+        "tiny synthetic_relation (relation bindings) 60 90.0 [85.0, 95.0] 10 60.0 [55.0, 65.0]* "
+        "+30.0 [+20.0, +40.0]*"
+    )
+    assert lines[5].endswith("* n < 30 or a degenerate count (0/n, n/n)") and len(lines) == 6

@@ -162,10 +162,18 @@ def test_renderer_draws_the_named_colour_on_the_background():
 def test_objects_never_overlap_and_stay_inside(world):
     for spec in training_scenes(world, 300, seed=5):
         a, b = spec.scene.objects
-        assert math.hypot(a.x - b.x, a.y - b.y) >= a.radius + b.radius
+        if spec.template == world.templates[0]:  # anywhere: their bounding circles apart
+            assert math.hypot(a.x - b.x, a.y - b.y) >= a.radius + b.radius
+        else:  # in a spatial relation (test_synthetic_relations): apart or touching
+            boxes = a.box(1), b.box(1)
+            apart = [
+                min(boxes[0][k + 2], boxes[1][k + 2]) - max(boxes[0][k], boxes[1][k])
+                for k in (0, 1)
+            ]
+            assert min(apart) <= 0.005
         for o in (a, b):
-            assert 0.0 <= o.x - o.radius and o.x + o.radius <= 1.0
-            assert 0.0 <= o.y - o.radius and o.y + o.radius <= 1.0
+            x0, y0, x1, y1 = o.box(1)
+            assert 0.0 <= x0 and x1 <= 1.0 and 0.0 <= y0 and y1 <= 1.0
 
 
 # ------------------------------------------------------------------------------ training corpus

@@ -74,6 +74,8 @@ class Synthetic(BenchmarkAdapter):
     reference corpus (the images never do): the spec turns the leakage guard off."""
 
     load_options: ClassVar[tuple[str, ...]] = ("n_per_stratum", "seed")
+    #: The folder of a written test benchmark that holds this benchmark's samples.
+    samples_folder: ClassVar[str] = "test"
 
     def load(
         self, source: str | Path | None = None, *, strict: bool = False, **options: Any
@@ -88,11 +90,13 @@ class Synthetic(BenchmarkAdapter):
                 "omit them when you pass a source"
             )
         path = Path(source).expanduser()
-        data = path / "test" if (path / "test").is_dir() else path
+        folder = path / self.samples_folder
+        data = folder if folder.is_dir() else path
         if path.is_dir() and data == path:
             raise BindsplitFileNotFoundError(
-                f"{path} is not a synthetic benchmark folder (no test/ folder); write one with "
-                "bindsplit_datasets.synthetic.write_test_benchmark or pass a Parquet file"
+                f"{path} is not a synthetic benchmark folder (no {self.samples_folder}/ folder); "
+                "write one with bindsplit_datasets.synthetic.write_test_benchmark or pass a "
+                "Parquet file"
             )
         dataset, identity = read_dataset_source(data, hub_revision=None, split=self.hub_split)
         self.check_columns(dataset.column_names, str(source))
@@ -133,7 +137,7 @@ class Synthetic(BenchmarkAdapter):
             return default_reference_file()
         path = Path(source).expanduser()
         folder = path if path.is_dir() else path.parent
-        if folder.name == "test":
+        if folder.name == self.samples_folder:
             folder = folder.parent
         reference = folder / "reference.parquet"
         if not reference.is_file():

@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import datasets
 import pyarrow as pa
@@ -54,7 +54,7 @@ from ..labels import (
     composition,
     config_includes,
 )
-from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND
+from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, REFERENCE_OPTION
 from ..parsing import PARSER_VERSION
 from ..reference import ReferenceIndex, resolve_reference
 from .cards import render_card
@@ -73,6 +73,7 @@ from .manifest import CARD_NAME, BuildColumns, BuildManifest, rows_fingerprint
 __all__ = [
     "BuildResult",
     "DEFAULT_MAX_LEAKAGE",
+    "LabelledBy",
     "PreparedBenchmark",
     "build_benchmark",
     "compute_annotations",
@@ -91,6 +92,14 @@ _ROW_BATCH = 1000
 #: Share of a benchmark's positive captions found verbatim in the reference at which a build is
 #: refused (docs/protocol.md, section 2): COCO captions repeat by chance, so a few are expected.
 DEFAULT_MAX_LEAKAGE = 0.2
+
+
+@runtime_checkable
+class LabelledBy(Protocol):
+    """An adapter whose samples are labelled by one binding kind, ``labelled_by``, whatever the
+    build asks (``synthetic_relation``: its triples; every binding of its samples is seen)."""
+
+    labelled_by: str
 
 
 # ------------------------------------------------------------------------------ preparation
@@ -292,6 +301,8 @@ def prepare_benchmark(
             f"the default is {DEFAULT_MAX_LEAKAGE}"
         )
     adapter = benchmark if isinstance(benchmark, BenchmarkAdapter) else get_benchmark(benchmark)
+    if isinstance(adapter, LabelledBy):  # labelled by its own units (halftruth: the foil)
+        binding_kind = adapter.labelled_by
     if not isinstance(source_options, Mapping | None):
         raise BindsplitValueError(
             f"source_options must be a mapping of option to value, got {source_options!r}; "
@@ -307,6 +318,8 @@ def prepare_benchmark(
     index = resolve_reference(reference, min_count=min_count)
     if binding_kind != "attribute":
         index.require_relations(f"a {binding_kind} build (--bindings {binding_kind})")
+    if REFERENCE_OPTION in adapter.load_options:  # its rows are made against the reference
+        options[REFERENCE_OPTION] = index
     loaded = adapter.load(source, strict=strict, **options)
     added = (*ANNOTATION_COLUMNS, *BINDING_COLUMNS, *GROUP_COLUMNS)
     clashes = [c for c in dict.fromkeys(added) if c in loaded.dataset.column_names]

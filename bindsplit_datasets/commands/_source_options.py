@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..argtypes import positive_int
 from ..errors import BindsplitValueError
-from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND
+from ..names import BINDING_KINDS, DEFAULT_BINDING_KIND, HALFTRUTH
+from ._halftruth_options import halftruth_options
 
 if TYPE_CHECKING:
     from ..benchmarks import BenchmarkAdapter
@@ -25,7 +26,8 @@ __all__ = [
     "source_options",
 ]
 
-#: The options of ``bindsplit build custom`` (attribute names), each given only with ``custom``.
+#: The options of ``bindsplit build custom`` (attribute names), each given only with ``custom``
+#: (those of :data:`_HALFTRUTH_TABLE` also with ``halftruth``: its source table's columns).
 _CUSTOM_OPTIONS = (
     "image_columns",
     "caption_columns",
@@ -34,6 +36,7 @@ _CUSTOM_OPTIONS = (
     "name",
     "spec",
 )
+_HALFTRUTH_TABLE = ("image_columns", "caption_columns")
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,7 +110,8 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="sugarcrepe, sugarcrepe_pp: the COCO val2017 image folder the subset files name "
         "(default: downloaded once and cached); hard_positives: the Visual Genome image folder "
-        "(holding VG_100K/; default: the repository's data/ folder)",
+        "(holding VG_100K/; default: the repository's data/ folder); halftruth: the image "
+        "folder of a COCO caption file",
     )
     parser.add_argument(
         "--vismin-pairing",
@@ -176,7 +180,12 @@ def benchmark_of(args: argparse.Namespace) -> str | BenchmarkAdapter:
         BindsplitValueError: custom options without ``custom`` (or with a shipped benchmark), a
             custom table without its columns, or ``--spec`` beside the column options.
     """
-    given = [f"--{o.replace('_', '-')}" for o in _CUSTOM_OPTIONS if getattr(args, o, None)]
+    table = _HALFTRUTH_TABLE if args.benchmark == HALFTRUTH else ()  # a half-truth source's
+    given = [
+        f"--{o.replace('_', '-')}"
+        for o in _CUSTOM_OPTIONS
+        if getattr(args, o, None) and o not in table
+    ]
     if args.benchmark != "custom":
         if given:
             raise BindsplitValueError(
@@ -241,7 +250,7 @@ def labelling_options(args: argparse.Namespace) -> dict[str, Any]:
         "strict": args.strict,
         "allow_leakage": args.allow_leakage,
         "max_leakage": args.max_leakage,
-        "source_options": source_options(args),
+        "source_options": {**source_options(args), **halftruth_options(args)},
         "progress": True,
         "binding_kind": args.bindings,
     }

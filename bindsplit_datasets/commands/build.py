@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ._halftruth_options import add_halftruth_arguments
 from ._source_options import (
     add_bindings_argument,
     add_source_arguments,
@@ -21,10 +22,11 @@ HELP = (
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (
-    "bindsplit build synthetic --out synthetic_build",
     "bindsplit build whatsup --source whatsup_vlms/data --bindings relation --out builds/whatsup",
     "bindsplit build custom --source table.csv --image-columns picture "
     "--caption-columns good,bad_a,bad_b --out builds/mine",
+    "bindsplit build halftruth --source annotations/captions_val2017.json --images val2017 "
+    "--out builds/coco_halftruths",
 )
 
 
@@ -37,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--overwrite", action="store_true", help="replace DIR if it holds a previous build"
     )
     add_bindings_argument(parser)
+    add_halftruth_arguments(parser)
     parser.add_argument(
         "--repo-id",
         metavar="ORG/NAME",

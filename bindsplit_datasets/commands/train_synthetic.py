@@ -6,8 +6,9 @@ import argparse
 
 NAME = "train-synthetic"
 HELP = (
-    "Train the synthetic world's tiny CLIP (plain contrastive loss) and NegCLIP (attribute-swap "
-    "hard negatives) from a fixed seed and write Hugging Face checkpoints with training reports."
+    "Train the synthetic world's tiny CLIP (plain contrastive loss) and NegCLIP (attribute- and "
+    "relation-swap hard negatives) from a fixed seed and write Hugging Face checkpoints with "
+    "training reports."
 )
 #: Shown at the end of ``--help``.
 EXAMPLES = (

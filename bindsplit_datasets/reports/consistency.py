@@ -17,8 +17,12 @@ push-results, plot, the leaderboard) checks:
   alike: the original I2T, the drop (the share right without them and wrong with them, its
   interval made by the record's ``drop_interval_method``) and their gaps; a sample right with
   its hard positives but wrong without them, or hard-positive numbers without the
-  ``i2t_original`` outcomes they come from, are refused. A record read from a file must keep
-  them (:func:`require_samples`): without them nothing it reports can be re-derived.
+  ``i2t_original`` outcomes they come from, are refused. A record of a half-truth build is
+  re-derived from its ``acc_ht``, ``ref_acc`` and ``delta`` outcomes and each sample's
+  ``category`` too: AccHT, refinement accuracy and the similarity gap Δ, per configuration, unit
+  kind and edit, their seen - unseen gaps and every interval (all closed-form); half-truth
+  numbers without those outcomes are refused. A record read from a file must keep them
+  (:func:`require_samples`): without them nothing it reports can be re-derived.
 
 :func:`check_against_build` adds, where the build's manifest is at hand, that each configuration's
 ``n`` is the build's row count and the record's fingerprint is the build's, and, where the build's
@@ -30,7 +34,7 @@ What this does not catch: a record whose per-sample outcomes were edited consist
 then every number derived from them, then the digest) is a record of another model's answers, and
 only scoring the model again tells; bootstrap intervals are checked to hold their value, not
 re-drawn (numpy does not promise the same draws across versions); breakdowns by category or macro
-group are not re-derived (the samples do not keep their groups).
+group are not re-derived (the samples do not keep their groups; a half-truth build's do).
 """
 
 from __future__ import annotations
@@ -51,6 +55,13 @@ from ..metric_core import (
     BindsplitStatistics,
     compute_metrics,
     outcome_statistics,
+)
+from ..metric_halftruth import (
+    CATEGORY,
+    DELTA,
+    HALFTRUTH_METRICS,
+    halftruth_outcome_metrics,
+    outcomes_from_samples,
 )
 from ..names import SPLIT_LABELS, is_path_name
 from .keys import (
@@ -142,6 +153,7 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
             f"it reports {hard[0]} but its samples have no {ORIGINAL_METRIC} outcomes (I2T "
             "without the hard positives) to re-derive it from",
         )
+    _check_halftruth_samples(metrics, samples, source)
     outcomes = {"i2t": i2t, "t2i": t2i, ORIGINAL_METRIC: original}
     if i2t is not None and t2i is not None:
         outcomes["group"] = [bool(a) and bool(b) for a, b in zip(i2t, t2i, strict=True)]
@@ -178,6 +190,46 @@ def _check_counts(record: Mapping[str, Any], source: str) -> None:
                     f"{key} = {metrics[key]} but its samples answer {right} of {n} right "
                     f"({right / n:.6g})",
                 )
+
+
+def _halftruth_metric(key: str) -> bool:
+    """Whether ``key`` is a half-truth number or interval (``seen/kind/entity/acc_ht_ci``)."""
+    return key.rpartition("/")[2].removesuffix("_ci") in HALFTRUTH_METRICS
+
+
+def _check_halftruth_samples(
+    metrics: Mapping[str, Any], samples: Mapping[str, Any], source: str
+) -> None:
+    """Refuse half-truth numbers without the per-sample outcomes they are re-derived from:
+    ``acc_ht`` and ``delta`` (and each sample's ``category`` for the breakdowns by unit kind
+    and edit)."""
+    reported = [key for key in metrics if _halftruth_metric(key)]
+    if not reported:
+        return
+    needed = ["acc_ht", DELTA]
+    if any("/kind/" in key or "/category/" in key for key in reported):
+        needed.append(CATEGORY)
+    missing = [name for name in needed if name not in samples]
+    if missing:
+        raise _refuse(
+            source,
+            f"it reports {reported[0]} but its samples have no {' or '.join(missing)} lists (a "
+            "half-truth build's per-sample outcomes) to re-derive it from",
+        )
+
+
+def _rederive_halftruths(samples: Mapping[str, Any], confidence: float) -> dict[str, Any]:
+    """A half-truth build's numbers from its samples (empty for other builds): every one the
+    metric reports, its intervals (closed-form) included, the settings left out."""
+    if "acc_ht" not in samples or DELTA not in samples:
+        return {}
+    derived = halftruth_outcome_metrics(
+        outcomes_from_samples(samples),
+        samples["label"],
+        samples.get(CATEGORY),
+        confidence=confidence,
+    )
+    return {key: value for key, value in derived.items() if "/" in key}
 
 
 #: Interval methods whose bounds are a function of the counts alone (re-derived exactly).
@@ -229,8 +281,10 @@ def _is_drop_interval(key: str) -> bool:
 def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
     """The numbers of a record that its per-sample outcomes determine, as the metric computes
     them at the record's settings: ``{config}/n``, the accuracies and the gaps of every
-    configuration the samples define (with hard positives, the original I2T and the drop too),
-    and (closed-form methods only) their intervals, the drop's by ``drop_interval_method``.
+    configuration the samples define (with hard positives, the original I2T and the drop too;
+    of a half-truth build, AccHT, Δ and refinement accuracy with their breakdowns by unit kind
+    and edit), and (closed-form methods only) their intervals, the drop's by
+    ``drop_interval_method``, the half-truth ones always.
     Empty for a record without samples; a ValueError for outcomes no scores give (a sample
     right with its hard positives but wrong without them)."""
     samples, metrics = record.get("samples"), record["metrics"]
@@ -247,6 +301,7 @@ def rederive(record: Mapping[str, Any]) -> dict[str, Any]:
         kept.update({key: value for key, value in drops if _is_drop_interval(key)})
     if BALANCED not in samples:
         kept = {key: value for key, value in kept.items() if not key.startswith(f"{BALANCED}/")}
+    kept.update(_rederive_halftruths(samples, confidence))
     return kept
 
 

@@ -30,6 +30,7 @@ from ..metric_core import (
     WILSON,
     is_small_sample,
 )
+from ..metric_halftruth import DELTA, HALFTRUTH_METRICS
 from .keys import DROP_METRIC
 from .results import GAPS, count_key, metric_key
 
@@ -43,6 +44,7 @@ __all__ = [
     "gap_count",
     "interval_label",
     "interval_method",
+    "interval_method_key",
     "interval_note",
     "interval_settings",
     "is_small",
@@ -112,12 +114,28 @@ def interval_note(metrics: Mapping[str, Any]) -> str:
     return f"{how}; {legend}"
 
 
+def interval_method_key(metric: str, *, gap: bool) -> str:
+    """The metrics' setting that names how an interval of ``metric`` was made: a gap's, a
+    hard-positive drop's, an accuracy's, or a half-truth metric's own (``metric_halftruth``:
+    ``halftruth_interval_method``, ``delta_gap_interval_method``, ...)."""
+    if metric in HALFTRUTH_METRICS:
+        kind = "delta" if metric == DELTA else "halftruth"
+        return f"{kind}_gap_interval_method" if gap else f"{kind}_interval_method"
+    if gap:
+        return GAP_INTERVAL_METHOD_KEY
+    return DROP_INTERVAL_METHOD_KEY if metric == DROP_METRIC else INTERVAL_METHOD_KEY
+
+
 def interval_method(metrics: Mapping[str, Any], config: str, metric: str) -> str | None:
     """How the interval of ``{config}/{metric}`` (a configuration or a gap) was made: the
     record's method, except where bootstrapped intervals fell back on a small or degenerate
-    sample (``small_n_interval_method``: Wilson, and Newcombe for a gap with such a side)."""
-    settings = interval_settings(metrics)
+    sample (``small_n_interval_method``: Wilson, and Newcombe for a gap with such a side); a
+    half-truth metric's is its own setting (closed-form at every n)."""
     gap = config in GAPS
+    if metric in HALFTRUTH_METRICS:
+        method = metrics.get(interval_method_key(metric, gap=gap))
+        return None if method is None else str(method)
+    settings = interval_settings(metrics)
     if metric == DROP_METRIC and not gap:  # a hard-positive drop has its own method
         return settings.get(DROP_INTERVAL_METHOD_KEY)
     if settings[SMALL_N_INTERVAL_METHOD_KEY] is not None and is_small(metrics, config, metric):
@@ -158,6 +176,8 @@ def is_small(metrics: Mapping[str, Any], config: str, metric: str) -> bool:
     value, n = metrics.get(metric_key(config, metric)), metrics.get(count_key(config))
     if value is None or n is None:
         return False
+    if metric == DELTA:  # a mean (the half-truth gap) has no degenerate count: only a small n
+        return int(n) < SMALL_N
     return is_small_sample(round(float(value) * int(n)), int(n))
 
 

@@ -42,7 +42,7 @@ from .leaderboard_sources import Source, load_source
 from .leaderboards import WITHIN_NOISE, leaderboard, rank_changes
 from .results import (
     METRIC_LABELS,
-    METRICS,
+    RANKED_METRICS,
     REFERENCE_CONFIG,
     binding_kind,
     count_key,
@@ -133,7 +133,7 @@ def benchmarks(records: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def benchmark_metrics(records: Sequence[Mapping[str, Any]], benchmark: str) -> list[str]:
-    """The metrics a benchmark's records report, in :data:`METRICS` order: 1-image samples
+    """The metrics a benchmark's records report, in :data:`RANKED_METRICS` order: 1-image samples
     (ARO, SugarCrepe) have I2T only."""
     keys = {
         key
@@ -143,7 +143,7 @@ def benchmark_metrics(records: Sequence[Mapping[str, Any]], benchmark: str) -> l
     }
     return [
         metric
-        for metric in METRICS
+        for metric in RANKED_METRICS
         if any(metric_key(config, metric) in keys for config in BOARD_CONFIGS)
     ]
 
@@ -500,8 +500,8 @@ def board(
     corpus, those model ``family`` s and that binding ``kind`` (None: all), ranked as
     ``compare`` ranks them. Builds of different binding kinds are different splits: filter by
     ``kind`` to rank one kind (the overview shows each model's kind)."""
-    if metric not in METRICS:
-        raise SchemaError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    if metric not in RANKED_METRICS:
+        raise SchemaError(f"unknown metric {metric!r}; choose one of {', '.join(RANKED_METRICS)}")
     chosen = [
         record
         for record in records

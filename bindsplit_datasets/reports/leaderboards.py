@@ -26,7 +26,7 @@ from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_label, interv
 from .results import (
     GAPS,
     METRIC_LABELS,
-    METRICS,
+    RANKED_METRICS,
     REFERENCE_CONFIG,
     binding_kind,
     count_key,
@@ -67,8 +67,10 @@ class Row:
 
 
 def _check_metric(metric: str) -> None:
-    if metric not in METRICS:
-        raise BindsplitValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    if metric not in RANKED_METRICS:
+        raise BindsplitValueError(
+            f"unknown metric {metric!r}; choose one of {', '.join(RANKED_METRICS)}"
+        )
 
 
 def leaderboard(

@@ -42,6 +42,8 @@ from ..metric_core import (
     N_BOOTSTRAP_KEY,
     SEED_KEY,
 )
+from ..metric_halftruth import ACCURACIES as HALFTRUTH_ACCURACIES
+from ..metric_halftruth import CATEGORY, DELTA, HALFTRUTH_SETTINGS
 from ..names import BINDING_KINDS, RESULTS_FORMAT, SPLIT_LABELS
 from .keys import ORIGINAL_METRIC, REPORTED_METRICS
 
@@ -61,10 +63,19 @@ SCORED_BY: tuple[str, ...] = ("encoder", "pair scorer", "imported")
 #: original I2T and the drop, a share of samples too), as regular-expression alternatives.
 _GAPS = "|".join(map(re.escape, GAPS))
 _METRICS = "|".join(map(re.escape, REPORTED_METRICS))
+#: A half-truth build's accuracies (AccHT, refinement accuracy), the breakdowns its metrics are
+#: also reported by (``{config}/kind/{kind}/...``, ``{config}/category/{kind}/{edit}/...``) and
+#: its interval methods (``metric_halftruth``).
+_HALFTRUTH = "|".join(map(re.escape, HALFTRUTH_ACCURACIES))
+_BREAKDOWN = r"(?:/kind/[^/]+|/category/[^/]+/[^/]+)?"
 #: The settings that name how intervals were made: each one of the metric's interval methods.
 _METHOD_KEYS: tuple[str, ...] = (INTERVAL_METHOD_KEY, DROP_INTERVAL_METHOD_KEY)
-#: The per-sample outcome lists of ``samples`` (0/1); any other list is a configuration flag.
-_OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i", ORIGINAL_METRIC)
+#: The per-sample outcome lists of ``samples`` (0/1): the metric's, and a half-truth build's;
+#: any other list of 0/1 is a configuration flag.
+_OUTCOME_KEYS: tuple[str, ...] = ("i2t", "t2i", ORIGINAL_METRIC, *HALFTRUTH_ACCURACIES)
+#: The per-sample lists of a half-truth build that are not 0/1: each sample's similarity gap
+#: (a number) and its ``{kind}/{edit}`` (text).
+_HALFTRUTH_LISTS: tuple[str, ...] = (DELTA, CATEGORY)
 _DIGEST = r"^sha256:[0-9a-f]{64}$"
 
 
@@ -86,6 +97,11 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _is_real(value: Any) -> bool:
+    """Any finite number (a similarity gap: its scale is the scorer's)."""
+    return _is_number(value, -math.inf, math.inf)
+
+
 def _is_binary(value: Any) -> bool:
     """0, 1, False or True (JSON writers differ on booleans)."""
     return isinstance(value, int) and value in (0, 1)
@@ -104,7 +120,8 @@ def _interval(low: float, high: float) -> Callable[[Any], bool]:
 
 
 def _number_schema(low: float, high: float) -> dict[str, Any]:
-    return {"type": "number", "minimum": low, "maximum": high}
+    bounds = {"minimum": low, "maximum": high} if math.isfinite(low) else {}
+    return {"type": "number", **bounds}
 
 
 def _interval_schema(low: float, high: float) -> dict[str, Any]:
@@ -160,6 +177,50 @@ METRIC_KEY_RULES: tuple[MetricKeyRule, ...] = (
         _interval(-1.0, 1.0),
         _interval_schema(-1.0, 1.0),
     ),
+    # a half-truth build's (metric_halftruth): AccHT and refinement accuracy, the similarity
+    # gap delta (a mean of score differences, on the scorer's scale), per kind and edit
+    MetricKeyRule(
+        rf"^(?!(?:{_GAPS})/)[^/]+{_BREAKDOWN}/(?:{_HALFTRUTH})$",
+        "a fraction in [0, 1]; results records store accuracies as fractions (0.75, not 75)",
+        lambda value: _is_number(value, 0.0, 1.0),
+        _number_schema(0.0, 1.0),
+    ),
+    MetricKeyRule(
+        rf"^(?!(?:{_GAPS})/)[^/]+{_BREAKDOWN}/(?:{_HALFTRUTH})_ci$",
+        "an interval [low, high] of fractions with low <= high",
+        _interval(0.0, 1.0),
+        _interval_schema(0.0, 1.0),
+    ),
+    MetricKeyRule(
+        rf"^(?!(?:{_GAPS})/)[^/]+(?:/kind/[^/]+|/category/[^/]+/[^/]+)/n$",
+        "a sample count",
+        _is_count,
+        {"type": "integer", "minimum": 0},
+    ),
+    MetricKeyRule(
+        rf"^(?:{_GAPS}){_BREAKDOWN}/(?:{_HALFTRUTH})$",
+        "a difference of fractions in [-1, 1]",
+        lambda value: _is_number(value, -1.0, 1.0),
+        _number_schema(-1.0, 1.0),
+    ),
+    MetricKeyRule(
+        rf"^(?:{_GAPS}){_BREAKDOWN}/(?:{_HALFTRUTH})_ci$",
+        "an interval [low, high] of differences in [-1, 1] with low <= high",
+        _interval(-1.0, 1.0),
+        _interval_schema(-1.0, 1.0),
+    ),
+    MetricKeyRule(
+        rf"^[^/]+{_BREAKDOWN}/{DELTA}$",
+        "a finite number (a mean of score differences, or a difference of two)",
+        _is_real,
+        _number_schema(-math.inf, math.inf),
+    ),
+    MetricKeyRule(
+        rf"^[^/]+{_BREAKDOWN}/{DELTA}_ci$",
+        "an interval [low, high] of finite numbers with low <= high",
+        _interval(-math.inf, math.inf),
+        _interval_schema(-math.inf, math.inf),
+    ),
 )
 _COMPILED = [(re.compile(rule.pattern), rule) for rule in METRIC_KEY_RULES]
 
@@ -209,7 +270,8 @@ class DatasetBlock(_Block):
 class Metrics(_Block):
     """``"{config}/{metric}"`` keys (:data:`METRIC_KEY_RULES`) and the interval settings
     (``drop_interval_method``: the hard-positive drop's, only in records of builds with hard
-    positives)."""
+    positives; a half-truth build's four, each its one closed-form method:
+    ``metric_halftruth.HALFTRUTH_SETTINGS``)."""
 
     interval_method: Literal[INTERVAL_METHODS] | None = None  # type: ignore[valid-type]
     drop_interval_method: Literal[INTERVAL_METHODS] | None = None  # type: ignore[valid-type]
@@ -234,6 +296,9 @@ class Metrics(_Block):
                 raise _problem(
                     f"metrics[{key!r}] = {method!r} is not one of {', '.join(INTERVAL_METHODS)}"
                 )
+        for key, expected in HALFTRUTH_SETTINGS.items():  # each half-truth interval has one
+            if value.get(key) not in (None, expected):
+                raise _problem(f"metrics[{key!r}] = {value[key]!r} is not {expected!r}")
         confidence = value.get(CONFIDENCE_KEY)
         if confidence is not None and not (_is_number(confidence, 0.0, 1.0) and 0 < confidence < 1):
             raise _problem(f"metrics[{CONFIDENCE_KEY!r}] = {confidence!r} is not a level in (0, 1)")
@@ -246,7 +311,8 @@ class Metrics(_Block):
 class Samples(_Block):
     """Each scored sample's id, label and outcomes, in row order (what the paired test and the
     re-derivation of the numbers read; ``i2t_original``, I2T without the hard positives, only
-    in records of builds with hard positives, ``i2t`` being with them); other lists are
+    in records of builds with hard positives, ``i2t`` being with them; ``acc_ht``, ``ref_acc``,
+    ``delta`` and ``category`` only in records of half-truth builds); other lists are
     configuration flags (``balanced``)."""
 
     id: list[str] = Field(description="unique sample ids")
@@ -255,6 +321,18 @@ class Samples(_Block):
     t2i: list[Literal[0, 1] | bool] | None = None
     i2t_original: list[Literal[0, 1] | bool] | None = Field(
         default=None, description="I2T with the hard positives left out (builds with them only)"
+    )
+    acc_ht: list[Literal[0, 1] | bool] | None = Field(
+        default=None, description="half-truth builds: s(I, anchor) > s(I, half-truth)"
+    )
+    ref_acc: list[Literal[0, 1] | bool] | None = Field(
+        default=None, description="half-truth builds: s(I, refinement) > s(I, half-truth)"
+    )
+    delta: list[float] | None = Field(
+        default=None, description="half-truth builds: s(I, anchor) - s(I, half-truth)"
+    )
+    category: list[str] | None = Field(
+        default=None, description="half-truth builds: the sample's {kind}/{edit}"
     )
 
     @model_validator(mode="before")
@@ -274,8 +352,14 @@ class Samples(_Block):
             raise _problem("samples must have 'label' and 'i2t' lists")
         if not all(item in SPLIT_LABELS for item in value["label"]):
             raise _problem(f"samples['label'] must hold split labels ({', '.join(SPLIT_LABELS)})")
+        if DELTA in value and not all(_is_real(item) for item in value[DELTA]):
+            raise _problem(f"samples[{DELTA!r}] must hold finite numbers")
+        if CATEGORY in value and not all(isinstance(item, str) for item in value[CATEGORY]):
+            raise _problem(f"samples[{CATEGORY!r}] must hold strings")
         for key, values in value.items():
-            if key not in ("id", "label") and not all(_is_binary(item) for item in values):
+            if key in ("id", "label", *_HALFTRUTH_LISTS):
+                continue
+            if not all(_is_binary(item) for item in values):
                 what = "0/1 outcomes" if key in _OUTCOME_KEYS else "true/false configuration flags"
                 raise _problem(f"samples[{key!r}] must hold {what}")
         return value
@@ -336,6 +420,12 @@ def results_schema() -> dict[str, Any]:
     schema = ResultsRecordModel.model_json_schema()
     metrics = schema["$defs"]["Metrics"]
     metrics["patternProperties"] = {rule.pattern: rule.schema for rule in METRIC_KEY_RULES}
+    metrics["properties"].update(
+        {
+            key: {"const": method, "description": "half-truth builds: how these intervals are made"}
+            for key, method in HALFTRUTH_SETTINGS.items()
+        }
+    )
     metrics["additionalProperties"] = True
     schema["properties"]["format"] = {"const": RESULTS_FORMAT, "title": "Format"}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}

@@ -54,6 +54,7 @@ from ..metric_core import (
     METRICS,
     SETTINGS_KEYS,
 )
+from ..metric_halftruth import ACCURACIES as HALFTRUTH_ACCURACIES
 from ..names import (
     DEFAULT_BINDING_KIND,
     METRIC_LABELS,
@@ -85,6 +86,7 @@ __all__ = [
     "HARD_POSITIVE_METRICS",
     "METRICS",
     "METRIC_LABELS",
+    "RANKED_METRICS",
     "REFERENCE_CONFIG",
     "REPORTED_METRICS",
     "SCORED_BY",
@@ -114,6 +116,9 @@ __all__ = [
 #: Configurations ranked and drawn unless others are asked for (``bindsplit compare``/``plot``),
 #: in the order of the story they tell: familiar, mixed, novel, then the shortcut-free split.
 DEFAULT_CONFIGS: tuple[str, ...] = (REFERENCE_CONFIG, "seen", "partial", "unseen", "balanced")
+#: The accuracies a leaderboard ranks by: the metric's, and a half-truth build's own (AccHT,
+#: refinement accuracy), which its records also keep per sample.
+RANKED_METRICS: tuple[str, ...] = (*METRICS, *HALFTRUTH_ACCURACIES)
 #: The top-level key holding a written record's digest of its own content.
 DIGEST_KEY = "digest"
 _DIGEST_PREFIX = "sha256:"

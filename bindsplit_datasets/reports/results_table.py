@@ -11,7 +11,8 @@ gaps are rows too: configuration ``gap_seen_unseen`` (seen minus unseen) and ``g
 (seen minus partial), ``value`` the difference with its interval, ``n`` the smaller of the two
 configurations' counts. A record of a build with hard positives adds the rows of metric
 ``i2t_original`` (I2T with the hard positives left out) and ``i2t_drop`` (it minus ``i2t``)
-beside ``i2t``'s, gaps included.
+beside ``i2t``'s, gaps included; a half-truth build's records the rows of its own metrics
+(``acc_ht``, ``delta``, ``ref_acc``: ``metric_halftruth``), each with its own interval method.
 
 Every row says how its numbers were made, so that it can be reproduced from itself:
 ``interval_method`` (an accuracy's: ``wilson``, ``clopper-pearson``, ``bootstrap-percentile``; a
@@ -53,17 +54,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..atomic import OutputKind, atomic_file, check_output
 from ..errors import BindsplitValueError, SchemaError
-from ..metric_core import DROP_INTERVAL_METHOD_KEY, GAP_INTERVAL_METHOD_KEY, INTERVAL_METHOD_KEY
+from ..metric_halftruth import HALFTRUTH_METRICS
 from ..names import CONFIGURATIONS, DEFAULT_BINDING_KIND, RESULTS_FORMAT, RESULTS_TABLE_FORMAT
 from .intervals import (
     GAP_NAMES,
     gap_count,
     interval_method,
+    interval_method_key,
     interval_settings,
     is_small,
     provenance,
 )
-from .keys import DROP_METRIC
 from .results import (
     GAPS,
     REPORTED_METRICS,
@@ -176,6 +177,10 @@ def reference_name(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Every metric a row may hold, in row order: the metric's, then a half-truth build's own.
+_ROW_METRICS: tuple[str, ...] = (*REPORTED_METRICS, *HALFTRUTH_METRICS)
+
+
 def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     configs = [*CONFIGURATIONS, *GAP_ROWS.values()]
     config = row["configuration"]
@@ -186,7 +191,7 @@ def _order(row: Mapping[str, Any]) -> tuple[Any, ...]:
         row["build_fingerprint"] or "",
         configs.index(config) if config in configs else len(configs),
         config,
-        REPORTED_METRICS.index(row["metric"]),
+        _ROW_METRICS.index(row["metric"]),
     )
 
 
@@ -206,14 +211,6 @@ def _row(metrics: Mapping[str, Any], config: str, metric: str, n: int) -> dict[s
         "interval_method": interval_method(metrics, config, metric),
         "small_n": is_small(metrics, config, metric),
     }
-
-
-def _method_key(metric: str, *, gap: bool) -> str:
-    """The metrics' setting that says how a row's interval was made: a gap's, a hard-positive
-    drop's, or an accuracy's."""
-    if gap:
-        return GAP_INTERVAL_METHOD_KEY
-    return DROP_INTERVAL_METHOD_KEY if metric == DROP_METRIC else INTERVAL_METHOD_KEY
 
 
 def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -239,12 +236,12 @@ def table_rows(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         found = []
         for config in record_configs(metrics):
             n = int(metrics[count_key(config)])
-            found += [_row(metrics, config, metric, n) for metric in REPORTED_METRICS]
+            found += [_row(metrics, config, metric, n) for metric in _ROW_METRICS]
         for gap in GAPS:
             gap_n = gap_count(metrics, gap)
             if gap_n is None:
                 continue
-            found += [_row(metrics, gap, metric, gap_n) for metric in REPORTED_METRICS]
+            found += [_row(metrics, gap, metric, gap_n) for metric in _ROW_METRICS]
         rows += [{**identity, **row} for row in found if row is not None]
     rows.sort(key=_order)
     return [{column: row[column] for column in COLUMNS} for row in rows]
@@ -395,7 +392,7 @@ def table_records(table: pa.Table) -> list[dict[str, Any]]:
         metrics[metric_key(config, metric)] = row["value"]
         if row["ci_low"] is not None and row["ci_high"] is not None:
             metrics[interval_key(config, metric)] = [row["ci_low"], row["ci_high"]]
-        method_key = _method_key(metric, gap=gap is not None)
+        method_key = interval_method_key(metric, gap=gap is not None)
         # a small sample's row may name the fallback (Wilson) of bootstrapped intervals: the
         # record's method is that of its other rows, where it has any
         if row.get("interval_method") is not None and not (

@@ -29,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..metric_core import DEFAULT_CONFIDENCE, regularized_beta
+from ..metric_halftruth import ACCURACIES as HALFTRUTH_ACCURACIES
 from .results import REFERENCE_CONFIG, interval_key
 
 __all__ = [
@@ -138,7 +139,10 @@ def _in_config(samples: Mapping[str, Any], config: str) -> np.ndarray:
 
 
 def _outcomes(samples: Mapping[str, Any], metric: str) -> np.ndarray | None:
-    """Per-sample outcomes of ``metric`` (group = I2T and T2I); None where undefined."""
+    """Per-sample outcomes of ``metric`` (group = I2T and T2I; a half-truth accuracy as kept);
+    None where undefined."""
+    if metric in HALFTRUTH_ACCURACIES:
+        return np.asarray(samples[metric], dtype=bool) if metric in samples else None
     if metric == "i2t":
         return np.asarray(samples["i2t"], dtype=bool)
     if "t2i" not in samples:

@@ -1,27 +1,31 @@
-"""A results record's accuracy table (``bindsplit eval``), drawn by the one table renderer,
-:func:`~bindsplit_datasets.tables.render_table`."""
+"""A results record's accuracy table (``bindsplit eval``), and several builds' splits side by side
+(:func:`format_split_gaps`: ``bindsplit demo``'s attribute and relation splits), drawn by the one
+table renderer, :func:`~bindsplit_datasets.tables.render_table`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..pairing import format_pairing_check
 from ..tables import percent, render_table
 from .grouping import valid_records
+from .halftruth_tables import format_halftruth_table, has_halftruths
 from .intervals import GAP_LABELS, SMALL_FLAG, gap_count, interval_note, is_small
 from .results import (
+    GAP,
     GAPS,
     HARD_POSITIVE_METRICS,
     METRIC_LABELS,
     METRICS,
+    binding_kind,
     count_key,
     interval_key,
     metric_key,
     record_configs,
 )
 
-__all__ = ["HARD_POSITIVE_NOTE", "format_record_table"]
+__all__ = ["HARD_POSITIVE_NOTE", "format_record_table", "format_split_gaps"]
 
 #: What the printout of a record with hard positives says under its table.
 HARD_POSITIVE_NOTE = (
@@ -76,4 +80,39 @@ def format_record_table(record: Mapping[str, Any]) -> str:
     if shown != METRICS:
         table += f"\n{HARD_POSITIVE_NOTE}"
     check = record.get("pairing_check")
-    return f"{table}\n{format_pairing_check(check)}" if check else table
+    if check:
+        table = f"{table}\n{format_pairing_check(check)}"
+    if has_halftruths(record):
+        table = f"{table}\n\n{format_halftruth_table(record)}"
+    return table
+
+
+def format_split_gaps(records: Sequence[Mapping[str, Any]], metric: str = "i2t") -> str:
+    """Several builds' splits side by side, one row per record (a model on a build): its
+    ``seen`` and ``unseen`` accuracy in percent and their gap (seen - unseen) in points, each
+    with its interval and n, so that a model's attribute split reads beside its relation split;
+    then the records' line on how the intervals were made."""
+    records = valid_records(records)
+    header = ["model", "build", "n", "seen", "n", "unseen", f"{GAP_LABELS[GAP]} (points)"]
+    rows = []
+    for record in records:
+        metrics = record["metrics"]
+        kind = binding_kind(record)
+        rows.append(
+            [
+                str(record["model"]["id"]),
+                f"{record['dataset']['benchmark']} ({kind} bindings)",
+                *(
+                    cell
+                    for config in GAPS[GAP]
+                    for cell in (
+                        str(metrics.get(count_key(config), "-")),
+                        _cell(metrics, config, metric),
+                    )
+                ),
+                _cell(metrics, GAP, metric, signed=True),
+            ]
+        )
+    notes = dict.fromkeys(interval_note(record["metrics"]) for record in records)
+    title = f"{METRIC_LABELS[metric]} accuracy by split, side by side"
+    return "\n".join([title, render_table(header, rows, rule=True), *notes])

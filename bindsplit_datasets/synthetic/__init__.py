@@ -1,11 +1,14 @@
 """BindSplit's synthetic world (docs/protocol.md, section 7): seen and unseen known exactly.
 
 Objects (shapes) x attributes (colours) are rendered with PIL as 64 x 64 two-object scenes; a
-seeded third of the (colour, shape) pairs (three disjoint 2 x 2 blocks) is held out of training.
-The training corpus holds only seen bindings and is the world's reference index; the test
-benchmark (registered as the benchmark ``synthetic``) holds attribute-swap samples stratified
-``seen`` / ``partial`` / ``unseen`` by the project's own labels. Two tiny CLIPs trained on the
-corpus ship inside the package.
+seeded third of the (colour, shape) pairs (three disjoint 2 x 2 blocks) is held out of training,
+and so are 18 of the 60 spatial configurations of two shapes (:mod:`.relations`: left of, right
+of, above, below, on top of when touching). The training corpus holds only seen bindings and
+seen configurations and is the world's reference index; the test benchmark (registered as the
+benchmark ``synthetic``) holds attribute-swap samples stratified ``seen`` / ``partial`` /
+``unseen`` by the project's own labels, and its relation samples (the benchmark
+``synthetic_relation``) relation-swap samples stratified by their triples. Two tiny CLIPs trained
+on the corpus ship inside the package.
 
 World (:mod:`.world`)
     ``SyntheticWorld(shapes, colours, held_out, seed, held_out_fraction, image_size, templates)``
@@ -23,6 +26,11 @@ Training set (:mod:`.trainset`)
     ``write_training_set(world, out, n_train, seed, *, shard_size, num_proc, overwrite)``: the
     ``bindsplit synth`` output (``world.json``, ``reference.parquet``, ``README.md``,
     ``train/train-0000K-of-0000N.parquet``), readable with ``datasets.load_dataset``.
+Relations (:mod:`.relations`, :mod:`.relation_testset`)
+    ``RELATIONS``; ``configuration_of(triple)``, ``wordings(configuration, contact=)``;
+    ``relation_holds(subject_box, relation, object_box, image_size)`` (the geometric truth);
+    ``seen_relation_swap_pair(world, seed, index)``; ``generate_relation_samples(world, index,
+    n_per_stratum, seed) -> Iterator[RelationSample]``.
 Test benchmark (:mod:`.testset`)
     ``generate_test_samples(world, index, n_per_stratum=500, seed=1) -> Iterator[SwapSample]``;
     ``write_test_benchmark(world, out, n_per_stratum=500, seed=1, *, index, overwrite)`` (the
@@ -47,6 +55,13 @@ from ..lazy import lazy_exports
 # public name -> module that defines it (imported on first access)
 _EXPORTS: dict[str, str] = {
     "SyntheticWorld": "world",
+    "RELATIONS": "relations",
+    "configuration_of": "relations",
+    "relation_holds": "relations",
+    "wordings": "relations",
+    "seen_relation_swap_pair": "corpus",
+    "RelationSample": "relation_testset",
+    "generate_relation_samples": "relation_testset",
     "default_world": "world",
     "make_world": "world",
     "render_scene": "render",
@@ -73,22 +88,29 @@ __all__ = [
     "CHECKPOINTS",
     "DEFAULT_N_PER_STRATUM",
     "DEFAULT_TEST_SEED",
+    "RELATIONS",
     "STRATA",
     "PlacedObject",
+    "RelationSample",
     "Scene",
     "SceneSpec",
     "SwapSample",
     "SyntheticWorld",
     "checkpoint_path",
+    "configuration_of",
     "default_world",
+    "generate_relation_samples",
     "generate_test_samples",
     "make_world",
     "reference_index",
+    "relation_holds",
     "render_scene",
+    "seen_relation_swap_pair",
     "seen_swap_pair",
     "training_captions",
     "training_scene",
     "training_scenes",
+    "wordings",
     "write_test_benchmark",
     "write_training_set",
 ]
@@ -97,12 +119,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .corpus import (
         SceneSpec,
         reference_index,
+        seen_relation_swap_pair,
         seen_swap_pair,
         training_captions,
         training_scene,
         training_scenes,
     )
     from .models import CHECKPOINTS, checkpoint_path
+    from .relation_testset import RelationSample, generate_relation_samples
+    from .relations import RELATIONS, configuration_of, relation_holds, wordings
     from .render import PlacedObject, Scene, render_scene
     from .testset import (
         DEFAULT_N_PER_STRATUM,

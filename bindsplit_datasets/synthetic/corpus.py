@@ -1,4 +1,4 @@
-"""Scenes and captions of the synthetic world: the training corpus and attribute-swap pairs.
+"""Scenes and captions of the synthetic world: the training corpus and swap pairs.
 
 Every scene is a pure function of ``(world, seed, stream, index)``: its random generator is seeded
 with exactly those numbers, so any row of any corpus can be regenerated alone (shards render in
@@ -6,9 +6,14 @@ parallel and a training run can resume anywhere) and two streams never share ran
 
 The **training corpus** holds two-object scenes that use seen bindings only (distinct shapes and
 distinct colours, so each caption states two different bindings); its captions are the world's
-reference corpus (:func:`reference_index`). **Swap pairs** are a scene and its attribute-swapped
-twin (same layout, colours exchanged between the two shapes) whose four bindings are all seen:
-the batches of NegCLIP-style training, where each caption's twin is an in-batch hard negative.
+reference corpus (:func:`reference_index`). Half of them name the two objects anywhere in the
+image ("a red circle and a blue square"); the other half place them in a seen spatial
+configuration and state its relation ("a red circle to the left of a blue square",
+:mod:`.relations`), so a held-out configuration's triples never occur. **Swap pairs** are a scene
+and its attribute-swapped twin (same layout, colours exchanged between the two shapes) whose four
+bindings are all seen, and **relation swap pairs** a scene and its twin with the two shapes'
+places exchanged, both configurations seen: the batches of NegCLIP-style training, where each
+caption's twin is an in-batch hard negative.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import BindsplitValueError
-from .render import PlacedObject, Scene, sample_layout
+from .relations import AXES, Configuration, Triple, caption_wordings, configuration_of
+from .render import PlacedObject, Scene, place_configuration, sample_layout
 from .world import Pair, SyntheticWorld
 
 if TYPE_CHECKING:
@@ -30,8 +36,10 @@ if TYPE_CHECKING:
     from ..reference import ReferenceIndex
 
 __all__ = [
+    "CONTACT_SHARE",
     "DEFAULT_REFERENCE_SIZE",
     "DEFAULT_TRAIN_SEED",
+    "RELATION_SHARE",
     "STREAMS",
     "Quadruple",
     "SceneSpec",
@@ -42,8 +50,13 @@ __all__ = [
     "object_phrase",
     "quadruples",
     "reference_index",
+    "relation_caption",
+    "relation_scene",
     "scene_bindings",
     "scene_rng",
+    "fully_seen_pair_axes",
+    "seen_colours",
+    "seen_relation_swap_pair",
     "seen_swap_pair",
     "swap_pair",
     "training_captions",
@@ -53,12 +66,23 @@ __all__ = [
 
 DEFAULT_TRAIN_SEED = 0
 #: Number of training captions the default reference index is built from. Every seen pair occurs
-#: hundreds of times in that many captions, so the seen/unseen labels equal those of any larger
-#: corpus of the same world (only the counts grow).
-DEFAULT_REFERENCE_SIZE = 2_000
+#: hundreds of times in that many captions and every triple of a seen configuration dozens of
+#: times, so the seen/unseen labels equal those of any larger corpus of the same world (only the
+#: counts grow).
+DEFAULT_REFERENCE_SIZE = 6_000
+#: Share of the training scenes placed in a spatial configuration whose caption states it.
+RELATION_SHARE = 0.5
+#: Share of the vertical configurations of training scenes whose shapes touch ("on top of").
+CONTACT_SHARE = 0.5
 
 #: Independent random streams: a scene is seeded with (seed, STREAMS[kind], index).
-STREAMS: dict[str, int] = {"train": 0, "swap": 1, "test": 2}
+STREAMS: dict[str, int] = {
+    "train": 0,
+    "swap": 1,
+    "test": 2,
+    "relation_swap": 3,
+    "relation_test": 4,
+}
 
 #: (colour_a, colour_b, shape_a, shape_b): scene (colour_a shape_a, colour_b shape_b) and its
 #: attribute swap (colour_b shape_a, colour_a shape_b).
@@ -114,11 +138,53 @@ def _compatible_seen(world: SyntheticWorld) -> dict[Pair, tuple[Pair, ...]]:
     return {p: tuple(q for q in seen if q[0] != p[0] and q[1] != p[1]) for p in seen}
 
 
+def relation_caption(relation: str) -> str:
+    """The caption template of a relation: ``"{0} to the left of {1}"``."""
+    return f"{{0}} {relation} {{1}}"
+
+
+def relation_scene(
+    rng: np.random.Generator,
+    colours: dict[str, str],
+    triple: Triple,
+    *,
+    contact: bool = False,
+) -> SceneSpec:
+    """A scene in which ``triple`` (subject shape, relation, object shape) holds, the shapes
+    coloured by ``colours`` (shape -> colour), captioned by the triple (subject first)."""
+    first, axis, second = configuration_of(triple)
+    layout = dict(
+        zip(
+            (first, second),
+            place_configuration(rng, (first, second), axis, contact=contact),
+            strict=True,
+        )
+    )
+    subject, relation, obj = triple
+    objects = tuple(PlacedObject(shape, colours[shape], *layout[shape]) for shape in (subject, obj))
+    return SceneSpec(Scene(objects), relation_caption(relation))
+
+
+@lru_cache(maxsize=8)
+def _seen_configurations_of(
+    world: SyntheticWorld,
+) -> dict[frozenset[str], tuple[Configuration, ...]]:
+    """Unordered shape pair -> its seen configurations (either order, either axis)."""
+    found: dict[frozenset[str], list[Configuration]] = {}
+    for configuration in world.seen_configurations:
+        found.setdefault(frozenset((configuration[0], configuration[2])), []).append(configuration)
+    return {pair: tuple(found[pair]) for pair in found}
+
+
 def training_scene(world: SyntheticWorld, seed: int, index: int) -> SceneSpec:
     """Scene ``index`` of the training corpus: two seen bindings, distinct shapes and colours.
 
     The first object is uniform over the seen pairs, the second uniform over the seen pairs that
-    differ from it in colour and shape; the caption names them in that order.
+    differ from it in colour and shape. With probability :data:`RELATION_SHARE` the two shapes
+    are placed in a configuration drawn uniformly from their seen ones (touching, for a vertical
+    one, with probability :data:`CONTACT_SHARE`) and the caption states one of its triples
+    (:func:`~.relations.caption_wordings`, uniformly), subject first; otherwise they lie anywhere
+    and the caption names them in drawn order.
     """
     rng = scene_rng(seed, "train", index)
     seen = world.seen_pairs
@@ -127,6 +193,14 @@ def training_scene(world: SyntheticWorld, seed: int, index: int) -> SceneSpec:
     if not partners:
         raise ValueError(f"seen pair {first} has no seen partner with another colour and shape")
     second = partners[int(rng.integers(len(partners)))]
+    configurations = _seen_configurations_of(world).get(frozenset((first[1], second[1])), ())
+    if configurations and rng.random() < RELATION_SHARE:
+        configuration = configurations[int(rng.integers(len(configurations)))]
+        contact = configuration[1] == "vertical" and bool(rng.random() < CONTACT_SHARE)
+        stated = caption_wordings(configuration, contact=contact)
+        triple = stated[int(rng.integers(len(stated)))]
+        colours = {shape: colour for colour, shape in (first, second)}
+        return relation_scene(rng, colours, triple, contact=contact)
     template = world.templates[int(rng.integers(len(world.templates)))]
     return SceneSpec(_place(rng, [first, second]), template)
 
@@ -244,6 +318,62 @@ def seen_swap_pair(world: SyntheticWorld, seed: int, index: int) -> tuple[SceneS
             "the world has no fully seen 2 x 2 block, so no seen swap pairs exist"
         )
     return swap_pair(world, rng, candidates[int(rng.integers(len(candidates)))])
+
+
+@lru_cache(maxsize=8)
+def _seen_colours(world: SyntheticWorld) -> dict[str, tuple[str, ...]]:
+    """Shape -> the colours it has in seen pairs."""
+    return {
+        shape: tuple(c for c in world.colours if world.is_seen(c, shape)) for shape in world.shapes
+    }
+
+
+def seen_colours(
+    world: SyntheticWorld, rng: np.random.Generator, shapes: tuple[str, str]
+) -> dict[str, str]:
+    """Two distinct colours, each seen with its shape, drawn uniformly (shape -> colour)."""
+    options = _seen_colours(world)
+    first = options[shapes[0]][int(rng.integers(len(options[shapes[0]])))]
+    others = [c for c in options[shapes[1]] if c != first]
+    if not others:
+        raise BindsplitValueError(
+            f"no seen colour of {shapes[1]} differs from {first}; use more colours"
+        )
+    return {shapes[0]: first, shapes[1]: others[int(rng.integers(len(others)))]}
+
+
+@lru_cache(maxsize=8)
+def fully_seen_pair_axes(world: SyntheticWorld) -> tuple[tuple[str, str, str], ...]:
+    """``(shape, shape, axis)`` whose configurations are seen in both directions."""
+    return tuple(
+        (a, b, axis)
+        for axis in AXES
+        for i, a in enumerate(world.shapes)
+        for b in world.shapes[i + 1 :]
+        if not {(a, axis, b), (b, axis, a)} & world.held_out_relations
+    )
+
+
+def seen_relation_swap_pair(
+    world: SyntheticWorld, seed: int, index: int
+) -> tuple[SceneSpec, SceneSpec]:
+    """Relation swap pair ``index`` of the NegCLIP training stream: a scene stating a triple and
+    its twin stating the triple with subject and object exchanged (same colours, the shapes'
+    places exchanged), both configurations seen."""
+    rng = scene_rng(seed, "relation_swap", index)
+    candidates = fully_seen_pair_axes(world)
+    if not candidates:
+        raise BindsplitValueError("the world has no configuration seen in both directions")
+    a, b, axis = candidates[int(rng.integers(len(candidates)))]
+    subject, obj = (a, b) if rng.integers(2) else (b, a)
+    contact = axis == "vertical" and bool(rng.random() < CONTACT_SHARE)
+    stated = caption_wordings((subject, axis, obj), contact=contact)
+    relation = stated[int(rng.integers(len(stated)))][1]
+    colours = seen_colours(world, rng, (subject, obj))
+    return (
+        relation_scene(rng, colours, (subject, relation, obj), contact=contact),
+        relation_scene(rng, colours, (obj, relation, subject), contact=contact),
+    )
 
 
 def reference_index(

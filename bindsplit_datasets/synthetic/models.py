@@ -47,8 +47,10 @@ CHECKPOINTS: dict[str, Path] = {name: CHECKPOINT_DIR / name for name in ("clip",
 
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<|startoftext|>", "<|endoftext|>"
 SPECIAL_TOKENS: tuple[str, ...] = (PAD, UNK, BOS, EOS)
-#: Positions of the text tower: longer inputs are truncated (captions of the world use <= 12).
-MAX_TEXT_LENGTH = 16
+#: Positions of the text tower: longer inputs are truncated. Captions of the world use at most 11
+#: tokens; the half-truth descriptions built from them (an anchor of two units and one more
+#: unit, :mod:`bindsplit_datasets.halftruths`) up to 23.
+MAX_TEXT_LENGTH = 24
 
 
 def checkpoint_path(name: str) -> Path:

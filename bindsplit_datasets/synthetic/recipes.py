@@ -47,7 +47,9 @@ class Recipe:
 RECIPES: dict[str, Recipe] = {
     "clip": Recipe("plain", 1000, "CLIP: in-batch contrastive loss on seen training scenes"),
     "negclip": Recipe(
-        "swap", 1000, "NegCLIP-style: batches of seen scene / attribute-swapped-scene pairs"
+        "swap",
+        1000,
+        "NegCLIP-style: batches of seen scene / attribute- or relation-swapped-scene pairs",
     ),
 }
 

@@ -22,8 +22,10 @@ from .world import COLOURS
 __all__ = [
     "BACKGROUND",
     "DRAWERS",
+    "SHAPE_EXTENTS",
     "PlacedObject",
     "Scene",
+    "place_configuration",
     "render_scene",
     "sample_layout",
 ]
@@ -36,6 +38,10 @@ _MIN_RADIUS, _MAX_RADIUS = 0.13, 0.20  # half-size of an object, as a fraction o
 _MARGIN = 0.02  # from the image border
 _GAP = 0.05  # between the bounding circles of two objects
 _MAX_LAYOUT_DRAWS = 1000
+# configurations (place_configuration): a gap between shapes that do not touch, and the offset
+# of the two centres across the axis
+_MIN_CONFIGURATION_GAP, _MAX_CONFIGURATION_GAP = 0.06, 0.2
+_JITTER, _CONTACT_JITTER = 0.03, 0.02
 
 
 @dataclass(frozen=True)
@@ -48,11 +54,13 @@ class PlacedObject:
     y: float
     radius: float
 
-    def box(self, image_size: int) -> list[float]:
-        """Bounding box ``[x0, y0, x1, y1]`` in pixels of an ``image_size`` image."""
+    def box(self, image_size: float) -> list[float]:
+        """Tight bounding box ``[x0, y0, x1, y1]`` of the drawn shape, in pixels of an
+        ``image_size`` image (``1``: unit coordinates)."""
+        x0, y0, x1, y1 = SHAPE_EXTENTS[self.shape]
         r = self.radius * image_size
         cx, cy = self.x * image_size, self.y * image_size
-        return [cx - r, cy - r, cx + r, cy + r]
+        return [cx + x0 * r, cy + y0 * r, cx + x1 * r, cy + y1 * r]
 
 
 @dataclass(frozen=True)
@@ -150,10 +158,13 @@ _OUTLINES: dict[str, list[tuple[float, float]]] = {
 }
 
 
+_CIRCLE = 0.9  # a circle's radius, as a share of the object's radius
+
+
 def _draw_circle(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
 ) -> None:
-    s = 0.9 * r
+    s = _CIRCLE * r
     draw.ellipse([cx - s, cy - s, cx + s, cy + s], fill=fill)
 
 
@@ -165,6 +176,21 @@ def _polygon_drawer(outline: list[tuple[float, float]]) -> Callable[..., None]:
 
     return draw_polygon
 
+
+#: shape name -> ``(x0, y0, x1, y1)``: the drawn shape's extent around its centre, per unit of
+#: radius (y pointing down); a tight box is the centre plus the radius times these
+SHAPE_EXTENTS: dict[str, tuple[float, float, float, float]] = {
+    "circle": (-_CIRCLE, -_CIRCLE, _CIRCLE, _CIRCLE),
+    **{
+        name: (
+            min(x for x, _ in outline),
+            min(y for _, y in outline),
+            max(x for x, _ in outline),
+            max(y for _, y in outline),
+        )
+        for name, outline in _OUTLINES.items()
+    },
+}
 
 #: shape name -> function drawing it at centre (cx, cy) with radius r (pixels) in a fill colour
 DRAWERS: dict[str, Callable[..., None]] = {
@@ -187,3 +213,43 @@ def render_scene(scene: Scene, image_size: int) -> Image.Image:
             ) from None
         drawer(draw, obj.x * big, obj.y * big, obj.radius * big, COLOURS[obj.colour])
     return canvas.resize((image_size, image_size), Image.Resampling.BOX)
+
+
+def place_configuration(
+    rng: np.random.Generator,
+    shapes: tuple[str, str],
+    axis: str,
+    *,
+    contact: bool = False,
+) -> list[tuple[float, float, float]]:
+    """``(x, y, radius)`` of ``shapes[0]`` and ``shapes[1]`` (unit coordinates) in the
+    configuration ``(shapes[0], axis, shapes[1])``: side by side with a gap, one above the
+    other with a gap, or (``contact``) one resting on the other. Inside the image, never
+    overlapping."""
+    radii = [float(r) for r in rng.uniform(_MIN_RADIUS, _MAX_RADIUS, size=2)]
+    extents = [SHAPE_EXTENTS[shape] for shape in shapes]
+    along = 0 if axis == "horizontal" else 1  # the axis the shapes follow each other on
+    across = 1 - along
+    # extents along the axis: (low, high) offsets of each shape from its centre
+    low = [e[along] * r for e, r in zip(extents, radii, strict=True)]
+    high = [e[along + 2] * r for e, r in zip(extents, radii, strict=True)]
+    sizes = (high[0] - low[0]) + (high[1] - low[1])
+    room = 1.0 - 2 * _MARGIN - sizes  # at least the largest gap of the smallest pair
+    gap = (
+        0.0
+        if contact
+        else float(rng.uniform(_MIN_CONFIGURATION_GAP, min(_MAX_CONFIGURATION_GAP, room)))
+    )
+    span = sizes + gap
+    start = float(rng.uniform(_MARGIN, max(_MARGIN, 1.0 - _MARGIN - span)))
+    centre_0 = start - low[0]
+    centre_1 = start + (high[0] - low[0]) + gap - low[1]
+    jitter = _CONTACT_JITTER if contact else _JITTER
+    reach = max(max(-e[across] * r, e[across + 2] * r) for e, r in zip(extents, radii, strict=True))
+    middle = float(rng.uniform(_MARGIN + reach + jitter, 1.0 - _MARGIN - reach - jitter))
+    offsets = [float(v) for v in rng.uniform(-jitter / 2, jitter / 2, size=2)]
+    placed = []
+    for centre, offset, radius in zip((centre_0, centre_1), offsets, radii, strict=True):
+        x, y = (centre, middle + offset) if along == 0 else (middle + offset, centre)
+        placed.append((x, y, radius))
+    return placed

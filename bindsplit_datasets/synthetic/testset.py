@@ -18,7 +18,8 @@ Layout of a written benchmark (:func:`write_test_benchmark`)::
     OUT/world.json                             the world (SyntheticWorld.to_dict)
     OUT/reference.parquet                      the reference index of the training corpus
     OUT/generation.json                        seed, sizes, stratum counts, label mismatches
-    OUT/test/test-00000-of-00001.parquet       the samples
+    OUT/test/test-00000-of-00001.parquet       the attribute samples
+    OUT/relations/test-00000-of-00001.parquet  the relation samples (:mod:`.relation_testset`)
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ from .corpus import (
     swap_pair,
 )
 from .limits import MAX_N_PER_STRATUM, check_at_most
+from .relation_testset import (
+    RELATION_FEATURES,
+    RELATIONS_FOLDER,
+    RelationReport,
+    generate_relation_samples,
+    relation_rows,
+)
 from .render import render_scene
 from .shards import encode_png, shard_name, write_shard
 from .world import SyntheticWorld
@@ -208,9 +216,15 @@ def sample_rows(samples: Iterator[SwapSample], image_size: int) -> Iterator[dict
         }
 
 
-def _card(world: SyntheticWorld, report: GenerationReport) -> str:
+def _card(world: SyntheticWorld, report: GenerationReport, relations: RelationReport) -> str:
     held_out = ", ".join(f"{c} {s}" for c, s in world.held_out_pairs)
     counts = ", ".join(f"{k}: {report.counts[k]}" for k in STRATA)
+    relation_counts = ", ".join(f"{k}: {relations.counts[k]}" for k in STRATA)
+    held_relations = ", ".join(
+        f"{a} {'left of' if axis == 'horizontal' else 'above'} {b}"
+        for a, axis, b in world.configurations
+        if (a, axis, b) in world.held_out_relations
+    )
     return f"""---
 license: apache-2.0
 pretty_name: BindSplit synthetic test benchmark
@@ -219,6 +233,10 @@ configs:
   data_files:
   - split: test
     path: test/*.parquet
+- config_name: relations
+  data_files:
+  - split: test
+    path: relations/*.parquet
 ---
 # BindSplit synthetic test benchmark
 
@@ -238,6 +256,16 @@ shape and colour pairs of every stratum.
 
 Held-out bindings (never in training): {held_out}. World fingerprint: `{world.fingerprint}`.
 Generation: seed {report.seed}, {report.n_per_stratum} samples per stratum (`generation.json`).
+
+## Relations (configuration `relations`)
+
+Relation-swap samples ({relation_counts}): a scene whose caption states a spatial triple ("a red
+circle to the left of a blue square") and a twin whose caption is false of the first image, its
+arguments exchanged (`negative` = `swap`) or its relation changed to the converse (`relation`);
+`triple_0`/`triple_1` give each caption's triple, `boxes_0`/`boxes_1` the tight pixel boxes of
+the two shapes (`objects` order) in each image, from which every relation can be checked.
+Every colour is seen with its shape; the strata are those of the two triples: held-out
+configurations (never stated by a training caption, in any wording): {held_relations}.
 """
 
 
@@ -264,6 +292,7 @@ def write_test_benchmark(
     out = Path(out)
     index = index if index is not None else reference_index(world, progress=progress)
     report = GenerationReport(n_per_stratum, seed)
+    relations = RelationReport(n_per_stratum, seed)
     with atomic_directory(out, overwrite=overwrite) as tmp:
         world.save(tmp / "world.json")
         index.save(tmp / "reference.parquet")
@@ -278,8 +307,25 @@ def write_test_benchmark(
             TEST_FEATURES,
             tmp / "test" / shard_name("test", 0, 1),
         )
-        (tmp / "generation.json").write_text(
-            json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8"
+        (tmp / RELATIONS_FOLDER).mkdir()
+        relation_samples = generate_relation_samples(
+            world, index, n_per_stratum, seed, report=relations
         )
-        (tmp / "README.md").write_text(_card(world, report), encoding="utf-8")
+        bar = progress_bar(
+            relation_samples,
+            total=total,
+            unit=" samples",
+            desc="synthetic relation test set",
+            disable=not progress,
+        )
+        write_shard(
+            relation_rows(iter(bar), world.image_size),
+            RELATION_FEATURES,
+            tmp / RELATIONS_FOLDER / shard_name("test", 0, 1),
+        )
+        generation = {**report.to_dict(), "relations": relations.to_dict()}
+        (tmp / "generation.json").write_text(
+            json.dumps(generation, indent=2) + "\n", encoding="utf-8"
+        )
+        (tmp / "README.md").write_text(_card(world, report, relations), encoding="utf-8")
     return out

@@ -4,19 +4,25 @@
 train-synthetic``) trains, from a fixed seed and a deterministic data order:
 
 ``clip``
-    plain in-batch contrastive loss (CLIP's) on training-corpus scenes (seen bindings only);
+    plain in-batch contrastive loss (CLIP's) on training-corpus scenes (seen bindings and seen
+    spatial configurations only);
 ``negclip``
-    the same loss on batches of swap pairs (a scene and its attribute-swapped twin, all four
-    bindings seen), so every caption's twin is an in-batch hard negative (NegCLIP's recipe).
+    the same loss on batches of swap pairs, alternately a scene and its attribute-swapped twin
+    (all four bindings seen) and a scene and its relation-swapped twin (the two shapes' places
+    and the triple's arguments exchanged, both configurations seen), so every caption's twin is
+    an in-batch hard negative (NegCLIP's recipe).
 
 Both run on CPU within a step budget (``--steps``) and a wall-clock safety limit
 (``--max-minutes``). Each model is written to ``--out``/<model> (default
 ``synthetic_checkpoints/<model>``); replacing the checkpoints shipped in the package takes
 ``--into-package``. The checkpoint folder gets the model, the tokenizer, the image processor and
-``training_report.json``/``.md``: configuration, steps, wall time, and I2T/T2I/group accuracy per
-label on the synthetic test benchmark. The accuracies are computed here with plain torch (the
-strict ``>`` rule of docs/protocol.md, section 5; not the project's scorer and metric), on the
-default test benchmark (:func:`~.testset.generate_test_samples` with its default seed and size).
+``training_report.json``/``.md``: configuration (the recipe), steps, wall time, the weights'
+size and SHA-256 (``checkpoint_sha256``), and I2T/T2I/group accuracy per label on the synthetic
+test benchmark, attribute samples (``accuracy``) and relation samples
+(``relation_accuracy``). The accuracies are computed here with plain torch (the strict ``>``
+rule of docs/protocol.md, section 5; not the project's scorer and metric), on the default test
+benchmark (:func:`~.testset.generate_test_samples` and
+:func:`~.relation_testset.generate_relation_samples` with its default seed and size).
 """
 
 from __future__ import annotations
@@ -38,9 +44,17 @@ import numpy as np
 import torch
 
 from ..atomic import CHECKPOINT_OUTPUT, atomic_directory, check_output
+from ..downloads import file_digest
 from ..errors import BindsplitValueError
 from ..progress import progress as progress_bar
-from .corpus import DEFAULT_TRAIN_SEED, SceneSpec, reference_index, seen_swap_pair, training_scene
+from .corpus import (
+    DEFAULT_TRAIN_SEED,
+    SceneSpec,
+    reference_index,
+    seen_relation_swap_pair,
+    seen_swap_pair,
+    training_scene,
+)
 from .models import (
     CHECKPOINTS,
     MAX_TEXT_LENGTH,
@@ -50,6 +64,7 @@ from .models import (
     save_processor,
 )
 from .recipes import RECIPES, Recipe, add_arguments, check_options
+from .relation_testset import RelationSample, generate_relation_samples
 from .render import render_scene
 from .testset import (
     DEFAULT_N_PER_STRATUM,
@@ -98,13 +113,20 @@ def plain_batch(world: SyntheticWorld, seed: int, step: int, batch_size: int) ->
 
 
 def swap_batch(world: SyntheticWorld, seed: int, step: int, batch_size: int) -> list[SceneSpec]:
-    """``batch_size / 2`` seen swap pairs, each scene next to its twin."""
+    """``batch_size / 2`` seen swap pairs, each scene next to its twin: pair ``k`` of the
+    stream is attribute swap pair ``k // 2`` when ``k`` is even, relation swap pair ``k // 2``
+    when odd."""
     if batch_size % 2:
         raise BindsplitValueError(
             f"swap batches hold pairs: the batch size must be even, got --batch-size {batch_size}"
         )
     start = step * (batch_size // 2)
-    return [spec for i in range(batch_size // 2) for spec in seen_swap_pair(world, seed, start + i)]
+    pairs = (seen_swap_pair, seen_relation_swap_pair)
+    return [
+        spec
+        for k in range(start, start + batch_size // 2)
+        for spec in pairs[k % 2](world, seed, k // 2)
+    ]
 
 
 #: batch kind -> function(world, seed, step, batch_size) giving the scenes of a training step
@@ -215,7 +237,11 @@ def swap_accuracies(scores: torch.Tensor) -> dict[str, torch.Tensor]:
 
 @torch.no_grad()
 def evaluate(
-    model: Any, encoder: Encoder, samples: Sequence[SwapSample], *, batch_size: int = 256
+    model: Any,
+    encoder: Encoder,
+    samples: Sequence[SwapSample] | Sequence[RelationSample],
+    *,
+    batch_size: int = 256,
 ) -> dict[str, dict[str, Any]]:
     """I2T/T2I/group accuracy and ``n`` per stratum of ``samples`` (accuracy ``None`` if n = 0)."""
     was_training = model.training
@@ -344,6 +370,10 @@ def train(
     index = index if index is not None else reference_index(world)
     samples = list(generate_test_samples(world, index, config.eval_n_per_stratum, config.eval_seed))
     accuracies = evaluate(model, encoder, samples)
+    relation_samples = list(
+        generate_relation_samples(world, index, config.eval_n_per_stratum, config.eval_seed)
+    )
+    relation_accuracies = evaluate(model, encoder, relation_samples)
     report = {
         "model": config.model,
         "description": config.recipe.description,
@@ -353,6 +383,7 @@ def train(
             "shapes": list(world.shapes),
             "colours": list(world.colours),
             "held_out": [list(p) for p in world.held_out_pairs],
+            "held_out_relations": world.to_dict()["held_out_relations"],
         },
         "steps": steps_done,
         "stopped_early": stopped_early,
@@ -366,6 +397,7 @@ def train(
         "logit_scale": round(model.logit_scale.exp().item(), 3),
         "n_parameters": sum(p.numel() for p in model.parameters()),
         "accuracy": accuracies,
+        "relation_accuracy": relation_accuracies,
         "evaluation": {
             "benchmark": "synthetic (default test benchmark)",
             "n_per_stratum": config.eval_n_per_stratum,
@@ -409,16 +441,19 @@ def _report_markdown(report: dict[str, Any]) -> str:
         f"({report['seconds_per_step']} s/step, {config['threads']} CPU threads), "
         f"{report['eval_seconds']:.0f} s evaluation; stopped early: {report['stopped_early']}",
         f"- parameters: {report['n_parameters']:,}; "
-        f"checkpoint: {report['checkpoint_bytes']:,} bytes",
+        f"checkpoint: {report['checkpoint_bytes']:,} bytes, "
+        f"sha256 `{report['checkpoint_sha256']}`",
         f"- loss: {report['loss']['first']} at step 1, {report['loss']['last_50_mean']} "
         f"(mean of the last 50 steps); logit scale {report['logit_scale']}",
-        f"- world `{report['world']['fingerprint'][:16]}`, held out: {held_out}",
+        f"- world `{report['world']['fingerprint'][:16]}`, held out: {held_out}; and "
+        f"{len(report['world']['held_out_relations'])} spatial configurations of two shapes",
         "",
-        "| label | n | I2T | T2I | group |",
-        "|---|---|---|---|---|",
+        "| samples | label | n | I2T | T2I | group |",
+        "|---|---|---|---|---|---|",
         *(
-            f"| {s} | {a['n']} | {a['i2t']:.3f} | {a['t2i']:.3f} | {a['group']:.3f} |"
-            for s, a in report["accuracy"].items()
+            f"| {kind} | {s} | {a['n']} | {a['i2t']:.3f} | {a['t2i']:.3f} | {a['group']:.3f} |"
+            for kind, key in (("attribute", "accuracy"), ("relation", "relation_accuracy"))
+            for s, a in report[key].items()
         ),
         "",
         report["evaluation"]["note"],
@@ -442,8 +477,13 @@ def save_checkpoint(
     with atomic_directory(out, CHECKPOINT_OUTPUT, overwrite=overwrite) as tmp:
         model.save_pretrained(tmp, safe_serialization=True)
         save_processor(world, tmp)
-        size = (tmp / "model.safetensors").stat().st_size
-        report = {"format": CHECKPOINT_OUTPUT.format, **report, "checkpoint_bytes": size}
+        weights = tmp / "model.safetensors"
+        report = {
+            "format": CHECKPOINT_OUTPUT.format,
+            **report,
+            "checkpoint_bytes": weights.stat().st_size,
+            "checkpoint_sha256": file_digest(weights),
+        }
         (tmp / str(CHECKPOINT_OUTPUT.manifest)).write_text(json.dumps(report, indent=2) + "\n")
         (tmp / "training_report.md").write_text(_report_markdown(report))
     return Path(out)
@@ -490,12 +530,13 @@ def run(args: argparse.Namespace) -> int:
         )
         model, report = train(config, world)
         save_checkpoint(model, world, report, out, overwrite=overwrite)
-        accuracy = " ".join(
-            f"{s}={a['i2t']:.3f}/{a['t2i']:.3f}/{a['group']:.3f}"
-            for s, a in report["accuracy"].items()
-        )
         print(f"{name}: {report['steps']} steps in {report['train_seconds'] / 60:.1f} min -> {out}")
-        print(f"  I2T/T2I/group {accuracy}")
+        for kind, key in (("attribute", "accuracy"), ("relation", "relation_accuracy")):
+            accuracy = " ".join(
+                f"{s}={a['i2t']:.3f}/{a['t2i']:.3f}/{a['group']:.3f}"
+                for s, a in report[key].items()
+            )
+            print(f"  {kind} I2T/T2I/group {accuracy}")
     return 0
 
 

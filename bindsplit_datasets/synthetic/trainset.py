@@ -105,16 +105,20 @@ configs:
 # BindSplit synthetic shapes: training set
 
 {n_train:,} scenes of two coloured shapes ({world.image_size} x {world.image_size} px) with captions
-such as "a red circle and a blue square", written by `bindsplit synth` (seed {seed}, {n_shards}
-shard(s)). Shapes: {", ".join(world.shapes)}. Colours: {", ".join(world.colours)}.
+such as "a red circle and a blue square" or, for half of them, the spatial relation the scene
+shows: "a red circle to the left of a blue square" (left of, right of, above, below, on top of),
+written by `bindsplit synth` (seed {seed}, {n_shards} shard(s)). Shapes: {", ".join(world.shapes)}.
+Colours: {", ".join(world.colours)}.
 
-Every scene uses **seen** bindings only. Held out of training ({len(world.held_out)} of
+Every scene uses **seen** bindings only, and every relation caption a **seen** configuration
+({len(world.held_out_relations)} of {len(world.configurations)} configurations of two shapes are
+never stated, in any wording). Held out of training ({len(world.held_out)} of
 {len(world.pairs)} pairs): {held_out}. `world.json` describes the world exactly (fingerprint
 `{world.fingerprint}`); `reference.parquet` is the BindSplit reference index of these captions,
 against which the synthetic benchmark's samples are labelled seen / partial / unseen.
 
 Columns: `id` (scene index), `image`, `caption`, `objects` (shapes in caption order),
-`attributes` (their colours), `boxes` (pixel boxes `[x0, y0, x1, y1]` per object).
+`attributes` (their colours), `boxes` (tight pixel boxes `[x0, y0, x1, y1]` per object).
 
 ```python
 from datasets import load_dataset

@@ -13,6 +13,11 @@ Further random pairs fill the fraction up. Constraints: every colour and every s
 in some seen pair (so "unseen" means an unseen *combination*, never an unknown word) and at least
 one 2 x 2 block is entirely seen (fully seen swap samples, and the hard negatives of NegCLIP-style
 training).
+
+Relations (:mod:`.relations`): the world also holds out spatial configurations of two shapes
+(``held_out_relations``, drawn from the same seed by
+:func:`~.relations.choose_held_out_relations`), whose relation triples never occur in training
+captions.
 """
 
 from __future__ import annotations
@@ -31,6 +36,14 @@ import numpy as np
 from ..errors import BindsplitFileNotFoundError, BindsplitValueError, SchemaError
 from ..names import WORLD_FORMAT
 from .limits import check_image_size
+from .relations import (
+    AXES,
+    RELATIONS,
+    Configuration,
+    Triple,
+    choose_held_out_relations,
+    configuration_of,
+)
 
 __all__ = [
     "COLOURS",
@@ -91,11 +104,14 @@ _MAX_DRAWS = 20_000
 
 @dataclass(frozen=True)
 class SyntheticWorld:
-    """Shapes x colours with a held-out set of (colour, shape) bindings.
+    """Shapes x colours with a held-out set of (colour, shape) bindings and of spatial
+    configurations.
 
     ``held_out`` holds (colour, shape) pairs, the same (attribute, object) order as a
-    :class:`bindsplit_datasets.parsing.Binding`. ``seed`` and ``held_out_fraction`` record how the
-    held-out set was drawn (:func:`make_world`); the set itself is what defines the world.
+    :class:`bindsplit_datasets.parsing.Binding`; ``held_out_relations`` holds configurations
+    ``(first, axis, second)`` (:mod:`.relations`) whose triples no training caption states.
+    ``seed`` and ``held_out_fraction`` record how the held-out sets were drawn
+    (:func:`make_world`); the sets themselves are what define the world.
     """
 
     shapes: tuple[str, ...]
@@ -105,6 +121,7 @@ class SyntheticWorld:
     held_out_fraction: float = DEFAULT_HELD_OUT_FRACTION
     image_size: int = DEFAULT_IMAGE_SIZE
     templates: tuple[str, ...] = DEFAULT_TEMPLATES
+    held_out_relations: frozenset[Configuration] = frozenset()
     _seen: frozenset[Pair] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,6 +144,18 @@ class SyntheticWorld:
                 raise BindsplitValueError(
                     f"caption template {template!r} must contain {{0}} and {{1}} once each"
                 )
+        configurations = frozenset((str(a), str(x), str(b)) for a, x, b in self.held_out_relations)
+        object.__setattr__(self, "held_out_relations", configurations)
+        stray_relations = sorted(
+            c
+            for c in configurations
+            if c[1] not in AXES or c[0] == c[2] or {c[0], c[2]} - set(self.shapes)
+        )
+        if stray_relations:
+            raise BindsplitValueError(
+                f"held-out configurations {stray_relations} are not (shape, axis, other shape) "
+                f"with axis one of {list(AXES)} and shapes of the world"
+            )
         object.__setattr__(self, "_seen", frozenset(self.pairs) - self.held_out)
 
     @property
@@ -149,11 +178,30 @@ class SyntheticWorld:
         return (colour, shape) in self._seen
 
     @property
+    def configurations(self) -> tuple[Configuration, ...]:
+        """Every configuration ``(first, axis, second)`` of two distinct shapes, axis-major."""
+        return tuple(
+            (a, axis, b) for axis in AXES for a, b in itertools.permutations(self.shapes, 2)
+        )
+
+    @property
+    def seen_configurations(self) -> tuple[Configuration, ...]:
+        """The configurations that training captions may state, in :attr:`configurations`
+        order."""
+        return tuple(c for c in self.configurations if c not in self.held_out_relations)
+
+    def is_seen_relation(self, triple: Triple) -> bool:
+        """Whether a training caption may state ``(subject shape, relation, object shape)``."""
+        return configuration_of(triple) not in self.held_out_relations
+
+    @property
     def vocabulary(self) -> tuple[str, ...]:
         """Every word a caption of this world can contain, sorted."""
         words = {"a", "an", *self.colours, *self.shapes}
         for template in self.templates:
             words.update(template.replace("{0}", " ").replace("{1}", " ").split())
+        for relation in RELATIONS:
+            words.update(relation.split())
         return tuple(sorted(words))
 
     def to_dict(self) -> dict[str, Any]:
@@ -168,6 +216,9 @@ class SyntheticWorld:
             "held_out_fraction": self.held_out_fraction,
             "image_size": self.image_size,
             "templates": list(self.templates),
+            "held_out_relations": [
+                list(c) for c in self.configurations if c in self.held_out_relations
+            ],
         }
 
     @classmethod
@@ -185,6 +236,9 @@ class SyntheticWorld:
             held_out_fraction=float(data["held_out_fraction"]),
             image_size=int(data["image_size"]),
             templates=tuple(data["templates"]),
+            held_out_relations=frozenset(
+                (a, axis, b) for a, axis, b in data.get("held_out_relations", ())
+            ),
         )
         if "seen" in data and [list(p) for p in world.seen_pairs] != [
             list(p) for p in data["seen"]
@@ -299,7 +353,8 @@ def make_world(
     image_size: int = DEFAULT_IMAGE_SIZE,
     templates: Sequence[str] = DEFAULT_TEMPLATES,
 ) -> SyntheticWorld:
-    """A world with a seeded held-out set (:func:`choose_held_out`).
+    """A world with seeded held-out sets (:func:`choose_held_out` and
+    :func:`~.relations.choose_held_out_relations`).
 
     Raises:
         BindsplitValueError: an unknown shape or colour, a held-out fraction outside (0, 1), or
@@ -316,10 +371,12 @@ def make_world(
         held_out_fraction=held_out_fraction,
         image_size=image_size,
         templates=tuple(templates),
+        held_out_relations=choose_held_out_relations(shapes, seed),
     )
 
 
 @lru_cache(maxsize=1)
 def default_world() -> SyntheticWorld:
-    """The embedded default world: 6 shapes x 6 colours, 3 held-out blocks (12 pairs), seed 0."""
+    """The embedded default world: 6 shapes x 6 colours, 3 held-out blocks (12 pairs) and 18 of
+    the 60 spatial configurations held out, seed 0."""
     return make_world()

@@ -30,10 +30,11 @@ import evaluate
 
 from .bindsplit_bootstrap import compute_metrics
 from .bindsplit_core import PAPER_CITATION, Result, accumulate, checked_flags
+from .bindsplit_halftruth import halftruth_metrics
 from .bindsplit_intervals import DEFAULT_INTERVAL_METHOD
 from .bindsplit_outcomes import checked_hard_positives
 
-__all__ = ["OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
+__all__ = ["MODES", "OPTIONAL_INPUTS", "Bindsplit", "config_inputs"]
 
 HOMEPAGE = "https://github.com/bindsplit/bindsplit"
 CODEBASE = "https://github.com/bindsplit/bindsplit/tree/main/metrics/bindsplit"
@@ -93,6 +94,11 @@ Args:
     seed (`int`, default 0): seed of the bootstrap; equal inputs give equal intervals.
     macro_min_samples (`int`, default 25): groups with fewer samples stay out of the macro
         average (ARO's headline macro accuracy uses attribute pairs with at least 25 samples).
+    A configuration naming "halftruth" (e.g. "halftruth+category") also reports the half-truth
+        metrics of a half-truth build's samples (seed 004): each `scores` a 1 x 3 matrix
+        [s(I, anchor), s(I, refinement), s(I, half-truth)], `split` the foil's familiarity,
+        `category` "{kind}/{edit}" ("entity/attribute", "relation/swap"); see
+        `bindsplit_halftruth.py`.
 Returns:
     One flat dict. For each configuration `{config}` in full, seen, unseen, partial, and balanced
     when balanced flags were given:
@@ -117,6 +123,12 @@ Returns:
     With macro groups: `{config}/macro_n_groups` and `{config}/macro_n` (groups with at least
     `macro_min_samples` samples, and their samples), `{config}/macro_{metric}` (unweighted mean
     over those groups) and `{config}/macro_{metric}_ci` (each group resampled within itself).
+    With "halftruth": for full, seen and unseen, `{config}/acc_ht` (half-truth accuracy,
+    s(I, anchor) > s(I, half-truth)), `{config}/delta` (mean of s(I, anchor) - s(I, half-truth)),
+    `{config}/ref_acc` (s(I, refinement) > s(I, half-truth)), each with `_ci` (Wilson; Student t
+    for delta), also per `kind/{kind}` and `category/{kind}/{edit}`, and their seen-minus-unseen
+    gaps `gap/...` (Newcombe; Welch t for delta); the methods under `halftruth_interval_method`,
+    `halftruth_gap_interval_method`, `delta_interval_method`, `delta_gap_interval_method`.
 Examples:
 
     `evaluate.load("bindsplit")` loads the metric once the bindsplit-datasets package is
@@ -186,6 +198,20 @@ Examples:
     ... )
     >>> results["seen/i2t"], results["seen/i2t_original"], results["seen/i2t_drop"]
     (0.5, 1.0, 0.5)
+
+    Half-truths need the "halftruth" configuration (with "category" for the breakdowns):
+
+    >>> halftruths = evaluate.load("bindsplit", "halftruth+category")
+    >>> results = halftruths.compute(
+    ...     scores=[[[0.3, 0.4, 0.2]], [[0.3, 0.2, 0.5]], [[0.5, 0.6, 0.5]]],
+    ...     split=["seen", "unseen", "unseen"],
+    ...     category=["entity/attribute", "relation/swap", "relation/swap"],
+    ...     n_bootstrap=0,
+    ... )
+    >>> round(results["full/acc_ht"], 4), round(results["full/delta"], 4), results["gap/acc_ht"]
+    (0.3333, -0.0333, 1.0)
+    >>> results["unseen/kind/relation/n"], results["unseen/kind/relation/ref_acc"]
+    (2, 0.5)
 """
 
 OPTIONAL_INPUTS: dict[str, datasets.Value] = {
@@ -197,20 +223,26 @@ OPTIONAL_INPUTS: dict[str, datasets.Value] = {
 """Inputs a configuration may add to ``scores`` and ``split``, with their types. evaluate requires
 every declared input on every call, so the optional ones are chosen by the configuration name."""
 
+MODES: tuple[str, ...] = ("halftruth",)
+"""Configuration name parts that add results, not inputs: "halftruth" adds the half-truth metrics
+(``bindsplit_halftruth.py``)."""
+
 
 def config_inputs(config_name: str) -> tuple[str, ...]:
     """The optional inputs of a configuration name: "default" -> (), "category+balanced" ->
-    ("category", "balanced"); a ValueError lists the valid names."""
+    ("category", "balanced"), "halftruth+category" -> ("category",); a ValueError lists the
+    valid names."""
     if config_name == "default":
         return ()
     names = tuple(config_name.split("+"))
-    if any(name not in OPTIONAL_INPUTS for name in names) or len(set(names)) != len(names):
+    valid = (*OPTIONAL_INPUTS, *MODES)
+    if any(name not in valid for name in names) or len(set(names)) != len(names):
         raise ValueError(
             f"unknown configuration {config_name!r} of the bindsplit metric; valid: 'default', "
-            f"or any of {', '.join(OPTIONAL_INPUTS)} joined by '+' (e.g. 'category+balanced'), "
-            "naming the optional inputs it takes"
+            f"or any of {', '.join(valid)} joined by '+' (e.g. 'category+balanced'), naming the "
+            "optional inputs it takes and the results it adds"
         )
-    return names
+    return tuple(name for name in names if name in OPTIONAL_INPUTS)
 
 
 def _features(config_name: str) -> datasets.Features:
@@ -293,7 +325,7 @@ class Bindsplit(evaluate.Metric):
         stats = accumulate(
             scores, split, category, macro_group, balanced=balanced, hard_positives=hard_positives
         )
-        return compute_metrics(
+        results = compute_metrics(
             stats,
             n_bootstrap=n_bootstrap,
             confidence=confidence,
@@ -301,3 +333,6 @@ class Bindsplit(evaluate.Metric):
             macro_min_samples=macro_min_samples,
             interval_method=interval_method,
         )
+        if "halftruth" in self.config_name.split("+"):
+            results.update(halftruth_metrics(scores, split, category, confidence=confidence))
+        return results

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 import bindsplit_datasets
 from bindsplit_datasets.atomic import DEMO_OUTPUT
 from bindsplit_datasets.cli import main
-from bindsplit_datasets.demo import DEMO_MODELS, model_id, run_demo
+from bindsplit_datasets.demo import BUILDS, DEMO_MODELS, model_id, run_demo
 from bindsplit_datasets.reports import load_results
 from bindsplit_datasets.reports.record_model import results_schema
 from bindsplit_datasets.reports.results import DEFAULT_CONFIGS, record_file_name
@@ -38,16 +38,23 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
     assert "INFO bindsplit_datasets.progress: synthetic test set: 100%" in captured.err
     assert "Creating parquet" not in captured.err and "Loading weights" not in captured.err
     records = load_results([out / "results.json"])
-    assert [r["model"]["id"] for r in records] == [model_id("clip"), model_id("negclip")]
+    models = [model_id("clip"), model_id("negclip")]
+    assert [(r["model"]["id"], r["dataset"]["benchmark"]) for r in records] == [
+        (model, benchmark) for model in models for benchmark in BUILDS.values()
+    ]
     manifest = json.loads((out / "dataset" / "bindsplit.json").read_text(encoding="utf-8"))
     assert manifest["benchmark"] == "synthetic"
-    assert manifest["composition"]["counts"] == {
-        "seen": N_PER_STRATUM,
-        "unseen": N_PER_STRATUM,
-        "partial": N_PER_STRATUM,
-        "none": 0,
-    }
-    for record in records:
+    counts = {"seen": N_PER_STRATUM, "unseen": N_PER_STRATUM, "partial": N_PER_STRATUM, "none": 0}
+    assert manifest["composition"]["counts"] == counts
+    relations = json.loads((out / "relations" / "bindsplit.json").read_text(encoding="utf-8"))
+    assert relations["binding_kind"] == "relation"
+    assert relations["composition"]["counts"] == counts  # labelled by their triples
+    halftruths = json.loads((out / "halftruths" / "bindsplit.json").read_text(encoding="utf-8"))
+    assert (
+        halftruths["configs"]["seen"] + halftruths["configs"]["unseen"]
+        == (halftruths["configs"]["full"])
+    )
+    for record in (r for r in records if r["dataset"]["benchmark"] == "synthetic"):
         assert record["dataset"]["data"] == "dataset"  # its name: records carry no local path
         assert record["dataset"]["fingerprint"] == manifest["fingerprint"]
         for config in DEFAULT_CONFIGS:
@@ -62,10 +69,19 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
         assert samples["id"][:2] == ["seen-00000", "seen-00001"]
         assert samples["label"][:2] == ["seen", "seen"] and len(samples["i2t"]) == 3 * N_PER_STRATUM
         assert record["model"]["id"] in printed
+    for record in (r for r in records if r["dataset"]["benchmark"] == "synthetic_relation"):
+        assert record["dataset"]["binding_kind"] == "relation" and "gap/i2t" in record["metrics"]
+    for record in (r for r in records if r["dataset"]["benchmark"] == "halftruth"):
+        for key in ("full/acc_ht", "gap/acc_ht_ci", "seen/kind/relation/delta", "unseen/ref_acc"):
+            assert key in record["metrics"], key
     # the same records one per file, named as `bindsplit eval --out-dir` names them
-    names = [record_file_name(model_id(name), "synthetic") for name in ("clip", "negclip")]
+    names = sorted(
+        record_file_name(model, benchmark) for model in models for benchmark in BUILDS.values()
+    )
     assert sorted(p.name for p in (out / "results").iterdir()) == names
-    assert load_results([out / "results" / name for name in names]) == records
+    assert load_results([out / "results" / name for name in names]) == sorted(
+        records, key=lambda r: record_file_name(r["model"]["id"], r["dataset"]["benchmark"])
+    )
     # every record the demo writes validates against the published JSON Schema
     validator = Draft202012Validator(results_schema())
     for path in [out / "results.json", *(out / "results").iterdir()]:
@@ -74,11 +90,21 @@ def test_demo_writes_dataset_results_and_figure(tmp_path: Path, capsys) -> None:
             assert not list(validator.iter_errors(record)), path
     assert (out / "accuracy_by_split.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "I2T accuracy" in printed and "group accuracy" in printed
+    assert "synthetic_relation (relation bindings): I2T accuracy" in printed
+    # each model's attribute split beside its relation split, with the gap and its interval
+    side_by_side = printed.split("I2T accuracy by split, side by side\n", 1)[1].splitlines()
+    for model in models:
+        for build in ("synthetic (attribute bindings)", "synthetic_relation (relation bindings)"):
+            row = f"{model} {build} "
+            assert any(" ".join(line.split()).startswith(row) for line in side_by_side[2:6])
+    assert "AccHT accuracy, 2 models" in printed
+    for line in ("entity    seen - unseen", "relation  unseen", "relation/swap"):
+        assert line in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo_output"]  # no temporaries left
     # the manifest marks the folder as a demo output, which a later --overwrite may replace
     demo = json.loads((out / "demo.json").read_text(encoding="utf-8"))
     assert demo["format"] == DEMO_OUTPUT.format and DEMO_OUTPUT.marks(out)
-    assert demo["models"] == [model_id("clip"), model_id("negclip")]
+    assert demo["models"] == models
     assert demo["n_per_stratum"] == N_PER_STRATUM
     # a benchmark with hard positives, in SugarCrepe++'s layout, built as a user's table
     hard = out / "hard_positives"

@@ -8,6 +8,7 @@ import pytest
 import torch
 from transformers import AutoModel, AutoProcessor, CLIPModel, CLIPProcessor
 
+from bindsplit_datasets.downloads import file_digest
 from bindsplit_datasets.synthetic import (
     CHECKPOINTS,
     STRATA,
@@ -39,7 +40,7 @@ def world():
 
 @pytest.fixture(scope="module")
 def index(world):
-    return reference_index(world, n_captions=300)
+    return reference_index(world)  # every triple of a seen configuration counted
 
 
 @pytest.fixture(scope="module")
@@ -121,11 +122,14 @@ def test_training_report_is_complete(name):
     assert report["model"] == name
     assert report["steps"] > 0 and report["train_seconds"] > 0
     assert report["checkpoint_bytes"] == (path / "model.safetensors").stat().st_size
+    assert report["checkpoint_sha256"] == file_digest(path / "model.safetensors")
     assert report["world"]["fingerprint"] == default_world().fingerprint
-    assert set(report["accuracy"]) == set(STRATA)
-    for stratum in STRATA:
-        assert report["accuracy"][stratum]["n"] == report["evaluation"]["n_per_stratum"]
-        assert {"i2t", "t2i", "group"} <= set(report["accuracy"][stratum])
+    assert report["world"]["held_out_relations"] == default_world().to_dict()["held_out_relations"]
+    for key in ("accuracy", "relation_accuracy"):  # attribute and relation samples
+        assert set(report[key]) == set(STRATA)
+        for stratum in STRATA:
+            assert report[key][stratum]["n"] == report["evaluation"]["n_per_stratum"]
+            assert {"i2t", "t2i", "group"} <= set(report[key][stratum])
     assert "not with the project's scorer" in report["evaluation"]["note"]
     assert (path / "training_report.md").read_text().startswith(f"# Training report: `{name}`")
 
@@ -174,6 +178,7 @@ def test_training_is_seeded_and_saves_a_loadable_checkpoint(name, world, index, 
         assert torch.equal(a, b), key
     assert report["steps"] == 2 and not report["stopped_early"]
     assert {s: a["n"] for s, a in report["accuracy"].items()} == {s: 2 for s in STRATA}
+    assert {s: a["n"] for s, a in report["relation_accuracy"].items()} == {s: 2 for s in STRATA}
     out = save_checkpoint(model, world, report, tmp_path / name)
     assert sorted(p.name for p in out.iterdir()) == [
         "config.json",
