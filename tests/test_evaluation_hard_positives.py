@@ -17,7 +17,7 @@ from pathlib import Path
 import datasets
 import numpy as np
 import pytest
-import yaml
+from build_folders import write_configurations
 from PIL import Image
 
 from bindsplit_datasets import cli
@@ -85,29 +85,7 @@ def hard_positive_rows() -> datasets.Dataset:
 def write_build(folder: Path, dataset: datasets.Dataset) -> Path:
     """The folder `bindsplit build` writes: a Parquet shard per configuration, the README's
     configurations and the manifest, whose ``columns.hard_positive`` names ``caption2``."""
-    labels = dataset["bindsplit_label"]
-    sizes = {}
-    for config in CONFIGS:
-        keep = [
-            i
-            for i, lab in enumerate(labels)
-            if config == "full" or lab == LABEL_FEATURE.str2int(config)
-        ]
-        rows = dataset.select(keep)
-        (folder / config).mkdir(parents=True)
-        rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
-        sizes[config] = len(rows)
-    card = {
-        "configs": [
-            {
-                "config_name": config,
-                "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
-                **({"default": True} if config == "full" else {}),
-            }
-            for config in CONFIGS
-        ]
-    }
-    (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# hard positives\n")
+    sizes = write_configurations(folder, dataset, CONFIGS, "hard positives")
     manifest = {
         "format": "bindsplit-build/2",
         "benchmark": "sugarcrepe_pp_like",

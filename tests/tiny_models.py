@@ -27,7 +27,7 @@ import datasets
 import numpy as np
 import pytest
 import torch
-import yaml
+from build_folders import write_configurations
 from PIL import Image
 from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 from tokenizers.processors import TemplateProcessing
@@ -411,33 +411,9 @@ def write_fake_build(
     """A folder in the layout of `bindsplit build` (README configs, manifest, Parquet shards);
     ``dataset`` stores ``bindsplit_label`` as a build does (the ClassLabel's index). The group
     columns the adapter defines are added as a build adds them."""
-    from bindsplit_datasets.builds.features import LABEL_FEATURE
 
     dataset = with_group_columns(dataset, benchmark)
-    labels = dataset["bindsplit_label"]
-    sizes = {}
-    for config in configs:
-        rows = (
-            dataset
-            if config == "full"
-            else dataset.select(
-                [i for i, lab in enumerate(labels) if lab == LABEL_FEATURE.str2int(config)]
-            )
-        )
-        (folder / config).mkdir(parents=True)
-        rows.to_parquet(str(folder / config / "test-00000-of-00001.parquet"))
-        sizes[config] = len(rows)
-    card = {
-        "configs": [
-            {
-                "config_name": config,
-                "data_files": [{"split": "test", "path": f"{config}/test-*.parquet"}],
-                **({"default": True} if config == "full" else {}),
-            }
-            for config in configs
-        ]
-    }
-    (folder / "README.md").write_text(f"---\n{yaml.safe_dump(card)}---\n# test build\n")
+    sizes = write_configurations(folder, dataset, configs, "test build")
     (folder / "bindsplit.json").write_text(json.dumps(fake_manifest(dataset, benchmark, sizes)))
     return folder
 
