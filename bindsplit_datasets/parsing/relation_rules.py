@@ -400,6 +400,26 @@ def _preposition_after_place_in(s: _State, i: int) -> bool:
     return True
 
 
+def _conjoined_preposition(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or chunk.blocking:
+        return False
+    applied, verb = s.applied, s.verb
+    if applied is None or applied[0] != "rel":
+        return False
+    _, relation, sources = applied
+    before = s.chunks[i - 3] if s.kind_at(i - 3) == "PREP" else None
+    if chunk.text == "with" or (before is not None and relation == before.text):
+        s.pending = ("rel", chunk.text, sources)  # "a picnic table in sand, underneath a tree"
+        return True
+    if verb is None or not verb.lemma or verb.negated or sources is not verb.subject:
+        return False
+    if before is None or relation != f"{verb.lemma} {before.text}":
+        return False  # the verb's object: "holding a cup, on a table" relates nothing new
+    s.pending = ("rel", f"{verb.lemma} {chunk.text}", sources)  # "on the wall and on a shelf"
+    return True
+
+
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
