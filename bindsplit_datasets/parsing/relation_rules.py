@@ -334,18 +334,21 @@ def _with_scene_frame(s: _State, i: int) -> bool:
 
 
 def _with_body_part(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or s.kind_at(i + 1) != "NP":
+    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
         return False
     if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
         return False
-    if not s.last or any(_animate(noun) for noun in s.last):
+    after = s.kind_at(i + 2)
+    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
+    if s.kind_at(i - 1) == "VERB":
+        if not small_clause:
+            return False  # "sleeping with his head on a pillow", not "waving with his hand"
+    elif s.kind_at(i - 1) != "NP" or not s.last or any(_animate(noun) for noun in s.last):
         return False  # "a dog with a long tail": the dog's own
     verb = s.verb
     owner = verb.subject if verb is not None else s.subject
     if not owner or not any(_animate(noun) for noun in owner):
         return False
-    after = s.kind_at(i + 2)
-    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
     lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
     s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
     return True
@@ -357,27 +360,32 @@ def _opens_small_clause(s: _State, i: int) -> bool:
     if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
         return False
     after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    return after is not None and (
-        (after.kind == "VERB" and not after.finite) or (after.kind == "PREP" and not after.blocking)
-    )
+    if after is None or after.blocking:
+        return False
+    if after.kind == "PREP":  # a preposition with no noun is an adverb: "a box with pizza inside"
+        return s.kind_at(i + 3) == "NP"
+    return after.kind == "VERB" and not after.finite
 
 
 def _closing_pronoun(s: _State, i: int) -> str:
     """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
-    him": him), else ""."""
-    if not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP" or s.kind_at(i + 3) != "NP":
+    him": him; "with a string attached to it": it), else ""."""
+    if not _opens_small_clause(s, i):
         return ""
-    closing = s.chunks[i + 3]
+    at = i + 3 if s.kind_at(i + 2) == "VERB" else i + 2
+    if s.kind_at(at) != "PREP" or s.kind_at(at + 1) != "NP":
+        return ""
+    closing = s.chunks[at + 1]
     return "" if closing.text else closing.key
 
 
 def _with_absolute(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP" or not s.clause_verb or s.verb is None:
+    if not s.clause_verb or s.verb is None or not _opens_small_clause(s, i):
         return False
-    if not _opens_small_clause(s, i):
-        return False
-    subject = s.verb.subject
     pronoun = _closing_pronoun(s, i)
+    if s.kind_at(i - 1) != "NP" and not (s.kind_at(i - 1) == "VERB" and pronoun):
+        return False  # right after a verb only when a pronoun closes it: "sits with a dog by him"
+    subject = s.verb.subject
     animate = any(_animate(noun) for noun in subject)
     if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
         pronoun in lx.ANIMATE_PRONOUNS and not animate
