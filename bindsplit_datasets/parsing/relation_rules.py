@@ -89,6 +89,8 @@ def _anaphoric_pronoun(s: _State, i: int) -> bool:
         antecedent = next((noun for noun in before if noun not in sources), first)
     elif s.pending[2] == s.first_subject:  # "one chasing the other": the same group
         antecedent = first
+    elif chunk.key == "another" and _animate(first):  # "a zebra's head on the back of another"
+        antecedent = first
     else:
         return False  # "a beverage in her right hand and a carrot in the other": not the subject
     if not antecedent:
