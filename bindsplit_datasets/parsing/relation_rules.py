@@ -122,6 +122,21 @@ def _conjoined_thing(s: _State, i: int) -> bool:
     return True
 
 
+def _conjoined_with_object(s: _State, i: int) -> bool:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1
+    if before == i - 1 or s.kind_at(before) != "NP" or s.chunks[before].text or not s.with_head:
+        return False  # the conjunct must follow a pronoun that closed a with-phrase's clause
+    nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
+    if nxt is None or nxt.blocking or nxt.finite or nxt.kind not in ("PREP", "VERB"):
+        return False  # a small clause of its own follows: "and a flower next to it"
+    noun = s.chunks[i].text
+    s.emit("rel", "with", s.with_head, [noun])  # "a cross with bears tied to it and a flower ..."
+    s.last, s.applied, s.pending, s.last_from_subject = [noun], ("rel", "with", s.with_head), None, False
+    return True
+
+
 def _conjoined_noun(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
