@@ -133,7 +133,8 @@ def _conjoined_with_object(s: _State, i: int) -> bool:
         return False  # a small clause of its own follows: "and a flower next to it"
     noun = s.chunks[i].text
     s.emit("rel", "with", s.with_head, [noun])  # "a cross with bears tied to it and a flower ..."
-    s.last, s.applied, s.pending, s.last_from_subject = [noun], ("rel", "with", s.with_head), None, False
+    s.last, s.applied = [noun], ("rel", "with", s.with_head)
+    s.pending, s.last_from_subject = None, False
     return True
 
 
@@ -236,7 +237,8 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
     """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
     subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
     else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
-    the sheep the caption began with), else the nearest noun before it; never the relation's own
+    the sheep the caption began with), else the nearest noun before it that is no body part
+    ("holding a toothbrush in his hand looking at it" -> toothbrush); never the relation's own
     subject ("walking by the sheep and petting them" -> sheep). ``animate``: a person or animal
     ("him"), none ("it"), either ("them")."""
 
@@ -253,9 +255,13 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
             return nouns
     for before in range(i - 1, -1, -1):
         chunk = s.chunks[before]
-        if chunk.kind == "NP" and fitting([chunk.text]):
-            return [chunk.text]
+        if chunk.kind == "NP" and fitting([chunk.text]) and not _body_part(chunk):
+            return [chunk.text]  # not "his hand" in "holding a toothbrush in his hand ... it"
     return []
+
+
+def _body_part(chunk: Chunk) -> bool:
+    return singularise(chunk.key) in lx.BODY_PART_NOUNS
 
 
 def _pending_object(s: _State, i: int) -> bool:
@@ -445,6 +451,29 @@ def _conjoined_preposition(s: _State, i: int) -> bool:
     return True
 
 
+def _body_part_owner(s: _State, i: int) -> Group:
+    """The person or animal whose body part closes the preposition phrase right before chunk
+    ``i`` ("a toothbrush in his hand": the infant holding it), else an empty group."""
+    before = s.chunks[i - 2] if s.kind_at(i - 2) == "PREP" else None
+    if s.kind_at(i - 1) != "NP" or before is None or before.blocking or before.text == "with":
+        return []  # not a with-absolute's own small clause: "a man with his arm around a woman"
+    if not _body_part(s.chunks[i - 1]) or not s.chunks[i - 1].text:
+        return []
+    owner = s.verb.subject if s.verb is not None else s.subject
+    return owner if owner and any(_animate(noun) for noun in owner) else []
+
+
+def _preposition_after_body_part(s: _State, i: int) -> bool:
+    owner = _body_part_owner(s, i)
+    if not owner or s.chunks[i].blocking or s.chunks[i].text == "with":
+        return False
+    verb = s.verb
+    lexical = verb is not None and verb.lemma and not verb.negated and owner is verb.subject
+    relation = f"{verb.lemma} {s.chunks[i].text}" if lexical and verb else s.chunks[i].text
+    s.pending = ("rel", relation, owner)  # "a woman with pizza in her mouth next to a book"
+    return True
+
+
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
@@ -518,6 +547,13 @@ def _conjoined_verb(s: _State, i: int) -> bool:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
     return _start_verb(s, s.chunks[i], subject or [""])
+
+
+def _participle_after_body_part(s: _State, i: int) -> bool:
+    owner = _body_part_owner(s, i)
+    if not owner or s.chunks[i].finite:
+        return False
+    return _start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
 
 
 def _reduced_relative(s: _State, i: int) -> bool:
