@@ -203,6 +203,8 @@ def _reflexive_object(s: _State, i: int) -> bool:
         relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
         sources = verb.subject
     subjects = list(dict.fromkeys(source for source in sources if source))
+    if reciprocal and verb is not None and sources is verb.subject and len(subjects) == 1:
+        subjects = _plural_before_verb(s, i) or subjects
     if not reciprocal and relation.rpartition(" ")[2] == "by":
         subjects = []  # "a zebra all by itself": alone, no relation
     for source in subjects:  # "a man and a woman facing each other": both directions
@@ -210,6 +212,20 @@ def _reflexive_object(s: _State, i: int) -> bool:
         s.emit("rel", relation, [source], others or [source])
     s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
     return True
+
+
+def _plural_before_verb(s: _State, i: int) -> Group:
+    """The plural noun right before the verb of the reciprocal at ``i``, when it is not that
+    verb's one subject: "each other" needs more than one ("an airport with jets parked/VBD next
+    to each other": the jets, not the airport)."""
+    j = i - 1
+    while j >= 0 and s.chunks[j].kind != "VERB":
+        j -= 1
+    noun = s.chunks[j - 1] if j >= 1 and s.kind_at(j - 1) == "NP" else None
+    if noun is None or not noun.text or singularise(noun.key) == noun.key:
+        return []
+    verb = s.verb
+    return [noun.text] if verb is not None and noun.text not in verb.subject else []
 
 
 def _pronoun_object(s: _State, i: int) -> bool:
