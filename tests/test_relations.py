@@ -137,6 +137,15 @@ CASES = [
         "a kitchen with a stove, a sink, and a fridge",
         [("kitchen", "with", "stove"), ("kitchen", "with", "sink"), ("kitchen", "with", "fridge")],
     ),
+    # the chunker: a telegraphic region noun + "of" is one preposition, as written; "half" is not
+    ("cat standing on back of commode", [("cat", "stand on back of", "commode")]),
+    ("bus parked on side of road", [("bus", "park on side of", "road")]),
+    # transparent nouns and frames (nouns: partitive, picture), manner nouns (nouns: time)
+    ("elephants walking out of a large body of water", [("elephant", "walk out of", "water")]),
+    ("Aerial view of an airplane flying in the sky", [("airplane", "fly in", "sky")]),
+    ("a woman looking at the elephant in amazement", [("woman", "look at", "elephant")]),
+    # a body part is no pronoun's nearest antecedent
+    ("a dog with a ball in its mouth chewing on it", [("dog", "with", "ball"), ("ball", "in", "mouth"), ("dog", "chew on", "ball")]),
 ]
 
 #: Captions that state no relation (SPEC 1b, "Not relations").

@@ -177,6 +177,11 @@ for _words in lx.PHRASAL_PREPOSITIONS:
     _PHRASAL_BY_FIRST[_words[0]] = (*_PHRASAL_BY_FIRST.get(_words[0], ()), _words)
 
 
+#: Position nouns that make a multi-word preposition without an article ("on back of"); not
+#: "half" ("cut in half of ...": a result) nor the scene frames.
+_TELEGRAPHIC_POSITIONS = lx.POSITION_NOUNS - lx.SCENE_NOUNS - {"half"}
+
+
 def phrasal_length(u: Units, i: int) -> int:
     """Length of the multi-word preposition starting at unit ``i`` (0 if none)."""
     keys = u.key
@@ -184,7 +189,11 @@ def phrasal_length(u: Units, i: int) -> int:
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
     # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
-    if (u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS) or u.key_at(i + 1) != "the":
+    if u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS:
+        return 0
+    if u.key_at(i + 2) == "of" and u.key_at(i + 1) in _TELEGRAPHIC_POSITIONS:
+        return 3  # telegraphic, without the article: "cat standing on back of commode"
+    if u.key_at(i + 1) != "the":
         return 0
     j = i + 2
     while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
