@@ -490,6 +490,17 @@ def _preposition_after_body_part(s: _State, i: int) -> bool:
     return True
 
 
+def _preposition_after_colour_in(s: _State, i: int) -> bool:
+    pending = s.pending
+    if s.kind_at(i - 1) != "PREP" or s.chunks[i - 1].text != "in" or pending is None:
+        return False  # "in" with no noun: a colour the person is dressed in ("a man in green")
+    mode, relation, sources = pending
+    if mode != "rel" or relation != "in" or not any(_animate(noun) for noun in sources):
+        return False
+    s.pending = ("rel", s.chunks[i].text, sources)  # "a man in green next to an elephant"
+    return True
+
+
 def _preposition_after_noun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
         return False
