@@ -583,6 +583,22 @@ def _participle_after_body_part(s: _State, i: int) -> bool:
     return _start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
 
 
+def _posture_after_landmark(s: _State, i: int) -> bool:
+    chunk, verb, applied = s.chunks[i], s.verb, s.applied
+    if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last_from_subject or verb is None:
+        return False
+    if chunk.text.partition(" ")[0] not in lx.POSTURE_VERBS or applied is None:
+        return False
+    if verb.lemma.partition(" ")[0] not in lx.POSTURE_VERBS or applied[2] is not verb.subject:
+        return False  # the subject's own posture, then a thing it is placed by
+    preposition = applied[1].removeprefix(verb.lemma + " ")
+    if preposition == applied[1] or preposition in lx.CONTAINMENT_PREPOSITIONS:
+        return False  # not "a cat sitting on a laptop": a place the subject is on or in
+    if not s.last or any(not noun or _animate(noun) for noun in s.last):
+        return False
+    return _start_verb(s, chunk, s.last)  # "cats sitting next to a monitor sitting on a table"
+
+
 def _reduced_relative(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last:
