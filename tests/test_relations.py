@@ -145,7 +145,10 @@ CASES = [
     ("Aerial view of an airplane flying in the sky", [("airplane", "fly in", "sky")]),
     ("a woman looking at the elephant in amazement", [("woman", "look at", "elephant")]),
     # a body part is no pronoun's nearest antecedent
-    ("a dog with a ball in its mouth chewing on it", [("dog", "with", "ball"), ("ball", "in", "mouth"), ("dog", "chew on", "ball")]),
+    (
+        "a dog with a ball in its mouth chewing on it",
+        [("dog", "with", "ball"), ("ball", "in", "mouth"), ("dog", "chew on", "ball")],
+    ),
 ]
 
 #: Captions that state no relation (SPEC 1b, "Not relations").
