@@ -603,8 +603,11 @@ def _reduced_relative(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last:
         return False
-    if s.blocked_head and any(s.blocked_head):
-        return _start_verb(s, chunk, s.blocked_head)  # "a drape full of feathers sitting on"
+    head = s.blocked_head
+    if head and any(head):
+        if all(singularise(noun) in lx.BODY_PART_NOUNS for noun in head) and _animate(s.last[0]):
+            head = s.last  # "the hand of a person picking up a pizza": the person picks it up
+        return _start_verb(s, chunk, head)  # "a drape full of feathers sitting on"
     if not any(s.last) or (s.last_from_subject and not chunk.participle):
         return _start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
     return _start_verb(s, chunk, s.last)
