@@ -56,6 +56,7 @@ class _State:
     block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
     blocked_head: Group | None = None  # the same, once the noun after it is read
     with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
+    fronted: tuple[str, Group] | None = None  # a clause-opening place phrase awaiting its subject
 
     def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
         for source in sources:
@@ -119,6 +120,18 @@ def _conjoined_thing(s: _State, i: int) -> bool:
         return False  # "a woman in a shirt and a skirt"
     s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
     s.applied = s.pending = None
+    return True
+
+
+def _subject_after_fronted_place(s: _State, i: int) -> bool:
+    if s.fronted is None or s.kind_at(i - 1) != "CONJ" or s.chunks[i - 1].key != ",":
+        return False
+    relation, places = s.fronted
+    s.fronted = None
+    s.subject = s.last = [s.chunks[i].text]
+    s.first_subject = s.first_subject or s.subject
+    s.emit("rel", relation, s.subject, places)  # "on top of a desk, a pair of scissors"
+    s.applied, s.pending, s.last_from_subject = None, None, False
     return True
 
 
@@ -285,6 +298,9 @@ def _pending_object(s: _State, i: int) -> bool:
         return False
     obj = s.chunks[i].text
     mode, relation, sources = s.pending
+    if mode == "front":  # "on top of a desk, a pair of scissors": the subject comes later
+        s.fronted, s.pending, s.applied, s.last = (relation, [obj]), None, None, [obj]
+        return True
     bare = relation == s.chunks[i - 1].text != "with"  # "people in a field"
     placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
@@ -318,6 +334,21 @@ def _other_noun(s: _State, i: int) -> bool:
 
 
 # --- prepositions ----------------------------------------------------------------------------
+
+
+def _fronted_preposition(s: _State, i: int) -> bool:
+    chunk = s.chunks[i]
+    if chunk.blocking or chunk.text == "with" or s.subject is not None:
+        return False
+    if (i > 0 and s.kind_at(i - 1) != "BREAK") or s.kind_at(i + 1) != "NP":
+        return False
+    end = i + 1
+    while s.kind_at(end) in ("NP", "PREP"):
+        end += 1  # the phrase may go on: "on a bench in the park, ..."
+    if s.kind_at(end) != "CONJ" or s.chunks[end].key != ",":
+        return False
+    s.pending = ("front", chunk.text, [])  # the place of a subject named after the comma
+    return True
 
 
 def _verb_preposition(s: _State, i: int) -> bool:
