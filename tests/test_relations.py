@@ -144,6 +144,13 @@ CASES = [
     ("elephants walking out of a large body of water", [("elephant", "walk out of", "water")]),
     ("Aerial view of an airplane flying in the sky", [("airplane", "fly in", "sky")]),
     ("a woman looking at the elephant in amazement", [("woman", "look at", "elephant")]),
+    # a particle after the verb's object, ending the phrase, joins the verb (SPEC 1b)
+    ("a boy showing his new shoes off", [("boy", "show off", "shoe")]),
+    (
+        "cows poking their heads out, eating hay",
+        [("cow", "poke out", "head"), ("cow", "eat", "hay")],
+    ),
+    ("a man holding a baby up in the air", [("man", "hold", "baby"), ("baby", "in", "air")]),
     # a body part is no pronoun's nearest antecedent
     (
         "a dog with a ball in its mouth chewing on it",

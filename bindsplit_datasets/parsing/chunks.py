@@ -339,6 +339,22 @@ def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
     return u.kind[i] == PREP and key in lx.BEFORE_NOUN_PREPOSITIONS
 
 
+def _particle_after_object(u: Units, i: int, chunks: list[Chunk]) -> bool:
+    """Whether the particle at unit ``i`` (tagged as one) closes a verb's object and joins that
+    verb (SPEC 1b: verb lemma, then particles: "poking their heads out, eating" -> poke out):
+    it ends the phrase (the caption, a comma or a clause follows, or another verb), and the verb
+    has no particle yet."""
+    if u.tag[i] != "RP" or u.kind[i] not in (ADV, OTHER) or len(chunks) < 2:
+        return False
+    obj, verb = chunks[-1], chunks[-2]
+    if obj.kind != "NP" or not obj.text or verb.kind != "VERB" or not verb.text:
+        return False
+    if " " in verb.text or verb.negated:
+        return False
+    after = i + 1
+    return after >= u.n or u.kind[after] in (CONJ, GERUND, OTHER) or u.key[after] in _SENTENCE_ENDS
+
+
 def chunk_units(u: Units) -> list[Chunk]:
     """The chunks of a caption's units (see the module docstring)."""
     chunks: list[Chunk] = []
@@ -394,6 +410,9 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)
             chunks.append(chunk)
+        elif key in lx.PARTICLES and _particle_after_object(u, i, chunks):
+            chunks[-2].text = f"{chunks[-2].text} {key}"  # "shows his tie off": show off
+            i += 1
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
         elif kind == PREP or key in _READ_PREPOSITIONS:
