@@ -340,19 +340,23 @@ def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
 
 
 def _particle_after_object(u: Units, i: int, chunks: list[Chunk]) -> bool:
-    """Whether the particle at unit ``i`` (tagged as one) closes a verb's object and joins that
+    """Whether the particle at unit ``i`` closes a verb's object and joins that
     verb (SPEC 1b: verb lemma, then particles: "poking their heads out, eating" -> poke out):
     it ends the phrase (the caption, a comma or a clause follows, or another verb), and the verb
     has no particle yet."""
-    if u.tag[i] != "RP" or u.kind[i] not in (ADV, OTHER) or len(chunks) < 2:
-        return False
+    if u.kind[i] not in (ADV, OTHER, PREP) or len(chunks) < 2:
+        return False  # "off/RP", "off/IN" at the end: no preposition, which takes a noun
     obj, verb = chunks[-1], chunks[-2]
     if obj.kind != "NP" or not obj.text or verb.kind != "VERB" or not verb.text:
         return False
     if " " in verb.text or verb.negated:
         return False
     after = i + 1
-    return after >= u.n or u.kind[after] in (CONJ, GERUND, OTHER) or u.key[after] in _SENTENCE_ENDS
+    if after >= u.n or u.key[after] in _SENTENCE_ENDS or u.kind[after] == CONJ:
+        return True
+    if u.kind[i] == PREP or _pronoun(u, after):
+        return False  # "has flowers in it": a preposition with its object
+    return u.kind[after] in (GERUND, OTHER)
 
 
 def chunk_units(u: Units) -> list[Chunk]:
