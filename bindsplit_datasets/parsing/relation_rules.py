@@ -449,6 +449,21 @@ def _closing_pronoun(s: _State, i: int) -> str:
     return "" if closing.text else closing.key
 
 
+def _with_on_body_part(s: _State, i: int) -> bool:
+    if s.kind_at(i - 1) != "NP" or not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP":
+        return False
+    closing = s.chunks[i + 3]
+    if not closing.text or not _body_part(closing) or s.clause_verb:
+        return False  # after a verb, with-absolute reads it
+    owner = s.subject
+    if not owner or s.last is owner or not any(_animate(noun) for noun in owner):
+        return False
+    if not s.last or any(_animate(noun) for noun in s.last):
+        return False  # "a man on a horse with a saddle on its back": the horse's
+    s.pending = ("rel", "with", owner)  # "a cat on a stool with something on its head"
+    return True
+
+
 def _with_absolute(s: _State, i: int) -> bool:
     if not s.clause_verb or s.verb is None or not _opens_small_clause(s, i):
         return False
