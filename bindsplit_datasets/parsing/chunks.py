@@ -147,6 +147,7 @@ class Chunk:
     blocking: bool = False  # PREP: states no relation
     infinitive: bool = False  # VERB: after "to"
     negated: bool = False  # VERB: with "not"/"n't"/"never"
+    plural: bool = False  # VERB: its finite word agrees with a plural subject ("are", "hold/VBP")
     intention: bool = False  # VERB: an infinitive of intention ("stopped to pet", "about to jump")
 
 
@@ -316,9 +317,10 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
         for k in words
     )
     participle = u.key[main] if main >= 0 and u.tag[main] in ("VBN", "VBD") else ""
+    plural = bool(words) and (u.tag[words[0]] == "VBP" or u.key[words[0]] in ("are", "were"))
     chunk = Chunk(
         "VERB", lemma, finite=finite and not infinitive, participle=participle,
-        infinitive=infinitive, negated=negated,
+        infinitive=infinitive, negated=negated, plural=plural and not infinitive,
     )  # fmt: skip
     return chunk, max(j, i + 1)
 

@@ -151,6 +151,19 @@ def _conjoined_with_object(s: _State, i: int) -> bool:
     return True
 
 
+def _conjoined_subject_after_with(s: _State, i: int) -> bool:
+    applied, nxt = s.applied, s.chunks[i + 1] if i + 1 < len(s.chunks) else None
+    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or s.verb is not None:
+        return False
+    if nxt is None or nxt.kind != "VERB" or not nxt.plural or applied is None:
+        return False
+    if applied[:2] != ("rel", "with") or applied[2] is not s.subject or len(s.subject) != 1:
+        return False  # one subject with a with-phrase, then "and" a noun and a plural verb
+    s.subject.append(s.chunks[i].text)  # "a man with a beard and a child are holding up food"
+    s.last, s.applied, s.pending, s.last_from_subject = s.subject, None, None, False
+    return True
+
+
 def _conjoined_noun(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
