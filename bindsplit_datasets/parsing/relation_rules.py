@@ -159,6 +159,8 @@ def _conjoined_subject_after_with(s: _State, i: int) -> bool:
         return False
     if applied[:2] != ("rel", "with") or applied[2] is not s.subject or len(s.subject) != 1:
         return False  # one subject with a with-phrase, then "and" a noun and a plural verb
+    if not _written_singular(s, i, s.subject[0]):
+        return False  # "people with bicycles and umbrellas are standing": the plural is theirs
     s.subject.append(s.chunks[i].text)  # "a man with a beard and a child are holding up food"
     s.last, s.applied, s.pending, s.last_from_subject = s.subject, None, None, False
     return True
@@ -229,8 +231,9 @@ def _reflexive_object(s: _State, i: int) -> bool:
         relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
         sources = verb.subject
     subjects = list(dict.fromkeys(source for source in sources if source))
-    if reciprocal and verb is not None and sources is verb.subject and len(subjects) == 1:
-        subjects = _plural_before_verb(s, i) or subjects
+    if reciprocal and verb is not None and verb.participle and sources is verb.subject:
+        if len(subjects) == 1 and _written_singular(s, i, subjects[0]):
+            subjects = _plural_before_verb(s, i) or subjects
     if not reciprocal and relation.rpartition(" ")[2] == "by":
         subjects = []  # "a zebra all by itself": alone, no relation
     for source in subjects:  # "a man and a woman facing each other": both directions
@@ -238,6 +241,16 @@ def _reflexive_object(s: _State, i: int) -> bool:
         s.emit("rel", relation, [source], others or [source])
     s.pending, s.applied, s.last, s.last_from_subject = None, None, [""], False
     return True
+
+
+def _written_singular(s: _State, i: int, noun: str) -> bool:
+    """Whether the nearest noun phrase before chunk ``i`` whose object is ``noun`` is written in
+    the singular ("a man", not "men", which both give the object "man")."""
+    for before in range(i - 1, -1, -1):
+        chunk = s.chunks[before]
+        if chunk.kind == "NP" and chunk.text == noun:
+            return singularise(chunk.key) == chunk.key
+    return False
 
 
 def _plural_before_verb(s: _State, i: int) -> Group:
