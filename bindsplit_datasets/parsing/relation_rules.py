@@ -144,6 +144,8 @@ def _conjoined_with_object(s: _State, i: int) -> bool:
     nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
     if nxt is None or nxt.blocking or nxt.finite or nxt.kind not in ("PREP", "VERB"):
         return False  # a small clause of its own follows: "and a flower next to it"
+    if s.kind_at(i + 2) == "NP" and s.chunks[i + 2].key in lx.SCENE_NOUNS:
+        return False  # not a scene frame: "and a building in the background" states nothing
     noun = s.chunks[i].text
     s.emit("rel", "with", s.with_head, [noun])  # "a cross with bears tied to it and a flower ..."
     s.last, s.applied = [noun], ("rel", "with", s.with_head)
@@ -459,7 +461,9 @@ def _opens_small_clause(s: _State, i: int) -> bool:
     if after is None or after.blocking:
         return False
     if after.kind == "PREP":  # a preposition with no noun is an adverb: "a box with pizza inside"
-        return s.kind_at(i + 3) == "NP"
+        return s.kind_at(i + 3) == "NP" or (  # but "with people up and down the sidewalk"
+            s.kind_at(i + 3) == "CONJ" and s.kind_at(i + 4) == "PREP"
+        )
     return after.kind == "VERB" and not after.finite
 
 
@@ -592,6 +596,9 @@ def _preposition_after_verb(s: _State, i: int) -> bool:
 def _preposition_after_pronoun(s: _State, i: int) -> bool:
     if s.kind_at(i - 1) != "NP":
         return False
+    if s.chunks[i - 1].key in lx.TIME_NOUNS and s.kind_at(i - 2) == "VERB":
+        s.pending = None  # "having fun in the zoo": an idiom and its phrase state nothing
+        return True  # ("on display outside a building" relates the subject)
     verb = s.verb
     if verb is not None and verb.lemma and not verb.negated:
         s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
