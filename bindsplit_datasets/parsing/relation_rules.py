@@ -461,9 +461,10 @@ def _opens_small_clause(s: _State, i: int) -> bool:
     if after is None or after.blocking:
         return False
     if after.kind == "PREP":  # a preposition with no noun is an adverb: "a box with pizza inside"
-        return s.kind_at(i + 3) == "NP" or (  # but "with people up and down the sidewalk"
-            s.kind_at(i + 3) == "CONJ" and s.kind_at(i + 4) == "PREP"
-        )
+        j = i + 3
+        while s.kind_at(j) == "CONJ":
+            j += 1  # "in the orange and purple sky", "up and down the sidewalk"
+        return s.kind_at(j) in ("NP", "PREP")
     return after.kind == "VERB" and not after.finite
 
 
@@ -527,6 +528,8 @@ def _conjoined_preposition(s: _State, i: int) -> bool:
     chunk = s.chunks[i]
     if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or chunk.blocking:
         return False
+    if s.kind_at(i + 2) == "VERB" and s.chunks[i + 2].finite:
+        return False  # a clause of its own: "and next to it is a yellow taxi"
     applied, verb = s.applied, s.verb
     if applied is None or applied[0] != "rel":
         return False
