@@ -154,6 +154,20 @@ CASES = [
         [("cow", "poke out", "head"), ("cow", "eat", "hay")],
     ),
     ("a man holding a baby up in the air", [("man", "hold", "baby"), ("baby", "in", "air")]),
+    # "it" as a later clause's subject is the first subject; "for sale" states nothing
+    (
+        "a puppy playing with a ball as it stands in a box",
+        [("puppy", "play with", "ball"), ("puppy", "stand in", "box")],
+    ),
+    (
+        "a man selling items for sale in front of a shop",
+        [("man", "sell", "item"), ("man", "sell in front of", "shop")],
+    ),
+    # a present participle after a with-phrase's body part is its owner's
+    (
+        "two dogs with their mouths open barking at a cat",
+        [("dog", "with", "mouth"), ("dog", "bark at", "cat")],
+    ),
     # a body part is no pronoun's nearest antecedent
     (
         "a dog with a ball in its mouth chewing on it",

@@ -546,12 +546,15 @@ def _conjoined_preposition(s: _State, i: int) -> bool:
     return True
 
 
-def _body_part_owner(s: _State, i: int) -> Group:
+def _body_part_owner(s: _State, i: int, after_with: bool = False) -> Group:
     """The person or animal whose body part closes the preposition phrase right before chunk
-    ``i`` ("a toothbrush in his hand": the infant holding it), else an empty group."""
+    ``i`` ("a toothbrush in his hand": the infant holding it), else an empty group; after "with"
+    only where ``after_with`` ("with their mouths open growling": the bears growl)."""
     before = s.chunks[i - 2] if s.kind_at(i - 2) == "PREP" else None
-    if s.kind_at(i - 1) != "NP" or before is None or before.blocking or before.text == "with":
-        return []  # not a with-absolute's own small clause: "a man with his arm around a woman"
+    if s.kind_at(i - 1) != "NP" or before is None or before.blocking:
+        return []
+    if before.text == "with" and not after_with:
+        return []  # a with-absolute's own small clause: "a man with his arm around a woman"
     if not _body_part(s.chunks[i - 1]) or not s.chunks[i - 1].text:
         return []
     owner = s.verb.subject if s.verb is not None else s.subject
@@ -659,8 +662,9 @@ def _conjoined_verb(s: _State, i: int) -> bool:
 
 
 def _participle_after_body_part(s: _State, i: int) -> bool:
-    owner = _body_part_owner(s, i)
-    if not owner or s.chunks[i].finite:
+    chunk = s.chunks[i]
+    owner = _body_part_owner(s, i, chunk.participle == "")
+    if not owner or chunk.finite:
         return False
     return _start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
 
