@@ -2,7 +2,9 @@
 
 The chunks (:mod:`.chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
-small named function here, named with its chunk kind, description and example captions (with the
+small named function, here for noun phrases, verbs and clause breaks and in
+:mod:`.relation_prepositions` for prepositions (the state they share: :mod:`.relation_state`),
+named with its chunk kind, description and example captions (with the
 triples they give) in the rule table ``data/rules.json`` (stage ``"relation"``), so the table
 reads as the parser's specification; rules are switched off and recorded through a
 :class:`.ruleset.Trace`, like the attribute parser's rules.
@@ -18,64 +20,31 @@ the kitchen cooking food", "people in a field flying a kite": the man, the peopl
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from . import lexicon as lx
 from .chunks import Chunk
 from .normalise import singularise
+from .relation_state import (
+    Apply,
+    Group,
+    State,
+    Verb,
+    animate_noun,
+    body_part_owner,
+    is_body_part,
+    start_verb,
+    written_singular,
+)
 from .ruleset import NO_TRACE, RULES, Rule, Trace
 
 __all__ = ["RELATION_RULES", "read_relations"]
-
-Group = list[str]  # the objects of a (conjoined) noun phrase; "" = no argument
-
-
-@dataclass
-class _Verb:
-    lemma: str  # "" for a copula or light verb
-    subject: Group
-    participle: str = ""
-    negated: bool = False
-
-
-@dataclass
-class _State:
-    """What the reader knows at one chunk of a caption."""
-
-    chunks: list[Chunk]
-    found: list[tuple[str, str, str]] = field(default_factory=list)
-    first_subject: Group | None = None
-    subject: Group | None = None  # the clause's subject
-    last: Group | None = None  # the last noun phrase: where a preposition phrase attaches
-    last_from_subject: bool = False  # the last NP is a place the subject is in or at
-    verb: _Verb | None = None
-    pending: tuple[str, str, Group] | None = None  # (mode, relation, sources) awaiting an NP
-    applied: tuple[str, str, Group] | None = None  # what the last NP received (for conjuncts)
-    clause_verb: bool = False  # a lexical verb stood in this clause
-    block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
-    blocked_head: Group | None = None  # the same, once the noun after it is read
-    with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
-    fronted: tuple[str, Group] | None = None  # a clause-opening place phrase awaiting its subject
-
-    def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
-        for source in sources:
-            for obj in objects:
-                if source and obj and relation:
-                    pair = (obj, source) if mode == "agent" else (source, obj)
-                    self.found.append((pair[0], relation, pair[1]))
-
-    def kind_at(self, i: int) -> str:
-        return self.chunks[i].kind if 0 <= i < len(self.chunks) else ""
-
-
-Apply = Callable[[_State, int], bool]
 
 
 # --- noun phrases --------------------------------------------------------------------------
 
 
-def _anaphoric_pronoun(s: _State, i: int) -> bool:
+def _anaphoric_pronoun(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.text or chunk.key not in lx.ANAPHORIC_PRONOUNS or not s.first_subject:
         return False
@@ -90,7 +59,7 @@ def _anaphoric_pronoun(s: _State, i: int) -> bool:
         antecedent = next((noun for noun in before if noun not in sources), first)
     elif s.pending[2] == s.first_subject:  # "one chasing the other": the same group
         antecedent = first
-    elif chunk.key == "another" and _animate(first):  # "a zebra's head on the back of another"
+    elif chunk.key == "another" and animate_noun(first):  # "a zebra's head on the back of another"
         antecedent = first
     else:
         return False  # "a beverage in her right hand and a carrot in the other": not the subject
@@ -105,7 +74,7 @@ def _anaphoric_pronoun(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_thing(s: _State, i: int) -> bool:
+def _conjoined_thing(s: State, i: int) -> bool:
     before = i - 1
     while s.kind_at(before) == "CONJ":
         before -= 1
@@ -116,14 +85,14 @@ def _conjoined_thing(s: _State, i: int) -> bool:
     if mode != "rel" or relation not in lx.CONTAINMENT_PREPOSITIONS:
         return False  # verbs and "with" share their objects: "holding a cup and a plate"
     noun = s.chunks[i].text
-    if not _animate(noun) and any(_animate(source) for source in sources):
+    if not animate_noun(noun) and any(animate_noun(source) for source in sources):
         return False  # "a woman in a shirt and a skirt"
     s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
     s.applied = s.pending = None
     return True
 
 
-def _subject_after_fronted_place(s: _State, i: int) -> bool:
+def _subject_after_fronted_place(s: State, i: int) -> bool:
     if s.fronted is None or s.kind_at(i - 1) != "CONJ" or s.chunks[i - 1].key != ",":
         return False
     relation, places = s.fronted
@@ -135,7 +104,7 @@ def _subject_after_fronted_place(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_with_object(s: _State, i: int) -> bool:
+def _conjoined_with_object(s: State, i: int) -> bool:
     before = i - 1
     while s.kind_at(before) == "CONJ":
         before -= 1
@@ -153,7 +122,7 @@ def _conjoined_with_object(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_subject_after_with(s: _State, i: int) -> bool:
+def _conjoined_subject_after_with(s: State, i: int) -> bool:
     applied, nxt = s.applied, s.chunks[i + 1] if i + 1 < len(s.chunks) else None
     if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or s.verb is not None:
         return False
@@ -161,14 +130,14 @@ def _conjoined_subject_after_with(s: _State, i: int) -> bool:
         return False
     if applied[:2] != ("rel", "with") or applied[2] is not s.subject or len(s.subject) != 1:
         return False  # one subject with a with-phrase, then "and" a noun and a plural verb
-    if not _written_singular(s, i, s.subject[0]):
+    if not written_singular(s, i, s.subject[0]):
         return False  # "people with bicycles and umbrellas are standing": the plural is theirs
     s.subject.append(s.chunks[i].text)  # "a man with a beard and a child are holding up food"
     s.last, s.applied, s.pending, s.last_from_subject = s.subject, None, None, False
     return True
 
 
-def _conjoined_noun(s: _State, i: int) -> bool:
+def _conjoined_noun(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
     while s.kind_at(before) == "CONJ":
@@ -197,7 +166,7 @@ def _conjoined_noun(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_subject(s: _State, i: int) -> bool:
+def _conjoined_subject(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "VERB" or s.kind_at(i + 1) != "VERB":
         return False
     s.subject = s.last = [s.chunks[i].text]  # "a goat standing and a goat sitting in a field"
@@ -205,7 +174,7 @@ def _conjoined_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _pronoun_subject(s: _State, i: int) -> bool:
+def _pronoun_subject(s: State, i: int) -> bool:
     if s.chunks[i].key not in lx.SUBJECT_PRONOUNS or s.subject is not None:
         return False
     s.subject = list(s.first_subject or [""])
@@ -213,7 +182,7 @@ def _pronoun_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _reflexive_object(s: _State, i: int) -> bool:
+def _reflexive_object(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if s.pending is None or s.pending[0] != "rel" or chunk.text:
         return False
@@ -234,7 +203,7 @@ def _reflexive_object(s: _State, i: int) -> bool:
         sources = verb.subject
     subjects = list(dict.fromkeys(source for source in sources if source))
     if reciprocal and verb is not None and verb.participle and sources is verb.subject:
-        if len(subjects) == 1 and _written_singular(s, i, subjects[0]):
+        if len(subjects) == 1 and written_singular(s, i, subjects[0]):
             subjects = _plural_before_verb(s, i) or subjects
     if not reciprocal and relation.rpartition(" ")[2] == "by":
         subjects = []  # "a zebra all by itself": alone, no relation
@@ -245,17 +214,7 @@ def _reflexive_object(s: _State, i: int) -> bool:
     return True
 
 
-def _written_singular(s: _State, i: int, noun: str) -> bool:
-    """Whether the nearest noun phrase before chunk ``i`` whose object is ``noun`` is written in
-    the singular ("a man", not "men", which both give the object "man")."""
-    for before in range(i - 1, -1, -1):
-        chunk = s.chunks[before]
-        if chunk.kind == "NP" and chunk.text == noun:
-            return singularise(chunk.key) == chunk.key
-    return False
-
-
-def _plural_before_verb(s: _State, i: int) -> Group:
+def _plural_before_verb(s: State, i: int) -> Group:
     """The plural noun right before the verb of the reciprocal at ``i``, when it is not that
     verb's one subject: "each other" needs more than one ("an airport with jets parked/VBD next
     to each other": the jets, not the airport)."""
@@ -269,7 +228,7 @@ def _plural_before_verb(s: _State, i: int) -> Group:
     return [noun.text] if verb is not None and noun.text not in verb.subject else []
 
 
-def _pronoun_object(s: _State, i: int) -> bool:
+def _pronoun_object(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if s.pending is None or s.pending[0] == "block" or chunk.text:
         return False
@@ -290,7 +249,7 @@ def _pronoun_object(s: _State, i: int) -> bool:
     return True
 
 
-def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Group:
+def _antecedent(s: State, i: int, sources: Group, animate: bool | None) -> Group:
     """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
     subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
     else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
@@ -303,7 +262,7 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
         return [
             noun
             for noun in group or ()
-            if noun and noun not in sources and animate in (None, _animate(noun))
+            if noun and noun not in sources and animate in (None, animate_noun(noun))
         ]
 
     for group in (s.with_head, s.subject, s.first_subject):
@@ -312,16 +271,12 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
             return nouns
     for before in range(i - 1, -1, -1):
         chunk = s.chunks[before]
-        if chunk.kind == "NP" and fitting([chunk.text]) and not _body_part(chunk):
+        if chunk.kind == "NP" and fitting([chunk.text]) and not is_body_part(chunk):
             return [chunk.text]  # not "his hand" in "holding a toothbrush in his hand ... it"
     return []
 
 
-def _body_part(chunk: Chunk) -> bool:
-    return singularise(chunk.key) in lx.BODY_PART_NOUNS
-
-
-def _pending_object(s: _State, i: int) -> bool:
+def _pending_object(s: State, i: int) -> bool:
     if s.pending is None:
         return False
     obj = s.chunks[i].text
@@ -330,7 +285,9 @@ def _pending_object(s: _State, i: int) -> bool:
         s.fronted, s.pending, s.applied, s.last = (relation, [obj]), None, None, [obj]
         return True
     bare = relation == s.chunks[i - 1].text != "with"  # "people in a field"
-    placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
+    placed = relation.endswith(" " + s.chunks[i - 1].text) and not animate_noun(
+        obj
+    )  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
     if mode != "block":
@@ -342,11 +299,7 @@ def _pending_object(s: _State, i: int) -> bool:
     return True
 
 
-def _animate(obj: str) -> bool:
-    return singularise(obj.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
-
-
-def _clause_subject(s: _State, i: int) -> bool:
+def _clause_subject(s: State, i: int) -> bool:
     if s.subject is not None:
         return False
     s.subject = s.last = [s.chunks[i].text]
@@ -355,321 +308,56 @@ def _clause_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _other_noun(s: _State, i: int) -> bool:
+def _other_noun(s: State, i: int) -> bool:
     s.last, s.applied, s.last_from_subject = [s.chunks[i].text], None, False
     s.blocked_head = None
-    return True
-
-
-# --- prepositions ----------------------------------------------------------------------------
-
-
-def _fronted_preposition(s: _State, i: int) -> bool:
-    chunk = s.chunks[i]
-    if chunk.blocking or chunk.text == "with" or s.subject is not None:
-        return False
-    if (i > 0 and s.kind_at(i - 1) != "BREAK") or s.kind_at(i + 1) != "NP":
-        return False
-    end = i + 1
-    while s.kind_at(end) in ("NP", "PREP"):
-        end += 1  # the phrase may go on: "on a bench in the park, ..."
-    if s.kind_at(end) != "CONJ" or s.chunks[end].key != ",":
-        return False
-    s.pending = ("front", chunk.text, [])  # the place of a subject named after the comma
-    return True
-
-
-def _verb_preposition(s: _State, i: int) -> bool:
-    chunk = s.chunks[i]
-    if chunk.text not in lx.AFTER_VERB_PREPOSITIONS or s.kind_at(i - 1) != "VERB":
-        return False
-    return _preposition_after_verb(s, i)  # "a dog waiting for a ball": wait for
-
-
-def _blocking_preposition(s: _State, i: int) -> bool:
-    if not s.chunks[i].blocking:
-        return False
-    s.pending = ("block", "", [])
-    after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
-    s.block_head = s.last if after_noun else None
-    return True
-
-
-def _passive_agent(s: _State, i: int) -> bool:
-    verb = s.verb
-    if (
-        s.chunks[i].text != "by"
-        or s.kind_at(i - 1) != "VERB"
-        or verb is None
-        or not verb.lemma
-        or not verb.participle
-        or verb.participle in lx.LOCATIVE_PARTICIPLES
-    ):
-        return False
-    s.pending = ("agent", verb.lemma, verb.subject)
-    return True
-
-
-def _preposition_after_game(s: _State, i: int) -> bool:
-    verb, applied = s.verb, s.applied
-    if s.kind_at(i - 1) != "NP" or s.chunks[i].blocking or verb is None or applied is None:
-        return False
-    if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
-        return False  # the game must be the verb's object: "kids playing baseball on a field"
-    if s.chunks[i - 1].text not in lx.GAME_NOUNS or _closing_pronoun(s, i):
-        return False  # not "people playing board games in a room", "with spectators behind her"
-    s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
-    return True
-
-
-def _with_scene_frame(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP" or s.kind_at(i + 2) != "PREP":
-        return False
-    if s.kind_at(i + 3) != "NP" or s.chunks[i + 3].key not in lx.SCENE_NOUNS:
-        return False
-    s.pending = ("block", "", [])  # "a sign with a building in the background": nothing
-    return True
-
-
-def _with_body_part(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
-        return False
-    if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
-        return False
-    after = s.kind_at(i + 2)
-    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
-    if s.kind_at(i - 1) == "VERB":
-        if not small_clause:
-            return False  # "sleeping with his head on a pillow", not "waving with his hand"
-    elif s.kind_at(i - 1) != "NP" or not s.last or any(_animate(noun) for noun in s.last):
-        return False  # "a dog with a long tail": the dog's own
-    verb = s.verb
-    owner = verb.subject if verb is not None else s.subject
-    if not owner or not any(_animate(noun) for noun in owner):
-        return False
-    lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
-    s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
-    return True
-
-
-def _opens_small_clause(s: _State, i: int) -> bool:
-    """Whether the chunk at ``i`` is "with" opening a small clause: a noun and a participle or a
-    place phrase ("with a dog on the floor", "with a man standing next to it")."""
-    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
-        return False
-    after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    if after is None or after.blocking:
-        return False
-    if after.kind == "PREP":  # a preposition with no noun is an adverb: "a box with pizza inside"
-        j = i + 3
-        while s.kind_at(j) == "CONJ":
-            j += 1  # "in the orange and purple sky", "up and down the sidewalk"
-        return s.kind_at(j) in ("NP", "PREP")
-    return after.kind == "VERB" and not after.finite
-
-
-def _closing_pronoun(s: _State, i: int) -> str:
-    """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
-    him": him; "with a string attached to it": it), else ""."""
-    if not _opens_small_clause(s, i):
-        return ""
-    at = i + 3 if s.kind_at(i + 2) == "VERB" else i + 2
-    if s.kind_at(at) != "PREP" or s.kind_at(at + 1) != "NP":
-        return ""
-    closing = s.chunks[at + 1]
-    return "" if closing.text else closing.key
-
-
-def _with_on_body_part(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP" or not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP":
-        return False
-    closing = s.chunks[i + 3]
-    if not closing.text or not _body_part(closing) or s.clause_verb:
-        return False  # after a verb, with-absolute reads it
-    owner = s.subject
-    if not owner or s.last is owner or not any(_animate(noun) for noun in owner):
-        return False
-    if not s.last or any(_animate(noun) for noun in s.last):
-        return False  # "a man on a horse with a saddle on its back": the horse's
-    s.pending = ("rel", "with", owner)  # "a cat on a stool with something on its head"
-    return True
-
-
-def _with_absolute(s: _State, i: int) -> bool:
-    if not s.clause_verb or s.verb is None or not _opens_small_clause(s, i):
-        return False
-    pronoun = _closing_pronoun(s, i)
-    if s.kind_at(i - 1) != "NP" and not (s.kind_at(i - 1) == "VERB" and pronoun):
-        return False  # right after a verb only when a pronoun closes it: "sits with a dog by him"
-    subject = s.verb.subject
-    animate = any(_animate(noun) for noun in subject)
-    if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
-        pronoun in lx.ANIMATE_PRONOUNS and not animate
-    ):
-        return False  # "a man stands near a table with computer equipment on it": the table's
-    s.pending = ("rel", "with", subject)
-    return True
-
-
-def _preposition_after_place_in(s: _State, i: int) -> bool:
-    applied, chunk = s.applied, s.chunks[i]
-    if s.kind_at(i - 1) != "NP" or chunk.blocking or not s.last_from_subject or applied is None:
-        return False
-    mode, relation, sources = applied
-    if mode != "rel" or relation != "in" or s.verb is not None or chunk.text == "in":
-        return False  # not "a boy running in a field below a kite", "babies in a tub in a room"
-    if not any(_animate(noun) for noun in sources):
-        return False
-    s.pending = ("rel", chunk.text, sources)  # "a man in a red jacket next to a motorcycle"
-    return True
-
-
-def _conjoined_preposition(s: _State, i: int) -> bool:
-    chunk = s.chunks[i]
-    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or chunk.blocking:
-        return False
-    if s.kind_at(i + 2) == "VERB" and s.chunks[i + 2].finite:
-        return False  # a clause of its own: "and next to it is a yellow taxi"
-    applied, verb = s.applied, s.verb
-    if applied is None or applied[0] != "rel":
-        return False
-    _, relation, sources = applied
-    before = s.chunks[i - 3] if s.kind_at(i - 3) == "PREP" else None
-    if chunk.text == "with" or (before is not None and relation == before.text):
-        s.pending = ("rel", chunk.text, sources)  # "a picnic table in sand, underneath a tree"
-        return True
-    if verb is None or not verb.lemma or verb.negated or sources is not verb.subject:
-        return False
-    if before is None or relation != f"{verb.lemma} {before.text}":
-        return False  # the verb's object: "holding a cup, on a table" relates nothing new
-    s.pending = ("rel", f"{verb.lemma} {chunk.text}", sources)  # "on the wall and on a shelf"
-    return True
-
-
-def _body_part_owner(s: _State, i: int, after_with: bool = False) -> Group:
-    """The person or animal whose body part closes the preposition phrase right before chunk
-    ``i`` ("a toothbrush in his hand": the infant holding it), else an empty group; after "with"
-    only where ``after_with`` ("with their mouths open growling": the bears growl)."""
-    before = s.chunks[i - 2] if s.kind_at(i - 2) == "PREP" else None
-    if s.kind_at(i - 1) != "NP" or before is None or before.blocking:
-        return []
-    if before.text == "with" and not after_with:
-        return []  # a with-absolute's own small clause: "a man with his arm around a woman"
-    if not _body_part(s.chunks[i - 1]) or not s.chunks[i - 1].text:
-        return []
-    owner = s.verb.subject if s.verb is not None else s.subject
-    return owner if owner and any(_animate(noun) for noun in owner) else []
-
-
-def _preposition_after_body_part(s: _State, i: int) -> bool:
-    owner = _body_part_owner(s, i)
-    if not owner or s.chunks[i].blocking or s.chunks[i].text == "with":
-        return False
-    verb = s.verb
-    lexical = verb is not None and verb.lemma and not verb.negated and owner is verb.subject
-    relation = f"{verb.lemma} {s.chunks[i].text}" if lexical and verb else s.chunks[i].text
-    s.pending = ("rel", relation, owner)  # "a woman with pizza in her mouth next to a book"
-    return True
-
-
-def _preposition_after_colour_in(s: _State, i: int) -> bool:
-    pending = s.pending
-    if s.kind_at(i - 1) != "PREP" or s.chunks[i - 1].text != "in" or pending is None:
-        return False  # "in" with no noun: a colour the person is dressed in ("a man in green")
-    mode, relation, sources = pending
-    if mode != "rel" or relation != "in" or not any(_animate(noun) for noun in sources):
-        return False
-    s.pending = ("rel", s.chunks[i].text, sources)  # "a man in green next to an elephant"
-    return True
-
-
-def _preposition_after_noun(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
-        return False
-    s.pending = ("rel", s.chunks[i].text, s.last)
-    return True
-
-
-def _preposition_after_verb(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "VERB" or s.verb is None:
-        return False
-    verb = s.verb
-    relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i].text}".strip()
-    s.pending = ("rel", relation, verb.subject)
-    return True
-
-
-def _preposition_after_pronoun(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP":
-        return False
-    if s.chunks[i - 1].key in lx.TIME_NOUNS and s.kind_at(i - 2) == "VERB":
-        s.pending = None  # "having fun in the zoo": an idiom and its phrase state nothing
-        return True  # ("on display outside a building" relates the subject)
-    verb = s.verb
-    if verb is not None and verb.lemma and not verb.negated:
-        s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
-    elif s.subject is not None:
-        s.pending = ("rel", s.chunks[i].text, s.subject)
-    return True
-
-
-def _dangling_preposition(s: _State, i: int) -> bool:
-    s.pending = None
     return True
 
 
 # --- verbs -----------------------------------------------------------------------------------
 
 
-def _start_verb(s: _State, chunk: Chunk, subject: Group) -> bool:
-    s.verb = _Verb(chunk.text, subject, chunk.participle, chunk.negated)
-    lexical = bool(chunk.text) and not chunk.negated
-    s.pending = ("rel", chunk.text, subject) if lexical else None
-    s.clause_verb = s.clause_verb or lexical
-    return True
-
-
-def _partitive_relative(s: _State, i: int) -> bool:
+def _partitive_relative(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or s.kind_at(i - 2) != "PREP" or s.chunks[i - 2].text != "of":
         return False
     if not s.blocked_head or not any(s.blocked_head):
         return False
-    return _start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
+    return start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
 
 
-def _relative_clause(s: _State, i: int) -> bool:
+def _relative_clause(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or not s.last:
         return False
-    return _start_verb(s, s.chunks[i], s.last)
+    return start_verb(s, s.chunks[i], s.last)
 
 
-def _infinitive(s: _State, i: int) -> bool:
+def _infinitive(s: State, i: int) -> bool:
     if not s.chunks[i].infinitive:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
     if s.chunks[i].intention:  # "stopped to pet the sheep": an intention states nothing
-        s.verb, s.pending = _Verb(s.chunks[i].text, subject or [""], negated=True), None
+        s.verb, s.pending = Verb(s.chunks[i].text, subject or [""], negated=True), None
         s.clause_verb = True
         return True
-    return _start_verb(s, s.chunks[i], subject or [""])
+    return start_verb(s, s.chunks[i], subject or [""])
 
 
-def _conjoined_verb(s: _State, i: int) -> bool:
+def _conjoined_verb(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "CONJ":
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
-    return _start_verb(s, s.chunks[i], subject or [""])
+    return start_verb(s, s.chunks[i], subject or [""])
 
 
-def _participle_after_body_part(s: _State, i: int) -> bool:
+def _participle_after_body_part(s: State, i: int) -> bool:
     chunk = s.chunks[i]
-    owner = _body_part_owner(s, i, chunk.participle == "")
+    owner = body_part_owner(s, i, chunk.participle == "")
     if not owner or chunk.finite:
         return False
-    return _start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
+    return start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
 
 
-def _posture_after_landmark(s: _State, i: int) -> bool:
+def _posture_after_landmark(s: State, i: int) -> bool:
     chunk, verb, applied = s.chunks[i], s.verb, s.applied
     if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last_from_subject or verb is None:
         return False
@@ -680,42 +368,44 @@ def _posture_after_landmark(s: _State, i: int) -> bool:
     preposition = applied[1].removeprefix(verb.lemma + " ")
     if preposition == applied[1] or preposition in lx.CONTAINMENT_PREPOSITIONS:
         return False  # not "a cat sitting on a laptop": a place the subject is on or in
-    if not s.last or any(not noun or _animate(noun) for noun in s.last):
+    if not s.last or any(not noun or animate_noun(noun) for noun in s.last):
         return False
-    return _start_verb(s, chunk, s.last)  # "cats sitting next to a monitor sitting on a table"
+    return start_verb(s, chunk, s.last)  # "cats sitting next to a monitor sitting on a table"
 
 
-def _reduced_relative(s: _State, i: int) -> bool:
+def _reduced_relative(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last:
         return False
     head = s.blocked_head
     if head and any(head):
-        if all(singularise(noun) in lx.BODY_PART_NOUNS for noun in head) and _animate(s.last[0]):
+        if all(singularise(noun) in lx.BODY_PART_NOUNS for noun in head) and animate_noun(
+            s.last[0]
+        ):
             head = s.last  # "the hand of a person picking up a pizza": the person picks it up
-        return _start_verb(s, chunk, head)  # "a drape full of feathers sitting on"
+        return start_verb(s, chunk, head)  # "a drape full of feathers sitting on"
     if not any(s.last) or (s.last_from_subject and not chunk.participle):
-        return _start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
-    return _start_verb(s, chunk, s.last)
+        return start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
+    return start_verb(s, chunk, s.last)
 
 
-def _small_clause(s: _State, i: int) -> bool:
+def _small_clause(s: State, i: int) -> bool:
     verb, applied = s.verb, s.applied
     if s.kind_at(i - 1) != "NP" or verb is None or verb.lemma not in lx.PERCEPTION_VERBS:
         return False
     if applied is None or applied[:2] != ("rel", verb.lemma) or not s.last or not any(s.last):
         return False  # the noun must be the perception verb's object
-    return _start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
+    return start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
 
 
-def _finite_verb(s: _State, i: int) -> bool:
-    return _start_verb(s, s.chunks[i], s.subject or s.last or [""])
+def _finite_verb(s: State, i: int) -> bool:
+    return start_verb(s, s.chunks[i], s.subject or s.last or [""])
 
 
 # --- clause structure ------------------------------------------------------------------------
 
 
-def _clause_break(s: _State, i: int) -> bool:
+def _clause_break(s: State, i: int) -> bool:
     nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
     if nxt is not None and nxt.kind == "VERB" and not nxt.finite and s.subject:
         s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
@@ -748,7 +438,7 @@ def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[s
     """The triples the chunks state, in order, with duplicates (the caller removes them).
     A rule that ``trace`` switches off is skipped (the next rule of the chunk's kind is tried);
     a recording ``trace`` receives (rule name, chunk index) for every chunk read."""
-    state = _State(chunks)
+    state = State(chunks)
     disabled = trace.disabled
     by_chunk = _by_chunk()
     for i, chunk in enumerate(chunks):
