@@ -131,6 +131,11 @@ CASES = [
     ("dog running next to sleeping cat", [("dog", "run next to", "cat")]),
     ("man walking to parked car", [("man", "walk to", "car")]),
     ("boy wants to play ball", []),  # an infinitive of intention states nothing
+    # a colour tagged as a noun before a participle and a noun modifies the noun
+    ("girl in pink flowered dress", [("girl", "in", "dress")]),
+    ("a person holding a rainbow colored umbrella", [("person", "hold", "umbrella")]),
+    # a second verb after "and" that the tagger read as a plural noun
+    ("young girl smiles and waves at camera", [("girl", "wave at", "camera")]),
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),
