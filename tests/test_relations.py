@@ -136,6 +136,8 @@ CASES = [
     ("a person holding a rainbow colored umbrella", [("person", "hold", "umbrella")]),
     # a second verb after "and" that the tagger read as a plural noun
     ("young girl smiles and waves at camera", [("girl", "wave at", "camera")]),
+    # an adjective the tagger read as an infinitive after "to"
+    ("girl reading to sleepy child", [("girl", "read to", "child")]),
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),

@@ -388,7 +388,11 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
             i += 1
-        elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+        elif (
+            key == "to"
+            and i + 1 < u.n
+            and (u.kind[i + 1] == VERB or (u.tag[i + 1] == "VB" and u.kind[i + 1] != ATTR))
+        ):  # an infinitive; not an adjective tagged as one ("talking to angry/VB customer")
             intention = _of_intention(u, i)
             chunk, i = _verb_group(u, i + 1, infinitive=True)
             chunk.intention = intention
