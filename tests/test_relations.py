@@ -138,6 +138,9 @@ CASES = [
     ("young girl smiles and waves at camera", [("girl", "wave at", "camera")]),
     # an adjective the tagger read as an infinitive after "to"
     ("girl reading to sleepy child", [("girl", "read to", "child")]),
+    # a position noun with "of" is one preposition, with its article or without
+    ("clock on side of building", [("clock", "on side of", "building")]),
+    ("man at end of boat", [("man", "at end of", "boat")]),
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),

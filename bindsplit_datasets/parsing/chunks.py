@@ -184,10 +184,11 @@ def phrasal_length(u: Units, i: int) -> int:
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
-    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
-    if (u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS) or u.key_at(i + 1) != "the":
+    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of;
+    # without the article in telegraphic text ("clock on side of building")
+    if u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS:
         return 0
-    j = i + 2
+    j = i + 2 if u.key_at(i + 1) == "the" else i + 1
     while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
         j += 1  # modifiers of the position noun
     while j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] in lx.POSITION_NOUNS:
