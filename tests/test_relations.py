@@ -141,6 +141,12 @@ CASES = [
     # a position noun with "of" is one preposition, with its article or without
     ("clock on side of building", [("clock", "on side of", "building")]),
     ("man at end of boat", [("man", "at end of", "boat")]),
+    # a word in -ing after a plural noun is its verb, not the start of a compound
+    (
+        "three zebras drinking water from a pond",
+        [("zebra", "drink", "water"), ("water", "from", "pond")],
+    ),
+    ("a bottle of drinking water", []),
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),
