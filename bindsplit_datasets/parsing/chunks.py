@@ -156,8 +156,11 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     kind = u.kind[i]
     if kind == COPULA or (kind == OTHER and u.tag[i] in _FINITE_TAGS) or kind == VERB:
         return True
-    if kind == OTHER and u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB:
-        return True  # a noun-tagged verb the corrections took out of a noun run ("stands/NNS")
+    if kind == OTHER and (
+        (u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB)
+        or (u.tag[i] == "JJ" and u.key[i] in lx.VERBS_3SG)
+    ):  # a verb tagged as a noun or adjective that the corrections took out of a noun run
+        return True  # ("stands/NNS", "her dog sleeps/JJ beside her")
     if kind not in (GERUND, PART, WEAK):
         return False
     before, after = u.previous(i), u.following(i)
