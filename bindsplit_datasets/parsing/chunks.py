@@ -157,8 +157,11 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     kind = u.kind[i]
     if kind == COPULA or (kind == OTHER and u.tag[i] in _FINITE_TAGS) or kind == VERB:
         return True
-    if kind == OTHER and u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB:
-        return True  # a noun-tagged verb the corrections took out of a noun run ("stands/NNS")
+    if kind == OTHER and (
+        (u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB)
+        or (u.tag[i] == "JJ" and u.key[i] in lx.VERBS_3SG)
+    ):  # a verb tagged as a noun or adjective that the corrections took out of a noun run
+        return True  # ("stands/NNS", "her dog sleeps/JJ beside her")
     if kind not in (GERUND, PART, WEAK):
         return False
     before, after = u.previous(i), u.following(i)
@@ -166,7 +169,8 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     if not modifies:
         return True
     if before < 0 or u.kind[before] in _MODIFIER_LEFT:
-        return u.kind_at(before) == PREP and u.key[before] == "to"
+        # after "to" a verb, unless a past participle ("walking to parked car")
+        return _infinitive_to(u, before) and (kind == GERUND or rw.verb_lemma(u.key[i]) == u.key[i])
     if u.kind[before] == NOUN and u.key[i] in lx.COMPOUND_PARTICIPLES and u.kind[after] == NOUN:
         return before > 0 and u.kind[before - 1] == NOUN  # "man riding horse"; not "grass covered"
     return True
@@ -178,25 +182,17 @@ for _words in lx.PHRASAL_PREPOSITIONS:
     _PHRASAL_BY_FIRST[_words[0]] = (*_PHRASAL_BY_FIRST.get(_words[0], ()), _words)
 
 
-#: Position nouns that make a multi-word preposition without an article ("on back of"); not
-#: "half" ("cut in half of ...": a result) nor the scene frames.
-_TELEGRAPHIC_POSITIONS = lx.POSITION_NOUNS - lx.SCENE_NOUNS - {"half"}
-
-
 def phrasal_length(u: Units, i: int) -> int:
     """Length of the multi-word preposition starting at unit ``i`` (0 if none)."""
     keys = u.key
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
-    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
+    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of;
+    # without the article in telegraphic text ("clock on side of building")
     if u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS:
         return 0
-    if u.key_at(i + 2) == "of" and u.key_at(i + 1) in _TELEGRAPHIC_POSITIONS:
-        return 3  # telegraphic, without the article: "cat standing on back of commode"
-    if u.key_at(i + 1) != "the":
-        return 0
-    j = i + 2
+    j = i + 2 if u.key_at(i + 1) == "the" else i + 1
     while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
         j += 1  # modifiers of the position noun
     while j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] in lx.POSITION_NOUNS:
@@ -204,6 +200,16 @@ def phrasal_length(u: Units, i: int) -> int:
     if j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] == "of":
         return j + 2 - i
     return 0
+
+
+def _infinitive_to(u: Units, i: int) -> bool:
+    """Whether unit ``i`` is a "to" that can mark an infinitive: not the last word of a
+    multi-word preposition ("next to parked bike": the participle modifies the bike)."""
+    return (
+        u.kind_at(i) == PREP
+        and u.key[i] == "to"
+        and not any(phrasal_length(u, s) == i + 1 - s for s in range(max(0, i - 3), i))
+    )
 
 
 def _phrasal_text(u: Units, i: int, length: int) -> str:
@@ -408,7 +414,11 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
             i += 1
-        elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+        elif (
+            key == "to"
+            and i + 1 < u.n
+            and (u.kind[i + 1] == VERB or (u.tag[i + 1] == "VB" and u.kind[i + 1] != ATTR))
+        ):  # an infinitive; not an adjective tagged as one ("talking to angry/VB customer")
             intention = _of_intention(u, i)
             chunk, i = _verb_group(u, i + 1, infinitive=True)
             chunk.intention = intention
