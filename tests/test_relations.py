@@ -164,6 +164,42 @@ CASES = [
         "a kitchen with a stove, a sink, and a fridge",
         [("kitchen", "with", "stove"), ("kitchen", "with", "sink"), ("kitchen", "with", "fridge")],
     ),
+    # the chunker: a telegraphic region noun + "of" is one preposition, as written; "half" is not
+    ("cat standing on back of commode", [("cat", "stand on back of", "commode")]),
+    ("bus parked on side of road", [("bus", "park on side of", "road")]),
+    # transparent nouns and frames (nouns: partitive, picture), manner nouns (nouns: time)
+    ("elephants walking out of a large body of water", [("elephant", "walk out of", "water")]),
+    ("Aerial view of an airplane flying in the sky", [("airplane", "fly in", "sky")]),
+    ("a woman looking at the elephant in amazement", [("woman", "look at", "elephant")]),
+    # a light-verb idiom and a phrase after it state nothing; a state after a preposition does
+    ("kids are running and having fun in a park", []),
+    ("paintings on display outside a museum", [("painting", "outside", "museum")]),
+    # a particle after the verb's object, ending the phrase, joins the verb (SPEC 1b)
+    ("a boy showing his new shoes off", [("boy", "show off", "shoe")]),
+    (
+        "cows poking their heads out, eating hay",
+        [("cow", "poke out", "head"), ("cow", "eat", "hay")],
+    ),
+    ("a man holding a baby up in the air", [("man", "hold", "baby"), ("baby", "in", "air")]),
+    # "it" as a later clause's subject is the first subject; "for sale" states nothing
+    (
+        "a puppy playing with a ball as it stands in a box",
+        [("puppy", "play with", "ball"), ("puppy", "stand in", "box")],
+    ),
+    (
+        "a man selling items for sale in front of a shop",
+        [("man", "sell", "item"), ("man", "sell in front of", "shop")],
+    ),
+    # a present participle after a with-phrase's body part is its owner's
+    (
+        "two dogs with their mouths open barking at a cat",
+        [("dog", "with", "mouth"), ("dog", "bark at", "cat")],
+    ),
+    # a body part is no pronoun's nearest antecedent
+    (
+        "a dog with a ball in its mouth chewing on it",
+        [("dog", "with", "ball"), ("ball", "in", "mouth"), ("dog", "chew on", "ball")],
+    ),
 ]
 
 #: Captions that state no relation (SPEC 1b, "Not relations").

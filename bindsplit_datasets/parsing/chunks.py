@@ -147,6 +147,7 @@ class Chunk:
     blocking: bool = False  # PREP: states no relation
     infinitive: bool = False  # VERB: after "to"
     negated: bool = False  # VERB: with "not"/"n't"/"never"
+    plural: bool = False  # VERB: its finite word agrees with a plural subject ("are", "hold/VBP")
     intention: bool = False  # VERB: an infinitive of intention ("stopped to pet", "about to jump")
 
 
@@ -322,9 +323,10 @@ def _verb_group(u: Units, i: int, infinitive: bool) -> tuple[Chunk, int]:
         for k in words
     )
     participle = u.key[main] if main >= 0 and u.tag[main] in ("VBN", "VBD") else ""
+    plural = bool(words) and (u.tag[words[0]] == "VBP" or u.key[words[0]] in ("are", "were"))
     chunk = Chunk(
         "VERB", lemma, finite=finite and not infinitive, participle=participle,
-        infinitive=infinitive, negated=negated,
+        infinitive=infinitive, negated=negated, plural=plural and not infinitive,
     )  # fmt: skip
     return chunk, max(j, i + 1)
 
@@ -343,6 +345,26 @@ def _reads_preposition(u: Units, i: int, chunks: list[Chunk]) -> bool:
     if key in lx.AFTER_VERB_PREPOSITIONS:
         return bool(chunks) and chunks[-1].kind == "VERB" and bool(chunks[-1].text)
     return u.kind[i] == PREP and key in lx.BEFORE_NOUN_PREPOSITIONS
+
+
+def _particle_after_object(u: Units, i: int, chunks: list[Chunk]) -> bool:
+    """Whether the particle at unit ``i`` closes a verb's object and joins that
+    verb (SPEC 1b: verb lemma, then particles: "poking their heads out, eating" -> poke out):
+    it ends the phrase (the caption, a comma or a clause follows, or another verb), and the verb
+    has no particle yet."""
+    if u.kind[i] not in (ADV, OTHER, PREP) or len(chunks) < 2:
+        return False  # "off/RP", "off/IN" at the end: no preposition, which takes a noun
+    obj, verb = chunks[-1], chunks[-2]
+    if obj.kind != "NP" or not obj.text or verb.kind != "VERB" or not verb.text:
+        return False
+    if " " in verb.text or verb.negated:
+        return False
+    after = i + 1
+    if after >= u.n or u.key[after] in _SENTENCE_ENDS or u.kind[after] == CONJ:
+        return True
+    if u.kind[i] == PREP or _pronoun(u, after):
+        return False  # "has flowers in it": a preposition with its object
+    return u.kind[after] in (GERUND, OTHER)
 
 
 def chunk_units(u: Units) -> list[Chunk]:
@@ -404,6 +426,9 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif _is_verb_unit(u, i):
             chunk, i = _verb_group(u, i, infinitive=False)
             chunks.append(chunk)
+        elif key in lx.PARTICLES and _particle_after_object(u, i, chunks):
+            chunks[-2].text = f"{chunks[-2].text} {key}"  # "shows his tie off": show off
+            i += 1
         elif kind in (ADV, PREP) and u.kind_at(i + 1) == PREP and key not in _CLAUSE_IF_FINITE:
             i += 1  # "moving around in a park", "sitting outside on a beach": an adverb
         elif kind == PREP or key in _READ_PREPOSITIONS:

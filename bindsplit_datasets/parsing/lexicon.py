@@ -95,6 +95,7 @@ __all__ = [
     "PARTITIVE_NOUNS",
     "PATTERNS",
     "PERCEPTION_VERBS",
+    "POSTURE_VERBS",
     "PHRASAL_PREPOSITIONS",
     "PICTURE_NOUNS",
     "PLURAL_US_NOUNS",
@@ -391,6 +392,8 @@ PARTICLES: frozenset[str] = wl.words("adverbs", "particle")
 #: Verbs of perception and causation (all forms, lemmas among them) that take a small clause
 #: ("watching a man play tennis").
 PERCEPTION_VERBS: frozenset[str] = wl.words("verbs", "perception")
+#: Lemmas of verbs of posture, which things take too ("a monitor sitting on a table").
+POSTURE_VERBS: frozenset[str] = wl.words("verbs", "posture")
 
 
 def lexical_form(word: str) -> str:

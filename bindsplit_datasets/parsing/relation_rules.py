@@ -2,7 +2,9 @@
 
 The chunks (:mod:`.chunks`) are read left to right. For each chunk the rules of its kind
 in :data:`RELATION_RULES` are tried in order; the first that applies handles it. Each rule is a
-small named function here, named with its chunk kind, description and example captions (with the
+small named function, here for noun phrases, verbs and clause breaks and in
+:mod:`.relation_prepositions` for prepositions (the state they share: :mod:`.relation_state`),
+named with its chunk kind, description and example captions (with the
 triples they give) in the rule table ``data/rules.json`` (stage ``"relation"``), so the table
 reads as the parser's specification; rules are switched off and recorded through a
 :class:`.ruleset.Trace`, like the attribute parser's rules.
@@ -18,63 +20,31 @@ the kitchen cooking food", "people in a field flying a kite": the man, the peopl
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from . import lexicon as lx
 from .chunks import Chunk
 from .normalise import singularise
+from .relation_state import (
+    Apply,
+    Group,
+    State,
+    Verb,
+    animate_noun,
+    body_part_owner,
+    is_body_part,
+    start_verb,
+    written_singular,
+)
 from .ruleset import NO_TRACE, RULES, Rule, Trace
 
 __all__ = ["RELATION_RULES", "read_relations"]
-
-Group = list[str]  # the objects of a (conjoined) noun phrase; "" = no argument
-
-
-@dataclass
-class _Verb:
-    lemma: str  # "" for a copula or light verb
-    subject: Group
-    participle: str = ""
-    negated: bool = False
-
-
-@dataclass
-class _State:
-    """What the reader knows at one chunk of a caption."""
-
-    chunks: list[Chunk]
-    found: list[tuple[str, str, str]] = field(default_factory=list)
-    first_subject: Group | None = None
-    subject: Group | None = None  # the clause's subject
-    last: Group | None = None  # the last noun phrase: where a preposition phrase attaches
-    last_from_subject: bool = False  # the last NP is a place the subject is in or at
-    verb: _Verb | None = None
-    pending: tuple[str, str, Group] | None = None  # (mode, relation, sources) awaiting an NP
-    applied: tuple[str, str, Group] | None = None  # what the last NP received (for conjuncts)
-    clause_verb: bool = False  # a lexical verb stood in this clause
-    block_head: Group | None = None  # the noun before "of"/"for"... ("a drape full of feathers")
-    blocked_head: Group | None = None  # the same, once the noun after it is read
-    with_head: Group | None = None  # the head of the last with-phrase: what its "it" stands for
-
-    def emit(self, mode: str, relation: str, sources: Group, objects: Group) -> None:
-        for source in sources:
-            for obj in objects:
-                if source and obj and relation:
-                    pair = (obj, source) if mode == "agent" else (source, obj)
-                    self.found.append((pair[0], relation, pair[1]))
-
-    def kind_at(self, i: int) -> str:
-        return self.chunks[i].kind if 0 <= i < len(self.chunks) else ""
-
-
-Apply = Callable[[_State, int], bool]
 
 
 # --- noun phrases --------------------------------------------------------------------------
 
 
-def _anaphoric_pronoun(s: _State, i: int) -> bool:
+def _anaphoric_pronoun(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.text or chunk.key not in lx.ANAPHORIC_PRONOUNS or not s.first_subject:
         return False
@@ -89,6 +59,8 @@ def _anaphoric_pronoun(s: _State, i: int) -> bool:
         antecedent = next((noun for noun in before if noun not in sources), first)
     elif s.pending[2] == s.first_subject:  # "one chasing the other": the same group
         antecedent = first
+    elif chunk.key == "another" and animate_noun(first):  # "a zebra's head on the back of another"
+        antecedent = first
     else:
         return False  # "a beverage in her right hand and a carrot in the other": not the subject
     if not antecedent:
@@ -102,7 +74,7 @@ def _anaphoric_pronoun(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_thing(s: _State, i: int) -> bool:
+def _conjoined_thing(s: State, i: int) -> bool:
     before = i - 1
     while s.kind_at(before) == "CONJ":
         before -= 1
@@ -113,14 +85,59 @@ def _conjoined_thing(s: _State, i: int) -> bool:
     if mode != "rel" or relation not in lx.CONTAINMENT_PREPOSITIONS:
         return False  # verbs and "with" share their objects: "holding a cup and a plate"
     noun = s.chunks[i].text
-    if not _animate(noun) and any(_animate(source) for source in sources):
+    if not animate_noun(noun) and any(animate_noun(source) for source in sources):
         return False  # "a woman in a shirt and a skirt"
     s.subject = s.last = [noun]  # "a car in a garage and a bicycle": no (car, in, bicycle)
     s.applied = s.pending = None
     return True
 
 
-def _conjoined_noun(s: _State, i: int) -> bool:
+def _subject_after_fronted_place(s: State, i: int) -> bool:
+    if s.fronted is None or s.kind_at(i - 1) != "CONJ" or s.chunks[i - 1].key != ",":
+        return False
+    relation, places = s.fronted
+    s.fronted = None
+    s.subject = s.last = [s.chunks[i].text]
+    s.first_subject = s.first_subject or s.subject
+    s.emit("rel", relation, s.subject, places)  # "on top of a desk, a pair of scissors"
+    s.applied, s.pending, s.last_from_subject = None, None, False
+    return True
+
+
+def _conjoined_with_object(s: State, i: int) -> bool:
+    before = i - 1
+    while s.kind_at(before) == "CONJ":
+        before -= 1
+    if before == i - 1 or s.kind_at(before) != "NP" or s.chunks[before].text or not s.with_head:
+        return False  # the conjunct must follow a pronoun that closed a with-phrase's clause
+    nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
+    if nxt is None or nxt.blocking or nxt.finite or nxt.kind not in ("PREP", "VERB"):
+        return False  # a small clause of its own follows: "and a flower next to it"
+    if s.kind_at(i + 2) == "NP" and s.chunks[i + 2].key in lx.SCENE_NOUNS:
+        return False  # not a scene frame: "and a building in the background" states nothing
+    noun = s.chunks[i].text
+    s.emit("rel", "with", s.with_head, [noun])  # "a cross with bears tied to it and a flower ..."
+    s.last, s.applied = [noun], ("rel", "with", s.with_head)
+    s.pending, s.last_from_subject = None, False
+    return True
+
+
+def _conjoined_subject_after_with(s: State, i: int) -> bool:
+    applied, nxt = s.applied, s.chunks[i + 1] if i + 1 < len(s.chunks) else None
+    if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "NP" or s.verb is not None:
+        return False
+    if nxt is None or nxt.kind != "VERB" or not nxt.plural or applied is None:
+        return False
+    if applied[:2] != ("rel", "with") or applied[2] is not s.subject or len(s.subject) != 1:
+        return False  # one subject with a with-phrase, then "and" a noun and a plural verb
+    if not written_singular(s, i, s.subject[0]):
+        return False  # "people with bicycles and umbrellas are standing": the plural is theirs
+    s.subject.append(s.chunks[i].text)  # "a man with a beard and a child are holding up food"
+    s.last, s.applied, s.pending, s.last_from_subject = s.subject, None, None, False
+    return True
+
+
+def _conjoined_noun(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     before = i - 1
     while s.kind_at(before) == "CONJ":
@@ -149,7 +166,7 @@ def _conjoined_noun(s: _State, i: int) -> bool:
     return True
 
 
-def _conjoined_subject(s: _State, i: int) -> bool:
+def _conjoined_subject(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "CONJ" or s.kind_at(i - 2) != "VERB" or s.kind_at(i + 1) != "VERB":
         return False
     s.subject = s.last = [s.chunks[i].text]  # "a goat standing and a goat sitting in a field"
@@ -157,7 +174,7 @@ def _conjoined_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _pronoun_subject(s: _State, i: int) -> bool:
+def _pronoun_subject(s: State, i: int) -> bool:
     if s.chunks[i].key not in lx.SUBJECT_PRONOUNS or s.subject is not None:
         return False
     s.subject = list(s.first_subject or [""])
@@ -165,7 +182,7 @@ def _pronoun_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _reflexive_object(s: _State, i: int) -> bool:
+def _reflexive_object(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if s.pending is None or s.pending[0] != "rel" or chunk.text:
         return False
@@ -185,6 +202,9 @@ def _reflexive_object(s: _State, i: int) -> bool:
         relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i - 1].text}".strip()
         sources = verb.subject
     subjects = list(dict.fromkeys(source for source in sources if source))
+    if reciprocal and verb is not None and verb.participle and sources is verb.subject:
+        if len(subjects) == 1 and written_singular(s, i, subjects[0]):
+            subjects = _plural_before_verb(s, i) or subjects
     if not reciprocal and relation.rpartition(" ")[2] == "by":
         subjects = []  # "a zebra all by itself": alone, no relation
     for source in subjects:  # "a man and a woman facing each other": both directions
@@ -194,7 +214,21 @@ def _reflexive_object(s: _State, i: int) -> bool:
     return True
 
 
-def _pronoun_object(s: _State, i: int) -> bool:
+def _plural_before_verb(s: State, i: int) -> Group:
+    """The plural noun right before the verb of the reciprocal at ``i``, when it is not that
+    verb's one subject: "each other" needs more than one ("an airport with jets parked/VBD next
+    to each other": the jets, not the airport)."""
+    j = i - 1
+    while j >= 0 and s.chunks[j].kind != "VERB":
+        j -= 1
+    noun = s.chunks[j - 1] if j >= 1 and s.kind_at(j - 1) == "NP" else None
+    if noun is None or not noun.text or singularise(noun.key) == noun.key:
+        return []
+    verb = s.verb
+    return [noun.text] if verb is not None and noun.text not in verb.subject else []
+
+
+def _pronoun_object(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if s.pending is None or s.pending[0] == "block" or chunk.text:
         return False
@@ -215,11 +249,12 @@ def _pronoun_object(s: _State, i: int) -> bool:
     return True
 
 
-def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Group:
+def _antecedent(s: State, i: int, sources: Group, animate: bool | None) -> Group:
     """The nouns an object pronoun stands for (SPEC 1b: the nearest fitting noun of the
     subject phrase): the head of the with-phrase the pronoun closes ("a box with labels on it"),
     else the clause's subject, else the caption's first subject ("a shepherd watches them" ->
-    the sheep the caption began with), else the nearest noun before it; never the relation's own
+    the sheep the caption began with), else the nearest noun before it that is no body part
+    ("holding a toothbrush in his hand looking at it" -> toothbrush); never the relation's own
     subject ("walking by the sheep and petting them" -> sheep). ``animate``: a person or animal
     ("him"), none ("it"), either ("them")."""
 
@@ -227,7 +262,7 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
         return [
             noun
             for noun in group or ()
-            if noun and noun not in sources and animate in (None, _animate(noun))
+            if noun and noun not in sources and animate in (None, animate_noun(noun))
         ]
 
     for group in (s.with_head, s.subject, s.first_subject):
@@ -236,18 +271,23 @@ def _antecedent(s: _State, i: int, sources: Group, animate: bool | None) -> Grou
             return nouns
     for before in range(i - 1, -1, -1):
         chunk = s.chunks[before]
-        if chunk.kind == "NP" and fitting([chunk.text]):
-            return [chunk.text]
+        if chunk.kind == "NP" and fitting([chunk.text]) and not is_body_part(chunk):
+            return [chunk.text]  # not "his hand" in "holding a toothbrush in his hand ... it"
     return []
 
 
-def _pending_object(s: _State, i: int) -> bool:
+def _pending_object(s: State, i: int) -> bool:
     if s.pending is None:
         return False
     obj = s.chunks[i].text
     mode, relation, sources = s.pending
+    if mode == "front":  # "on top of a desk, a pair of scissors": the subject comes later
+        s.fronted, s.pending, s.applied, s.last = (relation, [obj]), None, None, [obj]
+        return True
     bare = relation == s.chunks[i - 1].text != "with"  # "people in a field"
-    placed = relation.endswith(" " + s.chunks[i - 1].text) and not _animate(obj)  # "in a kitchen"
+    placed = relation.endswith(" " + s.chunks[i - 1].text) and not animate_noun(
+        obj
+    )  # "in a kitchen"
     s.last_from_subject = mode == "rel" and sources is s.subject and (bare or placed)
     s.blocked_head = s.block_head if mode == "block" else None
     if mode != "block":
@@ -259,11 +299,7 @@ def _pending_object(s: _State, i: int) -> bool:
     return True
 
 
-def _animate(obj: str) -> bool:
-    return singularise(obj.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
-
-
-def _clause_subject(s: _State, i: int) -> bool:
+def _clause_subject(s: State, i: int) -> bool:
     if s.subject is not None:
         return False
     s.subject = s.last = [s.chunks[i].text]
@@ -272,237 +308,104 @@ def _clause_subject(s: _State, i: int) -> bool:
     return True
 
 
-def _other_noun(s: _State, i: int) -> bool:
+def _other_noun(s: State, i: int) -> bool:
     s.last, s.applied, s.last_from_subject = [s.chunks[i].text], None, False
     s.blocked_head = None
-    return True
-
-
-# --- prepositions ----------------------------------------------------------------------------
-
-
-def _verb_preposition(s: _State, i: int) -> bool:
-    chunk = s.chunks[i]
-    if chunk.text not in lx.AFTER_VERB_PREPOSITIONS or s.kind_at(i - 1) != "VERB":
-        return False
-    return _preposition_after_verb(s, i)  # "a dog waiting for a ball": wait for
-
-
-def _blocking_preposition(s: _State, i: int) -> bool:
-    if not s.chunks[i].blocking:
-        return False
-    s.pending = ("block", "", [])
-    after_noun = s.chunks[i].text == "of" and s.kind_at(i - 1) == "NP"
-    s.block_head = s.last if after_noun else None
-    return True
-
-
-def _passive_agent(s: _State, i: int) -> bool:
-    verb = s.verb
-    if (
-        s.chunks[i].text != "by"
-        or s.kind_at(i - 1) != "VERB"
-        or verb is None
-        or not verb.lemma
-        or not verb.participle
-        or verb.participle in lx.LOCATIVE_PARTICIPLES
-    ):
-        return False
-    s.pending = ("agent", verb.lemma, verb.subject)
-    return True
-
-
-def _preposition_after_game(s: _State, i: int) -> bool:
-    verb, applied = s.verb, s.applied
-    if s.kind_at(i - 1) != "NP" or s.chunks[i].blocking or verb is None or applied is None:
-        return False
-    if verb.lemma not in lx.GAME_VERBS or verb.negated or applied[1] != verb.lemma:
-        return False  # the game must be the verb's object: "kids playing baseball on a field"
-    if s.chunks[i - 1].text not in lx.GAME_NOUNS or _closing_pronoun(s, i):
-        return False  # not "people playing board games in a room", "with spectators behind her"
-    s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
-    return True
-
-
-def _with_scene_frame(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP" or s.kind_at(i + 2) != "PREP":
-        return False
-    if s.kind_at(i + 3) != "NP" or s.chunks[i + 3].key not in lx.SCENE_NOUNS:
-        return False
-    s.pending = ("block", "", [])  # "a sign with a building in the background": nothing
-    return True
-
-
-def _with_body_part(s: _State, i: int) -> bool:
-    if s.chunks[i].text != "with" or s.kind_at(i - 1) != "NP" or s.kind_at(i + 1) != "NP":
-        return False
-    if singularise(s.chunks[i + 1].key) not in lx.BODY_PART_NOUNS:
-        return False
-    if not s.last or any(_animate(noun) for noun in s.last):
-        return False  # "a dog with a long tail": the dog's own
-    verb = s.verb
-    owner = verb.subject if verb is not None else s.subject
-    if not owner or not any(_animate(noun) for noun in owner):
-        return False
-    after = s.kind_at(i + 2)
-    small_clause = after == "PREP" or (after == "VERB" and not s.chunks[i + 2].finite)
-    lexical = verb is not None and verb.lemma and not verb.negated and not small_clause
-    s.pending = ("rel", f"{verb.lemma} with" if lexical and verb else "with", owner)
-    return True
-
-
-def _opens_small_clause(s: _State, i: int) -> bool:
-    """Whether the chunk at ``i`` is "with" opening a small clause: a noun and a participle or a
-    place phrase ("with a dog on the floor", "with a man standing next to it")."""
-    if s.chunks[i].text != "with" or s.kind_at(i + 1) != "NP":
-        return False
-    after = s.chunks[i + 2] if i + 2 < len(s.chunks) else None
-    return after is not None and (
-        (after.kind == "VERB" and not after.finite) or (after.kind == "PREP" and not after.blocking)
-    )
-
-
-def _closing_pronoun(s: _State, i: int) -> str:
-    """The object pronoun that closes the small clause "with" at ``i`` opens ("with a dog beside
-    him": him), else ""."""
-    if not _opens_small_clause(s, i) or s.kind_at(i + 2) != "PREP" or s.kind_at(i + 3) != "NP":
-        return ""
-    closing = s.chunks[i + 3]
-    return "" if closing.text else closing.key
-
-
-def _with_absolute(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP" or not s.clause_verb or s.verb is None:
-        return False
-    if not _opens_small_clause(s, i):
-        return False
-    subject = s.verb.subject
-    pronoun = _closing_pronoun(s, i)
-    animate = any(_animate(noun) for noun in subject)
-    if (pronoun in lx.INANIMATE_PRONOUNS and animate) or (
-        pronoun in lx.ANIMATE_PRONOUNS and not animate
-    ):
-        return False  # "a man stands near a table with computer equipment on it": the table's
-    s.pending = ("rel", "with", subject)
-    return True
-
-
-def _preposition_after_place_in(s: _State, i: int) -> bool:
-    applied, chunk = s.applied, s.chunks[i]
-    if s.kind_at(i - 1) != "NP" or chunk.blocking or not s.last_from_subject or applied is None:
-        return False
-    mode, relation, sources = applied
-    if mode != "rel" or relation != "in" or s.verb is not None or chunk.text == "in":
-        return False  # not "a boy running in a field below a kite", "babies in a tub in a room"
-    if not any(_animate(noun) for noun in sources):
-        return False
-    s.pending = ("rel", chunk.text, sources)  # "a man in a red jacket next to a motorcycle"
-    return True
-
-
-def _preposition_after_noun(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP" or not s.last or not any(s.last):
-        return False
-    s.pending = ("rel", s.chunks[i].text, s.last)
-    return True
-
-
-def _preposition_after_verb(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "VERB" or s.verb is None:
-        return False
-    verb = s.verb
-    relation = "" if verb.negated else f"{verb.lemma} {s.chunks[i].text}".strip()
-    s.pending = ("rel", relation, verb.subject)
-    return True
-
-
-def _preposition_after_pronoun(s: _State, i: int) -> bool:
-    if s.kind_at(i - 1) != "NP":
-        return False
-    verb = s.verb
-    if verb is not None and verb.lemma and not verb.negated:
-        s.pending = ("rel", f"{verb.lemma} {s.chunks[i].text}", verb.subject)
-    elif s.subject is not None:
-        s.pending = ("rel", s.chunks[i].text, s.subject)
-    return True
-
-
-def _dangling_preposition(s: _State, i: int) -> bool:
-    s.pending = None
     return True
 
 
 # --- verbs -----------------------------------------------------------------------------------
 
 
-def _start_verb(s: _State, chunk: Chunk, subject: Group) -> bool:
-    s.verb = _Verb(chunk.text, subject, chunk.participle, chunk.negated)
-    lexical = bool(chunk.text) and not chunk.negated
-    s.pending = ("rel", chunk.text, subject) if lexical else None
-    s.clause_verb = s.clause_verb or lexical
-    return True
-
-
-def _partitive_relative(s: _State, i: int) -> bool:
+def _partitive_relative(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or s.kind_at(i - 2) != "PREP" or s.chunks[i - 2].text != "of":
         return False
     if not s.blocked_head or not any(s.blocked_head):
         return False
-    return _start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
+    return start_verb(s, s.chunks[i], s.blocked_head)  # "flowers of various shapes, one of which"
 
 
-def _relative_clause(s: _State, i: int) -> bool:
+def _relative_clause(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "REL" or not s.last:
         return False
-    return _start_verb(s, s.chunks[i], s.last)
+    return start_verb(s, s.chunks[i], s.last)
 
 
-def _infinitive(s: _State, i: int) -> bool:
+def _infinitive(s: State, i: int) -> bool:
     if not s.chunks[i].infinitive:
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
     if s.chunks[i].intention:  # "stopped to pet the sheep": an intention states nothing
-        s.verb, s.pending = _Verb(s.chunks[i].text, subject or [""], negated=True), None
+        s.verb, s.pending = Verb(s.chunks[i].text, subject or [""], negated=True), None
         s.clause_verb = True
         return True
-    return _start_verb(s, s.chunks[i], subject or [""])
+    return start_verb(s, s.chunks[i], subject or [""])
 
 
-def _conjoined_verb(s: _State, i: int) -> bool:
+def _conjoined_verb(s: State, i: int) -> bool:
     if s.kind_at(i - 1) != "CONJ":
         return False
     subject = s.verb.subject if s.verb is not None else s.subject
-    return _start_verb(s, s.chunks[i], subject or [""])
+    return start_verb(s, s.chunks[i], subject or [""])
 
 
-def _reduced_relative(s: _State, i: int) -> bool:
+def _participle_after_body_part(s: State, i: int) -> bool:
+    chunk = s.chunks[i]
+    owner = body_part_owner(s, i, chunk.participle == "")
+    if not owner or chunk.finite:
+        return False
+    return start_verb(s, s.chunks[i], owner)  # "holding a toothbrush in his hand looking at it"
+
+
+def _posture_after_landmark(s: State, i: int) -> bool:
+    chunk, verb, applied = s.chunks[i], s.verb, s.applied
+    if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last_from_subject or verb is None:
+        return False
+    if chunk.text.partition(" ")[0] not in lx.POSTURE_VERBS or applied is None:
+        return False
+    if verb.lemma.partition(" ")[0] not in lx.POSTURE_VERBS or applied[2] is not verb.subject:
+        return False  # the subject's own posture, then a thing it is placed by
+    preposition = applied[1].removeprefix(verb.lemma + " ")
+    if preposition == applied[1] or preposition in lx.CONTAINMENT_PREPOSITIONS:
+        return False  # not "a cat sitting on a laptop": a place the subject is on or in
+    if not s.last or any(not noun or animate_noun(noun) for noun in s.last):
+        return False
+    return start_verb(s, chunk, s.last)  # "cats sitting next to a monitor sitting on a table"
+
+
+def _reduced_relative(s: State, i: int) -> bool:
     chunk = s.chunks[i]
     if chunk.finite or s.kind_at(i - 1) != "NP" or not s.last:
         return False
-    if s.blocked_head and any(s.blocked_head):
-        return _start_verb(s, chunk, s.blocked_head)  # "a drape full of feathers sitting on"
+    head = s.blocked_head
+    if head and any(head):
+        if all(singularise(noun) in lx.BODY_PART_NOUNS for noun in head) and animate_noun(
+            s.last[0]
+        ):
+            head = s.last  # "the hand of a person picking up a pizza": the person picks it up
+        return start_verb(s, chunk, head)  # "a drape full of feathers sitting on"
     if not any(s.last) or (s.last_from_subject and not chunk.participle):
-        return _start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
-    return _start_verb(s, chunk, s.last)
+        return start_verb(s, chunk, s.subject or [""])  # "people in a field flying a kite"
+    return start_verb(s, chunk, s.last)
 
 
-def _small_clause(s: _State, i: int) -> bool:
+def _small_clause(s: State, i: int) -> bool:
     verb, applied = s.verb, s.applied
     if s.kind_at(i - 1) != "NP" or verb is None or verb.lemma not in lx.PERCEPTION_VERBS:
         return False
     if applied is None or applied[:2] != ("rel", verb.lemma) or not s.last or not any(s.last):
         return False  # the noun must be the perception verb's object
-    return _start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
+    return start_verb(s, s.chunks[i], s.last)  # "watching a man play tennis": the man plays
 
 
-def _finite_verb(s: _State, i: int) -> bool:
-    return _start_verb(s, s.chunks[i], s.subject or s.last or [""])
+def _finite_verb(s: State, i: int) -> bool:
+    return start_verb(s, s.chunks[i], s.subject or s.last or [""])
 
 
 # --- clause structure ------------------------------------------------------------------------
 
 
-def _clause_break(s: _State, i: int) -> bool:
+def _clause_break(s: State, i: int) -> bool:
     nxt = s.chunks[i + 1] if i + 1 < len(s.chunks) else None
     if nxt is not None and nxt.kind == "VERB" and not nxt.finite and s.subject:
         s.verb = s.pending = s.applied = None  # "talking on a phone while walking": same subject
@@ -535,7 +438,7 @@ def read_relations(chunks: list[Chunk], trace: Trace = NO_TRACE) -> list[tuple[s
     """The triples the chunks state, in order, with duplicates (the caller removes them).
     A rule that ``trace`` switches off is skipped (the next rule of the chunk's kind is tried);
     a recording ``trace`` receives (rule name, chunk index) for every chunk read."""
-    state = _State(chunks)
+    state = State(chunks)
     disabled = trace.disabled
     by_chunk = _by_chunk()
     for i, chunk in enumerate(chunks):
