@@ -13,15 +13,24 @@ import gold_sets
 
 from bindsplit_datasets.parsing import Binding, normalise_binding, parse_bindings
 
-#: Measured P/R per register and part (issue 39), less a margin.
+#: Measured P/R per register and part (issue 39), less a margin: ColorSwap-style development
+#: (182 captions) 1.000 / 1.000, held out (88) 0.989 / 0.989; region development (278) 0.994 /
+#: 0.996, held out (136) 1.000 / 0.992 (before the rules written on the development part: 0.995 /
+#: 0.987, 0.989 / 0.989, 0.994 / 0.991, 1.000 / 0.985).
 TARGETS = {
-    "colorswap:development": (0.97, 0.97),
-    "colorswap:heldout": (0.96, 0.96),
-    "region:development": (0.98, 0.97),
-    "region:heldout": (0.98, 0.96),
+    "colorswap:development": (0.98, 0.98),
+    "colorswap:heldout": (0.97, 0.97),
+    "region:development": (0.98, 0.98),
+    "region:heldout": (0.98, 0.97),
 }
-#: The seeds that drew each register's held-out pairs (the description says how).
-SEEDS = {"colorswap": 3902, "region": 3903}
+#: The seeds that drew each register's held-out pairs, per batch, and the batch's first pair (the
+#: description says how).
+SEEDS = {
+    ("colorswap", "A"): (3902, 0),
+    ("region", "A"): (3903, 0),
+    ("colorswap", "B"): (3904, 76),
+    ("region", "B"): (3905, 152),
+}
 
 
 def test_register_set_is_well_formed():
@@ -37,14 +46,16 @@ def test_register_set_is_well_formed():
         assert sorted(s["side"] for s in sides) == ["a", "b"]
         assert len({s["split"] for s in sides}) == 1
         assert sides[0]["text"] != sides[1]["text"]
-    for register, seed in SEEDS.items():
-        n = sum(1 for r, _ in pairs if r == register)
-        order = list(range(n))
+    for (register, batch), (seed, first) in SEEDS.items():
+        drawn = sorted(i for r, i in pairs if r == register and pairs[r, i][0]["batch"] == batch)
+        assert drawn == list(range(first, first + len(drawn)))
+        order = list(range(len(drawn)))
         random.Random(seed).shuffle(order)
-        held = set(order[: n // 3])
-        for i in range(n):
-            assert pairs[register, i][0]["split"] == ("heldout" if i in held else "development")
-    assert Counter(item["register"] for item in items) == {"colorswap": 152, "region": 304}
+        held = set(order[: len(drawn) // 3])
+        for k in range(len(drawn)):
+            split = pairs[register, first + k][0]["split"]
+            assert split == ("heldout" if k in held else "development")
+    assert Counter(item["register"] for item in items) == {"colorswap": 270, "region": 414}
 
 
 def test_register_set_precision_and_recall():
