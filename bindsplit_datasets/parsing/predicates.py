@@ -16,6 +16,11 @@ __all__ = ["PredicateReader"]
 _EVENT_COPULAS: frozenset[str] = wl.words("verbs", "event-copula")
 #: Words before "one" that make it stand for a noun ("the other one"), not count ("one is").
 _PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
+#: What may stand before "one", "another" or "other" opening a clause of its own, so that the word
+#: stands for a noun mentioned before ("two dogs: one is brown and another is black").
+_CLAUSE_JOINERS: frozenset[str] = wl.words("conjunctions", "coordinating") | wl.words(
+    "conjunctions", "sentence-end"
+)
 
 
 class PredicateReader(Reader):
@@ -93,11 +98,20 @@ class PredicateReader(Reader):
 
     def pro_noun_subject(self, i: int) -> list[tuple[int, int]]:
         """The noun run "one"/"ones" at unit ``i`` stands for, as a predicate's subject: "one cup
-        is green and the other one is yellow" -> cup (none when unit ``i`` is another word)."""
-        if not 0 < i < self.u.n or self.u.key[i] not in lx.PRO_NOUNS:
+        is green and the other one is yellow" -> cup; so do "one", "another" and "the other"
+        standing alone at the start of a clause: "two dogs: one is brown and the other is black"
+        -> dog (none when unit ``i`` is another word)."""
+        if not 0 < i < self.u.n:
             return []
-        if self.u.key[i - 1] not in _PRO_NOUN_DETERMINERS:
-            return []  # not "two children on the floor, one is a baby": a number
+        key, before = self.u.key[i], self.u.key[i - 1]
+        if not (
+            (key in lx.PRO_NOUNS and before in _PRO_NOUN_DETERMINERS)  # "the other one"
+            or (
+                key in lx.ANAPHORIC_PRONOUNS
+                and (before in _CLAUSE_JOINERS or (key == "other" and before == "the"))
+            )
+        ):
+            return []  # not "a pink one", "this one"
         run = self.antecedent_run(i)
         if run is None or not self.u.trace.fire("pro-noun-subject", i):
             return []
