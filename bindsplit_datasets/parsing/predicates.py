@@ -21,6 +21,9 @@ _PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
 _CLAUSE_JOINERS: frozenset[str] = wl.words("conjunctions", "coordinating") | wl.words(
     "conjunctions", "sentence-end"
 )
+#: Participles that make one attribute with the word before them (protocol section 1, kept whole:
+#: "purple colored", "snow covered", "long haired", "nice looking").
+_WHOLE_PARTICIPLES = lx.COMPOUND_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
 
 
 class PredicateReader(Reader):
@@ -128,6 +131,7 @@ class PredicateReader(Reader):
         attributes: list[int] = []
         participles: list[int] = []
         coloured: list[int] = []
+        whole: dict[int, str] = {}  # attributes of a word and a participle ("light colored")
         i = copula + 1
         if (
             u.key_at(i) in ("a", "an")
@@ -139,7 +143,10 @@ class PredicateReader(Reader):
             i += 1  # "the apple is a bright red": the colour, named as a noun
         while i < u.n:
             kind = u.kind[i]
-            if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
+            if self.whole_with_participle(i):
+                whole[i] = f"{u.text[i]} {u.text[i + 1]}"
+                i += 1  # the participle is part of the attribute
+            elif kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
                 attributes.append(i)
             elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
                 coloured.extend(colours)
@@ -154,23 +161,41 @@ class PredicateReader(Reader):
             elif kind == NEG:
                 return i
             elif kind == CONJ:
-                if not attributes and not participles and not coloured:
+                if not attributes and not participles and not coloured and not whole:
                     return i
             elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
                 break
             i += 1
-        if (not attributes and not participles and not coloured) or (
+        if (not attributes and not participles and not coloured and not whole) or (
             i < u.n and u.kind[i] == NOUN and not self.opens_clause(i)
         ):
             return i  # nothing predicated, or the adjectives modify the noun after them
         rules = dict.fromkeys(attributes, "predicative")
         rules.update(dict.fromkeys(coloured, "predicative-colour-participle"))
         rules.update(dict.fromkeys(participles, "predicative-participle"))
+        rules.update(dict.fromkeys(whole, "predicative-compound-attribute"))
         for start, end in subjects:
             obj = self.object_at(start, end)[1]
             for a in sorted(rules):
-                self.bind(a, u.text[a], obj, rules[a])
+                self.bind(a, whole.get(a, u.text[a]), obj, rules[a])
         return i
+
+    def whole_with_participle(self, i: int) -> bool:
+        """Whether the word at ``i`` of a predicate and the participle after it, which ends the
+        predicate, are one attribute, as before a noun ("the shirt is light colored", "the slope
+        is snow covered", "the dog is long haired"; a colour keeps a participle of manner: "the
+        tie is red striped"); not in a coordination ("is red and white striped")."""
+        u = self.u
+        j = i + 1
+        if j >= u.n or u.kind[i] not in (ATTR, WEAK, NOUN) or u.kind_at(i - 1) == CONJ:
+            return False
+        if u.key[j] not in _WHOLE_PARTICIPLES and not (
+            u.key[j] in lx.COLOUR_MANNER_PARTICIPLES
+            and (u.key[i] in lx.COLOURS or u.key[i] in lx.PATTERNS)
+        ):
+            return False
+        k = j + 1
+        return k == u.n or u.kind[k] == CONJ or not u.key[k][0].isalnum()
 
     def opens_clause(self, i: int) -> bool:
         """Whether the noun run at ``i``, right after a conjunction, is the subject of a clause of
