@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TypeVar
 
 from . import tagger
-from .normalise import _inflect_engine
+from .singulars import load_table
 
 __all__ = ["checked_texts", "map_caption_chunks"]
 
@@ -20,9 +20,9 @@ _R = TypeVar("_R")
 
 
 def _load_models() -> None:
-    """Load the tagger and ``inflect`` (seconds each): once per process, before any caption."""
+    """Load the tagger and the singular table: once per process, before any caption."""
     tagger.get_tagger()
-    _inflect_engine()
+    load_table()
 
 
 def _start_worker() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from . import lexicon as lx
 from . import wordclasses as wc
 from . import wordlists as wl
+from .singulars import inflect_singular
 from .tagger_weights import SOURCE_RESOURCE
 from .text import tokenise
 
@@ -56,28 +57,21 @@ class Relation:
         return f"{self.subject} {self.relation} {self.object}"
 
 
-@lru_cache(maxsize=1)
-def _inflect_engine() -> Any:
-    import inflect
-
-    return inflect.engine()
-
-
-def _singular_noun(word: str) -> Any:
-    """inflect's ``singular_noun(word)``, with inflect's run-time type checks (typeguard, on
-    every call of every inflect method: two thirds of its time) off for the call; the word is
-    always a string, and the answer is the same."""
-    engine = _inflect_engine()
-    try:
-        from typeguard import suppress_type_checks
-    except ImportError:  # an inflect without typeguard
-        return engine.singular_noun(word)
-    with suppress_type_checks():
-        return engine.singular_noun(word)
-
-
 #: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
 PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
+
+
+def asks_inflect(word: str) -> bool:
+    """Whether :func:`singularise` asks inflect about a word without a hyphen: one that may be a
+    plural (a final s, or one of :data:`PLURALS_WITHOUT_S`) and is none of the words inflect
+    would wrongly cut (too short, invariant, "-ss", a singular "-us")."""
+    return not (
+        len(word) < 3
+        or (word[-1] != "s" and word not in PLURALS_WITHOUT_S)
+        or word in lx.INVARIANT_NOUNS
+        or word.endswith("ss")
+        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
+    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -94,16 +88,10 @@ def singularise(word: str) -> str:
     if "-" in word:  # a hyphenated noun: its last part is the one in the plural
         head, _, last = word.rpartition("-")
         return f"{head}-{singularise(last)}" if last else word
-    if (
-        len(word) < 3
-        or (word[-1] != "s" and word not in PLURALS_WITHOUT_S)  # singular: inflect not asked
-        or word in lx.INVARIANT_NOUNS
-        or word.endswith("ss")
-        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
-    ):
+    if not asks_inflect(word):
         return word
-    singular = _singular_noun(word)
-    if not isinstance(singular, str) or not singular:
+    singular = inflect_singular(word)
+    if singular == word:
         return word
     if not wc.classes(singular) and wc.classes(word):
         return word  # a known word whose "singular" is no word: "atlas", "rhinoceros", "ferris"

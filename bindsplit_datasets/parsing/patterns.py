@@ -514,18 +514,19 @@ class Engine:
         pending = self._pass_bits[held]
         while pending:
             bit = pending & -pending  # the first triggered pass not run yet
-            if self._apply(self._by_bit[bit], units, bits):  # a rule fired: look again
-                bits = self.bits(units)
+            after = self._apply(self._by_bit[bit], units, bits)
+            if after is not None:  # a rule fired: look again
+                bits = after
                 held = 0
                 for unit in bits:
                     held |= unit
                 pending = self._pass_bits[held]
             pending &= -(bit << 1)  # the passes after it
 
-    def _apply(self, each: _Pass, units: Units, bits: list[int]) -> bool:
+    def _apply(self, each: _Pass, units: Units, bits: list[int]) -> list[int] | None:
         """The rules of a pattern pass at each unit, in scan order: at each unit the first rule
-        that applies acts (its window matches, its test holds and it may fire). Whether a rule
-        fired (``bits`` are then out of date)."""
+        that applies acts (its window matches, its test holds and it may fire). The units' bits
+        after the pass where a rule fired (``bits`` are then out of date), else None."""
         fire = units.trace.fire
         anchors = each.anchors
         fired = False
@@ -560,7 +561,7 @@ class Engine:
                     fired = True
                     break
             i = following
-        return fired
+        return bits if fired else None
 
     @staticmethod
     def _match(rule: _Rule, bits: list[int], i: int, n: int) -> tuple[_Window, list[Span]] | None:

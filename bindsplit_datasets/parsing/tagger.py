@@ -201,7 +201,8 @@ class MatrixPerceptronTagger:
         last = len(tags) - 1
         # the tag-free sums of the next tokens not in the tag dictionary (a block at a time:
         # a caption of any length gathers at most _BLOCK tokens' rows at once)
-        fixed: dict[int, Any] = {}
+        fixed: Any = None  # the sums of the tokens at `at`, one row each (see _fixed)
+        at: dict[int, int] = {}
         prev, prev2 = self._START
         for i, tag in enumerate(out):
             if tag is None:
@@ -210,14 +211,14 @@ class MatrixPerceptronTagger:
                 key = (word, prev, prev2, before2, before, after, after2)
                 tag = seen.get(key)
                 if tag is None:
-                    own = fixed.get(i)
-                    if own is None:
+                    row_of = at.get(i)
+                    if row_of is None:
                         block = range(i, min(i + _BLOCK, len(out)))
                         positions = [j for j in block if out[j] is None]
-                        fixed = dict(
-                            zip(positions, self._fixed(tokens, context, positions), strict=True)
-                        )
-                        own = fixed[i]
+                        fixed = self._fixed(tokens, context, positions)
+                        at = {j: k for k, j in enumerate(positions)}
+                        row_of = 0
+                    own = fixed[row_of]
                     vector = tag_vectors.get((prev, prev2))
                     if vector is None:
                         vector = self._tag_vector(prev, prev2)
