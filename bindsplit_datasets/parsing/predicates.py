@@ -39,6 +39,8 @@ class PredicateReader(Reader):
         if end >= 0 and u.kind[end] == REL:
             end -= 1
             climb = False
+            if end >= 0 and u.key[end] == ",":  # "the umbrella, which is red,"
+                end -= 1
         if (
             end >= 0
             and u.key[end] == "and"
@@ -57,6 +59,11 @@ class PredicateReader(Reader):
             while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
                 j -= 1
             earlier = self.run_ending.get(j - 1)
+            head = self.reduced_relative_head(j, run) if climb and earlier is None else None
+            if head is not None and u.trace.fire("subject-before-reduced-relative", j):
+                run = head  # "the shirt worn by the man is red": the shirt
+                runs = [run]
+                continue
             if (
                 climb
                 and j >= 1
@@ -90,6 +97,18 @@ class PredicateReader(Reader):
             runs = [earlier]
             run = earlier
         return runs
+
+    def reduced_relative_head(self, j: int, run: tuple[int, int]) -> tuple[int, int] | None:
+        """The noun run a reduced relative clause follows, where the noun run ``run`` (the unit
+        at ``j`` left of its modifiers) is that clause's object: "the shirt worn by the man",
+        "the dog running on the grass" (a participle and its preposition), "the man wearing the
+        hat" (a participle and its object); none where there is no such clause."""
+        u = self.u
+        if j >= 2 and u.kind[j] == PREP and u.kind[j - 1] in (PART, WEAK, GERUND):
+            return self.run_ending.get(j - 2)
+        if j in self.run_ending and j + 1 < run[0] and u.kind[j + 1] == GERUND:
+            return self.run_ending[j]
+        return None
 
     def with_phrase_before(self, run: tuple[int, int]) -> bool:
         """Whether the noun run ``run`` opens the object of a "with" after another noun run, so
