@@ -276,7 +276,8 @@ class _Reader(PredicateReader):
                 j < u.n
                 and u.kind[j] == CONJ
                 and u.key[j] != ","
-                and (u.kind_at(j + 1) == ATTR or self.lone_attribute_noun(j + 1, predicate=True))
+                and j + 1 < u.n
+                and (u.kind[j + 1] == ATTR or self.lone_attribute_noun(j + 1, predicate=True))
             ):
                 j = u.following(j)
         rule = "postnominal-adjective"
