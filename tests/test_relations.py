@@ -125,6 +125,12 @@ CASES = [
     ("tree next to building", [("tree", "next to", "building")]),
     ("man wearing hat", [("man", "wear", "hat")]),
     ("snow below mountain", [("snow", "below", "mountain")]),
+    # a participle after the "to" of a multi-word preposition, or a past participle after "to",
+    # modifies the noun after it: no infinitive
+    ("cat sitting next to parked car", [("cat", "sit next to", "car")]),
+    ("dog running next to sleeping cat", [("dog", "run next to", "cat")]),
+    ("man walking to parked car", [("man", "walk to", "car")]),
+    ("boy wants to play ball", []),  # an infinitive of intention states nothing
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),

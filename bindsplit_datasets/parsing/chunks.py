@@ -165,7 +165,8 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     if not modifies:
         return True
     if before < 0 or u.kind[before] in _MODIFIER_LEFT:
-        return u.kind_at(before) == PREP and u.key[before] == "to"
+        # after "to" a verb, unless a past participle ("walking to parked car")
+        return _infinitive_to(u, before) and (kind == GERUND or rw.verb_lemma(u.key[i]) == u.key[i])
     if u.kind[before] == NOUN and u.key[i] in lx.COMPOUND_PARTICIPLES and u.kind[after] == NOUN:
         return before > 0 and u.kind[before - 1] == NOUN  # "man riding horse"; not "grass covered"
     return True
@@ -194,6 +195,16 @@ def phrasal_length(u: Units, i: int) -> int:
     if j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] == "of":
         return j + 2 - i
     return 0
+
+
+def _infinitive_to(u: Units, i: int) -> bool:
+    """Whether unit ``i`` is a "to" that can mark an infinitive: not the last word of a
+    multi-word preposition ("next to parked bike": the participle modifies the bike)."""
+    return (
+        u.kind_at(i) == PREP
+        and u.key[i] == "to"
+        and not any(phrasal_length(u, s) == i + 1 - s for s in range(max(0, i - 3), i))
+    )
 
 
 def _phrasal_text(u: Units, i: int, length: int) -> str:

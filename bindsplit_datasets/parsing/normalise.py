@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from . import lexicon as lx
 from . import wordclasses as wc
@@ -28,6 +27,7 @@ __all__ = [
     "normalise_attribute",
     "normalise_binding",
     "normalise_object",
+    "asks_inflect",
     "object_of",
     "singularise",
 ]
