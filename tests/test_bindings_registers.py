@@ -30,6 +30,8 @@ SEEDS = {
     ("region", "A"): (3903, 0),
     ("colorswap", "B"): (3904, 76),
     ("region", "B"): (3905, 152),
+    ("colorswap", "C"): (3906, 135),
+    ("region", "C"): (3907, 207),
 }
 
 
@@ -55,7 +57,7 @@ def test_register_set_is_well_formed():
         for k in range(len(drawn)):
             split = pairs[register, first + k][0]["split"]
             assert split == ("heldout" if k in held else "development")
-    assert Counter(item["register"] for item in items) == {"colorswap": 270, "region": 414}
+    assert Counter(item["register"] for item in items) == {"colorswap": 288, "region": 436}
 
 
 def test_register_set_precision_and_recall():
