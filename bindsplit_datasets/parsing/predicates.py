@@ -106,6 +106,8 @@ class PredicateReader(Reader):
         u = self.u
         if j >= 2 and u.kind[j] == PREP and u.kind[j - 1] in (PART, WEAK, GERUND):
             return self.run_ending.get(j - 2)
+        if j >= 2 and u.key[j] == "by" and u.kind[j - 1] == ATTR:  # "the hat worn/NN by"
+            return self.run_ending.get(j - 2)
         if j in self.run_ending and j + 1 < run[0] and u.kind[j + 1] == GERUND:
             return self.run_ending[j]
         return None

@@ -269,6 +269,7 @@ class _Reader(PredicateReader):
             j < u.n
             and u.key[j] not in _POSITIONAL
             and (u.kind[j] == ATTR or (attributes and self.lone_attribute_noun(j, predicate=True)))
+            and u.key_at(u.following(j)) != "by"  # "a hat worn/NN by a man": a passive
         ):  # "open and empty", "white and round/NN"
             attributes.append(j)
             j = u.following(j)
