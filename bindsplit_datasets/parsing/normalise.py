@@ -14,20 +14,17 @@ from functools import lru_cache
 
 from . import lexicon as lx
 from . import wordclasses as wc
-from . import wordlists as wl
-from .singulars import inflect_singular
+from .singulars import asks_inflect, inflect_singular
 from .tagger_weights import SOURCE_RESOURCE
 from .text import tokenise
 
 __all__ = [
     "NORMALISATION",
-    "PLURALS_WITHOUT_S",
     "Binding",
     "Relation",
     "normalise_attribute",
     "normalise_binding",
     "normalise_object",
-    "asks_inflect",
     "object_of",
     "singularise",
 ]
@@ -55,23 +52,6 @@ class Relation:
 
     def __str__(self) -> str:
         return f"{self.subject} {self.relation} {self.object}"
-
-
-#: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
-PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
-
-
-def asks_inflect(word: str) -> bool:
-    """Whether :func:`singularise` asks inflect about a word without a hyphen: one that may be a
-    plural (a final s, or one of :data:`PLURALS_WITHOUT_S`) and is none of the words inflect
-    would wrongly cut (too short, invariant, "-ss", a singular "-us")."""
-    return not (
-        len(word) < 3
-        or (word[-1] != "s" and word not in PLURALS_WITHOUT_S)
-        or word in lx.INVARIANT_NOUNS
-        or word.endswith("ss")
-        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
-    )
 
 
 @lru_cache(maxsize=1 << 16)

@@ -29,12 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
+from . import lexicon as lx
+from . import wordlists as wl
 from .shipped import read_shipped
 
 __all__ = [
     "INFLECT_VERSION",
+    "PLURALS_WITHOUT_S",
     "SINGULARS_FILE",
     "SINGULARS_SHA256",
+    "asks_inflect",
     "export_singulars",
     "inflect_singular",
     "load_table",
@@ -47,6 +51,21 @@ SINGULARS_FILE = "singular_nouns.txt.gz"
 SINGULARS_SHA256 = "6c01bffeff3a20e1efc4376398041ee3ba63678f2e32b54ef2db4f8d866f879a"
 #: The inflect release whose answers the shipped table holds.
 INFLECT_VERSION = "7.6.0"
+#: Plural nouns without a final s ("men", "feet", "criteria"): other words without one are singular.
+PLURALS_WITHOUT_S: frozenset[str] = wl.words("nouns", "plural-without-s")
+
+
+def asks_inflect(word: str) -> bool:
+    """Whether ``normalise.singularise`` asks inflect about a word without a hyphen: one that
+    may be a plural (a final s, or one of :data:`PLURALS_WITHOUT_S`) and is none of the words
+    inflect would wrongly cut (too short, invariant, "-ss", a singular "-us")."""
+    return not (
+        len(word) < 3
+        or (word[-1] != "s" and word not in PLURALS_WITHOUT_S)
+        or word in lx.INVARIANT_NOUNS
+        or word.endswith("ss")
+        or (word.endswith("us") and word not in lx.PLURAL_US_NOUNS)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -99,7 +118,6 @@ def table_words() -> list[str]:
     """The words the table holds: those of the word-class table and of the tagger's vocabulary
     (its tag dictionary and ``i word`` features) that ``singularise`` asks inflect about, sorted."""
     from . import wordclasses
-    from .normalise import asks_inflect
     from .tagger_weights import shipped_arrays, split_strings
 
     arrays = shipped_arrays()

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from . import lexicon as lx
 from . import tagger
 from . import wordlists as wl
-from .normalise import PLURALS_WITHOUT_S
+from .singulars import PLURALS_WITHOUT_S
 
 __all__ = ["article_sites", "tag_caption"]
 
