@@ -21,6 +21,8 @@ _PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
 _CLAUSE_JOINERS: frozenset[str] = wl.words("conjunctions", "coordinating") | wl.words(
     "conjunctions", "sentence-end"
 )
+#: Object pronouns that close a prepositional phrase after a subject ("the cushions on it").
+_OBJECT_PRONOUNS = lx.INANIMATE_PRONOUNS | lx.ANIMATE_PRONOUNS | lx.PLURAL_PRONOUNS
 #: Participles that make one attribute with the word before them (protocol section 1, kept whole:
 #: "purple colored", "snow covered", "long haired", "nice looking").
 _WHOLE_PARTICIPLES = lx.COMPOUND_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
@@ -51,6 +53,15 @@ class PredicateReader(Reader):
                 u, self.run_ending, end
             )  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
+        if run is None and climb and end >= 2 and u.key[end] in _OBJECT_PRONOUNS:
+            j = end - 1  # "the cushions on it are yellow": the cushions
+            if (
+                u.kind[j] == PREP
+                and u.key[j] in lx.LOCATIVE_PREPOSITIONS
+                and (j - 1) in self.run_ending
+                and u.trace.fire("subject-before-prepositional-phrase", j)
+            ):
+                run = self.run_ending[j - 1]
         if run is None:
             return self.pro_noun_subject(end)
         runs = [run]
