@@ -131,6 +131,27 @@ CASES = [
     ("dog running next to sleeping cat", [("dog", "run next to", "cat")]),
     ("man walking to parked car", [("man", "walk to", "car")]),
     ("boy wants to play ball", []),  # an infinitive of intention states nothing
+    # a colour tagged as a noun before a participle and a noun modifies the noun
+    ("girl in pink flowered dress", [("girl", "in", "dress")]),
+    ("a person holding a rainbow colored umbrella", [("person", "hold", "umbrella")]),
+    # a second verb after "and" that the tagger read as a plural noun
+    ("young girl smiles and waves at camera", [("girl", "wave at", "camera")]),
+    # an adjective the tagger read as an infinitive after "to"
+    ("girl reading to sleepy child", [("girl", "read to", "child")]),
+    # a position noun with "of" is one preposition, with its article or without
+    ("clock on side of building", [("clock", "on side of", "building")]),
+    ("man at end of boat", [("man", "at end of", "boat")]),
+    # a word in -ing after a plural noun is its verb, not the start of a compound
+    (
+        "three zebras drinking water from a pond",
+        [("zebra", "drink", "water"), ("water", "from", "pond")],
+    ),
+    ("a bottle of drinking water", []),
+    # a third-person verb the tagger read as an adjective, taken out of the noun run
+    (
+        "a woman reads a book while her dog sleeps beside her",
+        [("woman", "read", "book"), ("dog", "sleep beside", "woman")],
+    ),
     ("a light hanging from the ceiling", [("light", "hang from", "ceiling")]),
     ("several zebras eat the grass", [("zebra", "eat", "grass")]),
     ("people are moving around in a park", [("person", "move in", "park")]),

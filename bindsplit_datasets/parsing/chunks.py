@@ -156,8 +156,11 @@ def _is_verb_unit(u: Units, i: int) -> bool:
     kind = u.kind[i]
     if kind == COPULA or (kind == OTHER and u.tag[i] in _FINITE_TAGS) or kind == VERB:
         return True
-    if kind == OTHER and u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB:
-        return True  # a noun-tagged verb the corrections took out of a noun run ("stands/NNS")
+    if kind == OTHER and (
+        (u.tag[i] in ("NNS", "NN") and wc.classes(u.key[i]) & wc.VERB)
+        or (u.tag[i] == "JJ" and u.key[i] in lx.VERBS_3SG)
+    ):  # a verb tagged as a noun or adjective that the corrections took out of a noun run
+        return True  # ("stands/NNS", "her dog sleeps/JJ beside her")
     if kind not in (GERUND, PART, WEAK):
         return False
     before, after = u.previous(i), u.following(i)
@@ -184,10 +187,11 @@ def phrasal_length(u: Units, i: int) -> int:
     for words in _PHRASAL_BY_FIRST.get(keys[i], ()):
         if tuple(keys[i : i + len(words)]) == words:
             return len(words)
-    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of
-    if (u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS) or u.key_at(i + 1) != "the":
+    # "on the side of", "on the left side of", "on the spotty back of": PREP the POSITION of;
+    # without the article in telegraphic text ("clock on side of building")
+    if u.kind[i] != PREP and keys[i] not in lx.RELATION_PREPOSITIONS:
         return 0
-    j = i + 2
+    j = i + 2 if u.key_at(i + 1) == "the" else i + 1
     while j < u.n and u.kind[j] in (ATTR, ADV) and keys[j] not in lx.POSITION_NOUNS:
         j += 1  # modifiers of the position noun
     while j + 1 < u.n and keys[j] in lx.POSITION_NOUNS and keys[j + 1] in lx.POSITION_NOUNS:
@@ -388,7 +392,11 @@ def chunk_units(u: Units) -> list[Chunk]:
         elif key in _SENTENCE_ENDS or _opens_clause(u, i):
             chunks.append(Chunk("BREAK", key))
             i += 1
-        elif key == "to" and i + 1 < u.n and (u.tag[i + 1] == "VB" or u.kind[i + 1] == VERB):
+        elif (
+            key == "to"
+            and i + 1 < u.n
+            and (u.kind[i + 1] == VERB or (u.tag[i + 1] == "VB" and u.kind[i + 1] != ATTR))
+        ):  # an infinitive; not an adjective tagged as one ("talking to angry/VB customer")
             intention = _of_intention(u, i)
             chunk, i = _verb_group(u, i + 1, infinitive=True)
             chunk.intention = intention

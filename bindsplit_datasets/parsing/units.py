@@ -228,6 +228,18 @@ def _verb_particle(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
     )
 
 
+def _verb_after_plural(keys: Sequence[str], tags: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` is a word in -ing right after a plural noun ("zebras drinking water"):
+    the verb of that subject, so no compound starts there (a plural is no compound's first part:
+    "drinking water" is one noun only after no noun or a singular one)."""
+    return (
+        i > 0
+        and keys[i].endswith("ing")
+        and tags[i - 1] in ("NN", "NNS")
+        and singularise(keys[i - 1]) != keys[i - 1]
+    )
+
+
 def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO_TRACE) -> Units:
     """Merge multi-word phrases and classify every unit by its key and tag; the tagger's slips
     are left for the correction rules (:mod:`.patterns`) to correct."""
@@ -250,7 +262,7 @@ def classify_units(tokens: Sequence[str], tags: Sequence[str], trace: Trace = NO
         for words, phrase_kind in _PHRASES[word]:
             end = i + len(words)
             if end <= len(tokens) and _phrase_matches(keys, i, words, phrase_kind):
-                if _verb_particle(keys, tags, i):
+                if _verb_particle(keys, tags, i) or _verb_after_plural(keys, tags, i):
                     continue  # "letting off/RP white smoke": not "off white"
                 merged.append((i, end, phrase_kind))
                 free = end
