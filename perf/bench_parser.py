@@ -4,7 +4,9 @@ Quality. Precision and recall of ``parse_bindings`` on the hand-labelled real Su
 ``tests/data/bindings_gold_sugarcrepe.json`` (development and held-out parts, per subset), on the
 project's first gold set, on issue 39's object-boundary set (full sentences with a participle or
 verb after a compound object) and on its sentence set (random real SugarCrepe captions,
-``tests/data/bindings_gold_sentences.json``), beside the figures an earlier evaluation reported on
+``tests/data/bindings_gold_sentences.json``) and on its register set (ColorSwap-style captions and
+region-phrase swap pairs written for the registers of the hidden pair sets, per register,
+``tests/data/bindings_gold_registers.json``), beside the figures an earlier evaluation reported on
 its own hand-labelled SugarCrepe sample for a small spaCy pipeline with a dependency-rule extractor
 and for this parser before its rewrite. A label-free check: in SugarCrepe's ``swap_att`` and BiVLC's
 swap/att rows a swap moves attributes between objects and adds or removes none, so both captions of
@@ -177,6 +179,25 @@ def quality() -> None:
             f"P / R of the {name}, development and held out",
         )
         print(f"{name} ({path.name}): P / R {cells}")
+    registers = gold_sets.items(gold_sets.REGISTERS)
+    scored, _, _ = gold_sets.score(
+        registers, None, parse_bindings, lambda item: [f"{item['register']}:{item['split']}"]
+    )
+    sizes = Counter(f"{item['register']}:{item['split']}" for item in registers)
+    for register, name in REGISTER_NAMES.items():
+        cells = FIGURES.quote(
+            f"parser-registers-{register}",
+            " and ".join(
+                "{:.3f} / {:.3f} ({}, {} captions)".format(
+                    *gold_sets.micro(scored[f"{register}:{split}"]),
+                    PARTS[split],
+                    sizes[f"{register}:{split}"],
+                )
+                for split in ("development", "heldout")
+            ),
+            f"P / R of the register set's {name}, development and held out",
+        )
+        print(f"register set ({gold_sets.REGISTERS.name}), {name}: P / R {cells}")
     for (name, pairs), figure in zip(_swap_pairs().items(), SWAP_FIGURES, strict=True):
         consistent, total = _swap_consistency(pairs, parse_bindings)
         share = FIGURES.quote(
@@ -192,6 +213,8 @@ def quality() -> None:
 
 #: The README's names of a gold set's parts.
 PARTS = {"development": "development", "heldout": "held out"}
+#: The registers of the register set (``tests/data/bindings_gold_registers.json``), in words.
+REGISTER_NAMES = {"colorswap": "ColorSwap-style captions", "region": "region-phrase pairs"}
 #: The figure names of the swap consistency of each sample of :func:`_swap_pairs`.
 SWAP_FIGURES = ("parser-swap-sugarcrepe", "parser-swap-bivlc")
 
@@ -252,10 +275,10 @@ def _written_pairs(split: str | None) -> list[Labelled]:
 
 def rule_corpora(limit: int | None = None) -> dict[str, list[Labelled]]:
     """The captions each rule's effect is measured on: the gold sets' development parts (the binding
-    gold sets, the object-boundary and sentence sets, both relation gold sets, the written swap
-    pairs), their held-out parts (with the telegraphic held-out phrases) and every distinct real
-    caption under ``../shared/data`` (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps the
-    first captions of each."""
+    gold sets, the object-boundary, sentence and register sets, both relation gold sets, the written
+    swap pairs), their held-out parts (with the telegraphic held-out phrases) and every distinct
+    real caption under ``../shared/data`` (SugarCrepe, COCO, BiVLC; unlabelled). ``limit`` keeps
+    the first captions of each."""
     shared = shared_data()
     texts = gold_sets.real_texts(shared)
     groups: dict[str, list[Labelled]] = {"gold": [], "held-out": []}
@@ -264,6 +287,7 @@ def rule_corpora(limit: int | None = None) -> dict[str, list[Labelled]]:
         gold_sets.SUGARCREPE,
         gold_sets.BOUNDARIES,
         gold_sets.SENTENCES,
+        gold_sets.REGISTERS,
     ):
         for item in gold_sets.items(path):
             group = "held-out" if item.get("split") == "heldout" else "gold"

@@ -26,6 +26,10 @@ BOUNDARIES = DATA / "bindings_gold_boundaries.json"
 #: Issue 39 item 9: random real SugarCrepe captions, full sentences among them, labelled before the
 #: parser ran on them (development and held-out parts).
 SENTENCES = DATA / "bindings_gold_sentences.json"
+#: Issue 39: the registers of the hidden attribute pair sets, written swap pairs labelled before the
+#: parser ran on them: ColorSwap-style captions and Visual-Genome-style region phrases
+#: (development and held-out parts; items carry their ``register``).
+REGISTERS = DATA / "bindings_gold_registers.json"
 
 Counts = list[int]  # [true positives, false positives, false negatives]
 

@@ -16,6 +16,16 @@ __all__ = ["PredicateReader"]
 _EVENT_COPULAS: frozenset[str] = wl.words("verbs", "event-copula")
 #: Words before "one" that make it stand for a noun ("the other one"), not count ("one is").
 _PRO_NOUN_DETERMINERS: frozenset[str] = wl.words("determiners", "pro-noun")
+#: What may stand before "one", "another" or "other" opening a clause of its own, so that the word
+#: stands for a noun mentioned before ("two dogs: one is brown and another is black").
+_CLAUSE_JOINERS: frozenset[str] = wl.words("conjunctions", "coordinating") | wl.words(
+    "conjunctions", "sentence-end"
+)
+#: Object pronouns that close a prepositional phrase after a subject ("the cushions on it").
+_OBJECT_PRONOUNS = lx.INANIMATE_PRONOUNS | lx.ANIMATE_PRONOUNS | lx.PLURAL_PRONOUNS
+#: Participles that make one attribute with the word before them (protocol section 1, kept whole:
+#: "purple colored", "snow covered", "long haired", "nice looking").
+_WHOLE_PARTICIPLES = lx.COMPOUND_PARTICIPLES | lx.ADJECTIVE_PARTICIPLES
 
 
 class PredicateReader(Reader):
@@ -31,6 +41,8 @@ class PredicateReader(Reader):
         if end >= 0 and u.kind[end] == REL:
             end -= 1
             climb = False
+            if end >= 0 and u.key[end] == ",":  # "the umbrella, which is red,"
+                end -= 1
         if (
             end >= 0
             and u.key[end] == "and"
@@ -41,6 +53,15 @@ class PredicateReader(Reader):
                 u, self.run_ending, end
             )  # "the bathroom has pink tiles and is painted blue"
         run = self.run_ending.get(end)
+        if run is None and climb and end >= 2 and u.key[end] in _OBJECT_PRONOUNS:
+            j = end - 1  # "the cushions on it are yellow": the cushions
+            if (
+                u.kind[j] == PREP
+                and u.key[j] in lx.LOCATIVE_PREPOSITIONS
+                and (j - 1) in self.run_ending
+                and u.trace.fire("subject-before-prepositional-phrase", j)
+            ):
+                run = self.run_ending[j - 1]
         if run is None:
             return self.pro_noun_subject(end)
         runs = [run]
@@ -49,6 +70,11 @@ class PredicateReader(Reader):
             while j >= 0 and u.kind[j] in (DET, ATTR, ADV, PART, GERUND, WEAK):
                 j -= 1
             earlier = self.run_ending.get(j - 1)
+            head = self.reduced_relative_head(j, run) if climb and earlier is None else None
+            if head is not None and u.trace.fire("subject-before-reduced-relative", j):
+                run = head  # "the shirt worn by the man is red": the shirt
+                runs = [run]
+                continue
             if (
                 climb
                 and j >= 1
@@ -83,6 +109,20 @@ class PredicateReader(Reader):
             run = earlier
         return runs
 
+    def reduced_relative_head(self, j: int, run: tuple[int, int]) -> tuple[int, int] | None:
+        """The noun run a reduced relative clause follows, where the noun run ``run`` (the unit
+        at ``j`` left of its modifiers) is that clause's object: "the shirt worn by the man",
+        "the dog running on the grass" (a participle and its preposition), "the man wearing the
+        hat" (a participle and its object); none where there is no such clause."""
+        u = self.u
+        if j >= 2 and u.kind[j] == PREP and u.kind[j - 1] in (PART, WEAK, GERUND):
+            return self.run_ending.get(j - 2)
+        if j >= 2 and u.key[j] == "by" and u.kind[j - 1] == ATTR:  # "the hat worn/NN by"
+            return self.run_ending.get(j - 2)
+        if j in self.run_ending and j + 1 < run[0] and u.kind[j + 1] == GERUND:
+            return self.run_ending[j]
+        return None
+
     def with_phrase_before(self, run: tuple[int, int]) -> bool:
         """Whether the noun run ``run`` opens the object of a "with" after another noun run, so
         that runs coordinated with it belong to the with-phrase, not to the subject."""
@@ -93,11 +133,20 @@ class PredicateReader(Reader):
 
     def pro_noun_subject(self, i: int) -> list[tuple[int, int]]:
         """The noun run "one"/"ones" at unit ``i`` stands for, as a predicate's subject: "one cup
-        is green and the other one is yellow" -> cup (none when unit ``i`` is another word)."""
-        if not 0 < i < self.u.n or self.u.key[i] not in lx.PRO_NOUNS:
+        is green and the other one is yellow" -> cup; so do "one", "another" and "the other"
+        standing alone at the start of a clause: "two dogs: one is brown and the other is black"
+        -> dog (none when unit ``i`` is another word)."""
+        if not 0 < i < self.u.n:
             return []
-        if self.u.key[i - 1] not in _PRO_NOUN_DETERMINERS:
-            return []  # not "two children on the floor, one is a baby": a number
+        key, before = self.u.key[i], self.u.key[i - 1]
+        if not (
+            (key in lx.PRO_NOUNS and before in _PRO_NOUN_DETERMINERS)  # "the other one"
+            or (
+                key in lx.ANAPHORIC_PRONOUNS
+                and (before in _CLAUSE_JOINERS or (key == "other" and before == "the"))
+            )
+        ):
+            return []  # not "a pink one", "this one"
         run = self.antecedent_run(i)
         if run is None or not self.u.trace.fire("pro-noun-subject", i):
             return []
@@ -114,6 +163,7 @@ class PredicateReader(Reader):
         attributes: list[int] = []
         participles: list[int] = []
         coloured: list[int] = []
+        whole: dict[int, str] = {}  # attributes of a word and a participle ("light colored")
         i = copula + 1
         if (
             u.key_at(i) in ("a", "an")
@@ -125,7 +175,10 @@ class PredicateReader(Reader):
             i += 1  # "the apple is a bright red": the colour, named as a noun
         while i < u.n:
             kind = u.kind[i]
-            if kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
+            if self.whole_with_participle(i):
+                whole[i] = f"{u.text[i]} {u.text[i + 1]}"
+                i += 1  # the participle is part of the attribute
+            elif kind in (ATTR, WEAK) or self.lone_attribute_noun(i, predicate=True):
                 attributes.append(i)
             elif u.key[i] in lx.COLOUR_PARTICIPLES and (colours := self.colours_after(i)):
                 coloured.extend(colours)
@@ -140,23 +193,41 @@ class PredicateReader(Reader):
             elif kind == NEG:
                 return i
             elif kind == CONJ:
-                if not attributes and not participles and not coloured:
+                if not attributes and not participles and not coloured and not whole:
                     return i
             elif kind != ADV and u.key[i] not in lx.INTENSIFIERS:  # "are all white"
                 break
             i += 1
-        if (not attributes and not participles and not coloured) or (
+        if (not attributes and not participles and not coloured and not whole) or (
             i < u.n and u.kind[i] == NOUN and not self.opens_clause(i)
         ):
             return i  # nothing predicated, or the adjectives modify the noun after them
         rules = dict.fromkeys(attributes, "predicative")
         rules.update(dict.fromkeys(coloured, "predicative-colour-participle"))
         rules.update(dict.fromkeys(participles, "predicative-participle"))
+        rules.update(dict.fromkeys(whole, "predicative-compound-attribute"))
         for start, end in subjects:
             obj = self.object_at(start, end)[1]
             for a in sorted(rules):
-                self.bind(a, u.text[a], obj, rules[a])
+                self.bind(a, whole.get(a, u.text[a]), obj, rules[a])
         return i
+
+    def whole_with_participle(self, i: int) -> bool:
+        """Whether the word at ``i`` of a predicate and the participle after it, which ends the
+        predicate, are one attribute, as before a noun ("the shirt is light colored", "the slope
+        is snow covered", "the dog is long haired"; a colour keeps a participle of manner: "the
+        tie is red striped"); not in a coordination ("is red and white striped")."""
+        u = self.u
+        j = i + 1
+        if j >= u.n or u.kind[i] not in (ATTR, WEAK, NOUN) or u.kind_at(i - 1) == CONJ:
+            return False
+        if u.key[j] not in _WHOLE_PARTICIPLES and not (
+            u.key[j] in lx.COLOUR_MANNER_PARTICIPLES
+            and (u.key[i] in lx.COLOURS or u.key[i] in lx.PATTERNS)
+        ):
+            return False
+        k = j + 1
+        return k == u.n or u.kind[k] == CONJ or not u.key[k][0].isalnum()
 
     def opens_clause(self, i: int) -> bool:
         """Whether the noun run at ``i``, right after a conjunction, is the subject of a clause of

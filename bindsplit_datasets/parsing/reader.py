@@ -6,13 +6,17 @@ off, none)."""
 from __future__ import annotations
 
 from . import lexicon as lx
+from . import wordlists as wl
 from .chunks import noun_runs, object_at
-from .kinds import ATTR, CONJ, COPULA, GERUND, MODIFIERS, NOUN, PART, WEAK
+from .kinds import ADV, ATTR, CONJ, COPULA, DET, GERUND, MODIFIERS, NOUN, PART, WEAK
 from .normalise import Binding
 from .units import Units
 from .wordtests import is_adjective
 
 __all__ = ["Reader"]
+
+#: Prepositions of having and wearing: "one" in their phrase never stands for the noun before them.
+_HAVING: frozenset[str] = wl.words("prepositions", "having")
 
 
 class Reader:
@@ -32,17 +36,31 @@ class Reader:
 
     def antecedent_run(self, before: int) -> tuple[int, int] | None:
         """The last noun run ending before unit ``before``: what "one" there stands for (not
-        "pink" in "a pink one, and a tan one")."""
+        "pink" in "a pink one, and a tan one"); not the noun that has or wears it ("a woman
+        with a red one")."""
+        u = self.u
+        k = self.phrase_opener(before)
+        owner = k - 1 if k >= 1 and u.key[k] in _HAVING else -1
         subject = None
         for end in range(before - 1, -1, -1):
             run = self.run_ending.get(end)
-            if run is None or self.u.key[end] in lx.SPATIAL:  # not "left" in "on the left"
+            if run is None or u.key[end] in lx.SPATIAL:  # not "left" in "on the left"
                 continue
-            if not (run[1] - run[0] == 1 and self.u.key[end] in lx.ATTRIBUTES):
-                if not self.subject_of_verb(end):
+            if not (run[1] - run[0] == 1 and u.key[end] in lx.ATTRIBUTES):
+                had = u.key_at(self.phrase_opener(run[0])) in _HAVING  # "with a blue umbrella
+                # stands": the verb is the owner's
+                if end != owner and (had or not self.subject_of_verb(end)):
                     return run
                 subject = subject or run
         return subject
+
+    def phrase_opener(self, start: int) -> int:
+        """The unit before the determiners and modifiers that open the phrase whose first word
+        after them is at ``start`` (-1 at the caption's start)."""
+        k = start - 1
+        while k >= 0 and self.u.kind[k] in (DET, ATTR, WEAK, PART, ADV):
+            k -= 1
+        return k
 
     def subject_of_verb(self, end: int) -> bool:
         """Whether the noun run ending at unit ``end`` is followed by a verb other than a copula:

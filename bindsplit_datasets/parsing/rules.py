@@ -265,11 +265,22 @@ class _Reader(PredicateReader):
             return  # no adjective after the run, and no "with" phrase
         attributes: list[int] = []
         j = u.following(end - 1)
-        while j < u.n and u.kind[j] == ATTR and u.key[j] not in _POSITIONAL:
+        while (
+            j < u.n
+            and u.key[j] not in _POSITIONAL
+            and (u.kind[j] == ATTR or (attributes and self.lone_attribute_noun(j, predicate=True)))
+            and u.key_at(u.following(j)) != "by"  # "a hat worn/NN by a man": a passive
+        ):  # "open and empty", "white and round/NN"
             attributes.append(j)
             j = u.following(j)
-            if j < u.n and u.kind[j] == CONJ and u.key[j] != "," and u.kind_at(j + 1) == ATTR:
-                j = u.following(j)  # "open and empty"
+            if (
+                j < u.n
+                and u.kind[j] == CONJ
+                and u.key[j] != ","
+                and j + 1 < u.n
+                and (u.kind[j + 1] == ATTR or self.lone_attribute_noun(j + 1, predicate=True))
+            ):
+                j = u.following(j)
         rule = "postnominal-adjective"
         if not attributes:
             attributes, rule = self.absolute_participle(start, end), "absolute-participle"

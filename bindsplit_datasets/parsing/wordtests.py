@@ -15,6 +15,7 @@ from .relation_words import verb_lemma
 
 __all__ = [
     "WORD_TESTS",
+    "animate",
     "irregular_participle",
     "is_adjective",
     "is_base_verb",
@@ -124,9 +125,16 @@ def light_compound_head(word: str) -> bool:
 _LIGHT_COMPOUND_HEADS: frozenset[str] = wl.words("nouns", "light-compound")
 
 
+def animate(word: str) -> bool:
+    """Whether a word, singular, names a person or an animal (``nouns``, use ``animate``:
+    "men", "dog"), of a compound its last word ("police officer")."""
+    return singularise(word.rpartition(" ")[2]) in lx.ANIMATE_NOUNS
+
+
 #: Each named test of a word (its key: lower case, hyphens read as spaces).
 WORD_TESTS: dict[str, Callable[[str], bool]] = {
     "adjective": is_adjective,
+    "animate": animate,
     "base-verb": is_base_verb,
     "irregular-participle": irregular_participle,
     "letter-first": lambda word: word[0].isalpha(),
