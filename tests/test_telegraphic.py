@@ -37,6 +37,7 @@ TELEGRAPHIC_PASSES = (
     "colour-word-compounds",
     "telegraphic-heads",
     "light-shades",
+    "prepositions-read-as-particles",
     "infinitive-slips",
     "noun-participle-compounds",
     "gerund-compound-heads",
@@ -146,6 +147,10 @@ RULE_EXAMPLES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
     "article-less-verbs": [
         ("red barn houses some cows", [("red", "barn")]),
         ("Caucasian child brushes their teeth", [("caucasian", "child")]),
+    ],
+    "prepositions-read-as-particles": [
+        ("dog looking out smudged window", [("smudged", "window")]),
+        ("children are around beveled table", [("beveled", "table")]),
     ],
     "infinitive-slips": [
         ("kitten walking next to parked bike", [("parked", "bike")]),
