@@ -153,8 +153,12 @@ class _Compiler:
             self.namespace[found] = value
         return found
 
-    def expression(self, pattern: Mapping[str, Any], where: str) -> str:
-        """The condition ``pattern`` states, as an expression (see the module docstring)."""
+    def expression(
+        self, pattern: Mapping[str, Any], where: str, *, kind_known: bool = False
+    ) -> str:
+        """The condition ``pattern`` states, as an expression (see the module docstring). With
+        ``kind_known`` its own ``kind`` / ``kind_not`` are left out: the caller evaluates it
+        only on units of a kind they admit (:func:`kinds_of`)."""
         from .wordtests import WORD_TESTS
 
         unknown = set(pattern) - _KEYS
@@ -172,6 +176,8 @@ class _Compiler:
         for key, value in sorted(pattern.items(), key=lambda item: _COST.get(item[0], 0)):
             negated = key.endswith("_not") or key == "not_in" or key == "ends_not_in"
             if key in ("kind", "kind_not"):
+                if kind_known:
+                    continue
                 found = frozenset(KINDS_BY_NAME[name] for name in _many(value))
                 parts.append(f"kind {'not in' if negated else 'in'} {self.constant('K', found)}")
             elif key in ("tag", "tag_not"):
@@ -349,7 +355,8 @@ class Engine:
 
     def __init__(self, stage: str, rules: RuleSet = RULES) -> None:
         self._compiler = _Compiler()
-        #: The unit patterns' expressions, by bit position.
+        #: The unit patterns' expressions, by bit position (their own kind conditions left out:
+        #: each is evaluated only on units of the kinds it admits).
         self._expressions: list[str] = []
         self._index: dict[tuple[tuple[str, str], ...], int] = {}
         #: (bit, expression) of the unit patterns a unit of each kind may match.
@@ -402,7 +409,9 @@ class Engine:
         key = tuple(sorted((k, repr(v)) for k, v in conditions.items()))
         if key not in self._index:
             self._index[key] = len(self._expressions)
-            self._expressions.append(self._compiler.expression(conditions, where))
+            self._expressions.append(
+                self._compiler.expression(conditions, where, kind_known=True)
+            )  # evaluated per kind, only on the kinds the pattern admits
             bit = 1 << self._index[key]
             for kind in kinds_of(conditions):
                 self._by_kind.setdefault(kind, []).append((bit, self._expressions[-1]))
