@@ -49,7 +49,7 @@ def map_caption_chunks(
     on_stop: Callable[[], None] | None = None,
 ) -> Generator[_R, None, None]:
     """``map(func, chunks)`` in chunk order, computed by ``num_proc`` processes (``None``: every
-    CPU) that load the tagger and ``inflect`` once each.
+    CPU) that load the tagger and the singular table once each.
 
     The models are loaded here first (a missing tagger fails before any work, and workers started
     with ``fork`` inherit them). With one worker, or fewer than two chunks, everything runs in
