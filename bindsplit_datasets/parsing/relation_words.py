@@ -16,14 +16,12 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
-import hashlib
 import sys
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ..atomic import atomic_file
-from .shipped import read_shipped
+from .shipped import read_shipped, read_table, write_table
 
 __all__ = ["LEMMA_FILE", "LEMMA_SHA256", "export_lemmas", "verb_lemma"]
 
@@ -40,12 +38,7 @@ def _read() -> bytes:
 
 @lru_cache(maxsize=1)
 def _lemmas() -> dict[str, str]:
-    data = _read()
-    table = {}
-    for line in gzip.decompress(data).decode("utf-8").splitlines():
-        form, _, lemma = line.partition("\t")
-        table[form] = lemma
-    return table
+    return read_table(_read())
 
 
 def verb_lemma(word: str) -> str:
@@ -68,11 +61,7 @@ def export_lemmas(resources_dir: str | Path, out: str | Path) -> str:
             form, lemma = row[0].lower(), row[2].split("/")[0].lower()
             if form != lemma and form.isalpha() and lemma.isalpha():
                 table.setdefault(form, lemma)
-    text = "".join(f"{form}\t{lemma}\n" for form, lemma in sorted(table.items()))
-    data = gzip.compress(text.encode("utf-8"), mtime=0)
-    with atomic_file(out) as temporary:
-        temporary.write_bytes(data)
-    return hashlib.sha256(data).hexdigest()
+    return write_table(sorted(table.items()), out)
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -19,8 +19,6 @@ the shipped file).
 from __future__ import annotations
 
 import argparse
-import gzip
-import hashlib
 import sys
 from collections.abc import Iterable
 from functools import lru_cache
@@ -28,10 +26,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_file
 from . import lexicon as lx
 from . import wordlists as wl
-from .shipped import read_shipped
+from .shipped import read_shipped, read_table, write_table
 
 __all__ = [
     "INFLECT_VERSION",
@@ -94,12 +91,7 @@ def _ask_inflect(word: str) -> str:
 def load_table() -> dict[str, str]:
     """Word -> inflect's answer ("" for no plural), loaded (and checked) on first use."""
     path = resources.files(__package__) / "data" / SINGULARS_FILE
-    data = read_shipped(path, f"the singular table {SINGULARS_FILE}", SINGULARS_SHA256)
-    table = {}
-    for line in gzip.decompress(data).decode("utf-8").splitlines():
-        word, _, answer = line.partition("\t")
-        table[word] = answer
-    return table
+    return read_table(read_shipped(path, f"the singular table {SINGULARS_FILE}", SINGULARS_SHA256))
 
 
 def inflect_singular(word: str) -> str:
@@ -134,11 +126,7 @@ def export_singulars(out: str | Path, words: Iterable[str] | None = None) -> str
     """Write the table of inflect's answers for ``words`` (default :func:`table_words`) with the
     installed inflect and return its SHA-256."""
     chosen = table_words() if words is None else sorted(set(words))
-    text = "".join(f"{word}\t{_ask_inflect(word)}\n" for word in chosen)
-    data = gzip.compress(text.encode("utf-8"), mtime=0)
-    with atomic_file(out) as temporary:
-        temporary.write_bytes(data)
-    return hashlib.sha256(data).hexdigest()
+    return write_table(((word, _ask_inflect(word)) for word in chosen), out)
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import atomic_file
-from .shipped import read_shipped
+from .shipped import read_shipped, read_table
 
 __all__ = [
     "ADJECTIVE",
@@ -67,12 +67,7 @@ def _read_shipped() -> bytes:
 
 
 def _load() -> dict[str, int]:
-    text = gzip.decompress(_read_shipped()).decode("utf-8")
-    table = {}
-    for line in text.splitlines():
-        word, _, flags = line.partition("\t")
-        table[word] = int(flags)
-    return table
+    return {word: int(flags) for word, flags in read_table(_read_shipped()).items()}
 
 
 def table() -> dict[str, int]:
@@ -118,7 +113,7 @@ def export_table(resources_dir: str | Path, out: str | Path) -> str:
             for form in cell.split("/"):
                 add(form, upos)
     text = "".join(f"{word}\t{flags}\n" for word, flags in sorted(table.items()))
-    buffer = io.BytesIO()
+    buffer = io.BytesIO()  # written through GzipFile: the bytes the shipped table's SHA-256 pins
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as archive:
         archive.write(text.encode("utf-8"))
     data = buffer.getvalue()
